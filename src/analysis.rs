@@ -1,0 +1,692 @@
+//! Text analysis shared by the shard builder and the query path.
+//!
+//! The pipeline, applied identically to chunk text at build time and to queries at search time:
+//!
+//! 1. **Formula normalisation** ([`normalize_formulas`]): Unicode super/subscripts become `^n` / `_n`,
+//!    LaTeX delimiters and braces are dropped, `\frac{a}{b}` becomes `a/b`, common LaTeX commands
+//!    become their plain symbol, so `KE = 1/2 mv²`, `mv^2` and `$mv^{2}$` all yield the term `mv^2`.
+//! 2. **Tokenisation** ([`tokenize`]): runs of letters and digits; `^` or `_` between two word
+//!    characters joins a compound (`mv^2`, `v_0`); a decimal point between digits joins a number
+//!    (`0.13`); apostrophes split French elisions (`l'énergie` → `l`, `énergie`).
+//! 3. **Term normalisation** ([`Analyzer::term`]): lowercase, stopword removal (English and French
+//!    lists), Snowball stemming in the chunk's language (`rust-stemmers`), then accent folding.
+//!    Compounds also emit their base (`mv^2` → `mv^2`, `mv`). One-letter words are dropped; numbers
+//!    of any length are kept (question numbers and years matter here).
+//!
+//! [`ANALYZER_VERSION`] is recorded in every shard; a reader refuses shards analysed differently.
+
+use rust_stemmers::{Algorithm, Stemmer};
+use unicode_normalization::char::is_combining_mark;
+use unicode_normalization::UnicodeNormalization;
+
+/// Version of the analysis pipeline. Bump it whenever a change would alter the terms produced.
+pub const ANALYZER_VERSION: u32 = 1;
+
+/// Maximum number of query terms kept; longer queries are truncated and the trace says so.
+pub const MAX_QUERY_TERMS: usize = 256;
+
+/// Maximum number of bytes of a query that are read at all (a 1 MB query is cut here first).
+pub const MAX_QUERY_BYTES: usize = 16 * 1024;
+
+/// Language of a text, choosing the stemmer and stopword list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Lang {
+    /// English: Snowball English stemmer, English stopwords.
+    En,
+    /// French: Snowball French stemmer, French stopwords.
+    Fr,
+    /// Any other language: no stemming, both stopword lists.
+    Other,
+}
+
+impl Lang {
+    /// Parses an ISO 639-1 code (`en`, `fr`, case-insensitive; `en-GB` counts as `en`).
+    pub fn from_code(code: &str) -> Lang {
+        let c = code.trim().to_ascii_lowercase();
+        if c == "en" || c.starts_with("en-") || c.starts_with("en_") {
+            Lang::En
+        } else if c == "fr" || c.starts_with("fr-") || c.starts_with("fr_") {
+            Lang::Fr
+        } else {
+            Lang::Other
+        }
+    }
+
+    /// The ISO code of the language (`other` for [`Lang::Other`]).
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Fr => "fr",
+            Lang::Other => "other",
+        }
+    }
+}
+
+/// A token of the original text with its byte span, before term normalisation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Token<'a> {
+    /// Byte offset of the token start in the normalised text.
+    pub start: usize,
+    /// Byte offset one past the token end.
+    pub end: usize,
+    /// The token text as it appears (after formula normalisation, before lowercasing).
+    pub text: &'a str,
+}
+
+/// Analyzer holding the stemmers (creating them is cheap but not free).
+pub struct Analyzer {
+    en: Stemmer,
+    fr: Stemmer,
+}
+
+impl Default for Analyzer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl std::fmt::Debug for Analyzer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Analyzer")
+    }
+}
+
+/// Result of analysing a query: its terms and whether it was cut to [`MAX_QUERY_TERMS`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct QueryTerms {
+    /// Distinct terms, in order of first appearance.
+    pub terms: Vec<String>,
+    /// True when the query was longer than the limits and was truncated.
+    pub truncated: bool,
+}
+
+impl Analyzer {
+    /// Creates an analyzer with English and French stemmers.
+    pub fn new() -> Self {
+        Analyzer {
+            en: Stemmer::create(Algorithm::English),
+            fr: Stemmer::create(Algorithm::French),
+        }
+    }
+
+    /// Analyses a document text into its index terms (with repetitions, in order).
+    pub fn analyze(&self, text: &str, lang: Lang) -> Vec<String> {
+        let norm = normalize_formulas(text);
+        let mut out = Vec::new();
+        for tok in tokenize(&norm) {
+            self.push_terms(tok.text, lang, &mut out);
+        }
+        out
+    }
+
+    /// Analyses a query for a pool whose chunks are in `langs`: each word is normalised with the
+    /// stemmer of every language present, so a query meets documents analysed in any of them.
+    /// Returns distinct terms; the query is bounded by [`MAX_QUERY_BYTES`] and [`MAX_QUERY_TERMS`].
+    pub fn analyze_query(&self, query: &str, langs: &[Lang]) -> QueryTerms {
+        let mut truncated = false;
+        let q = if query.len() > MAX_QUERY_BYTES {
+            truncated = true;
+            let mut cut = MAX_QUERY_BYTES;
+            while !query.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            &query[..cut]
+        } else {
+            query
+        };
+        let norm = normalize_formulas(q);
+        let mut terms: Vec<String> = Vec::new();
+        let mut scratch = Vec::new();
+        let langs: &[Lang] = if langs.is_empty() {
+            &[Lang::Other]
+        } else {
+            langs
+        };
+        'outer: for tok in tokenize(&norm) {
+            for &lang in langs {
+                scratch.clear();
+                self.push_terms(tok.text, lang, &mut scratch);
+                for t in scratch.drain(..) {
+                    if !terms.contains(&t) {
+                        if terms.len() == MAX_QUERY_TERMS {
+                            truncated = true;
+                            break 'outer;
+                        }
+                        terms.push(t);
+                    }
+                }
+            }
+        }
+        QueryTerms { terms, truncated }
+    }
+
+    /// Normalises one token into zero, one or two terms (a compound also yields its base).
+    fn push_terms(&self, token: &str, lang: Lang, out: &mut Vec<String>) {
+        let lower = token.to_lowercase();
+        if let Some(pos) = lower.find(['^', '_']) {
+            // Compound such as mv^2 or v_0: keep it whole (accent-folded), and emit its base.
+            let whole = fold_accents(&lower);
+            let base = &lower[..pos];
+            out.push(whole);
+            if let Some(t) = self.word_term(base, lang) {
+                out.push(t);
+            }
+            return;
+        }
+        if let Some(t) = self.word_term(&lower, lang) {
+            out.push(t);
+        }
+    }
+
+    /// Normalises a lowercase word: stopwords and one-letter words are dropped, numbers kept.
+    fn word_term(&self, lower: &str, lang: Lang) -> Option<String> {
+        if lower.is_empty() {
+            return None;
+        }
+        let first = lower.chars().next()?;
+        if first.is_ascii_digit() {
+            return Some(lower.to_string());
+        }
+        if lower.chars().count() < 2 {
+            return None;
+        }
+        let folded = fold_accents(lower);
+        if is_stopword(&folded, lang) {
+            return None;
+        }
+        let stemmed = match lang {
+            Lang::En => self.en.stem(lower).into_owned(),
+            Lang::Fr => self.fr.stem(lower).into_owned(),
+            Lang::Other => lower.to_string(),
+        };
+        let t = fold_accents(&stemmed);
+        if t.is_empty() {
+            None
+        } else {
+            Some(t)
+        }
+    }
+
+    /// The terms of a single token in `lang` (used for highlighting matches in snippets).
+    pub fn token_terms(&self, token: &str, lang: Lang) -> Vec<String> {
+        let mut out = Vec::new();
+        self.push_terms(token, lang, &mut out);
+        out
+    }
+}
+
+/// Removes diacritics (NFD, then drops combining marks): `énergie` → `energie`.
+pub fn fold_accents(s: &str) -> String {
+    if s.is_ascii() {
+        return s.to_string();
+    }
+    s.nfd().filter(|c| !is_combining_mark(*c)).nfc().collect()
+}
+
+fn superscript(c: char) -> Option<char> {
+    Some(match c {
+        '⁰' => '0',
+        '¹' => '1',
+        '²' => '2',
+        '³' => '3',
+        '⁴' => '4',
+        '⁵' => '5',
+        '⁶' => '6',
+        '⁷' => '7',
+        '⁸' => '8',
+        '⁹' => '9',
+        '⁺' => '+',
+        '⁻' => '-',
+        'ⁿ' => 'n',
+        _ => return None,
+    })
+}
+
+fn subscript(c: char) -> Option<char> {
+    Some(match c {
+        '₀' => '0',
+        '₁' => '1',
+        '₂' => '2',
+        '₃' => '3',
+        '₄' => '4',
+        '₅' => '5',
+        '₆' => '6',
+        '₇' => '7',
+        '₈' => '8',
+        '₉' => '9',
+        '₊' => '+',
+        '₋' => '-',
+        _ => return None,
+    })
+}
+
+/// LaTeX commands replaced by a plain equivalent (others lose their backslash and stay a word).
+const LATEX_SYMBOLS: &[(&str, &str)] = &[
+    ("cdot", " "),
+    ("times", " "),
+    ("left", ""),
+    ("right", ""),
+    ("mathrm", ""),
+    ("text", ""),
+    ("mathbf", ""),
+    ("displaystyle", ""),
+    ("quad", " "),
+    ("approx", " "),
+    ("sqrt", " sqrt "),
+    ("alpha", "α"),
+    ("beta", "β"),
+    ("gamma", "γ"),
+    ("delta", "δ"),
+    ("Delta", "Δ"),
+    ("theta", "θ"),
+    ("lambda", "λ"),
+    ("mu", "μ"),
+    ("pi", "π"),
+    ("rho", "ρ"),
+    ("sigma", "σ"),
+    ("omega", "ω"),
+    ("Omega", "Ω"),
+];
+
+/// Normalises formula notation so that equivalent spellings produce the same tokens.
+///
+/// `x²` → `x^2`, `H₂O` → `H_2O`, `$mv^{2}$` → `mv^2`, `\frac{1}{2}` → `1/2`, `\(`, `\)`, `$` and
+/// braces are removed, `\alpha` → `α`. Text without formulas passes through unchanged.
+pub fn normalize_formulas(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if let Some(d) = superscript(c) {
+            if !out.ends_with('^') {
+                out.push('^');
+            }
+            out.push(d);
+            // Consecutive superscripts continue the same exponent: x¹⁰ → x^10.
+            while let Some(&n) = chars.peek() {
+                match superscript(n) {
+                    Some(d2) => {
+                        out.push(d2);
+                        chars.next();
+                    }
+                    None => break,
+                }
+            }
+            continue;
+        }
+        if let Some(d) = subscript(c) {
+            out.push('_');
+            out.push(d);
+            while let Some(&n) = chars.peek() {
+                match subscript(n) {
+                    Some(d2) => {
+                        out.push(d2);
+                        chars.next();
+                    }
+                    None => break,
+                }
+            }
+            continue;
+        }
+        match c {
+            '$' | '{' | '}' => {}
+            '\\' => {
+                // LaTeX: \( \) \[ \] delimiters, \frac, named commands.
+                match chars.peek().copied() {
+                    Some('(') | Some(')') | Some('[') | Some(']') => {
+                        chars.next();
+                        out.push(' ');
+                    }
+                    Some(n) if n.is_ascii_alphabetic() => {
+                        let mut name = String::new();
+                        while let Some(&n) = chars.peek() {
+                            if n.is_ascii_alphabetic() && name.len() < 32 {
+                                name.push(n);
+                                chars.next();
+                            } else {
+                                break;
+                            }
+                        }
+                        if name == "frac" || name == "dfrac" || name == "tfrac" {
+                            // \frac{a}{b} → a/b: the first closing brace becomes a slash.
+                            let mut depth = 0usize;
+                            let mut done = false;
+                            while let Some(&n) = chars.peek() {
+                                chars.next();
+                                match n {
+                                    '{' => depth += 1,
+                                    '}' => {
+                                        depth = depth.saturating_sub(1);
+                                        if depth == 0 {
+                                            out.push('/');
+                                            done = true;
+                                            break;
+                                        }
+                                    }
+                                    _ => out.push(n),
+                                }
+                            }
+                            if !done {
+                                out.push(' ');
+                            }
+                        } else if let Some((_, rep)) =
+                            LATEX_SYMBOLS.iter().find(|(n, _)| *n == name.as_str())
+                        {
+                            out.push_str(rep);
+                        } else {
+                            out.push(' ');
+                            out.push_str(&name);
+                            out.push(' ');
+                        }
+                    }
+                    _ => out.push(' '),
+                }
+            }
+            '−' | '–' => out.push('-'),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || is_combining_mark(c)
+}
+
+/// Splits normalised text into tokens (see the module documentation for the rules).
+pub fn tokenize(text: &str) -> impl Iterator<Item = Token<'_>> + '_ {
+    let mut iter = text.char_indices().peekable();
+    std::iter::from_fn(move || {
+        // Skip to the next word character.
+        let (start, _) = loop {
+            let (i, c) = iter.next()?;
+            if is_word_char(c) {
+                break (i, c);
+            }
+        };
+        let mut end = text.len();
+        let mut prev_digit = text[start..].starts_with(|c: char| c.is_ascii_digit());
+        while let Some(&(i, c)) = iter.peek() {
+            if is_word_char(c) {
+                prev_digit = c.is_ascii_digit();
+                iter.next();
+                continue;
+            }
+            // Joiners: ^ or _ followed by a word char; '.' or ',' between digits.
+            let next = text[i + c.len_utf8()..].chars().next();
+            let joins = match c {
+                '^' | '_' => next.is_some_and(is_word_char),
+                '.' => prev_digit && next.is_some_and(|n| n.is_ascii_digit()),
+                _ => false,
+            };
+            if joins {
+                iter.next();
+                continue;
+            }
+            end = i;
+            break;
+        }
+        Some(Token {
+            start,
+            end,
+            text: &text[start..end],
+        })
+    })
+}
+
+/// English stopwords (function words that carry no topic).
+const STOP_EN: &[&str] = &[
+    "a",
+    "about",
+    "above",
+    "after",
+    "again",
+    "against",
+    "all",
+    "am",
+    "an",
+    "and",
+    "any",
+    "are",
+    "as",
+    "at",
+    "be",
+    "because",
+    "been",
+    "before",
+    "being",
+    "below",
+    "between",
+    "both",
+    "but",
+    "by",
+    "can",
+    "could",
+    "did",
+    "do",
+    "does",
+    "doing",
+    "down",
+    "during",
+    "each",
+    "few",
+    "for",
+    "from",
+    "further",
+    "had",
+    "has",
+    "have",
+    "having",
+    "he",
+    "her",
+    "here",
+    "hers",
+    "herself",
+    "him",
+    "himself",
+    "his",
+    "how",
+    "i",
+    "if",
+    "in",
+    "into",
+    "is",
+    "it",
+    "its",
+    "itself",
+    "just",
+    "me",
+    "more",
+    "most",
+    "my",
+    "myself",
+    "no",
+    "nor",
+    "not",
+    "now",
+    "of",
+    "off",
+    "on",
+    "once",
+    "only",
+    "or",
+    "other",
+    "our",
+    "ours",
+    "ourselves",
+    "out",
+    "over",
+    "own",
+    "same",
+    "she",
+    "should",
+    "so",
+    "some",
+    "such",
+    "than",
+    "that",
+    "the",
+    "their",
+    "theirs",
+    "them",
+    "themselves",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "those",
+    "through",
+    "to",
+    "too",
+    "under",
+    "until",
+    "up",
+    "very",
+    "was",
+    "we",
+    "were",
+    "what",
+    "when",
+    "where",
+    "which",
+    "while",
+    "who",
+    "whom",
+    "why",
+    "will",
+    "with",
+    "would",
+    "you",
+    "your",
+    "yours",
+    "yourself",
+    "yourselves",
+    "also",
+    "may",
+    "might",
+    "must",
+    "shall",
+    "us",
+];
+
+/// French stopwords, accent-folded (function words that carry no topic).
+const STOP_FR: &[&str] = &[
+    "au", "aux", "avec", "ce", "ces", "cet", "cette", "dans", "de", "des", "du", "elle", "elles",
+    "en", "et", "eux", "il", "ils", "je", "la", "le", "les", "leur", "leurs", "lui", "ma", "mais",
+    "me", "meme", "mes", "moi", "mon", "ne", "nos", "notre", "nous", "on", "ou", "par", "pas",
+    "pour", "qu", "que", "qui", "sa", "se", "ses", "son", "sur", "ta", "te", "tes", "toi", "ton",
+    "tu", "un", "une", "vos", "votre", "vous", "ete", "etre", "avoir", "est", "sont", "etait",
+    "ont", "sera", "sont", "ai", "as", "avons", "avez", "cela", "ceci", "ca", "lors", "si", "dont",
+    "ni", "donc", "car", "puis", "aussi", "tres", "plus", "sans", "sous", "entre", "vers", "chez",
+    "y", "c", "d", "j", "l", "m", "n", "s", "t",
+];
+
+/// Whether a folded lowercase word is a stopword for `lang` (both lists for [`Lang::Other`]).
+pub fn is_stopword(folded: &str, lang: Lang) -> bool {
+    match lang {
+        Lang::En => STOP_EN.contains(&folded),
+        Lang::Fr => STOP_FR.contains(&folded),
+        Lang::Other => STOP_EN.contains(&folded) || STOP_FR.contains(&folded),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn terms(text: &str, lang: Lang) -> Vec<String> {
+        Analyzer::new().analyze(text, lang)
+    }
+
+    #[test]
+    fn formula_spellings_meet() {
+        let a = terms("KE = 1/2 mv²", Lang::En);
+        let b = terms("KE = 1/2 mv^2", Lang::En);
+        let c = terms("$KE = \\frac{1}{2} mv^{2}$", Lang::En);
+        assert!(a.contains(&"mv^2".to_string()), "{a:?}");
+        assert_eq!(a, b);
+        assert_eq!(b, c);
+    }
+
+    #[test]
+    fn subscripts_and_chemistry() {
+        assert_eq!(normalize_formulas("H₂O"), "H_2O");
+        let t = terms("H₂O and v₀", Lang::En);
+        assert!(t.contains(&"h_2o".to_string()), "{t:?}");
+        assert!(t.contains(&"v_0".to_string()), "{t:?}");
+    }
+
+    #[test]
+    fn english_stemming_and_stopwords() {
+        assert_eq!(
+            terms("What is the specific heat of metals?", Lang::En),
+            vec!["specif", "heat", "metal"]
+        );
+    }
+
+    #[test]
+    fn french_stemming_elision_and_accents() {
+        let t = terms("L'énergie cinétique des systèmes", Lang::Fr);
+        assert_eq!(t, vec!["energ", "cinet", "system"]);
+        // A French query meets French documents whatever its accents.
+        assert_eq!(
+            terms("energie cinetique", Lang::Fr),
+            terms("énergie cinétique", Lang::Fr)
+        );
+    }
+
+    #[test]
+    fn numbers_and_decimals_are_kept() {
+        let t = terms("question 3 of paper 2, 2019: 0.13 g", Lang::En);
+        assert_eq!(t, vec!["question", "3", "paper", "2", "2019", "0.13"]);
+    }
+
+    #[test]
+    fn query_is_bounded() {
+        let a = Analyzer::new();
+        let long: String = (0..5000).map(|i| format!("w{i} ")).collect();
+        let q = a.analyze_query(&long, &[Lang::En]);
+        assert!(q.truncated);
+        assert_eq!(q.terms.len(), MAX_QUERY_TERMS);
+        let huge = "x".repeat(1 << 20);
+        let q = a.analyze_query(&huge, &[Lang::En]);
+        assert!(q.truncated);
+        assert!(q.terms.len() <= 1);
+    }
+
+    #[test]
+    fn query_terms_cover_every_pool_language() {
+        let a = Analyzer::new();
+        let q = a.analyze_query("énergies", &[Lang::En, Lang::Fr]);
+        assert!(q.terms.contains(&"energ".to_string()), "{:?}", q.terms);
+    }
+
+    #[test]
+    fn tokens_keep_offsets() {
+        let text = "mv^2 and l'eau";
+        let toks: Vec<_> = tokenize(text).collect();
+        let spans: Vec<_> = toks.iter().map(|t| (t.start, t.end, t.text)).collect();
+        assert_eq!(
+            spans,
+            vec![(0, 4, "mv^2"), (5, 8, "and"), (9, 10, "l"), (11, 14, "eau")]
+        );
+    }
+
+    #[test]
+    fn hostile_text_never_panics() {
+        let a = Analyzer::new();
+        for s in [
+            "\\frac{",
+            "\\",
+            "$$$",
+            "^^^__",
+            "x^",
+            "\u{0}\u{202e}abc",
+            "\\frac{1}{",
+            "１２３",
+        ] {
+            let _ = a.analyze(s, Lang::En);
+            let _ = a.analyze_query(s, &[Lang::Fr, Lang::En]);
+        }
+    }
+}

@@ -1,0 +1,119 @@
+//! BM25 over a gated pool of shards.
+//!
+//! The pool is a list of (shard, admissible bitset). Collection statistics (N, average length,
+//! document frequency) are those of the *shards* in the pool, not of the admitted subset, so a
+//! chunk's score does not change with the scope that admitted it. Postings of inadmissible
+//! chunks are skipped before any arithmetic: they are never scored.
+//!
+//! Ranking ties are broken by chunk id, ascending (then by shard order), so results are total
+//! and deterministic.
+
+use crate::format::LexicalIndex;
+use crate::gate::Bitset;
+
+/// A scored chunk: shard position in the pool, chunk index in the shard, score.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scored {
+    /// Index of the shard in the pool.
+    pub shard: usize,
+    /// Index of the chunk in its shard.
+    pub doc: u32,
+    /// Score (higher is better).
+    pub score: f32,
+}
+
+/// One member of a pool: a shard's lexical index, its BM25 parameters and its gate.
+pub struct PoolShard<'a> {
+    /// The shard's lexical index.
+    pub index: &'a LexicalIndex,
+    /// BM25 k1 of the shard.
+    pub k1: f32,
+    /// BM25 b of the shard.
+    pub b: f32,
+    /// Total term count of the shard.
+    pub total_len: u64,
+    /// Admissible chunks.
+    pub gate: &'a Bitset,
+}
+
+/// Scores every admissible chunk containing at least one query term and returns the best
+/// `window`, sorted by score descending; `id_of(shard, doc)` supplies ids for tie-breaking.
+pub fn search<'a>(
+    pool: &[PoolShard<'_>],
+    terms: &[String],
+    window: usize,
+    id_of: impl Fn(usize, u32) -> &'a str,
+) -> Vec<Scored> {
+    let n: u64 = pool.iter().map(|p| p.index.doc_len.len() as u64).sum();
+    if n == 0 || terms.is_empty() || window == 0 {
+        return Vec::new();
+    }
+    let total: u64 = pool.iter().map(|p| p.total_len).sum();
+    let avgdl = (total as f64 / n as f64).max(1e-9);
+    let mut out: Vec<Scored> = Vec::new();
+    // Term ids per shard and global document frequencies.
+    let ids: Vec<Vec<Option<usize>>> = pool
+        .iter()
+        .map(|p| terms.iter().map(|t| p.index.term_id(t)).collect())
+        .collect();
+    let idf: Vec<f64> = (0..terms.len())
+        .map(|ti| {
+            let df: u64 = pool
+                .iter()
+                .zip(&ids)
+                .filter_map(|(p, id)| id[ti].map(|i| p.index.df[i] as u64))
+                .sum();
+            ((n as f64 - df as f64 + 0.5) / (df as f64 + 0.5)).ln_1p()
+        })
+        .collect();
+    for (si, p) in pool.iter().enumerate() {
+        if p.gate.count() == 0 {
+            continue;
+        }
+        let mut acc: Vec<f32> = vec![0.0; p.index.doc_len.len()];
+        let mut touched: Vec<u32> = Vec::new();
+        let (k1, b) = (p.k1 as f64, p.b as f64);
+        for (ti, id) in ids[si].iter().enumerate() {
+            let Some(id) = id else { continue };
+            for (doc, tf) in p.index.postings(*id).flatten() {
+                if !p.gate.contains(doc as usize) {
+                    continue;
+                }
+                let dl = p.index.doc_len[doc as usize] as f64;
+                let tf = tf as f64;
+                let w = idf[ti] * tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * dl / avgdl));
+                let slot = &mut acc[doc as usize];
+                if *slot == 0.0 {
+                    touched.push(doc);
+                }
+                *slot += w as f32;
+            }
+        }
+        out.extend(touched.into_iter().map(|doc| Scored {
+            shard: si,
+            doc,
+            score: acc[doc as usize],
+        }));
+    }
+    sort_and_cut(&mut out, window, &id_of);
+    out
+}
+
+/// Sorts by score descending, then id ascending, then shard; keeps the first `window`.
+pub fn sort_and_cut<'a>(
+    v: &mut Vec<Scored>,
+    window: usize,
+    id_of: &impl Fn(usize, u32) -> &'a str,
+) {
+    let cmp = |a: &Scored, b: &Scored| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| id_of(a.shard, a.doc).cmp(id_of(b.shard, b.doc)))
+            .then_with(|| a.shard.cmp(&b.shard))
+    };
+    if v.len() > window {
+        v.select_nth_unstable_by(window - 1, cmp);
+        v.truncate(window);
+    }
+    v.sort_by(cmp);
+}

@@ -1,0 +1,230 @@
+//! The shard builder: corpus records in, one shard per (subject, level) and a manifest out.
+//!
+//! Determinism: chunks are sorted by id inside each shard, the vocabulary is sorted, shards are
+//! listed by (subject, level), maps are ordered, and nothing records a time stamp. The same
+//! corpus therefore yields byte-identical shard files and manifest.
+
+use crate::analysis::{Analyzer, Lang, ANALYZER_VERSION};
+use crate::corpus::SourcedChunk;
+use crate::format::{
+    encode_shard, sha256_hex, write_varint, BuildParams, ChunkRecord, FacetCounts, Field,
+    LexicalIndex, Manifest, ShardEntry, ShardPayload, FORMAT_VERSION, MANIFEST_FORMAT,
+};
+use std::collections::BTreeMap;
+
+/// Options of a build.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BuildOptions {
+    /// BM25 k1 recorded in the shards (default 1.2).
+    pub k1: f32,
+    /// BM25 b recorded in the shards (default 0.75).
+    pub b: f32,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions { k1: 1.2, b: 0.75 }
+    }
+}
+
+/// A built shard: its manifest entry and its file bytes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BuiltShard {
+    /// Manifest entry (file name, checksum, facets).
+    pub entry: ShardEntry,
+    /// The complete shard file.
+    pub bytes: Vec<u8>,
+}
+
+/// The result of a build, held in memory.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BuildOutput {
+    /// The manifest listing every shard.
+    pub manifest: Manifest,
+    /// The shards, in manifest order.
+    pub shards: Vec<BuiltShard>,
+}
+
+/// Turns a subject or level name into a file-name-safe slug (`informatique (NSI)` → `informatique-nsi`).
+pub fn slug(s: &str) -> String {
+    let mut out = String::new();
+    for c in crate::analysis::fold_accents(&s.to_lowercase()).chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    while out.ends_with('-') {
+        out.pop();
+    }
+    if out.is_empty() {
+        out.push('x');
+    }
+    out
+}
+
+/// Builds the lexical index of `chunks` (in their given order).
+fn lexical_index(chunks: &[ChunkRecord], analyzer: &Analyzer) -> LexicalIndex {
+    // term -> postings (doc, tf), docs visited in increasing order.
+    let mut postings: BTreeMap<String, Vec<(u32, u32)>> = BTreeMap::new();
+    let mut doc_len = Vec::with_capacity(chunks.len());
+    for (doc, c) in chunks.iter().enumerate() {
+        let terms = analyzer.analyze(&index_text(c), Lang::from_code(&c.lang));
+        doc_len.push(terms.len() as u32);
+        let mut tf: BTreeMap<String, u32> = BTreeMap::new();
+        for t in terms {
+            *tf.entry(t).or_insert(0) += 1;
+        }
+        for (t, f) in tf {
+            postings.entry(t).or_default().push((doc as u32, f));
+        }
+    }
+    let mut idx = LexicalIndex {
+        doc_len,
+        ..Default::default()
+    };
+    idx.offsets.push(0);
+    for (term, list) in postings {
+        let mut prev = 0u32;
+        for (d, f) in &list {
+            write_varint(&mut idx.postings, d - prev);
+            write_varint(&mut idx.postings, *f);
+            prev = *d;
+        }
+        idx.terms.push(term);
+        idx.df.push(list.len() as u32);
+        idx.offsets.push(idx.postings.len() as u32);
+    }
+    idx
+}
+
+/// The text indexed for a chunk: its body plus its titles and label, so that a query naming the
+/// chapter or section title, or "Table 4.1", finds it.
+pub fn index_text(c: &ChunkRecord) -> String {
+    let mut s = String::with_capacity(c.text.len() + 64);
+    s.push_str(&c.text);
+    for extra in [&c.chapter_title, &c.section_title, &c.label]
+        .into_iter()
+        .flatten()
+    {
+        s.push('\n');
+        s.push_str(extra);
+    }
+    s
+}
+
+fn facets(chunks: &[ChunkRecord]) -> BTreeMap<String, FacetCounts> {
+    let mut out: BTreeMap<String, FacetCounts> = BTreeMap::new();
+    for f in Field::FACETS {
+        let mut counts = FacetCounts::new();
+        for c in chunks {
+            if let Some(v) = c.get(f) {
+                *counts.entry(v.to_string()).or_insert(0) += 1;
+            }
+        }
+        if !counts.is_empty() {
+            out.insert(f.name().to_string(), counts);
+        }
+    }
+    out
+}
+
+/// Builds every shard and the manifest in memory.
+pub fn build(chunks: &[SourcedChunk], opts: &BuildOptions) -> BuildOutput {
+    let analyzer = Analyzer::new();
+    let mut groups: BTreeMap<(String, String), Vec<ChunkRecord>> = BTreeMap::new();
+    for c in chunks {
+        groups
+            .entry((c.record.subject.clone(), c.record.level.clone()))
+            .or_default()
+            .push(c.record.clone());
+    }
+    let mut all_records: Vec<&ChunkRecord> = chunks.iter().map(|c| &c.record).collect();
+    all_records.sort_by(|a, b| a.id.cmp(&b.id));
+    let corpus_json: Vec<u8> = all_records
+        .iter()
+        .flat_map(|r| {
+            let mut v = serde_json::to_vec(r).expect("record serialises");
+            v.push(b'\n');
+            v
+        })
+        .collect();
+    let mut shards = Vec::new();
+    for ((subject, level), mut records) in groups {
+        records.sort_by(|a, b| a.id.cmp(&b.id));
+        let lexical = lexical_index(&records, &analyzer);
+        let payload = ShardPayload {
+            params: BuildParams {
+                analyzer_version: ANALYZER_VERSION,
+                k1: opts.k1,
+                b: opts.b,
+                builder: format!("chsr {}", env!("CARGO_PKG_VERSION")),
+            },
+            subject: subject.clone(),
+            level: level.clone(),
+            lexical,
+            chunks: records,
+        };
+        let bytes = encode_shard(&payload);
+        let sha = sha256_hex(&bytes);
+        let entry = ShardEntry {
+            file: format!("{}--{}.{}.chsr", slug(&subject), slug(&level), &sha[..16]),
+            sha256: sha,
+            bytes: bytes.len() as u64,
+            chunks: payload.chunks.len() as u64,
+            facets: facets(&payload.chunks),
+            subject,
+            level,
+        };
+        shards.push(BuiltShard { entry, bytes });
+    }
+    let manifest = Manifest {
+        format: MANIFEST_FORMAT.to_string(),
+        format_version: FORMAT_VERSION,
+        analyzer_version: ANALYZER_VERSION,
+        chunks: chunks.len() as u64,
+        corpus_sha256: sha256_hex(&corpus_json),
+        shards: shards.iter().map(|s| s.entry.clone()).collect(),
+    };
+    BuildOutput { manifest, shards }
+}
+
+/// Writes a build to `dir`: every shard file and `manifest.json`. Stale `*.chsr` files from an
+/// earlier build are removed only after the new files are written, so a failed build leaves the
+/// old output usable.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn write_output(out: &BuildOutput, dir: &std::path::Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    for s in &out.shards {
+        let tmp = dir.join(format!(".{}.tmp", s.entry.file));
+        std::fs::write(&tmp, &s.bytes)?;
+        std::fs::rename(&tmp, dir.join(&s.entry.file))?;
+    }
+    let tmp = dir.join(".manifest.json.tmp");
+    std::fs::write(&tmp, out.manifest.to_json())?;
+    std::fs::rename(&tmp, dir.join("manifest.json"))?;
+    let keep: std::collections::BTreeSet<&str> =
+        out.shards.iter().map(|s| s.entry.file.as_str()).collect();
+    for e in std::fs::read_dir(dir)? {
+        let e = e?;
+        let name = e.file_name().to_string_lossy().to_string();
+        if name.ends_with(".chsr") && !keep.contains(name.as_str()) {
+            std::fs::remove_file(e.path())?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_are_file_safe() {
+        assert_eq!(slug("informatique (NSI)"), "informatique-nsi");
+        assert_eq!(slug("Première"), "premiere");
+        assert_eq!(slug("O-Level"), "o-level");
+        assert_eq!(slug("../"), "x");
+    }
+}

@@ -1,0 +1,394 @@
+//! JSONL corpus ingest with strict validation.
+//!
+//! One JSON object per line, in the OpenCERB format: `id`, `text`, `subject`, `level`, `lang`,
+//! `doc_type` are required strings; `source`, `chapter`, `chapter_title`, `section`,
+//! `section_title`, `subsection`, `section_key`, `topic`, `year`, `exam`, `paper`,
+//! `question_number`, `exercise_group`, `exercise_number`, `session`, `centre`, `label`, `answers`,
+//! `path` are optional strings or integers. `visibility` (or `access`) marks restricted material:
+//! anything other than `public` is refused by the builder unless the output is declared private.
+//! Unknown fields are ignored. Every error names the file, the line and the field.
+
+use crate::format::ChunkRecord;
+use serde_json::{Map, Value};
+use std::collections::BTreeSet;
+use std::fmt;
+
+/// Errors reading a corpus (the ingest concern).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IngestError {
+    /// The file could not be read.
+    Io {
+        /// File name as given.
+        file: String,
+        /// The I/O error message.
+        message: String,
+    },
+    /// A line is not a JSON object.
+    Json {
+        /// File name as given.
+        file: String,
+        /// 1-based line number.
+        line: usize,
+        /// The parser's message.
+        message: String,
+    },
+    /// A field is missing, has the wrong type or an invalid value.
+    Field {
+        /// File name as given.
+        file: String,
+        /// 1-based line number.
+        line: usize,
+        /// Field name.
+        field: String,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// Two records share an id.
+    DuplicateId {
+        /// The repeated id.
+        id: String,
+        /// Where it appears first (`file:line`).
+        first: String,
+        /// Where it appears again (`file:line`).
+        second: String,
+    },
+    /// A record is marked non-public and the output was not declared private.
+    NotPublic {
+        /// File name as given.
+        file: String,
+        /// 1-based line number.
+        line: usize,
+        /// The record id.
+        id: String,
+        /// The visibility value found.
+        visibility: String,
+    },
+}
+
+impl fmt::Display for IngestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IngestError::Io { file, message } => write!(f, "{file}: cannot read: {message}"),
+            IngestError::Json { file, line, message } => {
+                write!(f, "{file}:{line}: not a JSON object: {message}")
+            }
+            IngestError::Field {
+                file,
+                line,
+                field,
+                message,
+            } => write!(f, "{file}:{line}: field `{field}`: {message}"),
+            IngestError::DuplicateId { id, first, second } => {
+                write!(f, "duplicate id {id:?} at {second} (first at {first})")
+            }
+            IngestError::NotPublic {
+                file,
+                line,
+                id,
+                visibility,
+            } => write!(
+                f,
+                "{file}:{line}: chunk {id:?} has visibility {visibility:?}; every chunk of a shard is \
+                 downloadable by anyone who can open the site. Remove it, or pass --private if the \
+                 output folder is not published"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for IngestError {}
+
+/// A parsed record and where it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourcedChunk {
+    /// The chunk.
+    pub record: ChunkRecord,
+    /// `visibility`/`access` value if present.
+    pub visibility: Option<String>,
+    /// File name as given.
+    pub file: String,
+    /// 1-based line number.
+    pub line: usize,
+}
+
+/// Longest accepted chunk text (bytes); larger records are refused rather than silently cut.
+pub const MAX_TEXT_BYTES: usize = 1 << 20;
+
+const OPTIONAL: &[&str] = &[
+    "source",
+    "chapter",
+    "chapter_title",
+    "section",
+    "section_title",
+    "subsection",
+    "section_key",
+    "topic",
+    "year",
+    "exam",
+    "paper",
+    "question_number",
+    "exercise_group",
+    "exercise_number",
+    "session",
+    "centre",
+    "label",
+    "answers",
+    "path",
+];
+
+/// Parses one JSONL line. Empty and whitespace-only lines yield `Ok(None)`.
+pub fn parse_line(
+    file: &str,
+    line_no: usize,
+    line: &str,
+) -> Result<Option<SourcedChunk>, IngestError> {
+    if line.trim().is_empty() {
+        return Ok(None);
+    }
+    let value: Value = serde_json::from_str(line).map_err(|e| IngestError::Json {
+        file: file.into(),
+        line: line_no,
+        message: e.to_string(),
+    })?;
+    let obj = value.as_object().ok_or_else(|| IngestError::Json {
+        file: file.into(),
+        line: line_no,
+        message: "expected an object".into(),
+    })?;
+    let field_err = |field: &str, message: String| IngestError::Field {
+        file: file.into(),
+        line: line_no,
+        field: field.into(),
+        message,
+    };
+    let required = |name: &str| -> Result<String, IngestError> {
+        match obj.get(name) {
+            None | Some(Value::Null) => Err(field_err(name, "missing (required)".into())),
+            Some(Value::String(s)) if s.trim().is_empty() && name != "text" => {
+                Err(field_err(name, "must not be empty".into()))
+            }
+            Some(Value::String(s)) => Ok(s.clone()),
+            Some(other) => Err(field_err(
+                name,
+                format!("expected a string, found {}", kind(other)),
+            )),
+        }
+    };
+    let record_id = required("id")?;
+    let text = required("text")?;
+    if text.len() > MAX_TEXT_BYTES {
+        return Err(field_err(
+            "text",
+            format!(
+                "{} bytes, more than the {MAX_TEXT_BYTES}-byte limit: split the chunk",
+                text.len()
+            ),
+        ));
+    }
+    let mut r = ChunkRecord {
+        id: record_id,
+        text,
+        subject: required("subject")?,
+        level: required("level")?,
+        lang: required("lang")?,
+        doc_type: required("doc_type")?,
+        ..Default::default()
+    };
+    for name in OPTIONAL {
+        let v = optional_scalar(obj, name).map_err(|m| field_err(name, m))?;
+        let slot = match *name {
+            "source" => &mut r.source,
+            "chapter" => &mut r.chapter,
+            "chapter_title" => &mut r.chapter_title,
+            "section" => &mut r.section,
+            "section_title" => &mut r.section_title,
+            "subsection" => &mut r.subsection,
+            "section_key" => &mut r.section_key,
+            "topic" => &mut r.topic,
+            "year" => &mut r.year,
+            "exam" => &mut r.exam,
+            "paper" => &mut r.paper,
+            "question_number" => &mut r.question_number,
+            "exercise_group" => &mut r.exercise_group,
+            "exercise_number" => &mut r.exercise_number,
+            "session" => &mut r.session,
+            "centre" => &mut r.centre,
+            "label" => &mut r.label,
+            "answers" => &mut r.answers,
+            "path" => &mut r.path,
+            _ => unreachable!("OPTIONAL lists only the names matched above"),
+        };
+        *slot = v;
+    }
+    let visibility = match (
+        optional_scalar(obj, "visibility"),
+        optional_scalar(obj, "access"),
+    ) {
+        (Err(m), _) => return Err(field_err("visibility", m)),
+        (_, Err(m)) => return Err(field_err("access", m)),
+        (Ok(v), Ok(a)) => v.or(a),
+    };
+    Ok(Some(SourcedChunk {
+        record: r,
+        visibility,
+        file: file.into(),
+        line: line_no,
+    }))
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn optional_scalar(obj: &Map<String, Value>, name: &str) -> Result<Option<String>, String> {
+    match obj.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) if s.is_empty() => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(Value::Number(n)) if n.is_i64() || n.is_u64() => Ok(Some(n.to_string())),
+        Some(other) => Err(format!(
+            "expected a string or an integer, found {}",
+            kind(other)
+        )),
+    }
+}
+
+/// Parses a whole JSONL text; duplicate ids within `text` are an error.
+pub fn parse_jsonl(file: &str, text: &str) -> Result<Vec<SourcedChunk>, IngestError> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if let Some(c) = parse_line(file, i + 1, line)? {
+            out.push(c);
+        }
+    }
+    check_unique(&out)?;
+    Ok(out)
+}
+
+/// Reads several JSONL files (native only); ids must be unique across all of them.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn read_files<P: AsRef<std::path::Path>>(
+    paths: &[P],
+) -> Result<Vec<SourcedChunk>, IngestError> {
+    let mut all = Vec::new();
+    for p in paths {
+        let name = p.as_ref().display().to_string();
+        let bytes = std::fs::read(p.as_ref()).map_err(|e| IngestError::Io {
+            file: name.clone(),
+            message: e.to_string(),
+        })?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            let upto = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+            let line = upto.iter().filter(|&&b| b == b'\n').count() + 1;
+            IngestError::Json {
+                file: name.clone(),
+                line,
+                message: "invalid UTF-8".into(),
+            }
+        })?;
+        for (i, line) in text.lines().enumerate() {
+            if let Some(c) = parse_line(&name, i + 1, line)? {
+                all.push(c);
+            }
+        }
+    }
+    check_unique(&all)?;
+    Ok(all)
+}
+
+fn check_unique(chunks: &[SourcedChunk]) -> Result<(), IngestError> {
+    let mut seen: std::collections::HashMap<&str, &SourcedChunk> = std::collections::HashMap::new();
+    for c in chunks {
+        if let Some(first) = seen.insert(&c.record.id, c) {
+            return Err(IngestError::DuplicateId {
+                id: c.record.id.clone(),
+                first: format!("{}:{}", first.file, first.line),
+                second: format!("{}:{}", c.file, c.line),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Refuses non-public records unless `private` is set.
+pub fn check_visibility(chunks: &[SourcedChunk], private: bool) -> Result<(), IngestError> {
+    if private {
+        return Ok(());
+    }
+    for c in chunks {
+        if let Some(v) = &c.visibility {
+            if !v.eq_ignore_ascii_case("public") {
+                return Err(IngestError::NotPublic {
+                    file: c.file.clone(),
+                    line: c.line,
+                    id: c.record.id.clone(),
+                    visibility: v.clone(),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The distinct (subject, level) pairs of a corpus, sorted.
+pub fn subject_levels(chunks: &[SourcedChunk]) -> BTreeSet<(String, String)> {
+    chunks
+        .iter()
+        .map(|c| (c.record.subject.clone(), c.record.level.clone()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OK: &str = r#"{"id":"a:1","text":"Heat flows.","subject":"physics","level":"college","lang":"en","doc_type":"textbook_section","chapter":14,"section":2}"#;
+
+    #[test]
+    fn parses_a_record_with_integer_fields() {
+        let c = parse_line("c.jsonl", 1, OK).unwrap().unwrap();
+        assert_eq!(c.record.chapter.as_deref(), Some("14"));
+        assert_eq!(c.record.section.as_deref(), Some("2"));
+        assert_eq!(c.record.subject, "physics");
+    }
+
+    #[test]
+    fn errors_name_file_line_and_field() {
+        let bad = OK.replace(r#""subject":"physics","#, "");
+        let e = parse_line("c.jsonl", 7, &bad).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "c.jsonl:7: field `subject`: missing (required)"
+        );
+        let bad = OK.replace(r#""chapter":14"#, r#""chapter":[1]"#);
+        let e = parse_line("c.jsonl", 3, &bad).unwrap_err().to_string();
+        assert!(e.starts_with("c.jsonl:3: field `chapter`"), "{e}");
+        let e = parse_line("c.jsonl", 9, "{not json")
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with("c.jsonl:9: not a JSON object"), "{e}");
+    }
+
+    #[test]
+    fn duplicate_ids_are_refused() {
+        let text = format!("{OK}\n\n{OK}\n");
+        let e = parse_jsonl("c.jsonl", &text).unwrap_err().to_string();
+        assert_eq!(e, "duplicate id \"a:1\" at c.jsonl:3 (first at c.jsonl:1)");
+    }
+
+    #[test]
+    fn non_public_records_need_the_private_flag() {
+        let line = OK.replace(r#""id":"a:1""#, r#""id":"a:1","visibility":"teachers""#);
+        let chunks = parse_jsonl("c.jsonl", &line).unwrap();
+        let e = check_visibility(&chunks, false).unwrap_err().to_string();
+        assert!(e.contains("teachers") && e.contains("--private"), "{e}");
+        assert!(check_visibility(&chunks, true).is_ok());
+    }
+}

@@ -1,0 +1,633 @@
+//! The on-disk formats: shard files and `manifest.json`.
+//!
+//! This is the only module shared by the builder ([`crate::build`]) and the reader
+//! ([`crate::library`]). A shard file is laid out as:
+//!
+//! | bytes | content |
+//! |---|---|
+//! | 8 | magic `CHSRSHRD` |
+//! | 4 | format version, little-endian u32 ([`FORMAT_VERSION`]) |
+//! | 8 | payload length in bytes, little-endian u64 |
+//! | 32 | SHA-256 of the payload |
+//! | n | payload: [`ShardPayload`] encoded with bincode 2 (standard config) |
+//!
+//! The payload starts with the build parameters ([`BuildParams`]: analyzer version, BM25 k1/b),
+//! followed by chunk metadata and display text, then the inverted index. Nothing in it depends on
+//! time, hashing order or thread scheduling, so the same corpus gives byte-identical shards.
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Magic bytes opening every shard file.
+pub const MAGIC: &[u8; 8] = b"CHSRSHRD";
+/// Version of the shard layout this build writes and reads.
+pub const FORMAT_VERSION: u32 = 1;
+/// Name of the manifest format, stored in `manifest.json`.
+pub const MANIFEST_FORMAT: &str = "chsr-manifest";
+/// Size of the fixed header preceding the payload.
+pub const HEADER_LEN: usize = 8 + 4 + 8 + 32;
+/// Upper bound on a payload we agree to decode (guards against hostile length fields).
+pub const MAX_PAYLOAD: u64 = 1 << 31;
+
+/// Errors reading a shard or manifest (the reader's "format" concern).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FormatError {
+    /// The file does not start with the shard magic: it is not a chsr shard.
+    Magic,
+    /// The shard was written by another format version.
+    Version {
+        /// Version found in the file.
+        found: u32,
+        /// Version this reader reads.
+        expected: u32,
+    },
+    /// The file is shorter than its header says.
+    Truncated {
+        /// Bytes the header announces (header + payload).
+        expected: u64,
+        /// Bytes present.
+        found: u64,
+    },
+    /// The payload's SHA-256 differs from the one in the header: the file is corrupted.
+    ChecksumMismatch,
+    /// The payload checksum is right but the payload does not decode (a writer bug or a forgery).
+    Decode(String),
+    /// The shard was analysed with another analyzer version than this reader's.
+    AnalyzerVersion {
+        /// Version recorded in the shard.
+        found: u32,
+        /// Version of this reader.
+        expected: u32,
+    },
+    /// The manifest is not valid JSON or misses a field.
+    Manifest(String),
+}
+
+impl fmt::Display for FormatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FormatError::Magic => write!(f, "not a chsr shard (bad magic bytes)"),
+            FormatError::Version { found, expected } => write!(
+                f,
+                "shard built by format v{found}, this reader reads v{expected}: rebuild with `chsr build`"
+            ),
+            FormatError::Truncated { expected, found } => write!(
+                f,
+                "shard is truncated: {found} bytes present, {expected} expected (interrupted download?)"
+            ),
+            FormatError::ChecksumMismatch => {
+                write!(f, "shard payload checksum mismatch: the file is corrupted")
+            }
+            FormatError::Decode(e) => write!(f, "shard payload does not decode: {e}"),
+            FormatError::AnalyzerVersion { found, expected } => write!(
+                f,
+                "shard analysed with analyzer v{found}, this reader uses v{expected}: rebuild with `chsr build`"
+            ),
+            FormatError::Manifest(e) => write!(f, "invalid manifest: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for FormatError {}
+
+/// A metadata field of a chunk that a scope may constrain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Field {
+    /// Subject, e.g. `physics` (selects the shard).
+    Subject,
+    /// Level, e.g. `college` or `O-Level` (selects the shard).
+    Level,
+    /// Language code of the chunk.
+    Lang,
+    /// Document type: `textbook_section`, `exercise`, `solution`, `past_paper_question`, …
+    DocType,
+    /// Source work id.
+    Source,
+    /// Chapter (number or label).
+    Chapter,
+    /// Section number within the chapter.
+    Section,
+    /// Stable key of the section, e.g. `cp2e:14.2`.
+    SectionKey,
+    /// Free topic label.
+    Topic,
+    /// Exam year.
+    Year,
+    /// Exam name.
+    Exam,
+    /// Exam paper.
+    Paper,
+    /// Question number.
+    QuestionNumber,
+}
+
+impl Field {
+    /// Every field, in canonical order.
+    pub const ALL: [Field; 13] = [
+        Field::Subject,
+        Field::Level,
+        Field::Lang,
+        Field::DocType,
+        Field::Source,
+        Field::Chapter,
+        Field::Section,
+        Field::SectionKey,
+        Field::Topic,
+        Field::Year,
+        Field::Exam,
+        Field::Paper,
+        Field::QuestionNumber,
+    ];
+
+    /// Fields summarised as facets (value → count) in the manifest.
+    pub const FACETS: [Field; 7] = [
+        Field::DocType,
+        Field::Lang,
+        Field::Chapter,
+        Field::Year,
+        Field::Exam,
+        Field::Paper,
+        Field::Topic,
+    ];
+
+    /// The JSON / CLI name of the field.
+    pub fn name(self) -> &'static str {
+        match self {
+            Field::Subject => "subject",
+            Field::Level => "level",
+            Field::Lang => "lang",
+            Field::DocType => "doc_type",
+            Field::Source => "source",
+            Field::Chapter => "chapter",
+            Field::Section => "section",
+            Field::SectionKey => "section_key",
+            Field::Topic => "topic",
+            Field::Year => "year",
+            Field::Exam => "exam",
+            Field::Paper => "paper",
+            Field::QuestionNumber => "question_number",
+        }
+    }
+
+    /// Parses a field name (also accepts `language`, `doctype` and `question`).
+    pub fn parse(name: &str) -> Option<Field> {
+        let n = name.trim().to_ascii_lowercase().replace('-', "_");
+        Some(match n.as_str() {
+            "language" => Field::Lang,
+            "doctype" => Field::DocType,
+            "question" => Field::QuestionNumber,
+            _ => *Field::ALL.iter().find(|f| f.name() == n)?,
+        })
+    }
+}
+
+impl fmt::Display for Field {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One chunk as stored in a shard: curriculum metadata and display text.
+///
+/// Scalar metadata is kept as text (`chapter` 4 is stored as `"4"`), which is how scopes compare.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChunkRecord {
+    /// Unique, stable id.
+    pub id: String,
+    /// Display text.
+    pub text: String,
+    /// Subject.
+    pub subject: String,
+    /// Level.
+    pub level: String,
+    /// Language code (`en`, `fr`, …).
+    pub lang: String,
+    /// Document type.
+    pub doc_type: String,
+    /// Source work id.
+    pub source: Option<String>,
+    /// Chapter.
+    pub chapter: Option<String>,
+    /// Chapter title.
+    pub chapter_title: Option<String>,
+    /// Section number.
+    pub section: Option<String>,
+    /// Section title.
+    pub section_title: Option<String>,
+    /// Subsection title.
+    pub subsection: Option<String>,
+    /// Section key (groups chunks of one section).
+    pub section_key: Option<String>,
+    /// Topic label.
+    pub topic: Option<String>,
+    /// Exam year.
+    pub year: Option<String>,
+    /// Exam name.
+    pub exam: Option<String>,
+    /// Exam paper.
+    pub paper: Option<String>,
+    /// Question number.
+    pub question_number: Option<String>,
+    /// Exercise group (e.g. `problems-exercises`).
+    pub exercise_group: Option<String>,
+    /// Exercise number within an exam paper.
+    pub exercise_number: Option<String>,
+    /// Exam session.
+    pub session: Option<String>,
+    /// Exam centre.
+    pub centre: Option<String>,
+    /// Label (e.g. `Table 1.2`).
+    pub label: Option<String>,
+    /// Id of the exercise this chunk answers.
+    pub answers: Option<String>,
+    /// Path of the source file.
+    pub path: Option<String>,
+}
+
+impl ChunkRecord {
+    /// The value of a scope field for this chunk, if set.
+    pub fn get(&self, field: Field) -> Option<&str> {
+        match field {
+            Field::Subject => Some(&self.subject),
+            Field::Level => Some(&self.level),
+            Field::Lang => Some(&self.lang),
+            Field::DocType => Some(&self.doc_type),
+            Field::Source => self.source.as_deref(),
+            Field::Chapter => self.chapter.as_deref(),
+            Field::Section => self.section.as_deref(),
+            Field::SectionKey => self.section_key.as_deref(),
+            Field::Topic => self.topic.as_deref(),
+            Field::Year => self.year.as_deref(),
+            Field::Exam => self.exam.as_deref(),
+            Field::Paper => self.paper.as_deref(),
+            Field::QuestionNumber => self.question_number.as_deref(),
+        }
+    }
+}
+
+/// Parameters the shard was built with; the reader checks them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BuildParams {
+    /// [`crate::analysis::ANALYZER_VERSION`] at build time.
+    pub analyzer_version: u32,
+    /// BM25 term-frequency saturation.
+    pub k1: f32,
+    /// BM25 length normalisation.
+    pub b: f32,
+    /// Name and version of the builder.
+    pub builder: String,
+}
+
+/// The lexical index of a shard.
+///
+/// `terms` is sorted; for term `i`, its postings are
+/// `postings[offsets[i] as usize..offsets[i + 1] as usize]`, a sequence of LEB128 varint pairs
+/// (doc-id delta, term frequency) in increasing doc order.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LexicalIndex {
+    /// Sorted distinct terms.
+    pub terms: Vec<String>,
+    /// Document frequency per term.
+    pub df: Vec<u32>,
+    /// Start offset of each term's postings in `postings`, plus a final end offset.
+    pub offsets: Vec<u32>,
+    /// Encoded postings.
+    pub postings: Vec<u8>,
+    /// Number of terms per chunk.
+    pub doc_len: Vec<u32>,
+}
+
+impl LexicalIndex {
+    /// Index of `term` in the sorted vocabulary.
+    pub fn term_id(&self, term: &str) -> Option<usize> {
+        self.terms.binary_search_by(|t| t.as_str().cmp(term)).ok()
+    }
+
+    /// Decodes the postings of term `id` as (chunk index, term frequency) pairs.
+    pub fn postings(&self, id: usize) -> PostingIter<'_> {
+        let (s, e) = (self.offsets[id] as usize, self.offsets[id + 1] as usize);
+        PostingIter {
+            bytes: self.postings.get(s..e).unwrap_or(&[]),
+            doc: 0,
+        }
+    }
+
+    /// Total number of term occurrences.
+    pub fn total_len(&self) -> u64 {
+        self.doc_len.iter().map(|&l| l as u64).sum()
+    }
+
+    /// Checks the internal consistency of the index against `n_chunks` (hostile-input guard).
+    pub fn validate(&self, n_chunks: usize) -> Result<(), FormatError> {
+        let bad = |m: &str| Err(FormatError::Decode(format!("lexical index: {m}")));
+        if self.df.len() != self.terms.len() || self.offsets.len() != self.terms.len() + 1 {
+            return bad("term tables differ in length");
+        }
+        if self.doc_len.len() != n_chunks {
+            return bad("doc_len does not match the chunk count");
+        }
+        if self.offsets.windows(2).any(|w| w[0] > w[1])
+            || *self.offsets.last().unwrap_or(&0) as usize != self.postings.len()
+        {
+            return bad("postings offsets out of order or out of bounds");
+        }
+        if self.terms.windows(2).any(|w| w[0] >= w[1]) {
+            return bad("terms not sorted");
+        }
+        for id in 0..self.terms.len() {
+            let mut count = 0u32;
+            for p in self.postings(id) {
+                match p {
+                    Some((d, _)) if (d as usize) < n_chunks => count += 1,
+                    _ => return bad("posting list corrupt or doc id out of range"),
+                }
+            }
+            if count != self.df[id] {
+                return bad("document frequency does not match postings");
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Iterator over encoded postings; yields `None` items for corrupt bytes.
+pub struct PostingIter<'a> {
+    bytes: &'a [u8],
+    doc: u32,
+}
+
+fn read_varint(bytes: &mut &[u8]) -> Option<u32> {
+    let mut v: u64 = 0;
+    let mut shift = 0;
+    loop {
+        let (&b, rest) = bytes.split_first()?;
+        *bytes = rest;
+        v |= ((b & 0x7f) as u64) << shift;
+        if b & 0x80 == 0 {
+            return u32::try_from(v).ok();
+        }
+        shift += 7;
+        if shift > 35 {
+            return None;
+        }
+    }
+}
+
+/// Appends `v` as an LEB128 varint.
+pub fn write_varint(out: &mut Vec<u8>, mut v: u32) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+impl Iterator for PostingIter<'_> {
+    type Item = Option<(u32, u32)>;
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.bytes.is_empty() {
+            return None;
+        }
+        let item = (|| {
+            let delta = read_varint(&mut self.bytes)?;
+            let tf = read_varint(&mut self.bytes)?;
+            self.doc = self.doc.checked_add(delta)?;
+            Some((self.doc, tf))
+        })();
+        if item.is_none() {
+            self.bytes = &[];
+        }
+        Some(item)
+    }
+}
+
+/// Everything a shard holds after its header.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShardPayload {
+    /// Build parameters.
+    pub params: BuildParams,
+    /// Subject shared by every chunk of the shard.
+    pub subject: String,
+    /// Level shared by every chunk of the shard.
+    pub level: String,
+    /// Chunks, sorted by id.
+    pub chunks: Vec<ChunkRecord>,
+    /// Lexical index over `chunks`.
+    pub lexical: LexicalIndex,
+}
+
+/// Encodes a payload into a complete shard file (header + payload).
+pub fn encode_shard(payload: &ShardPayload) -> Vec<u8> {
+    let body = bincode::serde::encode_to_vec(payload, bincode::config::standard())
+        .expect("in-memory bincode encoding cannot fail");
+    let mut out = Vec::with_capacity(HEADER_LEN + body.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&(body.len() as u64).to_le_bytes());
+    out.extend_from_slice(&Sha256::digest(&body));
+    out.extend_from_slice(&body);
+    out
+}
+
+/// Decodes and validates a shard file: magic, version, length, checksum, payload, consistency.
+pub fn decode_shard(bytes: &[u8]) -> Result<ShardPayload, FormatError> {
+    if bytes.len() < 8 || &bytes[..8] != MAGIC {
+        return Err(FormatError::Magic);
+    }
+    if bytes.len() < HEADER_LEN {
+        return Err(FormatError::Truncated {
+            expected: HEADER_LEN as u64,
+            found: bytes.len() as u64,
+        });
+    }
+    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+    if version != FORMAT_VERSION {
+        return Err(FormatError::Version {
+            found: version,
+            expected: FORMAT_VERSION,
+        });
+    }
+    let len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
+    if len > MAX_PAYLOAD {
+        return Err(FormatError::Decode(format!(
+            "payload length {len} is implausible"
+        )));
+    }
+    let expected = HEADER_LEN as u64 + len;
+    if (bytes.len() as u64) < expected {
+        return Err(FormatError::Truncated {
+            expected,
+            found: bytes.len() as u64,
+        });
+    }
+    if (bytes.len() as u64) > expected {
+        return Err(FormatError::Decode(format!(
+            "{} trailing bytes after the payload",
+            bytes.len() as u64 - expected
+        )));
+    }
+    let body = &bytes[HEADER_LEN..];
+    if Sha256::digest(body).as_slice() != &bytes[20..52] {
+        return Err(FormatError::ChecksumMismatch);
+    }
+    let config = bincode::config::standard().with_limit::<{ 1 << 31 }>();
+    let (payload, used): (ShardPayload, usize) = bincode::serde::decode_from_slice(body, config)
+        .map_err(|e| FormatError::Decode(e.to_string()))?;
+    if used != body.len() {
+        return Err(FormatError::Decode("payload has unread bytes".into()));
+    }
+    if payload.params.analyzer_version != crate::analysis::ANALYZER_VERSION {
+        return Err(FormatError::AnalyzerVersion {
+            found: payload.params.analyzer_version,
+            expected: crate::analysis::ANALYZER_VERSION,
+        });
+    }
+    payload.lexical.validate(payload.chunks.len())?;
+    if let Some(c) = payload
+        .chunks
+        .iter()
+        .find(|c| c.subject != payload.subject || c.level != payload.level)
+    {
+        return Err(FormatError::Decode(format!(
+            "chunk {} is {}/{} inside the {}/{} shard",
+            c.id, c.subject, c.level, payload.subject, payload.level
+        )));
+    }
+    Ok(payload)
+}
+
+/// Lower-case hex SHA-256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// Facet counts of one field: value → number of chunks.
+pub type FacetCounts = BTreeMap<String, u64>;
+
+/// One shard as listed in the manifest.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardEntry {
+    /// Subject of every chunk in the shard.
+    pub subject: String,
+    /// Level of every chunk in the shard.
+    pub level: String,
+    /// Content-hashed file name, relative to the manifest.
+    pub file: String,
+    /// SHA-256 of the whole file (Subresource-Integrity style check before decoding).
+    pub sha256: String,
+    /// File size in bytes.
+    pub bytes: u64,
+    /// Number of chunks.
+    pub chunks: u64,
+    /// Facet counts per field name (`doc_type`, `lang`, `chapter`, `year`, `exam`, `paper`, `topic`).
+    pub facets: BTreeMap<String, FacetCounts>,
+}
+
+/// `manifest.json`: the table of contents of a shard folder.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Always [`MANIFEST_FORMAT`].
+    pub format: String,
+    /// Shard format version ([`FORMAT_VERSION`]).
+    pub format_version: u32,
+    /// Analyzer version used for every shard.
+    pub analyzer_version: u32,
+    /// Total chunks over all shards.
+    pub chunks: u64,
+    /// SHA-256 over the input corpus records, in id order (identifies the build input).
+    pub corpus_sha256: String,
+    /// Shards sorted by (subject, level).
+    pub shards: Vec<ShardEntry>,
+}
+
+impl Manifest {
+    /// Parses and checks a manifest.
+    pub fn from_json(text: &str) -> Result<Manifest, FormatError> {
+        let m: Manifest =
+            serde_json::from_str(text).map_err(|e| FormatError::Manifest(e.to_string()))?;
+        if m.format != MANIFEST_FORMAT {
+            return Err(FormatError::Manifest(format!(
+                "format is {:?}, expected {MANIFEST_FORMAT:?}",
+                m.format
+            )));
+        }
+        if m.format_version != FORMAT_VERSION {
+            return Err(FormatError::Version {
+                found: m.format_version,
+                expected: FORMAT_VERSION,
+            });
+        }
+        if m.analyzer_version != crate::analysis::ANALYZER_VERSION {
+            return Err(FormatError::AnalyzerVersion {
+                found: m.analyzer_version,
+                expected: crate::analysis::ANALYZER_VERSION,
+            });
+        }
+        for s in &m.shards {
+            if s.file.contains('/') || s.file.contains('\\') || s.file.starts_with('.') {
+                return Err(FormatError::Manifest(format!(
+                    "shard file name {:?} must be a plain file name",
+                    s.file
+                )));
+            }
+        }
+        Ok(m)
+    }
+
+    /// Serialises the manifest as pretty JSON (stable field order).
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).expect("manifest serialises");
+        s.push('\n');
+        s
+    }
+
+    /// Distinct subjects, sorted.
+    pub fn subjects(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.shards.iter().map(|s| s.subject.clone()).collect();
+        v.dedup();
+        v.sort();
+        v.dedup();
+        v
+    }
+
+    /// Distinct levels, sorted.
+    pub fn levels(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.shards.iter().map(|s| s.level.clone()).collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn varints_round_trip() {
+        let mut buf = Vec::new();
+        for v in [0u32, 1, 127, 128, 300, u32::MAX] {
+            write_varint(&mut buf, v);
+        }
+        let mut s = buf.as_slice();
+        for v in [0u32, 1, 127, 128, 300, u32::MAX] {
+            assert_eq!(read_varint(&mut s), Some(v));
+        }
+        assert!(s.is_empty());
+    }
+
+    #[test]
+    fn field_names_round_trip() {
+        for f in Field::ALL {
+            assert_eq!(Field::parse(f.name()), Some(f));
+        }
+        assert_eq!(Field::parse("question"), Some(Field::QuestionNumber));
+        assert_eq!(Field::parse("colour"), None);
+    }
+}

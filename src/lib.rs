@@ -1,0 +1,35 @@
+//! # chsr — curriculum-gated hybrid retrieval
+//!
+//! chsr treats retrieval for exam preparation as *constrained selection*: the curriculum scope of a
+//! query (subject, level, paper, year, document type, …) is enforced **before** anything is scored,
+//! so no inadmissible chunk can ever be ranked.
+//!
+//! The crate is organised as the pipeline it implements:
+//!
+//! | module | role |
+//! |---|---|
+//! | [`corpus`] | JSONL ingest: chunk records with curriculum metadata, strict validation |
+//! | [`analysis`] | text analysis shared by indexing and querying (EN/FR stemming, formula normalisation) |
+//! | [`format`] | the on-disk shard and manifest formats; the only module the builder and reader share |
+//! | [`build`] | the shard builder (native CLI): one shard per subject-level pair + `manifest.json` |
+//! | [`scope`] | the query scope and its validation against the manifest |
+//! | [`gate`] | the hard curriculum gate: a bitset of admissible chunks per shard |
+//! | [`bm25`] | lexical retrieval over a gated pool |
+//! | [`library`] | the reader: loaded shards and the `search` entry point used by the CLI and Wasm |
+//!
+//! Builder and reader never call each other: they meet only in [`format`] (and share the pure
+//! [`analysis`] functions, so queries are analysed exactly as documents were).
+
+pub mod analysis;
+pub mod bm25;
+pub mod build;
+pub mod clock;
+pub mod corpus;
+pub mod format;
+pub mod gate;
+pub mod library;
+pub mod scope;
+pub mod snippet;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;

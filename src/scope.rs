@@ -1,0 +1,248 @@
+//! The query scope: the curriculum slot a query belongs to, and its validation.
+//!
+//! A scope is a set of `field = value` constraints ([`Field`]). `subject` and `level` choose the
+//! shard(s); every other field filters chunks inside them. Values compare as text after trimming
+//! (`chapter: 4` and `chapter: "4"` are the same constraint).
+
+use crate::format::{Field, Manifest};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Errors in a scope given by a caller (the scope concern).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ScopeError {
+    /// A field name that chsr does not know.
+    UnknownField {
+        /// The name given.
+        field: String,
+        /// The valid names.
+        valid: Vec<String>,
+    },
+    /// A value that no shard of the manifest has, for a field whose values the manifest lists.
+    UnknownValue {
+        /// The field.
+        field: Field,
+        /// The value given.
+        value: String,
+        /// The values the manifest knows for that field.
+        valid: Vec<String>,
+    },
+    /// A value of the wrong JSON type (scopes take strings or integers).
+    BadValue {
+        /// The field.
+        field: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+impl fmt::Display for ScopeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScopeError::UnknownField { field, valid } => {
+                write!(
+                    f,
+                    "unknown scope field {field:?}; valid fields: {}",
+                    valid.join(", ")
+                )
+            }
+            ScopeError::UnknownValue {
+                field,
+                value,
+                valid,
+            } => write!(
+                f,
+                "unknown {field} {value:?}; valid values: {}",
+                valid
+                    .iter()
+                    .map(|v| format!("{v:?}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            ScopeError::BadValue { field, message } => {
+                write!(f, "scope field {field:?}: {message}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ScopeError {}
+
+/// A query scope: constraints by field, in canonical field order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Scope {
+    /// The constraints.
+    pub fields: BTreeMap<Field, String>,
+}
+
+impl Scope {
+    /// An empty scope (admits everything).
+    pub fn new() -> Scope {
+        Scope::default()
+    }
+
+    /// Adds a constraint (builder style). Empty values are ignored.
+    pub fn with(mut self, field: Field, value: impl Into<String>) -> Scope {
+        self.set(field, value);
+        self
+    }
+
+    /// Sets a constraint; an empty or blank value removes it.
+    pub fn set(&mut self, field: Field, value: impl Into<String>) {
+        let v: String = value.into();
+        let v = v.trim();
+        if v.is_empty() {
+            self.fields.remove(&field);
+        } else {
+            self.fields.insert(field, v.to_string());
+        }
+    }
+
+    /// The constraint on `field`, if any.
+    pub fn get(&self, field: Field) -> Option<&str> {
+        self.fields.get(&field).map(String::as_str)
+    }
+
+    /// Whether the scope has no constraint.
+    pub fn is_empty(&self) -> bool {
+        self.fields.is_empty()
+    }
+
+    /// Whether a chunk with these field values satisfies every constraint.
+    pub fn admits(&self, get: impl Fn(Field) -> Option<String>) -> bool {
+        self.fields
+            .iter()
+            .all(|(f, v)| get(*f).as_deref().map(str::trim) == Some(v.as_str()))
+    }
+
+    /// Parses a scope from a JSON object (`{"subject": "physics", "chapter": 4}`); `null` and
+    /// empty strings are ignored.
+    pub fn from_json(value: &serde_json::Value) -> Result<Scope, ScopeError> {
+        let mut s = Scope::new();
+        let obj = match value {
+            serde_json::Value::Null => return Ok(s),
+            serde_json::Value::Object(o) => o,
+            _ => {
+                return Err(ScopeError::BadValue {
+                    field: "scope".into(),
+                    message: "expected an object of field: value".into(),
+                })
+            }
+        };
+        for (k, v) in obj {
+            let field = Field::parse(k).ok_or_else(|| ScopeError::UnknownField {
+                field: k.clone(),
+                valid: Field::ALL.iter().map(|f| f.name().to_string()).collect(),
+            })?;
+            match v {
+                serde_json::Value::Null => {}
+                serde_json::Value::String(x) => s.set(field, x.clone()),
+                serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => {
+                    s.set(field, n.to_string())
+                }
+                other => {
+                    return Err(ScopeError::BadValue {
+                        field: k.clone(),
+                        message: format!("expected a string or an integer, found {other}"),
+                    })
+                }
+            }
+        }
+        Ok(s)
+    }
+
+    /// Checks subject, level and facet-listed values against the manifest. A value absent from
+    /// a facet the manifest lists (doc type, language, exam, …) is an error naming the valid
+    /// values; fields without facets (question number, section) are checked by the gate.
+    pub fn validate(&self, manifest: &Manifest) -> Result<(), ScopeError> {
+        for (field, value) in &self.fields {
+            let valid: Vec<String> = match field {
+                Field::Subject => manifest.subjects(),
+                Field::Level => {
+                    // Levels valid for the requested subject, if one is given.
+                    let mut v: Vec<String> = manifest
+                        .shards
+                        .iter()
+                        .filter(|s| self.get(Field::Subject).is_none_or(|sub| sub == s.subject))
+                        .map(|s| s.level.clone())
+                        .collect();
+                    v.sort();
+                    v.dedup();
+                    v
+                }
+                Field::DocType | Field::Lang | Field::Exam => {
+                    let mut v: Vec<String> = manifest
+                        .shards
+                        .iter()
+                        .filter_map(|s| s.facets.get(field.name()))
+                        .flat_map(|m| m.keys().cloned())
+                        .collect();
+                    v.sort();
+                    v.dedup();
+                    v
+                }
+                _ => continue,
+            };
+            if !valid.iter().any(|v| v == value) {
+                return Err(ScopeError::UnknownValue {
+                    field: *field,
+                    value: value.clone(),
+                    valid,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The scope as a JSON object.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::Value::Object(
+            self.fields
+                .iter()
+                .map(|(f, v)| (f.name().to_string(), serde_json::Value::String(v.clone())))
+                .collect(),
+        )
+    }
+}
+
+impl fmt::Display for Scope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.fields.is_empty() {
+            return f.write_str("(no scope)");
+        }
+        let parts: Vec<String> = self
+            .fields
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        f.write_str(&parts.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn parses_numbers_and_strings_alike() {
+        let a = Scope::from_json(&json!({"subject": "physics", "chapter": 4})).unwrap();
+        let b =
+            Scope::from_json(&json!({"subject": "physics", "chapter": "4", "year": null})).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a.get(Field::Chapter), Some("4"));
+    }
+
+    #[test]
+    fn unknown_fields_list_the_valid_ones() {
+        let e = Scope::from_json(&json!({"colour": "red"}))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("colour") && e.contains("doc_type") && e.contains("question_number"),
+            "{e}"
+        );
+    }
+}

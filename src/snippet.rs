@@ -1,0 +1,169 @@
+//! Snippets with highlighted query terms, as plain-text segments.
+//!
+//! A snippet is a list of segments `{text, hit}`; the page renders each segment as a text node
+//! (inside `<mark>` when `hit`), so corpus text is never interpreted as HTML.
+
+use crate::analysis::{normalize_formulas, tokenize, Analyzer, Lang};
+use serde::Serialize;
+
+/// A piece of snippet text; `hit` marks a query-term match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Segment {
+    /// The text, verbatim from the chunk.
+    pub text: String,
+    /// Whether this piece matches a query term.
+    pub hit: bool,
+}
+
+/// Default snippet length in characters.
+pub const SNIPPET_CHARS: usize = 280;
+
+/// Builds a snippet of about `max_chars` characters around the densest cluster of query terms.
+pub fn snippet(
+    analyzer: &Analyzer,
+    text: &str,
+    lang: Lang,
+    terms: &[String],
+    max_chars: usize,
+) -> Vec<Segment> {
+    // Byte spans of matching tokens in the original text.
+    let mut hits: Vec<(usize, usize)> = Vec::new();
+    if !terms.is_empty() {
+        for tok in tokenize(text) {
+            let norm = normalize_formulas(tok.text);
+            let matched = tokenize(&norm)
+                .flat_map(|t| analyzer.token_terms(t.text, lang))
+                .any(|t| terms.contains(&t));
+            if matched {
+                hits.push((tok.start, tok.end));
+            }
+        }
+    }
+    let budget = max_chars.max(16);
+    let char_len = text.chars().count();
+    let (start, end) = if char_len <= budget {
+        (0, text.len())
+    } else {
+        // Choose the window start (at a hit, backed off a little) covering the most hits.
+        let mut best = (0usize, 0usize);
+        for (i, &(s, _)) in hits.iter().enumerate() {
+            let lead = back_off(text, s, budget / 5);
+            let stop = forward(text, lead, budget);
+            let covered = hits[i..].iter().take_while(|h| h.1 <= stop).count();
+            if covered > best.1 {
+                best = (lead, covered);
+            }
+        }
+        let s = word_start(text, best.0);
+        (s, word_end(text, forward(text, s, budget)))
+    };
+    let mut out = Vec::new();
+    let push = |out: &mut Vec<Segment>, t: &str, hit: bool| {
+        if t.is_empty() {
+            return;
+        }
+        match out.last_mut() {
+            Some(last) if last.hit == hit => last.text.push_str(t),
+            _ => out.push(Segment {
+                text: t.to_string(),
+                hit,
+            }),
+        }
+    };
+    if start > 0 {
+        push(&mut out, "…", false);
+    }
+    let mut pos = start;
+    for &(s, e) in hits.iter().filter(|h| h.0 >= start && h.1 <= end) {
+        // A blank gap between two hits joins them into one highlighted phrase.
+        let gap = &text[pos..s];
+        let joins =
+            pos > start && out.last().is_some_and(|l| l.hit) && gap.chars().all(|c| c == ' ');
+        push(&mut out, gap, joins);
+        push(&mut out, &text[s..e], true);
+        pos = e;
+    }
+    push(&mut out, &text[pos..end], false);
+    if end < text.len() {
+        push(&mut out, "…", false);
+    }
+    out
+}
+
+fn back_off(text: &str, at: usize, chars: usize) -> usize {
+    text[..at]
+        .char_indices()
+        .rev()
+        .nth(chars.saturating_sub(1))
+        .map_or(0, |(i, _)| i)
+}
+
+fn forward(text: &str, from: usize, chars: usize) -> usize {
+    text[from..]
+        .char_indices()
+        .nth(chars)
+        .map_or(text.len(), |(i, _)| from + i)
+}
+
+fn word_start(text: &str, at: usize) -> usize {
+    if at == 0 {
+        return 0;
+    }
+    // Move forward to the start of the next word so we never cut one in half.
+    match text[at..].find(char::is_whitespace) {
+        Some(i) if i < 40 => at + i + text[at + i..].chars().next().map_or(0, char::len_utf8),
+        _ => at,
+    }
+}
+
+fn word_end(text: &str, at: usize) -> usize {
+    if at >= text.len() {
+        return text.len();
+    }
+    match text[..at].rfind(char::is_whitespace) {
+        Some(i) if at - i < 40 => i,
+        _ => at,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marks_matches_and_keeps_text_verbatim() {
+        let a = Analyzer::new();
+        let terms = a.analyze_query("specific heat", &[Lang::En]).terms;
+        let segs = snippet(
+            &a,
+            "The specific heat of water is high.",
+            Lang::En,
+            &terms,
+            280,
+        );
+        let joined: String = segs.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(joined, "The specific heat of water is high.");
+        let hits: Vec<&str> = segs
+            .iter()
+            .filter(|s| s.hit)
+            .map(|s| s.text.as_str())
+            .collect();
+        assert_eq!(hits, vec!["specific heat"]);
+    }
+
+    #[test]
+    fn long_text_is_windowed_around_hits() {
+        let a = Analyzer::new();
+        let text = format!(
+            "{} the entropy rises {}",
+            "filler words here. ".repeat(60),
+            "more text. ".repeat(60)
+        );
+        let terms = a.analyze_query("entropy", &[Lang::En]).terms;
+        let segs = snippet(&a, &text, Lang::En, &terms, 120);
+        let joined: String = segs.iter().map(|s| s.text.as_str()).collect();
+        assert!(joined.starts_with('…') && joined.ends_with('…'), "{joined}");
+        assert!(joined.chars().count() < 140, "{}", joined.chars().count());
+        assert!(segs.iter().any(|s| s.hit && s.text == "entropy"));
+    }
+}

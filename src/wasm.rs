@@ -1,0 +1,1 @@
+//! WebAssembly bindings (placeholder module filled in below).
