@@ -149,6 +149,53 @@ pub struct SearchOptions {
     pub snippet_chars: usize,
 }
 
+impl SearchOptions {
+    /// Reads options from a JSON object such as `{"k": 8, "gating": "gated"}` (the JS API's
+    /// options); absent fields keep their defaults, unknown fields are an error.
+    pub fn from_json(value: &serde_json::Value) -> Result<SearchOptions, SearchError> {
+        let mut o = SearchOptions::default();
+        let obj = match value {
+            serde_json::Value::Null => return Ok(o),
+            serde_json::Value::Object(m) => m,
+            _ => return Err(SearchError::Option("options must be an object".into())),
+        };
+        for (key, v) in obj {
+            match key.as_str() {
+                "k" => {
+                    o.k = v
+                        .as_u64()
+                        .filter(|&k| k >= 1 && k as usize <= MAX_K)
+                        .ok_or_else(|| {
+                            SearchError::Option(format!("k must be an integer from 1 to {MAX_K}"))
+                        })? as usize
+                }
+                "gating" => {
+                    let g = v.as_str().and_then(Gating::parse).ok_or_else(|| {
+                        SearchError::Option(
+                            "gating must be \"gated\", \"ungated\" or \"post_filtered\"".into(),
+                        )
+                    })?;
+                    o.gating = g;
+                }
+                "snippet_chars" | "snippetChars" => {
+                    o.snippet_chars = v
+                        .as_u64()
+                        .filter(|&n| (16..=4000).contains(&n))
+                        .ok_or_else(|| {
+                            SearchError::Option("snippet_chars must be from 16 to 4000".into())
+                        })? as usize
+                }
+                other => {
+                    return Err(SearchError::Option(format!(
+                        "unknown option {other:?}; valid: k, gating, snippet_chars"
+                    )))
+                }
+            }
+        }
+        Ok(o)
+    }
+}
+
 impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {

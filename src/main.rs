@@ -53,7 +53,7 @@ mod cli {
             corpus: Vec<PathBuf>,
         },
         /// Search a shard folder.
-        Search(SearchArgs),
+        Search(Box<SearchArgs>),
         /// Check every shard of a folder against its manifest.
         Verify {
             /// Folder holding manifest.json and the shards.
@@ -195,7 +195,7 @@ mod cli {
                 );
                 Ok(())
             }
-            Cmd::Search(a) => search(a),
+            Cmd::Search(a) => search(*a),
             Cmd::Verify { dir } => verify(&dir),
         }
     }

@@ -1,1 +1,110 @@
-//! WebAssembly bindings (placeholder module filled in below).
+//! WebAssembly bindings: the [`Library`] API exposed to JavaScript with `wasm-bindgen`.
+//!
+//! Networking stays in JavaScript (`www/chsr-client.js` fetches the manifest and shards, with a
+//! retry); everything else — integrity checks, decoding, gating, retrieval — is the same library
+//! code the native CLI runs. Errors become JS exceptions carrying the library's messages.
+//!
+//! ```js
+//! const index = ChsrIndex.fromManifest(manifestText);
+//! for (const s of index.shardsNeeded(scope, options)) index.loadShard(s.file, bytes);
+//! const { results, trace } = index.search("specific heat", { subject: "chemistry" }, { k: 8 });
+//! ```
+
+use crate::format::Manifest;
+use crate::library::{Library, SearchOptions};
+use crate::scope::Scope;
+use serde::Serialize;
+use wasm_bindgen::prelude::*;
+
+/// Installs the panic hook so a Rust panic shows its message in the console.
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+}
+
+fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsError> {
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsError::new(&e.to_string()))
+}
+
+fn from_js(v: JsValue, what: &str) -> Result<serde_json::Value, JsError> {
+    if v.is_undefined() || v.is_null() {
+        return Ok(serde_json::Value::Null);
+    }
+    serde_wasm_bindgen::from_value(v).map_err(|e| JsError::new(&format!("{what}: {e}")))
+}
+
+fn scope_of(v: JsValue) -> Result<Scope, JsError> {
+    Scope::from_json(&from_js(v, "scope")?).map_err(|e| JsError::new(&e.to_string()))
+}
+
+fn options_of(v: JsValue) -> Result<SearchOptions, JsError> {
+    SearchOptions::from_json(&from_js(v, "options")?).map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// A shard library in the browser: a manifest and the shards loaded so far.
+#[wasm_bindgen]
+pub struct ChsrIndex {
+    lib: Library,
+}
+
+#[wasm_bindgen]
+impl ChsrIndex {
+    /// Creates an index from the text of `manifest.json`.
+    #[wasm_bindgen(js_name = fromManifest)]
+    pub fn from_manifest(manifest_json: &str) -> Result<ChsrIndex, JsError> {
+        let m = Manifest::from_json(manifest_json).map_err(|e| JsError::new(&e.to_string()))?;
+        Ok(ChsrIndex {
+            lib: Library::new(m),
+        })
+    }
+
+    /// The manifest as a plain object (shards, facets, counts).
+    pub fn manifest(&self) -> Result<JsValue, JsError> {
+        to_js(self.lib.manifest())
+    }
+
+    /// The manifest entries (`{file, sha256, bytes, subject, level, …}`) of the shards that a
+    /// search with this scope and these options needs and that are not loaded yet.
+    #[wasm_bindgen(js_name = shardsNeeded)]
+    pub fn shards_needed(&self, scope: JsValue, options: JsValue) -> Result<JsValue, JsError> {
+        let scope = scope_of(scope)?;
+        let opts = options_of(options)?;
+        scope
+            .validate(self.lib.manifest())
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        to_js(&self.lib.shards_needed(&scope, opts.gating))
+    }
+
+    /// Verifies (SHA-256 from the manifest, the shard's own checksum and version) and loads a
+    /// shard's bytes.
+    #[wasm_bindgen(js_name = loadShard)]
+    pub fn load_shard(&mut self, file: &str, bytes: &[u8]) -> Result<(), JsError> {
+        self.lib
+            .load_shard(file, bytes)
+            .map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// Whether a shard file is loaded.
+    #[wasm_bindgen(js_name = isLoaded)]
+    pub fn is_loaded(&self, file: &str) -> bool {
+        self.lib.is_loaded(file)
+    }
+
+    /// Searches the loaded shards: `{results: [...], trace: {...}}`. Throws if a needed shard is
+    /// not loaded, or if the scope or options are invalid.
+    pub fn search(
+        &self,
+        query: &str,
+        scope: JsValue,
+        options: JsValue,
+    ) -> Result<JsValue, JsError> {
+        let scope = scope_of(scope)?;
+        let opts = options_of(options)?;
+        let resp = self
+            .lib
+            .search(query, &scope, &opts)
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        to_js(&resp)
+    }
+}

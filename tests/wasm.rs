@@ -1,0 +1,133 @@
+//! The Wasm module under `wasm-pack test` (Node and headless Chromium): build the spine fixture,
+//! load its shards through the JS-facing API, and check the ids against the golden file that the
+//! native test (`tests/spine.rs`) checks too — same ids natively and in Wasm.
+#![cfg(target_arch = "wasm32")]
+
+use chsr::build::{build, BuildOptions};
+use chsr::corpus::parse_jsonl;
+use chsr::wasm::ChsrIndex;
+use serde::Serialize;
+use wasm_bindgen::JsValue;
+use wasm_bindgen_test::*;
+
+const SPINE: &str = include_str!("fixtures/spine.jsonl");
+const QUERIES: &str = include_str!("fixtures/golden_queries.json");
+const GOLDEN: &str = include_str!("fixtures/golden_search.json");
+
+fn js(v: &serde_json::Value) -> JsValue {
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap()
+}
+
+fn index() -> ChsrIndex {
+    let out = build(
+        &parse_jsonl("spine.jsonl", SPINE).unwrap(),
+        &BuildOptions::default(),
+    );
+    let mut index = ChsrIndex::from_manifest(&out.manifest.to_json()).unwrap();
+    for s in &out.shards {
+        index.load_shard(&s.entry.file, &s.bytes).unwrap();
+    }
+    index
+}
+
+#[wasm_bindgen_test]
+fn same_ids_as_native() {
+    let index = index();
+    let queries: Vec<serde_json::Value> = serde_json::from_str(QUERIES).unwrap();
+    let golden: Vec<serde_json::Value> = serde_json::from_str(GOLDEN).unwrap();
+    assert_eq!(queries.len(), golden.len());
+    for (q, g) in queries.iter().zip(&golden) {
+        let resp = index
+            .search(
+                q["query"].as_str().unwrap(),
+                js(&q["scope"]),
+                js(&q["options"]),
+            )
+            .map_err(JsValue::from)
+            .unwrap();
+        let resp: serde_json::Value = serde_wasm_bindgen::from_value(resp).unwrap();
+        let ids: Vec<&str> = resp["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["id"].as_str().unwrap())
+            .collect();
+        let want: Vec<&str> = g["ids"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_str().unwrap())
+            .collect();
+        assert_eq!(ids, want, "query {:?}", q["query"]);
+    }
+}
+
+#[wasm_bindgen_test]
+fn shards_needed_follow_the_scope_and_bad_input_throws() {
+    let out = build(
+        &parse_jsonl("spine.jsonl", SPINE).unwrap(),
+        &BuildOptions::default(),
+    );
+    let mut index = ChsrIndex::from_manifest(&out.manifest.to_json()).unwrap();
+    let scope = serde_json::json!({"subject": "physics", "level": "high_school"});
+    let needed: Vec<serde_json::Value> = serde_wasm_bindgen::from_value(
+        index
+            .shards_needed(js(&scope), JsValue::NULL)
+            .map_err(JsValue::from)
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(needed.len(), 1);
+    assert_eq!(needed[0]["subject"], "physics");
+    // Searching before loading throws a clear error.
+    let err = index
+        .search("heat", js(&scope), JsValue::NULL)
+        .map_err(JsValue::from)
+        .unwrap_err();
+    let msg = js_sys::Error::from(err).message().as_string().unwrap();
+    assert!(msg.contains("not loaded"), "{msg}");
+    // A truncated download is refused with the reason.
+    let file = needed[0]["file"].as_str().unwrap();
+    let bytes = &out
+        .shards
+        .iter()
+        .find(|s| s.entry.file == file)
+        .unwrap()
+        .bytes;
+    let err = index
+        .load_shard(file, &bytes[..bytes.len() / 3])
+        .map_err(JsValue::from)
+        .unwrap_err();
+    let msg = js_sys::Error::from(err).message().as_string().unwrap();
+    assert!(msg.contains("truncated"), "{msg}");
+    index
+        .load_shard(file, bytes)
+        .map_err(JsValue::from)
+        .unwrap();
+    assert!(index.is_loaded(file));
+    // Unknown scope values name the valid ones.
+    let err = index
+        .search(
+            "heat",
+            js(&serde_json::json!({"subject": "chimie"})),
+            JsValue::NULL,
+        )
+        .map_err(JsValue::from)
+        .unwrap_err();
+    let msg = js_sys::Error::from(err).message().as_string().unwrap();
+    assert!(
+        msg.contains("valid values") && msg.contains("chemistry"),
+        "{msg}"
+    );
+    // Bad options too.
+    let err = index
+        .search("heat", js(&scope), js(&serde_json::json!({"k": 0})))
+        .map_err(JsValue::from)
+        .unwrap_err();
+    assert!(js_sys::Error::from(err)
+        .message()
+        .as_string()
+        .unwrap()
+        .contains("k must be"));
+}
