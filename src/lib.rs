@@ -25,11 +25,15 @@ pub mod bm25;
 pub mod build;
 pub mod clock;
 pub mod corpus;
+pub mod expand;
 pub mod format;
+pub mod fusion;
 pub mod gate;
 pub mod library;
+pub mod rerank;
 pub mod scope;
 pub mod snippet;
+pub mod understand;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

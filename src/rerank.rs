@@ -1,0 +1,249 @@
+//! The deterministic reranker: metadata-aware boosts and near-duplicate removal. No model call.
+//!
+//! Fused scores (RRF) live on a scale of about `1/61 ≈ 0.016` per list at rank 1, and the gap
+//! between rank 1 and rank 10 of one list is about `0.002`. Boosts are expressed on that scale
+//! ([`RerankConfig`]) and every boost applied to a result is recorded as an [`Adjustment`] so the
+//! page can say why a result moved.
+//!
+//! Boosts (each at most once per result):
+//! * **doc type wanted** by the query ("mark scheme", "answer", "corrigé" → solutions; a
+//!   definition request → glossary entries);
+//! * **label named** in the query ("Table 4.1" → the chunk labelled Table 4.1);
+//! * **hinted fields** (question number, paper, year, chapter read from the text but not in the
+//!   hard scope) that the chunk matches;
+//! * **same section as the top hit**: curriculum answers come in sections; the section of the
+//!   best result is the most likely home of the rest.
+//!
+//! Near-duplicates: word-set Jaccard similarity ≥ `dedup_threshold` (0.75) with a better-ranked
+//! kept result removes the lower one.
+
+use crate::format::{ChunkRecord, Field};
+use crate::understand::Understanding;
+use serde::Serialize;
+use std::collections::BTreeSet;
+
+/// Weights of the reranker.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RerankConfig {
+    /// Boost when the chunk's doc type is the one the query asks for.
+    pub doc_type: f64,
+    /// Boost for a glossary entry when the query asks for a definition.
+    pub definition: f64,
+    /// Boost when the chunk's label is the one the query names.
+    pub label: f64,
+    /// Boost per hinted field the chunk matches.
+    pub field: f64,
+    /// Boost for sharing the top hit's section.
+    pub same_section: f64,
+    /// Jaccard similarity at or above which a lower-ranked result is a near-duplicate.
+    pub dedup_threshold: f64,
+}
+
+impl Default for RerankConfig {
+    fn default() -> Self {
+        RerankConfig {
+            doc_type: 0.006,
+            definition: 0.012,
+            label: 0.02,
+            field: 0.004,
+            same_section: 0.002,
+            dedup_threshold: 0.75,
+        }
+    }
+}
+
+/// One boost applied to a result.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Adjustment {
+    /// Why.
+    pub reason: String,
+    /// Score added.
+    pub delta: f64,
+}
+
+/// A candidate going through the reranker.
+#[derive(Clone, Debug)]
+pub struct Candidate<'a, K> {
+    /// Caller's key.
+    pub key: K,
+    /// The chunk.
+    pub chunk: &'a ChunkRecord,
+    /// Score before reranking.
+    pub score: f64,
+    /// Boosts applied.
+    pub adjustments: Vec<Adjustment>,
+}
+
+/// A result removed as a near-duplicate.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Duplicate {
+    /// The removed chunk.
+    pub id: String,
+    /// The kept chunk it duplicates.
+    pub of: String,
+    /// Their similarity.
+    pub similarity: f64,
+}
+
+fn word_set(text: &str) -> BTreeSet<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().count() > 1)
+        .map(|w| w.to_lowercase())
+        .collect()
+}
+
+fn set_similarity(a: &BTreeSet<String>, b: &BTreeSet<String>) -> f64 {
+    let inter = a.intersection(b).count() as f64;
+    let union = (a.len() + b.len()) as f64 - inter;
+    if union == 0.0 {
+        1.0
+    } else {
+        inter / union
+    }
+}
+
+/// Jaccard similarity of the word sets of two texts (lowercase, words of 2+ characters).
+pub fn similarity(a: &str, b: &str) -> f64 {
+    set_similarity(&word_set(a), &word_set(b))
+}
+
+fn label_key(label: &str) -> String {
+    label.to_lowercase().split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Applies boosts, re-sorts (score descending, then id ascending), then removes near-duplicates.
+/// `hints` are the understood field values that were *not* applied as hard constraints.
+pub fn rerank<'a, K: Clone>(
+    mut cands: Vec<Candidate<'a, K>>,
+    u: &Understanding,
+    hints: &[(Field, String)],
+    cfg: &RerankConfig,
+) -> (Vec<Candidate<'a, K>>, Vec<Duplicate>) {
+    let top_section = cands.first().and_then(|c| c.chunk.section_key.clone());
+    let label = u.label.as_deref().map(label_key);
+    for c in cands.iter_mut() {
+        let mut add = |reason: String, delta: f64| {
+            c.score += delta;
+            c.adjustments.push(Adjustment { reason, delta });
+        };
+        if u.definition && c.chunk.doc_type == "glossary" {
+            add("glossary entry for a definition request".into(), cfg.definition);
+        } else if let Some(d) = &u.wants_doc_type {
+            if &c.chunk.doc_type == d {
+                add(format!("document type {d} asked for by the query"), cfg.doc_type);
+            }
+        }
+        if let (Some(l), Some(cl)) = (&label, &c.chunk.label) {
+            let cl = label_key(cl);
+            if &cl == l || cl.starts_with(&format!("{l} ")) {
+                add(format!("label {} named in the query", c.chunk.label.as_deref().unwrap_or("")), cfg.label);
+            }
+        }
+        for (f, v) in hints {
+            if c.chunk.get(*f) == Some(v.as_str()) {
+                add(format!("{f} {v} named in the query"), cfg.field);
+            }
+        }
+        if let (Some(top), Some(s)) = (&top_section, &c.chunk.section_key) {
+            if top == s {
+                add("same section as the top result".into(), cfg.same_section);
+            }
+        }
+    }
+    cands.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.chunk.id.cmp(&b.chunk.id)));
+    // Near-duplicate removal against better-ranked kept results.
+    let mut kept: Vec<Candidate<'a, K>> = Vec::with_capacity(cands.len());
+    let mut kept_sets: Vec<BTreeSet<String>> = Vec::new();
+    let mut dups = Vec::new();
+    for c in cands {
+        let set = word_set(&c.chunk.text);
+        let mut dup_of = None;
+        for (k, ks) in kept.iter().zip(&kept_sets) {
+            let sim = set_similarity(&set, ks);
+            if sim >= cfg.dedup_threshold {
+                dup_of = Some((k.chunk.id.clone(), sim));
+                break;
+            }
+        }
+        match dup_of {
+            Some((of, similarity)) => dups.push(Duplicate {
+                id: c.chunk.id.clone(),
+                of,
+                similarity,
+            }),
+            None => {
+                kept_sets.push(set);
+                kept.push(c);
+            }
+        }
+    }
+    (kept, dups)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::understand::understand;
+
+    fn chunk(id: &str, doc_type: &str, section: &str, text: &str) -> ChunkRecord {
+        ChunkRecord {
+            id: id.into(),
+            text: text.into(),
+            subject: "chemistry".into(),
+            level: "college".into(),
+            lang: "en".into(),
+            doc_type: doc_type.into(),
+            section_key: Some(section.into()),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn definition_requests_lift_glossary_entries() {
+        let a = chunk("a", "textbook_section", "s1", "Atoms are small. An atom has a nucleus and electrons around it.");
+        let b = chunk("b", "glossary", "s2", "atom: smallest particle of an element that can enter into a chemical combination");
+        let cands = vec![
+            Candidate { key: 0, chunk: &a, score: 0.0164, adjustments: vec![] },
+            Candidate { key: 1, chunk: &b, score: 0.0150, adjustments: vec![] },
+        ];
+        let (out, _) = rerank(cands, &understand("what is an atom"), &[], &RerankConfig::default());
+        assert_eq!(out[0].chunk.id, "b");
+        assert_eq!(out[0].adjustments[0].reason, "glossary entry for a definition request");
+    }
+
+    #[test]
+    fn labels_and_hinted_fields_are_boosted() {
+        let mut t = chunk("t", "table", "s3", "Table 1.2 SI base units: metre, kilogram, second");
+        t.label = Some("Table 1.2".into());
+        let x = chunk("x", "textbook_section", "s1", "units and measurement in general");
+        let mut q = chunk("q", "solution", "s1", "answer to question 4");
+        q.question_number = Some("4".into());
+        let cands = vec![
+            Candidate { key: 0, chunk: &x, score: 0.0164, adjustments: vec![] },
+            Candidate { key: 1, chunk: &q, score: 0.0160, adjustments: vec![] },
+            Candidate { key: 2, chunk: &t, score: 0.0140, adjustments: vec![] },
+        ];
+        let u = understand("express the quantities in SI base units from Table 1.2");
+        let hints = vec![(Field::QuestionNumber, "4".to_string())];
+        let (out, _) = rerank(cands, &u, &hints, &RerankConfig::default());
+        let order: Vec<&str> = out.iter().map(|c| c.chunk.id.as_str()).collect();
+        assert_eq!(order, vec!["t", "q", "x"]);
+    }
+
+    #[test]
+    fn near_duplicates_are_removed_below_threshold_kept_above() {
+        let a = chunk("a", "solution", "s1", "The heat released is q = m c delta T = 4.18 J per gram per degree times 50 g times 10 degrees");
+        let b = chunk("b", "solution", "s1", "The heat released is q = m c delta T = 4.18 J per gram per degree times 50 g times 10 degrees.");
+        let c = chunk("c", "solution", "s1", "Entropy increases when a solid melts into a liquid");
+        let cands = vec![
+            Candidate { key: 0, chunk: &a, score: 0.03, adjustments: vec![] },
+            Candidate { key: 1, chunk: &b, score: 0.02, adjustments: vec![] },
+            Candidate { key: 2, chunk: &c, score: 0.01, adjustments: vec![] },
+        ];
+        let (out, dups) = rerank(cands, &understand("heat"), &[], &RerankConfig::default());
+        assert_eq!(out.iter().map(|c| c.chunk.id.as_str()).collect::<Vec<_>>(), vec!["a", "c"]);
+        assert_eq!(dups.len(), 1);
+        assert_eq!((dups[0].id.as_str(), dups[0].of.as_str()), ("b", "a"));
+        assert!(similarity(&a.text, &c.text) < 0.75);
+    }
+}
