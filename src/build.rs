@@ -7,8 +7,8 @@
 use crate::analysis::{Analyzer, Lang, ANALYZER_VERSION};
 use crate::corpus::SourcedChunk;
 use crate::format::{
-    encode_shard, sha256_hex, write_varint, BuildParams, ChunkRecord, FacetCounts, Field,
-    LexicalIndex, Manifest, ShardEntry, ShardPayload, FORMAT_VERSION, MANIFEST_FORMAT,
+    encode_shard, sha256_hex, write_varint, BuildParams, ChunkRecord, DenseIndex, FacetCounts,
+    Field, LexicalIndex, Manifest, QVec, ShardEntry, ShardPayload, FORMAT_VERSION, MANIFEST_FORMAT,
 };
 use std::collections::BTreeMap;
 
@@ -19,11 +19,68 @@ pub struct BuildOptions {
     pub k1: f32,
     /// BM25 b recorded in the shards (default 0.75).
     pub b: f32,
+    /// HNSW `ef_search` (fixed in the graph at build time).
+    pub ef_search: usize,
+    /// HNSW `ef_construction`.
+    pub ef_construction: usize,
+    /// Seed of the HNSW layer assignment (fixed, so builds are reproducible).
+    pub seed: u64,
 }
 
 impl Default for BuildOptions {
     fn default() -> Self {
-        BuildOptions { k1: 1.2, b: 0.75 }
+        BuildOptions {
+            k1: 1.2,
+            b: 0.75,
+            ef_search: 128,
+            ef_construction: 128,
+            seed: 0x00c4_5e42,
+        }
+    }
+}
+
+/// An embedding model for the dense index: its id, the SHA-256 of its file, and a function that
+/// embeds a chunk's text into a unit vector of `dims` dimensions.
+pub struct Embedder<'a> {
+    /// Model id recorded in the shard.
+    pub model_id: String,
+    /// SHA-256 of the model file.
+    pub model_sha256: String,
+    /// Dimensions of the vectors.
+    pub dims: usize,
+    /// The embedding function.
+    pub embed: &'a (dyn Fn(&str) -> Vec<f32> + Sync),
+}
+
+/// Builds the HNSW graph over quantised chunk vectors. The build runs on one thread so the
+/// graph (and so the shard bytes) does not depend on scheduling.
+fn dense_index(records: &[ChunkRecord], e: &Embedder<'_>, opts: &BuildOptions) -> DenseIndex {
+    let points: Vec<QVec> = records
+        .iter()
+        .map(|c| QVec::quantize(&(e.embed)(&index_text(c))))
+        .collect();
+    let values: Vec<u32> = (0..records.len() as u32).collect();
+    let builder = instant_distance::Builder::default()
+        .ef_search(opts.ef_search)
+        .ef_construction(opts.ef_construction)
+        .seed(opts.seed);
+    let build = move || builder.build(points, values);
+    #[cfg(not(target_arch = "wasm32"))]
+    let graph = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a one-thread pool can be created")
+        .install(build);
+    #[cfg(target_arch = "wasm32")]
+    let graph = build();
+    DenseIndex {
+        model_id: e.model_id.clone(),
+        model_sha256: e.model_sha256.clone(),
+        dims: e.dims as u32,
+        ef_search: opts.ef_search as u32,
+        ef_construction: opts.ef_construction as u32,
+        seed: opts.seed,
+        graph: DenseIndex::encode_graph(&graph),
     }
 }
 
@@ -130,8 +187,17 @@ fn facets(chunks: &[ChunkRecord]) -> BTreeMap<String, FacetCounts> {
     out
 }
 
-/// Builds every shard and the manifest in memory.
+/// Builds every shard (lexical index only) and the manifest in memory.
 pub fn build(chunks: &[SourcedChunk], opts: &BuildOptions) -> BuildOutput {
+    build_with(chunks, opts, None)
+}
+
+/// Builds every shard and the manifest in memory; with an embedder, shards get a dense index.
+pub fn build_with(
+    chunks: &[SourcedChunk],
+    opts: &BuildOptions,
+    embedder: Option<&Embedder<'_>>,
+) -> BuildOutput {
     let analyzer = Analyzer::new();
     let mut groups: BTreeMap<(String, String), Vec<ChunkRecord>> = BTreeMap::new();
     for c in chunks {
@@ -154,6 +220,7 @@ pub fn build(chunks: &[SourcedChunk], opts: &BuildOptions) -> BuildOutput {
     for ((subject, level), mut records) in groups {
         records.sort_by(|a, b| a.id.cmp(&b.id));
         let lexical = lexical_index(&records, &analyzer);
+        let dense = embedder.map(|e| dense_index(&records, e, opts));
         let payload = ShardPayload {
             params: BuildParams {
                 analyzer_version: ANALYZER_VERSION,
@@ -164,6 +231,7 @@ pub fn build(chunks: &[SourcedChunk], opts: &BuildOptions) -> BuildOutput {
             subject: subject.clone(),
             level: level.clone(),
             lexical,
+            dense,
             chunks: records,
         };
         let bytes = encode_shard(&payload);

@@ -404,6 +404,116 @@ impl Iterator for PostingIter<'_> {
     }
 }
 
+/// A quantised unit vector: int8 components and one scale (component ≈ `scale * q[i]`).
+///
+/// Similarities are computed with an exact integer dot product, then one float multiply, so the
+/// same vectors give bit-identical scores natively and in WebAssembly.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct QVec {
+    /// Quantised components.
+    pub q: Vec<i8>,
+    /// Scale of the components.
+    pub scale: f32,
+}
+
+impl QVec {
+    /// Quantises a (unit) vector with a per-vector scale `max|x| / 127`.
+    pub fn quantize(v: &[f32]) -> QVec {
+        let max = v.iter().fold(0f32, |m, x| m.max(x.abs()));
+        if max == 0.0 || !max.is_finite() {
+            return QVec {
+                q: vec![0; v.len()],
+                scale: 0.0,
+            };
+        }
+        let scale = max / 127.0;
+        QVec {
+            q: v.iter()
+                .map(|x| (x / scale).round().clamp(-127.0, 127.0) as i8)
+                .collect(),
+            scale,
+        }
+    }
+
+    /// Dot product (cosine for unit vectors). Vectors of different lengths score 0.
+    #[inline]
+    pub fn dot(&self, other: &QVec) -> f32 {
+        if self.q.len() != other.q.len() {
+            return 0.0;
+        }
+        let s: i32 = self
+            .q
+            .iter()
+            .zip(&other.q)
+            .map(|(&a, &b)| a as i32 * b as i32)
+            .sum();
+        self.scale * other.scale * s as f32
+    }
+}
+
+impl instant_distance::Point for QVec {
+    fn distance(&self, other: &Self) -> f32 {
+        1.0 - self.dot(other)
+    }
+}
+
+/// The HNSW graph of a shard: points are the chunk vectors, values the chunk indices.
+pub type DenseGraph = instant_distance::HnswMap<QVec, u32>;
+
+/// The dense part of a shard: chunk vectors in an HNSW graph, and how they were made.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DenseIndex {
+    /// Id of the embedding model (e.g. the static model's source model and parameters).
+    pub model_id: String,
+    /// SHA-256 of the model file used for the chunk vectors (a query must use the same model).
+    pub model_sha256: String,
+    /// Vector dimensions.
+    pub dims: u32,
+    /// HNSW `ef_search`, fixed when the graph is built.
+    pub ef_search: u32,
+    /// HNSW `ef_construction`.
+    pub ef_construction: u32,
+    /// Seed of the graph's layer assignment.
+    pub seed: u64,
+    /// The [`DenseGraph`], bincode-encoded.
+    pub graph: Vec<u8>,
+}
+
+impl DenseIndex {
+    /// Decodes the graph and checks it against the shard (`n_chunks` points, `dims` each, every
+    /// chunk exactly once).
+    pub fn decode_graph(&self, n_chunks: usize) -> Result<DenseGraph, FormatError> {
+        let config = bincode::config::standard().with_limit::<{ 1 << 31 }>();
+        let (g, used): (DenseGraph, usize) = bincode::serde::decode_from_slice(&self.graph, config)
+            .map_err(|e| FormatError::Decode(format!("dense graph: {e}")))?;
+        if used != self.graph.len() {
+            return Err(FormatError::Decode("dense graph has unread bytes".into()));
+        }
+        let mut seen = vec![false; n_chunks];
+        if g.values.len() != n_chunks {
+            return Err(FormatError::Decode(
+                "dense graph does not hold one vector per chunk".into(),
+            ));
+        }
+        for (&v, (_, p)) in g.values.iter().zip(g.iter()) {
+            let v = v as usize;
+            if v >= n_chunks || seen[v] || p.q.len() != self.dims as usize || !p.scale.is_finite() {
+                return Err(FormatError::Decode(
+                    "dense graph points are inconsistent with the shard".into(),
+                ));
+            }
+            seen[v] = true;
+        }
+        Ok(g)
+    }
+
+    /// Encodes a graph for storage.
+    pub fn encode_graph(g: &DenseGraph) -> Vec<u8> {
+        bincode::serde::encode_to_vec(g, bincode::config::standard())
+            .expect("in-memory bincode encoding cannot fail")
+    }
+}
+
 /// Everything a shard holds after its header.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ShardPayload {
@@ -417,6 +527,8 @@ pub struct ShardPayload {
     pub chunks: Vec<ChunkRecord>,
     /// Lexical index over `chunks`.
     pub lexical: LexicalIndex,
+    /// Dense index over `chunks`, when the shard was built with an embedding model.
+    pub dense: Option<DenseIndex>,
 }
 
 /// Encodes a payload into a complete shard file (header + payload).
@@ -486,6 +598,7 @@ pub fn decode_shard(bytes: &[u8]) -> Result<ShardPayload, FormatError> {
         });
     }
     payload.lexical.validate(payload.chunks.len())?;
+    // The dense graph is validated when the reader decodes it (`DenseIndex::decode_graph`).
     if let Some(c) = payload
         .chunks
         .iter()

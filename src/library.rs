@@ -7,14 +7,21 @@
 //! the retrieval paths over the admitted chunks only.
 
 use crate::analysis::{Analyzer, Lang, MAX_QUERY_TERMS};
-use crate::bm25::{self, PoolShard, Scored};
+use crate::bm25::{self, PoolShard};
 use crate::clock::now_ms;
+use crate::dense::{self, DenseConfig, DenseShard, Plan};
+use crate::expand::{expand_section, natural_cmp, to_context, Expanded};
 use crate::format::{
-    decode_shard, sha256_hex, ChunkRecord, Field, FormatError, Manifest, ShardEntry, ShardPayload,
+    decode_shard, sha256_hex, ChunkRecord, Field, FormatError, Manifest, QVec, ShardEntry,
+    ShardPayload,
 };
+use crate::fusion::{rrf, DEFAULT_RRF_K};
 use crate::gate::{self, Bitset};
+use crate::glossary::Glossary;
+use crate::rerank::{rerank, Adjustment, Candidate, Duplicate, RerankConfig};
 use crate::scope::{Scope, ScopeError};
 use crate::snippet::{snippet, Segment, SNIPPET_CHARS};
+use crate::understand::{resolve, understand, Understanding};
 use serde::Serialize;
 use std::fmt;
 
@@ -138,20 +145,156 @@ impl Gating {
     }
 }
 
+/// The pipeline variants of the ablation (the seed paper's A–E).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Variant {
+    /// Dense only, gated.
+    A,
+    /// Hybrid (BM25 + dense, RRF), ungated: every shard is searched.
+    B,
+    /// Hybrid, post-filtered: retrieve ungated, then drop out-of-scope results.
+    #[serde(rename = "B+")]
+    BPlus,
+    /// Hybrid, gated.
+    C,
+    /// C + deterministic rerank and near-duplicate removal.
+    D,
+    /// D + query understanding, cross-language expansion and audited scope relaxation.
+    #[default]
+    E,
+}
+
+/// Which stages a search runs (what a [`Variant`] switches on).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Stages {
+    /// BM25 path.
+    pub lexical: bool,
+    /// Dense path.
+    pub dense: bool,
+    /// How the scope is applied.
+    pub gating: Gating,
+    /// Metadata-aware rerank and dedup.
+    pub rerank: bool,
+    /// Query understanding (hints, intents, language).
+    pub understand: bool,
+    /// Progressive scope relaxation.
+    pub relax: bool,
+}
+
+impl Variant {
+    /// Every variant, in ablation order.
+    pub const ALL: [Variant; 6] = [
+        Variant::A,
+        Variant::B,
+        Variant::BPlus,
+        Variant::C,
+        Variant::D,
+        Variant::E,
+    ];
+
+    /// Parses `A`, `B`, `B+` (or `Bplus`), `C`, `D`, `E` (case-insensitive).
+    pub fn parse(s: &str) -> Option<Variant> {
+        Some(match s.trim().to_ascii_uppercase().as_str() {
+            "A" => Variant::A,
+            "B" => Variant::B,
+            "B+" | "BPLUS" | "B_PLUS" => Variant::BPlus,
+            "C" => Variant::C,
+            "D" => Variant::D,
+            "E" => Variant::E,
+            _ => return None,
+        })
+    }
+
+    /// The variant's name (`B+` for [`Variant::BPlus`]).
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::A => "A",
+            Variant::B => "B",
+            Variant::BPlus => "B+",
+            Variant::C => "C",
+            Variant::D => "D",
+            Variant::E => "E",
+        }
+    }
+
+    /// The stages the variant runs.
+    pub fn stages(self) -> Stages {
+        let base = Stages {
+            lexical: true,
+            dense: true,
+            gating: Gating::Gated,
+            rerank: false,
+            understand: false,
+            relax: false,
+        };
+        match self {
+            Variant::A => Stages {
+                lexical: false,
+                ..base
+            },
+            Variant::B => Stages {
+                gating: Gating::Ungated,
+                ..base
+            },
+            Variant::BPlus => Stages {
+                gating: Gating::PostFiltered,
+                ..base
+            },
+            Variant::C => base,
+            Variant::D => Stages {
+                rerank: true,
+                ..base
+            },
+            Variant::E => Stages {
+                rerank: true,
+                understand: true,
+                relax: true,
+                ..base
+            },
+        }
+    }
+}
+
 /// Options of a search.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchOptions {
     /// Number of results wanted (1..=[`MAX_K`]).
     pub k: usize,
-    /// How the scope is applied.
-    pub gating: Gating,
+    /// The stages to run (from a [`Variant`] by default).
+    pub stages: Stages,
+    /// The variant the stages came from (reported in the trace).
+    pub variant: Variant,
+    /// RRF constant (default 60).
+    pub rrf_k: f64,
+    /// Rank window of each retrieval list before fusion (at least `k`).
+    pub window: usize,
     /// Snippet length in characters.
     pub snippet_chars: usize,
+    /// Relaxation: with no subject in the scope, widen when fewer results than this.
+    pub k_min: usize,
+    /// Relaxation: allow the last-resort unfiltered lexical fallback (W3).
+    pub allow_fallback: bool,
+    /// Section expansion: character budget per result (0 = off).
+    pub expand_chars: usize,
+    /// Dense plan thresholds.
+    pub dense: DenseConfig,
+    /// Reranker weights.
+    pub rerank: RerankConfig,
 }
 
 impl SearchOptions {
-    /// Reads options from a JSON object such as `{"k": 8, "gating": "gated"}` (the JS API's
-    /// options); absent fields keep their defaults, unknown fields are an error.
+    /// Options for a variant, other settings at their defaults.
+    pub fn for_variant(v: Variant) -> SearchOptions {
+        SearchOptions {
+            stages: v.stages(),
+            variant: v,
+            ..Default::default()
+        }
+    }
+
+    /// Reads options from a JSON object such as `{"k": 8, "variant": "D"}` (the JS API's
+    /// options); absent fields keep their defaults, unknown fields are an error. `gating`
+    /// overrides the variant's gating.
     pub fn from_json(value: &serde_json::Value) -> Result<SearchOptions, SearchError> {
         let mut o = SearchOptions::default();
         let obj = match value {
@@ -159,40 +302,58 @@ impl SearchOptions {
             serde_json::Value::Object(m) => m,
             _ => return Err(SearchError::Option("options must be an object".into())),
         };
+        let uint = |v: &serde_json::Value, name: &str, lo: u64, hi: u64| {
+            v.as_u64()
+                .filter(|n| (lo..=hi).contains(n))
+                .map(|n| n as usize)
+                .ok_or_else(|| {
+                    SearchError::Option(format!("{name} must be an integer from {lo} to {hi}"))
+                })
+        };
+        if let Some(v) = obj.get("variant") {
+            let name = v.as_str().unwrap_or("");
+            let var = Variant::parse(name).ok_or_else(|| {
+                SearchError::Option(format!("unknown variant {v}; valid: A, B, B+, C, D, E"))
+            })?;
+            o = SearchOptions::for_variant(var);
+        }
         for (key, v) in obj {
             match key.as_str() {
-                "k" => {
-                    o.k = v
-                        .as_u64()
-                        .filter(|&k| k >= 1 && k as usize <= MAX_K)
-                        .ok_or_else(|| {
-                            SearchError::Option(format!("k must be an integer from 1 to {MAX_K}"))
-                        })? as usize
-                }
+                "variant" => {}
+                "k" => o.k = uint(v, "k", 1, MAX_K as u64)?,
                 "gating" => {
-                    let g = v.as_str().and_then(Gating::parse).ok_or_else(|| {
-                        SearchError::Option(
-                            "gating must be \"gated\", \"ungated\" or \"post_filtered\"".into(),
-                        )
-                    })?;
-                    o.gating = g;
+                    o.stages.gating = v.as_str().and_then(Gating::parse).ok_or_else(|| {
+                        SearchError::Option("gating must be \"gated\", \"ungated\" or \"post_filtered\"".into())
+                    })?
                 }
-                "snippet_chars" | "snippetChars" => {
-                    o.snippet_chars = v
-                        .as_u64()
-                        .filter(|&n| (16..=4000).contains(&n))
-                        .ok_or_else(|| {
-                            SearchError::Option("snippet_chars must be from 16 to 4000".into())
-                        })? as usize
+                "rrf_k" => {
+                    o.rrf_k = v
+                        .as_f64()
+                        .filter(|x| *x >= 0.0 && *x <= 1000.0)
+                        .ok_or_else(|| SearchError::Option("rrf_k must be a number from 0 to 1000".into()))?
                 }
+                "window" => o.window = uint(v, "window", 1, 1000)?,
+                "snippet_chars" => o.snippet_chars = uint(v, "snippet_chars", 16, 4000)?,
+                "k_min" => o.k_min = uint(v, "k_min", 0, MAX_K as u64)?,
+                "allow_fallback" => {
+                    o.allow_fallback = v
+                        .as_bool()
+                        .ok_or_else(|| SearchError::Option("allow_fallback must be true or false".into()))?
+                }
+                "expand_chars" => o.expand_chars = uint(v, "expand_chars", 0, 100_000)?,
                 other => {
                     return Err(SearchError::Option(format!(
-                        "unknown option {other:?}; valid: k, gating, snippet_chars"
+                        "unknown option {other:?}; valid: k, variant, gating, rrf_k, window, snippet_chars, k_min, \
+                         allow_fallback, expand_chars"
                     )))
                 }
             }
         }
         Ok(o)
+    }
+
+    fn window(&self) -> usize {
+        self.window.max(self.k)
     }
 }
 
@@ -200,14 +361,29 @@ impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
             k: 8,
-            gating: Gating::Gated,
+            stages: Variant::E.stages(),
+            variant: Variant::E,
+            rrf_k: DEFAULT_RRF_K,
+            window: 50,
             snippet_chars: SNIPPET_CHARS,
+            k_min: 1,
+            allow_fallback: false,
+            expand_chars: 0,
+            dense: DenseConfig::default(),
+            rerank: RerankConfig::default(),
         }
     }
 }
 
+/// Embeds queries for the dense path; its vectors must come from the model the shards used.
+pub trait QueryEmbedder: Send + Sync {
+    /// SHA-256 of the model file (compared with each shard's `model_sha256`).
+    fn model_sha256(&self) -> &str;
+    /// A unit vector for the query.
+    fn embed_query(&self, query: &str) -> Vec<f32>;
+}
+
 /// A shard decoded and ready to search.
-#[derive(Debug)]
 pub struct Shard {
     /// Its manifest entry.
     pub entry: ShardEntry,
@@ -217,6 +393,19 @@ pub struct Shard {
     pub langs: Vec<Lang>,
     /// Total number of index terms.
     pub total_len: u64,
+    /// The dense index, when the shard has one.
+    pub dense: Option<DenseShard>,
+}
+
+impl fmt::Debug for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Shard({}, {} chunks)",
+            self.entry.file,
+            self.payload.chunks.len()
+        )
+    }
 }
 
 impl Shard {
@@ -226,6 +415,22 @@ impl Shard {
     }
 }
 
+/// The leakage label of a result: how far outside the requested scope it lies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Leakage {
+    /// Inside the requested scope.
+    InScope,
+    /// Found after dropping the topical constraints (topic, chapter, section): W1.
+    CrossTopic,
+    /// Found after dropping the level: W2.
+    CrossLevel,
+    /// Found by the unfiltered lexical fallback: W3.
+    Fallback,
+    /// Outside the scope in an ungated (baseline) search.
+    Ungated,
+}
+
 /// One result.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Hit {
@@ -233,8 +438,10 @@ pub struct Hit {
     pub id: String,
     /// 1-based rank.
     pub rank: usize,
-    /// Final score.
-    pub score: f32,
+    /// Final score (fused RRF score plus rerank adjustments).
+    pub score: f64,
+    /// Fused score before rerank.
+    pub fused_score: f64,
     /// Subject.
     pub subject: String,
     /// Level.
@@ -278,32 +485,81 @@ pub struct Hit {
     pub label: Option<String>,
     /// Whether the chunk satisfies the requested scope.
     pub in_scope: bool,
-    /// Rank in the BM25 list (1-based), when it was retrieved lexically.
+    /// How far outside the scope the result lies.
+    pub leakage: Leakage,
+    /// Rank in the BM25 list (1-based), when retrieved lexically.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bm25_rank: Option<usize>,
+    /// Rank in the dense list (1-based), when retrieved by vector.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dense_rank: Option<usize>,
+    /// Rerank boosts applied.
+    pub adjustments: Vec<Adjustment>,
     /// Snippet with highlighted matches.
     pub snippet: Vec<Segment>,
     /// Full chunk text.
     pub text: String,
+    /// Other chunks of the section (when section expansion is on).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub expanded: Vec<Expanded>,
 }
 
-/// Timings of the stages, in milliseconds.
+/// Timings of the stages, in milliseconds (summed over relaxation passes).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Timings {
     /// Building the gate bitsets.
     pub gate_ms: f64,
     /// Query analysis and BM25.
     pub lexical_ms: f64,
+    /// Query embedding.
+    pub embed_ms: f64,
+    /// Dense search.
+    pub dense_ms: f64,
+    /// Fusion, rerank and dedup.
+    pub fusion_ms: f64,
     /// Whole search.
     pub total_ms: f64,
+}
+
+/// One widening step of the relaxation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RelaxStep {
+    /// `W1` (drop topic/chapter/section), `W2` (drop level) or `W3` (unfiltered lexical fallback).
+    pub step: String,
+    /// Scope fields dropped.
+    pub dropped: Vec<String>,
+    /// The scope searched.
+    pub scope: serde_json::Value,
+    /// New results this step added.
+    pub added: usize,
+    /// Why the step ran, was skipped or was blocked.
+    pub note: String,
+}
+
+/// The relaxation trace.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Relaxation {
+    /// Which case of the trigger fired: `zero_results`, `off_subject`, `few_without_subject`,
+    /// `enough_in_subject`, `enough`.
+    pub case: String,
+    /// Whether the search widened.
+    pub widened: bool,
+    /// The steps tried, in order.
+    pub steps: Vec<RelaxStep>,
+    /// Shards a widening step needs that are not loaded (load them and search again).
+    pub pending_shards: Vec<String>,
 }
 
 /// What the search did, for explanations and audits.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Trace {
+    /// Variant run.
+    pub variant: String,
     /// Gating mode.
     pub gating: Gating,
-    /// The scope applied.
+    /// The scope given by the caller.
+    pub requested_scope: serde_json::Value,
+    /// The scope applied (the request plus hints read from the query).
     pub scope: serde_json::Value,
     /// Shard files searched.
     pub shards: Vec<String>,
@@ -319,11 +575,29 @@ pub struct Trace {
     pub max_query_terms: usize,
     /// Whether the query had no searchable term (the scope is then browsed in id order).
     pub browse: bool,
-    /// Candidates scored by BM25 (before the cut to k).
+    /// What query understanding read (variant E).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub understanding: Option<Understanding>,
+    /// Hints merged into the scope (`field=value`).
+    pub hints_applied: Vec<String>,
+    /// Hints that conflicted with the explicit scope (the explicit scope won).
+    pub conflicts: Vec<String>,
+    /// Terms added by cross-language glossary expansion.
+    pub expansion: Vec<String>,
+    /// Dense plan per searched shard (`exact`, `graph`, `graph_then_exact`).
+    pub dense_plans: Vec<Plan>,
+    /// Candidates from BM25 (before fusion).
     pub lexical_candidates: usize,
-    /// Results dropped by the post-filter (post-filtered mode only).
+    /// Candidates from the dense path (before fusion).
+    pub dense_candidates: usize,
+    /// Results dropped by the post-filter (post-filtered gating only).
     pub post_filtered_out: usize,
-    /// Human-readable notes (why nothing was found, etc.).
+    /// Results removed as near-duplicates.
+    pub duplicates: Vec<Duplicate>,
+    /// The relaxation trace (variant E).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relaxation: Option<Relaxation>,
+    /// Human-readable notes (why nothing was found, what was unavailable, etc.).
     pub notes: Vec<String>,
     /// Stage timings.
     pub timings: Timings,
@@ -339,11 +613,56 @@ pub struct SearchResponse {
 }
 
 /// A manifest and the shards loaded from it.
-#[derive(Debug)]
 pub struct Library {
     manifest: Manifest,
     shards: Vec<Option<Shard>>,
     analyzer: Analyzer,
+    embedder: Option<Box<dyn QueryEmbedder>>,
+    glossary: Glossary,
+}
+
+impl fmt::Debug for Library {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Library({} shards, {} loaded)",
+            self.shards.len(),
+            self.loaded().count()
+        )
+    }
+}
+
+/// Fields W1 drops: the topical narrowing of a scope.
+pub const TOPICAL_FIELDS: [Field; 4] = [
+    Field::Topic,
+    Field::Chapter,
+    Field::Section,
+    Field::SectionKey,
+];
+/// Fields whose presence blocks W2 (dropping the level): asking for a precise paper, year,
+/// question or document type means a different level's material is not an answer.
+pub const STRICT_FIELDS: [Field; 4] = [
+    Field::Paper,
+    Field::Year,
+    Field::QuestionNumber,
+    Field::DocType,
+];
+
+/// A retrieved candidate inside a pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Key {
+    shard: usize,
+    doc: u32,
+}
+
+struct Cand {
+    key: Key,
+    fused: f64,
+    score: f64,
+    bm25_rank: Option<usize>,
+    dense_rank: Option<usize>,
+    adjustments: Vec<Adjustment>,
+    leakage: Leakage,
 }
 
 impl Library {
@@ -354,12 +673,19 @@ impl Library {
             manifest,
             shards: (0..n).map(|_| None).collect(),
             analyzer: Analyzer::new(),
+            embedder: None,
+            glossary: Glossary::builtin(),
         }
     }
 
     /// The manifest.
     pub fn manifest(&self) -> &Manifest {
         &self.manifest
+    }
+
+    /// Sets the query embedder (the model the shards' vectors were made with).
+    pub fn set_embedder(&mut self, e: Box<dyn QueryEmbedder>) {
+        self.embedder = Some(e);
     }
 
     /// Indices (in manifest order) of the shards a search with this scope and gating reads.
@@ -419,10 +745,11 @@ impl Library {
                 found,
             });
         }
-        let payload = decode_shard(bytes).map_err(|error| LoadError::Format {
+        let fmt_err = |error| LoadError::Format {
             file: file.into(),
             error,
-        })?;
+        };
+        let payload = decode_shard(bytes).map_err(fmt_err)?;
         if payload.subject != entry.subject || payload.level != entry.level {
             return Err(LoadError::Mismatch {
                 file: file.into(),
@@ -430,6 +757,13 @@ impl Library {
                 found: format!("{}/{}", payload.subject, payload.level),
             });
         }
+        let dense = match &payload.dense {
+            Some(d) => Some(DenseShard::new(
+                d.decode_graph(payload.chunks.len()).map_err(fmt_err)?,
+                d.dims as usize,
+            )),
+            None => None,
+        };
         let mut langs: Vec<Lang> = payload
             .chunks
             .iter()
@@ -443,6 +777,7 @@ impl Library {
             payload,
             langs,
             total_len,
+            dense,
         });
         Ok(())
     }
@@ -486,11 +821,108 @@ impl Library {
         self.shards.iter().flatten()
     }
 
+    /// Known values of a field over the shards of `indices` (facets, or subject/level).
+    fn known_values(&self, field: Field, indices: &[usize]) -> Vec<String> {
+        let mut v: Vec<String> = match field {
+            Field::Subject => self
+                .manifest
+                .shards
+                .iter()
+                .map(|s| s.subject.clone())
+                .collect(),
+            Field::Level => self
+                .manifest
+                .shards
+                .iter()
+                .map(|s| s.level.clone())
+                .collect(),
+            _ => indices
+                .iter()
+                .filter_map(|&i| self.manifest.shards[i].facets.get(field.name()))
+                .flat_map(|m| m.keys().cloned())
+                .collect(),
+        };
+        v.sort();
+        v.dedup();
+        v
+    }
+
+    /// Merges query-text hints into the requested scope (variant E). Returns the effective scope
+    /// and the hints left as soft rerank evidence.
+    fn merge_hints(
+        &self,
+        requested: &Scope,
+        u: &Understanding,
+        trace: &mut Trace,
+    ) -> (Scope, Vec<(Field, String)>) {
+        let mut scope = requested.clone();
+        let mut soft = Vec::new();
+        for field in [Field::Subject, Field::Level] {
+            let Some(h) = u.hints.get(&field) else {
+                continue;
+            };
+            let indices = self.shard_indices(&scope, Gating::Gated);
+            let Some(v) = resolve(h, &self.known_values(field, &indices)) else {
+                continue;
+            };
+            match requested.get(field) {
+                Some(r) if r != v => trace
+                    .conflicts
+                    .push(format!("{field}: query says {v}, scope says {r}")),
+                Some(_) => {}
+                None => {
+                    let candidate = scope.clone().with(field, v.clone());
+                    if !self.shard_indices(&candidate, Gating::Gated).is_empty() {
+                        scope = candidate;
+                        trace.hints_applied.push(format!("{field}={v}"));
+                    }
+                }
+            }
+        }
+        for field in [
+            Field::Chapter,
+            Field::Paper,
+            Field::Year,
+            Field::QuestionNumber,
+        ] {
+            let Some(h) = u.hints.get(&field) else {
+                continue;
+            };
+            let indices = self.shard_indices(&scope, Gating::Gated);
+            let value = match field {
+                Field::Paper | Field::Year => resolve(h, &self.known_values(field, &indices)),
+                _ => Some(h.clone()),
+            };
+            let Some(v) = value else { continue };
+            match requested.get(field) {
+                Some(r) if r != v => trace
+                    .conflicts
+                    .push(format!("{field}: query says {v}, scope says {r}")),
+                Some(_) => {}
+                None => {
+                    // A hint becomes a hard constraint only if it still admits something.
+                    let candidate = scope.clone().with(field, v.clone());
+                    let admits = indices
+                        .iter()
+                        .filter_map(|&i| self.shards[i].as_ref())
+                        .any(|s| s.chunks().iter().any(|c| gate::admits(&candidate, c)));
+                    if admits {
+                        scope = candidate;
+                        trace.hints_applied.push(format!("{field}={v}"));
+                    } else {
+                        soft.push((field, v));
+                    }
+                }
+            }
+        }
+        (scope, soft)
+    }
+
     /// Runs a search. Every shard in [`Library::shards_needed`] must be loaded.
     pub fn search(
         &self,
         query: &str,
-        scope: &Scope,
+        requested: &Scope,
         opts: &SearchOptions,
     ) -> Result<SearchResponse, SearchError> {
         let t0 = now_ms();
@@ -500,112 +932,62 @@ impl Library {
                 opts.k
             )));
         }
-        scope.validate(&self.manifest)?;
+        requested.validate(&self.manifest)?;
+        let st = opts.stages;
         let missing: Vec<String> = self
-            .shards_needed(scope, opts.gating)
+            .shards_needed(requested, st.gating)
             .into_iter()
             .map(|e| e.file)
             .collect();
         if !missing.is_empty() {
             return Err(SearchError::NotLoaded(missing));
         }
-        let shards: Vec<&Shard> = self
-            .shard_indices(scope, opts.gating)
-            .into_iter()
-            .filter_map(|i| self.shards[i].as_ref())
-            .collect();
-        // 1. The gate.
-        let gates: Vec<Bitset> = shards
-            .iter()
-            .map(|s| match opts.gating {
-                Gating::Gated => gate::gate(scope, s.chunks()),
-                Gating::Ungated | Gating::PostFiltered => Bitset::full(s.chunks().len()),
-            })
-            .collect();
-        let t_gate = now_ms();
+        if !st.lexical && !st.dense {
+            return Err(SearchError::Option("no retrieval path enabled".into()));
+        }
         let mut trace = Trace {
-            gating: opts.gating,
-            scope: scope.to_json(),
-            shards: shards.iter().map(|s| s.entry.file.clone()).collect(),
-            pool_chunks: shards.iter().map(|s| s.chunks().len()).sum(),
-            admissible: gates.iter().map(Bitset::count).sum(),
+            variant: opts.variant.name().to_string(),
+            gating: st.gating,
+            requested_scope: requested.to_json(),
             max_query_terms: MAX_QUERY_TERMS,
             ..Default::default()
         };
-        // 2. Lexical retrieval over the gated pool.
-        let mut langs: Vec<Lang> = shards
-            .iter()
-            .flat_map(|s| s.langs.iter().copied())
-            .collect();
-        langs.sort();
-        langs.dedup();
-        let q = self.analyzer.analyze_query(query, &langs);
-        trace.query_terms = q.terms.clone();
-        trace.truncated = q.truncated;
-        if q.truncated {
-            trace.notes.push(format!(
-                "the query was truncated to its first {MAX_QUERY_TERMS} distinct terms"
-            ));
-        }
-        let pool: Vec<PoolShard<'_>> = shards
-            .iter()
-            .zip(&gates)
-            .map(|(s, g)| PoolShard {
-                index: &s.payload.lexical,
-                k1: s.payload.params.k1,
-                b: s.payload.params.b,
-                total_len: s.total_len,
-                gate: g,
-            })
-            .collect();
-        let id_of = |si: usize, doc: u32| shards[si].payload.chunks[doc as usize].id.as_str();
-        let scored: Vec<Scored> = if q.terms.is_empty() {
-            trace.browse = true;
-            trace
-                .notes
-                .push("no searchable term in the query: browsing the scope in id order".into());
-            browse(&shards, &gates, opts.k)
+        // Query understanding (E): hints → scope; intents → rerank.
+        let u = if st.understand {
+            understand(query)
         } else {
-            bm25::search(&pool, &q.terms, opts.k, id_of)
+            Understanding::default()
         };
-        trace.lexical_candidates = scored.len();
-        let t_lex = now_ms();
-        // 3. Results (post-filter drops out-of-scope ones when asked).
-        let mut results = Vec::with_capacity(scored.len());
-        for (i, s) in scored.iter().enumerate() {
-            let shard = shards[s.shard];
-            let c = &shard.payload.chunks[s.doc as usize];
-            let in_scope = gate::admits(scope, c);
-            if opts.gating == Gating::PostFiltered && !in_scope {
-                trace.post_filtered_out += 1;
-                continue;
-            }
-            let lang = Lang::from_code(&c.lang);
-            results.push(Hit {
-                id: c.id.clone(),
-                rank: results.len() + 1,
-                score: s.score,
-                subject: c.subject.clone(),
-                level: c.level.clone(),
-                doc_type: c.doc_type.clone(),
-                lang: c.lang.clone(),
-                source: c.source.clone(),
-                chapter: c.chapter.clone(),
-                chapter_title: c.chapter_title.clone(),
-                section: c.section.clone(),
-                section_title: c.section_title.clone(),
-                section_key: c.section_key.clone(),
-                question_number: c.question_number.clone(),
-                year: c.year.clone(),
-                exam: c.exam.clone(),
-                paper: c.paper.clone(),
-                label: c.label.clone(),
-                in_scope,
-                bm25_rank: (!trace.browse).then_some(i + 1),
-                snippet: snippet(&self.analyzer, &c.text, lang, &q.terms, opts.snippet_chars),
-                text: c.text.clone(),
-            });
+        let (scope, soft_hints) = if st.understand {
+            self.merge_hints(requested, &u, &mut trace)
+        } else {
+            (requested.clone(), Vec::new())
+        };
+        trace.scope = scope.to_json();
+        // The first pass, over the (effective) scope.
+        let mut cands = self.pass(
+            query,
+            &scope,
+            st.gating,
+            opts,
+            &u,
+            &soft_hints,
+            true,
+            &mut trace,
+        );
+        for c in cands.iter_mut() {
+            c.leakage = Leakage::InScope;
         }
+        // Relaxation (E).
+        if st.relax && st.gating == Gating::Gated {
+            let relax = self.relax(query, &scope, opts, &u, &soft_hints, &mut cands, &mut trace);
+            trace.relaxation = Some(relax);
+        }
+        if st.understand {
+            trace.understanding = Some(u);
+        }
+        cands.truncate(opts.k);
+        let results = self.hits(&cands, &scope, requested, opts, &trace.query_terms);
         if results.is_empty() {
             trace.notes.push(if trace.admissible == 0 {
                 format!(
@@ -616,36 +998,613 @@ impl Library {
                     .to_string()
             } else {
                 format!(
-                    "{} chunks are in scope, but none contains the query's terms",
+                    "{} chunks are in scope, but none matches the query",
                     trace.admissible
                 )
             });
         }
-        let t_end = now_ms();
-        trace.timings = Timings {
-            gate_ms: t_gate - t0,
-            lexical_ms: t_lex - t_gate,
-            total_ms: t_end - t0,
-        };
+        trace.timings.total_ms = now_ms() - t0;
         Ok(SearchResponse { results, trace })
+    }
+
+    /// The loaded shards a pass over `scope` reads.
+    fn pass_shards(&self, scope: &Scope, gating: Gating) -> (Vec<&Shard>, Vec<String>) {
+        let mut shards = Vec::new();
+        let mut missing = Vec::new();
+        for i in self.shard_indices(scope, gating) {
+            match &self.shards[i] {
+                Some(s) => shards.push(s),
+                None => missing.push(self.manifest.shards[i].file.clone()),
+            }
+        }
+        (shards, missing)
+    }
+
+    /// One retrieval pass: gate, lexical and dense lists, fusion, post-filter, rerank.
+    #[allow(clippy::too_many_arguments)]
+    fn pass(
+        &self,
+        query: &str,
+        scope: &Scope,
+        gating: Gating,
+        opts: &SearchOptions,
+        u: &Understanding,
+        soft_hints: &[(Field, String)],
+        primary: bool,
+        trace: &mut Trace,
+    ) -> Vec<Cand> {
+        let st = opts.stages;
+        let t0 = now_ms();
+        let (shards, _) = self.pass_shards(scope, gating);
+        let gates: Vec<Bitset> = shards
+            .iter()
+            .map(|s| match gating {
+                Gating::Gated => gate::gate(scope, s.chunks()),
+                Gating::Ungated | Gating::PostFiltered => Bitset::full(s.chunks().len()),
+            })
+            .collect();
+        let t_gate = now_ms();
+        trace.timings.gate_ms += t_gate - t0;
+        let admissible: usize = gates.iter().map(Bitset::count).sum();
+        if primary {
+            trace.shards = shards.iter().map(|s| s.entry.file.clone()).collect();
+            trace.pool_chunks = shards.iter().map(|s| s.chunks().len()).sum();
+            trace.admissible = admissible;
+        }
+        let id_of = |si: usize, doc: u32| shards[si].payload.chunks[doc as usize].id.as_str();
+        let window = opts.window();
+        // Lexical path.
+        let mut langs: Vec<Lang> = shards
+            .iter()
+            .flat_map(|s| s.langs.iter().copied())
+            .collect();
+        langs.sort();
+        langs.dedup();
+        let mut q = self.analyzer.analyze_query(query, &langs);
+        if st.understand {
+            let qlang = crate::understand::detect_lang(query);
+            let extra = self.glossary.expand(query, qlang, &langs, &self.analyzer);
+            for t in extra {
+                if !q.terms.contains(&t) && q.terms.len() < MAX_QUERY_TERMS {
+                    if primary {
+                        trace.expansion.push(t.clone());
+                    }
+                    q.terms.push(t);
+                }
+            }
+        }
+        if primary {
+            trace.query_terms = q.terms.clone();
+            trace.truncated = q.truncated;
+            if q.truncated {
+                trace.notes.push(format!(
+                    "the query was truncated to its first {MAX_QUERY_TERMS} distinct terms"
+                ));
+            }
+        }
+        let mut lists: Vec<Vec<Key>> = Vec::new();
+        let mut which: Vec<&str> = Vec::new();
+        // Keys are shard positions in this pass until the end, where they become manifest positions.
+        let manifest_idx: Vec<usize> = shards
+            .iter()
+            .map(|s| {
+                self.manifest
+                    .shards
+                    .iter()
+                    .position(|e| e.file == s.entry.file)
+                    .unwrap_or(0)
+            })
+            .collect();
+        if q.terms.is_empty() {
+            // Nothing to search for (empty, or only stopwords): browse the scope in id order.
+            if primary {
+                trace.browse = true;
+                trace
+                    .notes
+                    .push("no searchable term in the query: browsing the scope in id order".into());
+            }
+            return browse(&shards, &gates, opts.k)
+                .into_iter()
+                .map(|key| Cand {
+                    key: Key {
+                        shard: manifest_idx[key.shard],
+                        doc: key.doc,
+                    },
+                    fused: 0.0,
+                    score: 0.0,
+                    bm25_rank: None,
+                    dense_rank: None,
+                    adjustments: Vec::new(),
+                    leakage: Leakage::InScope,
+                })
+                .collect();
+        }
+        if st.lexical {
+            let pool: Vec<PoolShard<'_>> = shards
+                .iter()
+                .zip(&gates)
+                .map(|(s, g)| PoolShard {
+                    index: &s.payload.lexical,
+                    k1: s.payload.params.k1,
+                    b: s.payload.params.b,
+                    total_len: s.total_len,
+                    gate: g,
+                })
+                .collect();
+            let scored = bm25::search(&pool, &q.terms, window, id_of);
+            if primary {
+                trace.lexical_candidates = scored.len();
+            }
+            lists.push(
+                scored
+                    .iter()
+                    .map(|s| Key {
+                        shard: s.shard,
+                        doc: s.doc,
+                    })
+                    .collect(),
+            );
+            which.push("bm25");
+        }
+        let t_lex = now_ms();
+        trace.timings.lexical_ms += t_lex - t_gate;
+        if st.dense {
+            match self.dense_list(query, &shards, &gates, window, opts, trace, primary, &id_of) {
+                Some(keys) => {
+                    lists.push(keys);
+                    which.push("dense");
+                }
+                None => {
+                    if !st.lexical {
+                        return Vec::new();
+                    }
+                }
+            }
+        }
+        let t_dense = now_ms();
+        // Fusion.
+        let fused = rrf(&lists, opts.rrf_k, |k: &Key| {
+            (id_of(k.shard, k.doc), k.shard)
+        });
+        let rank_of = |f: &crate::fusion::Fused<Key>, name: &str| {
+            which
+                .iter()
+                .position(|w| *w == name)
+                .and_then(|i| f.ranks[i])
+        };
+        let mut cands: Vec<Cand> = fused
+            .iter()
+            .map(|f| Cand {
+                key: f.key,
+                fused: f.score,
+                score: f.score,
+                bm25_rank: rank_of(f, "bm25"),
+                dense_rank: rank_of(f, "dense"),
+                adjustments: Vec::new(),
+                leakage: Leakage::InScope,
+            })
+            .collect();
+        // Post-filter (B+): retrieve ungated, cut to k, then drop what is out of scope.
+        if gating == Gating::PostFiltered {
+            let before = cands.len().min(opts.k);
+            cands.truncate(opts.k);
+            cands.retain(|c| {
+                gate::admits(
+                    scope,
+                    &shards[c.key.shard].payload.chunks[c.key.doc as usize],
+                )
+            });
+            if primary {
+                trace.post_filtered_out = before - cands.len();
+            }
+        }
+        // Rerank and dedup.
+        if st.rerank {
+            cands.truncate(window);
+            let rc: Vec<Candidate<'_, usize>> = cands
+                .iter()
+                .enumerate()
+                .map(|(i, c)| Candidate {
+                    key: i,
+                    chunk: &shards[c.key.shard].payload.chunks[c.key.doc as usize],
+                    score: c.score,
+                    adjustments: Vec::new(),
+                })
+                .collect();
+            let (kept, dups) = rerank(rc, u, soft_hints, &opts.rerank);
+            if primary {
+                trace.duplicates = dups;
+            }
+            let mut slots: Vec<Option<Cand>> = cands.into_iter().map(Some).collect();
+            cands = kept
+                .into_iter()
+                .filter_map(|k| {
+                    let mut c = slots[k.key].take()?;
+                    c.score = k.score;
+                    c.adjustments = k.adjustments;
+                    Some(c)
+                })
+                .collect();
+        }
+        // Keys are shard positions in this pass: make them manifest positions.
+        let manifest_idx: Vec<usize> = shards
+            .iter()
+            .map(|s| {
+                self.manifest
+                    .shards
+                    .iter()
+                    .position(|e| e.file == s.entry.file)
+                    .unwrap_or(0)
+            })
+            .collect();
+        for c in cands.iter_mut() {
+            c.key.shard = manifest_idx[c.key.shard];
+            if gating != Gating::Gated {
+                let chunk = self.chunk(c.key);
+                if !gate::admits(scope, chunk) {
+                    c.leakage = Leakage::Ungated;
+                }
+            }
+        }
+        trace.timings.dense_ms += t_dense - t_lex;
+        trace.timings.fusion_ms += now_ms() - t_dense;
+        cands
+    }
+
+    /// The dense list of a pass, or `None` (with a note) when the dense path is unavailable.
+    #[allow(clippy::too_many_arguments)]
+    fn dense_list<'a>(
+        &self,
+        query: &str,
+        shards: &[&'a Shard],
+        gates: &[Bitset],
+        window: usize,
+        opts: &SearchOptions,
+        trace: &mut Trace,
+        primary: bool,
+        id_of: &impl Fn(usize, u32) -> &'a str,
+    ) -> Option<Vec<Key>> {
+        let note = |trace: &mut Trace, m: String| {
+            if primary && !trace.notes.contains(&m) {
+                trace.notes.push(m);
+            }
+        };
+        let Some(embedder) = &self.embedder else {
+            note(
+                trace,
+                "dense path unavailable: no embedding model loaded".into(),
+            );
+            return None;
+        };
+        let mut pool = Vec::new();
+        let mut positions = Vec::new();
+        for (si, (s, g)) in shards.iter().zip(gates).enumerate() {
+            match (&s.dense, &s.payload.dense) {
+                (Some(d), Some(meta)) if meta.model_sha256 == embedder.model_sha256() => {
+                    pool.push((d, g));
+                    positions.push(si);
+                }
+                (Some(_), Some(meta)) => note(
+                    trace,
+                    format!(
+                        "{}: vectors from model {} ({}), not the loaded model: rebuild with `chsr build --model`",
+                        s.entry.file, meta.model_id, &meta.model_sha256[..12.min(meta.model_sha256.len())]
+                    ),
+                ),
+                _ => note(trace, format!("{}: no dense index in this shard", s.entry.file)),
+            }
+        }
+        if pool.is_empty() {
+            return None;
+        }
+        let t0 = now_ms();
+        let v = embedder.embed_query(query);
+        trace.timings.embed_ms += now_ms() - t0;
+        let qv = QVec::quantize(&v);
+        let pool_refs: Vec<(&DenseShard, &Bitset)> = pool.iter().map(|(d, g)| (*d, *g)).collect();
+        let (scored, plans) = dense::search(&pool_refs, &qv, window, &opts.dense, |si, doc| {
+            id_of(positions[si], doc)
+        });
+        if primary {
+            trace.dense_plans = plans;
+            trace.dense_candidates = scored.len();
+        }
+        Some(
+            scored
+                .into_iter()
+                .filter(|s| s.score > 0.0)
+                .map(|s| Key {
+                    shard: positions[s.shard],
+                    doc: s.doc,
+                })
+                .collect(),
+        )
+    }
+
+    fn chunk(&self, key: Key) -> &ChunkRecord {
+        &self.shards[key.shard]
+            .as_ref()
+            .expect("candidate shards are loaded")
+            .payload
+            .chunks[key.doc as usize]
+    }
+
+    /// Progressive scope relaxation (the paper's trigger and W1 → W2 → W3 order).
+    #[allow(clippy::too_many_arguments)]
+    fn relax(
+        &self,
+        query: &str,
+        scope: &Scope,
+        opts: &SearchOptions,
+        u: &Understanding,
+        soft: &[(Field, String)],
+        cands: &mut Vec<Cand>,
+        trace: &mut Trace,
+    ) -> Relaxation {
+        let mut r = Relaxation::default();
+        let subject = scope.get(Field::Subject);
+        let n = cands.len().min(opts.k);
+        let off_subject = subject.is_some_and(|s| {
+            cands
+                .iter()
+                .take(opts.k)
+                .any(|c| self.chunk(c.key).subject != s)
+        });
+        r.case = if n == 0 {
+            "zero_results"
+        } else if off_subject {
+            "off_subject"
+        } else if subject.is_none() && n < opts.k_min {
+            "few_without_subject"
+        } else if subject.is_some() {
+            "enough_in_subject"
+        } else {
+            "enough"
+        }
+        .to_string();
+        if !matches!(
+            r.case.as_str(),
+            "zero_results" | "off_subject" | "few_without_subject"
+        ) {
+            return r;
+        }
+        let needs_more = |cands: &Vec<Cand>| cands.len() < opts.k_min.max(1);
+        let mut current = scope.clone();
+        let add =
+            |this: &Library, cands: &mut Vec<Cand>, new: Vec<Cand>, label: Leakage| -> usize {
+                let mut added = 0;
+                for mut c in new {
+                    if cands.iter().any(|x| x.key == c.key) {
+                        continue;
+                    }
+                    c.leakage = if gate::admits(scope, this.chunk(c.key)) {
+                        Leakage::InScope
+                    } else {
+                        label
+                    };
+                    cands.push(c);
+                    added += 1;
+                }
+                added
+            };
+        // W1: drop topical constraints.
+        let topical: Vec<Field> = TOPICAL_FIELDS
+            .iter()
+            .copied()
+            .filter(|f| current.get(*f).is_some())
+            .collect();
+        if topical.is_empty() {
+            r.steps.push(RelaxStep {
+                step: "W1".into(),
+                dropped: vec![],
+                scope: current.to_json(),
+                added: 0,
+                note: "skipped: the scope has no topic, chapter or section to drop".into(),
+            });
+        } else {
+            for f in &topical {
+                current.fields.remove(f);
+            }
+            let new = self.pass(query, &current, Gating::Gated, opts, u, soft, false, trace);
+            let added = add(self, cands, new, Leakage::CrossTopic);
+            r.widened = true;
+            r.steps.push(RelaxStep {
+                step: "W1".into(),
+                dropped: topical.iter().map(|f| f.name().to_string()).collect(),
+                scope: current.to_json(),
+                added,
+                note: format!("{} triggered: dropped the topical constraints", r.case),
+            });
+        }
+        // W2: drop the level, unless a strict key pins the request.
+        if needs_more(cands) {
+            let strict: Vec<&str> = STRICT_FIELDS
+                .iter()
+                .filter(|f| current.get(**f).is_some())
+                .map(|f| f.name())
+                .collect();
+            if current.get(Field::Level).is_none() {
+                r.steps.push(RelaxStep {
+                    step: "W2".into(),
+                    dropped: vec![],
+                    scope: current.to_json(),
+                    added: 0,
+                    note: "skipped: the scope has no level to drop".into(),
+                });
+            } else if !strict.is_empty() {
+                r.steps.push(RelaxStep {
+                    step: "W2".into(),
+                    dropped: vec![],
+                    scope: current.to_json(),
+                    added: 0,
+                    note: format!(
+                        "blocked: strict key(s) {} set, another level is not an answer",
+                        strict.join(", ")
+                    ),
+                });
+            } else {
+                current.fields.remove(&Field::Level);
+                let (_, missing) = self.pass_shards(&current, Gating::Gated);
+                if !missing.is_empty() {
+                    r.pending_shards = missing.clone();
+                }
+                let new = self.pass(query, &current, Gating::Gated, opts, u, soft, false, trace);
+                let added = add(self, cands, new, Leakage::CrossLevel);
+                r.widened = true;
+                r.steps.push(RelaxStep {
+                    step: "W2".into(),
+                    dropped: vec!["level".into()],
+                    scope: current.to_json(),
+                    added,
+                    note: if missing.is_empty() {
+                        "dropped the level: other levels of the subject searched".into()
+                    } else {
+                        format!(
+                            "dropped the level; shards not loaded yet: {}",
+                            missing.join(", ")
+                        )
+                    },
+                });
+            }
+        }
+        // W3: unfiltered lexical fallback, only when explicitly allowed.
+        if needs_more(cands) {
+            if opts.allow_fallback {
+                let lexical_only = SearchOptions {
+                    stages: Stages {
+                        dense: false,
+                        rerank: false,
+                        ..opts.stages
+                    },
+                    ..opts.clone()
+                };
+                let new = self.pass(
+                    query,
+                    &Scope::new(),
+                    Gating::Ungated,
+                    &lexical_only,
+                    u,
+                    soft,
+                    false,
+                    trace,
+                );
+                let added = add(self, cands, new, Leakage::Fallback);
+                r.widened = true;
+                r.steps.push(RelaxStep {
+                    step: "W3".into(),
+                    dropped: vec!["*".into()],
+                    scope: serde_json::json!({}),
+                    added,
+                    note: "unfiltered lexical fallback over the loaded shards (allow_fallback)"
+                        .into(),
+                });
+            } else {
+                r.steps.push(RelaxStep {
+                    step: "W3".into(),
+                    dropped: vec![],
+                    scope: current.to_json(),
+                    added: 0,
+                    note: "not run: the unfiltered fallback needs allow_fallback".into(),
+                });
+            }
+        }
+        r
+    }
+
+    /// Turns candidates into results.
+    fn hits(
+        &self,
+        cands: &[Cand],
+        scope: &Scope,
+        requested: &Scope,
+        opts: &SearchOptions,
+        terms: &[String],
+    ) -> Vec<Hit> {
+        let shown: Vec<&str> = cands
+            .iter()
+            .map(|c| self.chunk(c.key).id.as_str())
+            .collect();
+        cands
+            .iter()
+            .enumerate()
+            .map(|(i, cand)| {
+                let c = self.chunk(cand.key);
+                let lang = Lang::from_code(&c.lang);
+                let expanded = if opts.expand_chars > 0 {
+                    expand_section(
+                        c,
+                        self.shards[cand.key.shard]
+                            .as_ref()
+                            .map(|s| s.chunks())
+                            .unwrap_or(&[]),
+                        opts.expand_chars,
+                        &shown,
+                    )
+                } else {
+                    Vec::new()
+                };
+                Hit {
+                    id: c.id.clone(),
+                    rank: i + 1,
+                    score: cand.score,
+                    fused_score: cand.fused,
+                    subject: c.subject.clone(),
+                    level: c.level.clone(),
+                    doc_type: c.doc_type.clone(),
+                    lang: c.lang.clone(),
+                    source: c.source.clone(),
+                    chapter: c.chapter.clone(),
+                    chapter_title: c.chapter_title.clone(),
+                    section: c.section.clone(),
+                    section_title: c.section_title.clone(),
+                    section_key: c.section_key.clone(),
+                    question_number: c.question_number.clone(),
+                    year: c.year.clone(),
+                    exam: c.exam.clone(),
+                    paper: c.paper.clone(),
+                    label: c.label.clone(),
+                    in_scope: gate::admits(requested, c) && gate::admits(scope, c),
+                    leakage: cand.leakage,
+                    bm25_rank: cand.bm25_rank,
+                    dense_rank: cand.dense_rank,
+                    adjustments: cand.adjustments.clone(),
+                    snippet: snippet(&self.analyzer, &c.text, lang, terms, opts.snippet_chars),
+                    text: c.text.clone(),
+                    expanded,
+                }
+            })
+            .collect()
+    }
+
+    /// Packages results (and their expanded sections) as `[DOCUMENT N]` context for a language
+    /// model.
+    pub fn to_context(&self, resp: &SearchResponse) -> String {
+        let mut chunks: Vec<&ChunkRecord> = Vec::new();
+        for h in &resp.results {
+            for id in std::iter::once(h.id.as_str()).chain(h.expanded.iter().map(|e| e.id.as_str()))
+            {
+                if let Some(c) = self.loaded().flat_map(|s| s.chunks()).find(|c| c.id == id) {
+                    if !chunks.iter().any(|x| x.id == c.id) {
+                        chunks.push(c);
+                    }
+                }
+            }
+        }
+        to_context(chunks)
     }
 }
 
 /// The first `k` admissible chunks in id order (browsing a scope with an empty query).
-fn browse(shards: &[&Shard], gates: &[Bitset], k: usize) -> Vec<Scored> {
+fn browse(shards: &[&Shard], gates: &[Bitset], k: usize) -> Vec<Key> {
     let mut all: Vec<(&str, usize, u32)> = Vec::new();
     for (si, (s, g)) in shards.iter().zip(gates).enumerate() {
         for d in g.iter() {
             all.push((s.payload.chunks[d].id.as_str(), si, d as u32));
         }
     }
-    all.sort();
+    all.sort_by(|a, b| natural_cmp(a.0, b.0));
     all.into_iter()
         .take(k)
-        .map(|(_, shard, doc)| Scored {
-            shard,
-            doc,
-            score: 0.0,
-        })
+        .map(|(_, shard, doc)| Key { shard, doc })
         .collect()
 }

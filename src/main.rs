@@ -16,7 +16,7 @@ mod cli {
     use chsr::build::{build, write_output, BuildOptions};
     use chsr::corpus::{check_visibility, read_files};
     use chsr::format::Field;
-    use chsr::library::{Gating, Library, SearchOptions};
+    use chsr::library::{Gating, Library, SearchOptions, Variant};
     use chsr::scope::Scope;
     use clap::{Args, Parser, Subcommand};
     use std::path::PathBuf;
@@ -71,9 +71,22 @@ mod cli {
         /// Number of results.
         #[arg(short = 'k', long = "k", default_value_t = 8)]
         k: usize,
-        /// gated (default), ungated or post_filtered.
-        #[arg(long, default_value = "gated")]
-        gating: String,
+        /// Pipeline variant: A (dense only), B (hybrid, ungated), B+ (post-filtered), C (hybrid,
+        /// gated), D (C + rerank), E (D + query understanding + relaxation).
+        #[arg(long, default_value = "E")]
+        variant: String,
+        /// Override the variant's gating: gated, ungated or post_filtered.
+        #[arg(long)]
+        gating: Option<String>,
+        /// Section expansion: add each result's section within this many characters.
+        #[arg(long, default_value_t = 0)]
+        expand: usize,
+        /// Allow the unfiltered lexical fallback (W3) when relaxation finds nothing.
+        #[arg(long)]
+        allow_fallback: bool,
+        /// Print the results as [DOCUMENT N] context for a language model.
+        #[arg(long)]
+        context: bool,
         /// Print one JSON object {"results": [...], "trace": {...}}.
         #[arg(long)]
         json: bool,
@@ -176,7 +189,14 @@ mod cli {
                 if chunks.is_empty() {
                     return Err("the corpus is empty: no chunk to index".into());
                 }
-                let output = build(&chunks, &BuildOptions { k1, b });
+                let output = build(
+                    &chunks,
+                    &BuildOptions {
+                        k1,
+                        b,
+                        ..Default::default()
+                    },
+                );
                 write_output(&output, &out).map_err(|e| format!("{}: {e}", out.display()))?;
                 let secs = t0.elapsed().as_secs_f64();
                 for s in &output.shards {
@@ -201,25 +221,40 @@ mod cli {
     }
 
     fn search(a: SearchArgs) -> Result<(), String> {
-        let gating = Gating::parse(&a.gating).ok_or_else(|| {
+        let variant = Variant::parse(&a.variant).ok_or_else(|| {
             format!(
-                "unknown --gating {:?}; valid: gated, ungated, post_filtered",
-                a.gating
+                "unknown --variant {:?}; valid: A, B, B+, C, D, E",
+                a.variant
             )
         })?;
+        let mut opts = SearchOptions::for_variant(variant);
+        if let Some(g) = &a.gating {
+            opts.stages.gating = Gating::parse(g).ok_or_else(|| {
+                format!("unknown --gating {g:?}; valid: gated, ungated, post_filtered")
+            })?;
+        }
+        opts.k = a.k;
+        opts.expand_chars = a.expand;
+        opts.allow_fallback = a.allow_fallback;
         let scope = a.scope.scope();
         let mut lib = Library::open_dir(&a.shards).map_err(|e| e.to_string())?;
         scope.validate(lib.manifest()).map_err(|e| e.to_string())?;
-        lib.load_needed_from_dir(&a.shards, &scope, gating)
+        lib.load_needed_from_dir(&a.shards, &scope, opts.stages.gating)
             .map_err(|e| e.to_string())?;
-        let opts = SearchOptions {
-            k: a.k,
-            gating,
-            ..Default::default()
-        };
+        if opts.stages.relax {
+            // Relaxation may widen to the subject's other levels: load them too.
+            let mut wide = scope.clone();
+            wide.fields.remove(&Field::Level);
+            lib.load_needed_from_dir(&a.shards, &wide, Gating::Gated)
+                .map_err(|e| e.to_string())?;
+        }
         let resp = lib
             .search(&a.query, &scope, &opts)
             .map_err(|e| e.to_string())?;
+        if a.context {
+            print!("{}", lib.to_context(&resp));
+            return Ok(());
+        }
         if a.json {
             println!(
                 "{}",
@@ -237,8 +272,17 @@ mod cli {
         );
         for h in &resp.results {
             let snippet: String = h.snippet.iter().map(|s| s.text.as_str()).collect();
+            let label = match h.leakage {
+                chsr::library::Leakage::InScope => String::new(),
+                other => format!(
+                    "  ({})",
+                    serde_json::to_string(&other)
+                        .unwrap_or_default()
+                        .trim_matches('"')
+                ),
+            };
             println!(
-                "{:>3}. {:8.3}  {}  [{} / {} / {}]\n     {}",
+                "{:>3}. {:.4}  {}  [{} / {} / {}]{label}\n     {}",
                 h.rank,
                 h.score,
                 h.id,

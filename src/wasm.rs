@@ -73,7 +73,7 @@ impl ChsrIndex {
         scope
             .validate(self.lib.manifest())
             .map_err(|e| JsError::new(&e.to_string()))?;
-        to_js(&self.lib.shards_needed(&scope, opts.gating))
+        to_js(&self.lib.shards_needed(&scope, opts.stages.gating))
     }
 
     /// Verifies (SHA-256 from the manifest, the shard's own checksum and version) and loads a

@@ -5,10 +5,17 @@ mod common;
 
 use chsr::format::{decode_shard, encode_shard, Field, FormatError, FORMAT_VERSION, HEADER_LEN};
 use chsr::gate;
-use chsr::library::{Gating, LoadError, SearchError, SearchOptions};
+use chsr::library::{Gating, Leakage, LoadError, SearchError, SearchOptions, Variant};
 use chsr::scope::Scope;
 use common::*;
 use proptest::prelude::*;
+
+fn variant_opts(v: Variant, k: usize) -> SearchOptions {
+    SearchOptions {
+        k,
+        ..SearchOptions::for_variant(v)
+    }
+}
 
 #[test]
 fn one_shard_per_subject_level_with_facets() {
@@ -225,7 +232,7 @@ fn empty_gate_and_empty_query_are_explained() {
         .trace
         .notes
         .iter()
-        .any(|n| n.contains("none contains the query's terms")));
+        .any(|n| n.contains("none matches the query")));
     // Only stopwords: browse the scope instead of failing.
     let r = lib
         .search("the of and", &scope, &SearchOptions::default())
@@ -247,27 +254,9 @@ fn post_filter_keeps_the_in_scope_subsequence_of_ungated() {
         "temperature change",
     ] {
         let k = 10;
-        let un = lib
-            .search(
-                q,
-                &scope,
-                &SearchOptions {
-                    k,
-                    gating: Gating::Ungated,
-                    ..Default::default()
-                },
-            )
-            .unwrap();
+        let un = lib.search(q, &scope, &variant_opts(Variant::B, k)).unwrap();
         let pf = lib
-            .search(
-                q,
-                &scope,
-                &SearchOptions {
-                    k,
-                    gating: Gating::PostFiltered,
-                    ..Default::default()
-                },
-            )
+            .search(q, &scope, &variant_opts(Variant::BPlus, k))
             .unwrap();
         let expect: Vec<&str> = un
             .results
@@ -280,15 +269,7 @@ fn post_filter_keeps_the_in_scope_subsequence_of_ungated() {
     }
     // The ungated pool really spans subjects: "specific heat" leaks chemistry into physics.
     let un = lib
-        .search(
-            "specific heat",
-            &scope,
-            &SearchOptions {
-                k: 20,
-                gating: Gating::Ungated,
-                ..Default::default()
-            },
-        )
+        .search("specific heat", &scope, &variant_opts(Variant::B, 20))
         .unwrap();
     assert!(un.results.iter().any(|h| h.subject == "chemistry"));
 }
@@ -375,15 +356,23 @@ proptest! {
         if let Some(i) = year { scope.set(Field::Year, years[i]); }
         let mut query: String = words.iter().map(|&w| vocab[w]).collect::<Vec<_>>().join(" ");
         query.push_str(&noise);
-        let opts = SearchOptions { k, ..Default::default() };
+        let variant = [Variant::C, Variant::D, Variant::E][k % 3];
+        let opts = variant_opts(variant, k);
         match lib.search(&query, &scope, &opts) {
             Ok(r) => {
                 prop_assert!(r.results.len() <= k);
                 for h in &r.results {
                     let shard = lib.loaded().find(|s| s.chunks().iter().any(|c| c.id == h.id)).unwrap();
                     let c = shard.chunks().iter().find(|c| c.id == h.id).unwrap();
-                    prop_assert!(gate::admits(&scope, c), "{} outside {}", h.id, scope);
-                    prop_assert!(h.in_scope);
+                    if variant == Variant::E && h.leakage != Leakage::InScope {
+                        // Only relaxation may go outside, and it says so.
+                        prop_assert!(!h.in_scope);
+                        prop_assert!(!gate::admits(&scope, c));
+                    } else {
+                        prop_assert!(gate::admits(&scope, c), "{} outside {} ({:?})", h.id, scope, variant);
+                        prop_assert!(h.in_scope);
+                        prop_assert_eq!(h.leakage, Leakage::InScope);
+                    }
                 }
                 prop_assert!(r.trace.admissible <= r.trace.pool_chunks);
             }

@@ -85,11 +85,10 @@ async function runSearch() {
   const scope = currentScope();
   const results = $('results');
   try {
-    await client.ensureLoaded(scope, {}, (entry) => {
+    const { results: hits, trace } = await client.search(query, scope, { k: 10 }, (entry) => {
       if (my === seq) $('status').textContent = `Downloading ${entry.subject} · ${entry.level} (${Math.round(entry.bytes / 1024)} kB)…`;
       document.body.classList.add('loading');
     });
-    const { results: hits, trace } = client.index.search(query, scope, { k: 10 });
     if (my !== seq) return;
     results.replaceChildren(...hits.map(card));
     if (hits.length === 0) {

@@ -54,7 +54,12 @@ export class ChsrClient {
 
   /** Loads the shards a search needs; `onProgress(entry)` is called before each download. */
   async ensureLoaded(scope, options, onProgress) {
-    for (const entry of this.shardsNeeded(scope, options)) {
+    await this.loadFiles(this.shardsNeeded(scope, options).map((e) => e.file), onProgress);
+  }
+
+  async loadFiles(files, onProgress) {
+    const entries = this.manifest().shards.filter((s) => files.includes(s.file));
+    for (const entry of entries) {
       if (!this.pending.has(entry.file)) {
         if (onProgress) onProgress(entry);
         const p = fetchWithRetry(new URL(entry.file, this.baseUrl).href, 'bytes').then((bytes) => {
@@ -67,9 +72,19 @@ export class ChsrClient {
     }
   }
 
-  /** Loads what is needed, then searches: {results, trace}. */
-  async search(query, scope, options) {
-    await this.ensureLoaded(scope, options);
-    return this.index.search(query, scope, options);
+  /**
+   * Loads what is needed, then searches: {results, trace}. When scope relaxation wants shards
+   * that are not loaded yet (another level of the subject), they are fetched and the search runs
+   * once more.
+   */
+  async search(query, scope, options, onProgress) {
+    await this.ensureLoaded(scope, options, onProgress);
+    let resp = this.index.search(query, scope, options);
+    const pending = resp.trace.relaxation ? resp.trace.relaxation.pending_shards : [];
+    if (pending.length > 0) {
+      await this.loadFiles(pending, onProgress);
+      resp = this.index.search(query, scope, options);
+    }
+    return resp;
   }
 }
