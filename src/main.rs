@@ -96,6 +96,9 @@ mod cli {
         /// Write the SVG charts into this folder.
         #[arg(long)]
         charts: Option<PathBuf>,
+        /// Timed calls per search; a query's latency is their median.
+        #[arg(long, default_value_t = 1)]
+        repeat: usize,
         /// Write one JSON line per (variant, query) here: returned ids and per-query metrics.
         #[arg(long)]
         runs: Option<PathBuf>,
@@ -272,13 +275,15 @@ mod cli {
             .map_err(|e| e.to_string())?;
         let t_load = t0.elapsed().as_secs_f64();
         eval::check_scopes(&lib, &queries)?;
-        let runs = eval::run_systems(&lib, &queries, &systems).map_err(|e| e.to_string())?;
+        let runs =
+            eval::run_systems(&lib, &queries, &systems, a.repeat).map_err(|e| e.to_string())?;
         let t_run = t0.elapsed().as_secs_f64() - t_load;
         let settings = EvalSettings {
             k: a.k,
             pairs,
             resamples: a.resamples,
             seed: a.seed,
+            repeat: a.repeat,
             query_file: a
                 .queries
                 .file_name()

@@ -42,7 +42,7 @@ fn gating_properties_hold_on_the_fixture() {
     let systems = eval::all_systems(8);
     let names: Vec<&str> = systems.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(names, ["B-bm25", "B+-bm25", "C-bm25"]);
-    let runs = eval::run_systems(&lib, &queries, &systems).unwrap();
+    let runs = eval::run_systems(&lib, &queries, &systems, 2).unwrap();
     let (ungated, post, gated) = (&runs[0], &runs[1], &runs[2]);
     let corpus = eval::chunk_index(&lib);
 
@@ -84,6 +84,7 @@ fn gating_properties_hold_on_the_fixture() {
         pairs: None,
         resamples: 200,
         seed: 42,
+        repeat: 2,
         query_file: "queries.jsonl".into(),
         query_sha256: "0".repeat(64),
     };

@@ -165,11 +165,14 @@ pub fn chunk_index(lib: &Library) -> ChunkIndex<'_> {
 
 /// Runs every query through every system. Queries go in order and, for each query, every system
 /// (in an order rotated by one from query to query), so that a warm cache or a busy neighbour
-/// affects all systems alike. Every shard a system needs must be loaded.
+/// affects all systems alike. Each search is timed `repeat` times (at least once) and its latency
+/// is the median of those calls, which damps the noise of a shared machine. Every shard a system
+/// needs must be loaded.
 pub fn run_systems(
     lib: &Library,
     queries: &[EvalQuery],
     systems: &[System],
+    repeat: usize,
 ) -> Result<Vec<SystemRun>, EvalError> {
     let corpus = chunk_index(lib);
     let manifest = lib.manifest();
@@ -186,15 +189,22 @@ pub fn run_systems(
         // runs first (cold caches) or right after another one searched the same terms.
         for si in (0..m).map(|j| (j + qi) % m) {
             let (sys, run) = (&systems[si], &mut out[si]);
-            let t = Instant::now();
-            let resp =
-                lib.search(&q.query, &q.scope, &sys.opts)
-                    .map_err(|e| EvalError::Search {
-                        query: q.id.clone(),
-                        system: sys.name.clone(),
-                        message: e.to_string(),
-                    })?;
-            let latency_ms = t.elapsed().as_secs_f64() * 1000.0;
+            let mut times = Vec::with_capacity(repeat.max(1));
+            let mut resp = None;
+            for _ in 0..repeat.max(1) {
+                let t = Instant::now();
+                let r =
+                    lib.search(&q.query, &q.scope, &sys.opts)
+                        .map_err(|e| EvalError::Search {
+                            query: q.id.clone(),
+                            system: sys.name.clone(),
+                            message: e.to_string(),
+                        })?;
+                times.push(t.elapsed().as_secs_f64() * 1000.0);
+                resp.get_or_insert(r);
+            }
+            let resp = resp.expect("searched at least once");
+            let latency_ms = stats::median(&times);
             let shard_bytes = lib
                 .shard_indices(&q.scope, sys.opts.gating)
                 .into_iter()
@@ -363,6 +373,8 @@ pub struct CorpusInfo {
 pub struct EvalReport {
     /// Cut-off.
     pub k: usize,
+    /// Timed calls per search (the latency of a query is their median).
+    pub latency_repeats: usize,
     /// Query set.
     pub queries: QuerySetInfo,
     /// Corpus.
@@ -386,6 +398,8 @@ pub struct EvalSettings {
     pub resamples: usize,
     /// Bootstrap seed.
     pub seed: u64,
+    /// Timed calls per search (the latency is their median).
+    pub repeat: usize,
     /// Query file name for the report.
     pub query_file: String,
     /// SHA-256 of the query file.
@@ -443,6 +457,7 @@ pub fn summarise(
     let m = lib.manifest();
     EvalReport {
         k: settings.k,
+        latency_repeats: settings.repeat.max(1),
         queries: QuerySetInfo {
             file: settings.query_file.clone(),
             sha256: settings.query_sha256.clone(),

@@ -188,9 +188,11 @@ pub fn to_markdown(r: &EvalReport, charts: &ChartLinks) -> String {
          of queries with at least one; contam. = mean over the {} queries that name a section, \
          chapter or question; ESS = exact-scope success; results = mean list length (the post-filter \
          shortens lists, and empty lists count as 0 leakage and 0 contamination). Latency is the in-process `search` call \
-         (nearest-rank percentiles); shard bytes are the manifest sizes of the shards the search \
+         (median of {} calls per query; nearest-rank percentiles over queries; it includes \
+         building a snippet per returned result); shard bytes are the manifest sizes of the shards the search \
          reads.\n",
-        contam_n.map(|n| n.to_string()).unwrap_or_else(|| "–".into())
+        contam_n.map(|n| n.to_string()).unwrap_or_else(|| "–".into()),
+        r.latency_repeats
     );
     if let Some(s) = &charts.scatter {
         let _ = writeln!(o, "![Leakage against recall per variant]({s})\n");

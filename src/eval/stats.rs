@@ -120,6 +120,17 @@ pub fn percentile_nearest_rank(values: &[f64], p: f64) -> f64 {
     v[rank.clamp(1, v.len()) - 1]
 }
 
+/// Median (mean of the two middle values for an even count; NaN for an empty slice).
+pub fn median(values: &[f64]) -> f64 {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    match v.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => v[n / 2],
+        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}
+
 /// Arithmetic mean (NaN for an empty slice).
 pub fn mean(values: &[f64]) -> f64 {
     if values.is_empty() {
@@ -254,5 +265,8 @@ mod tests {
         let s = [0.0, 10.0];
         assert_eq!(quantile_sorted(&s, 0.25), 2.5);
         assert_eq!(quantile_sorted(&[7.0], 0.975), 7.0);
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
+        assert!(median(&[]).is_nan());
     }
 }

@@ -34,6 +34,15 @@ fn nice_axis(max: f64, floor: f64) -> (f64, f64) {
     (m, m / 5.0)
 }
 
+/// Room above the largest value of a share, without passing 1 when the value does not.
+fn headroom(max: f64, factor: f64) -> f64 {
+    if max <= 1.0 {
+        (max * factor).min(1.0)
+    } else {
+        max * factor
+    }
+}
+
 fn ticks(top: f64, step: f64) -> Vec<f64> {
     let n = (top / step).round() as usize;
     (0..=n).map(|i| i as f64 * step).collect()
@@ -71,8 +80,8 @@ pub fn leakage_recall(r: &EvalReport) -> String {
         .iter()
         .map(|v| v.overall.recall)
         .fold(0.0, f64::max);
-    let (xt, xs) = nice_axis(max_leak * 1.1, 0.1);
-    let (yt, ys) = nice_axis(max_rec * 1.1, 0.1);
+    let (xt, xs) = nice_axis(headroom(max_leak, 1.1), 0.1);
+    let (yt, ys) = nice_axis(headroom(max_rec, 1.1), 0.1);
     let x = |v: f64| l + v / xt * pw;
     let y = |v: f64| t + ph - v / yt * ph;
     let mut o = String::new();
@@ -177,7 +186,7 @@ pub fn slice_recall(r: &EvalReport) -> String {
         .iter()
         .flat_map(|(_, v)| v.iter().copied())
         .fold(0.0, f64::max);
-    let (yt, ys) = nice_axis(max * 1.05, 0.2);
+    let (yt, ys) = nice_axis(headroom(max, 1.05), 0.2);
     let y = |v: f64| t + ph - v / yt * ph;
     let mut o = String::new();
     header(
@@ -262,6 +271,8 @@ mod tests {
         assert!(close(nice_axis(0.0, 0.1), (0.1, 0.05)));
         assert!(close(nice_axis(0.93, 0.2), (1.0, 0.2)));
         assert_eq!(ticks(0.3, 0.05).len(), 7);
+        assert!(close(nice_axis(headroom(1.0, 1.05), 0.2), (1.0, 0.2)));
+        assert!(close(nice_axis(headroom(0.443, 1.1), 0.1), (0.5, 0.1)));
         assert_eq!(esc("a<b & \"c\""), "a&lt;b &amp; &quot;c&quot;");
     }
 }
