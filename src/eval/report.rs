@@ -75,11 +75,7 @@ pub fn human_bytes(b: f64) -> String {
 }
 
 fn p_value(p: f64) -> String {
-    if p < 0.001 {
-        "<0.001".into()
-    } else {
-        format!("{p:.3}")
-    }
+    format!("{p:.3}")
 }
 
 fn ci(b: &Bootstrap) -> String {
@@ -256,7 +252,8 @@ pub fn to_markdown(r: &EvalReport, charts: &ChartLinks) -> String {
         o,
         "## Table 8. Paired bootstrap over queries (to − from)\n\n{} resamples of the {} queries, \
          seed {} (SplitMix64), the same resamples for every pair and metric. CI: 2.5th–97.5th \
-         percentiles; p: two-sided, null-shifted, (1 + #extreme) / (N + 1).\n",
+         percentiles; p: two-sided, null-shifted, (1 + #extreme) / (N + 1), so the smallest p \
+         is 1 / (N + 1).\n",
         r.bootstrap.resamples, r.queries.count, r.bootstrap.seed
     );
     let _ = writeln!(o, "| from → to | metric | mean diff | 95% CI | p |");
@@ -372,7 +369,7 @@ mod tests {
         assert_eq!(thousands(512), "512");
         assert_eq!(human_bytes(1_500_000.0), "1.50 MB");
         assert_eq!(human_bytes(999.0), "999 B");
-        assert_eq!(p_value(0.0009), "<0.001");
+        assert_eq!(p_value(1.0 / 1001.0), "0.001");
         assert_eq!(signed(0.25), "+0.250");
     }
 }
