@@ -19,7 +19,11 @@ pub struct Fused<K> {
 pub const DEFAULT_RRF_K: f64 = 60.0;
 
 /// Fuses ranked lists. `id_of` gives the tie-breaking id of a key.
-pub fn rrf<K: Clone + PartialEq, I: Ord>(lists: &[Vec<K>], k: f64, id_of: impl Fn(&K) -> I) -> Vec<Fused<K>> {
+pub fn rrf<K: Clone + PartialEq, I: Ord>(
+    lists: &[Vec<K>],
+    k: f64,
+    id_of: impl Fn(&K) -> I,
+) -> Vec<Fused<K>> {
     let mut out: Vec<Fused<K>> = Vec::new();
     for (li, list) in lists.iter().enumerate() {
         for (r, key) in list.iter().enumerate() {
@@ -52,7 +56,12 @@ pub fn rrf<K: Clone + PartialEq, I: Ord>(lists: &[Vec<K>], k: f64, id_of: impl F
 }
 
 fn best_rank<K>(f: &Fused<K>) -> usize {
-    f.ranks.iter().flatten().copied().min().unwrap_or(usize::MAX)
+    f.ranks
+        .iter()
+        .flatten()
+        .copied()
+        .min()
+        .unwrap_or(usize::MAX)
 }
 
 #[cfg(test)]
@@ -70,7 +79,10 @@ mod tests {
         let c = 1.0 / 63.0 + 1.0 / 61.0;
         let b = 1.0 / 62.0;
         let d = 1.0 / 63.0;
-        assert_eq!(got.iter().map(|x| x.0).collect::<Vec<_>>(), vec!["a", "c", "b", "d"]);
+        assert_eq!(
+            got.iter().map(|x| x.0).collect::<Vec<_>>(),
+            vec!["a", "c", "b", "d"]
+        );
         for ((_, s), e) in got.iter().zip([a, c, b, d]) {
             assert!((s - e).abs() < 1e-12);
         }

@@ -108,7 +108,11 @@ pub fn similarity(a: &str, b: &str) -> f64 {
 }
 
 fn label_key(label: &str) -> String {
-    label.to_lowercase().split_whitespace().collect::<Vec<_>>().join(" ")
+    label
+        .to_lowercase()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Applies boosts, re-sorts (score descending, then id ascending), then removes near-duplicates.
@@ -127,16 +131,28 @@ pub fn rerank<'a, K: Clone>(
             c.adjustments.push(Adjustment { reason, delta });
         };
         if u.definition && c.chunk.doc_type == "glossary" {
-            add("glossary entry for a definition request".into(), cfg.definition);
+            add(
+                "glossary entry for a definition request".into(),
+                cfg.definition,
+            );
         } else if let Some(d) = &u.wants_doc_type {
             if &c.chunk.doc_type == d {
-                add(format!("document type {d} asked for by the query"), cfg.doc_type);
+                add(
+                    format!("document type {d} asked for by the query"),
+                    cfg.doc_type,
+                );
             }
         }
         if let (Some(l), Some(cl)) = (&label, &c.chunk.label) {
             let cl = label_key(cl);
             if &cl == l || cl.starts_with(&format!("{l} ")) {
-                add(format!("label {} named in the query", c.chunk.label.as_deref().unwrap_or("")), cfg.label);
+                add(
+                    format!(
+                        "label {} named in the query",
+                        c.chunk.label.as_deref().unwrap_or("")
+                    ),
+                    cfg.label,
+                );
             }
         }
         for (f, v) in hints {
@@ -150,7 +166,11 @@ pub fn rerank<'a, K: Clone>(
             }
         }
     }
-    cands.sort_by(|a, b| b.score.total_cmp(&a.score).then_with(|| a.chunk.id.cmp(&b.chunk.id)));
+    cands.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| a.chunk.id.cmp(&b.chunk.id))
+    });
     // Near-duplicate removal against better-ranked kept results.
     let mut kept: Vec<Candidate<'a, K>> = Vec::with_capacity(cands.len());
     let mut kept_sets: Vec<BTreeSet<String>> = Vec::new();
@@ -200,28 +220,81 @@ mod tests {
 
     #[test]
     fn definition_requests_lift_glossary_entries() {
-        let a = chunk("a", "textbook_section", "s1", "Atoms are small. An atom has a nucleus and electrons around it.");
-        let b = chunk("b", "glossary", "s2", "atom: smallest particle of an element that can enter into a chemical combination");
+        let a = chunk(
+            "a",
+            "textbook_section",
+            "s1",
+            "Atoms are small. An atom has a nucleus and electrons around it.",
+        );
+        let b = chunk(
+            "b",
+            "glossary",
+            "s2",
+            "atom: smallest particle of an element that can enter into a chemical combination",
+        );
         let cands = vec![
-            Candidate { key: 0, chunk: &a, score: 0.0164, adjustments: vec![] },
-            Candidate { key: 1, chunk: &b, score: 0.0150, adjustments: vec![] },
+            Candidate {
+                key: 0,
+                chunk: &a,
+                score: 0.0164,
+                adjustments: vec![],
+            },
+            Candidate {
+                key: 1,
+                chunk: &b,
+                score: 0.0150,
+                adjustments: vec![],
+            },
         ];
-        let (out, _) = rerank(cands, &understand("what is an atom"), &[], &RerankConfig::default());
+        let (out, _) = rerank(
+            cands,
+            &understand("what is an atom"),
+            &[],
+            &RerankConfig::default(),
+        );
         assert_eq!(out[0].chunk.id, "b");
-        assert_eq!(out[0].adjustments[0].reason, "glossary entry for a definition request");
+        assert_eq!(
+            out[0].adjustments[0].reason,
+            "glossary entry for a definition request"
+        );
     }
 
     #[test]
     fn labels_and_hinted_fields_are_boosted() {
-        let mut t = chunk("t", "table", "s3", "Table 1.2 SI base units: metre, kilogram, second");
+        let mut t = chunk(
+            "t",
+            "table",
+            "s3",
+            "Table 1.2 SI base units: metre, kilogram, second",
+        );
         t.label = Some("Table 1.2".into());
-        let x = chunk("x", "textbook_section", "s1", "units and measurement in general");
+        let x = chunk(
+            "x",
+            "textbook_section",
+            "s1",
+            "units and measurement in general",
+        );
         let mut q = chunk("q", "solution", "s1", "answer to question 4");
         q.question_number = Some("4".into());
         let cands = vec![
-            Candidate { key: 0, chunk: &x, score: 0.0164, adjustments: vec![] },
-            Candidate { key: 1, chunk: &q, score: 0.0160, adjustments: vec![] },
-            Candidate { key: 2, chunk: &t, score: 0.0140, adjustments: vec![] },
+            Candidate {
+                key: 0,
+                chunk: &x,
+                score: 0.0164,
+                adjustments: vec![],
+            },
+            Candidate {
+                key: 1,
+                chunk: &q,
+                score: 0.0160,
+                adjustments: vec![],
+            },
+            Candidate {
+                key: 2,
+                chunk: &t,
+                score: 0.0140,
+                adjustments: vec![],
+            },
         ];
         let u = understand("express the quantities in SI base units from Table 1.2");
         let hints = vec![(Field::QuestionNumber, "4".to_string())];
@@ -234,14 +307,37 @@ mod tests {
     fn near_duplicates_are_removed_below_threshold_kept_above() {
         let a = chunk("a", "solution", "s1", "The heat released is q = m c delta T = 4.18 J per gram per degree times 50 g times 10 degrees");
         let b = chunk("b", "solution", "s1", "The heat released is q = m c delta T = 4.18 J per gram per degree times 50 g times 10 degrees.");
-        let c = chunk("c", "solution", "s1", "Entropy increases when a solid melts into a liquid");
+        let c = chunk(
+            "c",
+            "solution",
+            "s1",
+            "Entropy increases when a solid melts into a liquid",
+        );
         let cands = vec![
-            Candidate { key: 0, chunk: &a, score: 0.03, adjustments: vec![] },
-            Candidate { key: 1, chunk: &b, score: 0.02, adjustments: vec![] },
-            Candidate { key: 2, chunk: &c, score: 0.01, adjustments: vec![] },
+            Candidate {
+                key: 0,
+                chunk: &a,
+                score: 0.03,
+                adjustments: vec![],
+            },
+            Candidate {
+                key: 1,
+                chunk: &b,
+                score: 0.02,
+                adjustments: vec![],
+            },
+            Candidate {
+                key: 2,
+                chunk: &c,
+                score: 0.01,
+                adjustments: vec![],
+            },
         ];
         let (out, dups) = rerank(cands, &understand("heat"), &[], &RerankConfig::default());
-        assert_eq!(out.iter().map(|c| c.chunk.id.as_str()).collect::<Vec<_>>(), vec!["a", "c"]);
+        assert_eq!(
+            out.iter().map(|c| c.chunk.id.as_str()).collect::<Vec<_>>(),
+            vec!["a", "c"]
+        );
         assert_eq!(dups.len(), 1);
         assert_eq!((dups[0].id.as_str(), dups[0].of.as_str()), ("b", "a"));
         assert!(similarity(&a.text, &c.text) < 0.75);

@@ -40,7 +40,9 @@ pub struct Understanding {
 }
 
 fn words(q: &str) -> Vec<String> {
-    tokenize(q).map(|t| fold_accents(&t.text.to_lowercase())).collect()
+    tokenize(q)
+        .map(|t| fold_accents(&t.text.to_lowercase()))
+        .collect()
 }
 
 /// Detects the language of a query: French if French stopwords or French accents dominate.
@@ -57,7 +59,11 @@ pub fn detect_lang(query: &str) -> Lang {
             fr += 1;
         }
     }
-    fr += query.chars().filter(|c| "éèêàùçôîûëï«»".contains(*c)).count().min(3);
+    fr += query
+        .chars()
+        .filter(|c| "éèêàùçôîûëï«»".contains(*c))
+        .count()
+        .min(3);
     fr += query.matches("l'").count() + query.matches("d'").count() + query.matches("qu'").count();
     if fr > en {
         Lang::Fr
@@ -123,13 +129,22 @@ pub fn understand(query: &str) -> Understanding {
         || lower.trim_start().starts_with("define ")
         || lower.contains("definition de ")
         || lower.contains("definition of ")
-        || (!content.is_empty() && content.len() <= 3 && ws.len() <= 4 && !content.iter().any(|w| w.chars().all(|c| c.is_ascii_digit())));
+        || (!content.is_empty()
+            && content.len() <= 3
+            && ws.len() <= 4
+            && !content
+                .iter()
+                .any(|w| w.chars().all(|c| c.is_ascii_digit())));
     // Explicit labels: "Table 4.1", "Figure 2.3", "Appendix G".
     for (i, w) in ws.iter().enumerate() {
-        if matches!(w.as_str(), "table" | "tableau" | "figure" | "appendix" | "annexe") {
+        if matches!(
+            w.as_str(),
+            "table" | "tableau" | "figure" | "appendix" | "annexe"
+        ) {
             if let Some(n) = ws.get(i + 1).filter(|n| {
                 n.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
-                    && n.chars().any(|c| c.is_ascii_digit() || c.is_ascii_uppercase() || n.len() == 1)
+                    && n.chars()
+                        .any(|c| c.is_ascii_digit() || c.is_ascii_uppercase() || n.len() == 1)
             }) {
                 let kind = match w.as_str() {
                     "tableau" => "table",
@@ -177,12 +192,24 @@ pub fn understand(query: &str) -> Understanding {
             _ => {}
         }
         // Years: a 4-digit 19xx/20xx next to an exam cue word.
-        if w.len() == 4 && (w.starts_with("19") || w.starts_with("20")) && w.chars().all(|c| c.is_ascii_digit()) {
+        if w.len() == 4
+            && (w.starts_with("19") || w.starts_with("20"))
+            && w.chars().all(|c| c.is_ascii_digit())
+        {
             let near = |j: usize| {
                 ws.get(j).is_some_and(|x| {
                     matches!(
                         x.as_str(),
-                        "bns" | "bac" | "session" | "exam" | "paper" | "gce" | "sujet" | "june" | "juin" | "november"
+                        "bns"
+                            | "bac"
+                            | "session"
+                            | "exam"
+                            | "paper"
+                            | "gce"
+                            | "sujet"
+                            | "june"
+                            | "juin"
+                            | "november"
                     )
                 })
             };
@@ -194,7 +221,8 @@ pub fn understand(query: &str) -> Understanding {
     if let Some(s) = &sujet {
         u.hints.insert(Field::Paper, format!("sujet {s:0>2}"));
         if let Some(e) = &exercice {
-            u.hints.insert(Field::QuestionNumber, format!("{s:0>2}.{}", strip_zeros(e)));
+            u.hints
+                .insert(Field::QuestionNumber, format!("{s:0>2}.{}", strip_zeros(e)));
         }
     } else if let Some(e) = exercice {
         u.hints.entry(Field::QuestionNumber).or_insert(e);
@@ -271,7 +299,13 @@ pub fn resolve(hint: &str, known: &[String]) -> Option<String> {
             .map(strip_zeros)
             .collect()
     };
-    let words_of = |s: &str| -> Vec<String> { norm(s).split(' ').filter(|w| !w.chars().all(|c| c.is_ascii_digit())).map(String::from).collect() };
+    let words_of = |s: &str| -> Vec<String> {
+        norm(s)
+            .split(' ')
+            .filter(|w| !w.chars().all(|c| c.is_ascii_digit()))
+            .map(String::from)
+            .collect()
+    };
     if let Some(k) = known
         .iter()
         .find(|k| !digits(&h).is_empty() && digits(k) == digits(&h) && words_of(k) == words_of(&h))
@@ -295,10 +329,22 @@ mod tests {
     #[test]
     fn reads_exam_cues_in_english() {
         let u = understand("O-Level physics paper 2 question 3 mark scheme 2019 exam");
-        assert_eq!(u.hints.get(&Field::Level).map(String::as_str), Some("o-level"));
-        assert_eq!(u.hints.get(&Field::Subject).map(String::as_str), Some("physics"));
-        assert_eq!(u.hints.get(&Field::Paper).map(String::as_str), Some("paper 2"));
-        assert_eq!(u.hints.get(&Field::QuestionNumber).map(String::as_str), Some("3"));
+        assert_eq!(
+            u.hints.get(&Field::Level).map(String::as_str),
+            Some("o-level")
+        );
+        assert_eq!(
+            u.hints.get(&Field::Subject).map(String::as_str),
+            Some("physics")
+        );
+        assert_eq!(
+            u.hints.get(&Field::Paper).map(String::as_str),
+            Some("paper 2")
+        );
+        assert_eq!(
+            u.hints.get(&Field::QuestionNumber).map(String::as_str),
+            Some("3")
+        );
         assert_eq!(u.hints.get(&Field::Year).map(String::as_str), Some("2019"));
         assert_eq!(u.wants_doc_type.as_deref(), Some("solution"));
         // No function word in either language: no language claimed.
@@ -307,15 +353,28 @@ mod tests {
 
     #[test]
     fn reads_exam_cues_in_french() {
-        let u = understand("Corrigé de l'exercice 2 du sujet 7 de la BNS 2021 (épreuve pratique NSI)");
+        let u =
+            understand("Corrigé de l'exercice 2 du sujet 7 de la BNS 2021 (épreuve pratique NSI)");
         assert_eq!(u.lang, "fr");
-        assert_eq!(u.hints.get(&Field::Paper).map(String::as_str), Some("sujet 07"));
-        assert_eq!(u.hints.get(&Field::QuestionNumber).map(String::as_str), Some("07.2"));
+        assert_eq!(
+            u.hints.get(&Field::Paper).map(String::as_str),
+            Some("sujet 07")
+        );
+        assert_eq!(
+            u.hints.get(&Field::QuestionNumber).map(String::as_str),
+            Some("07.2")
+        );
         assert_eq!(u.hints.get(&Field::Year).map(String::as_str), Some("2021"));
-        assert_eq!(u.hints.get(&Field::Subject).map(String::as_str), Some("informatique"));
+        assert_eq!(
+            u.hints.get(&Field::Subject).map(String::as_str),
+            Some("informatique")
+        );
         assert_eq!(u.wants_doc_type.as_deref(), Some("solution"));
         let u = understand("cours de Terminale sur les arbres");
-        assert_eq!(u.hints.get(&Field::Level).map(String::as_str), Some("terminale"));
+        assert_eq!(
+            u.hints.get(&Field::Level).map(String::as_str),
+            Some("terminale")
+        );
     }
 
     #[test]
@@ -334,7 +393,10 @@ mod tests {
         assert!(understand("atom").definition);
         assert!(understand("définition de récursivité").definition);
         assert!(!understand("how does a calorimeter measure the heat of a reaction").definition);
-        assert_eq!(understand("see Table 2.4 for values").label.as_deref(), Some("table 2.4"));
+        assert_eq!(
+            understand("see Table 2.4 for values").label.as_deref(),
+            Some("table 2.4")
+        );
     }
 
     #[test]
@@ -344,15 +406,27 @@ mod tests {
         assert_eq!(resolve("sujet 10", &known).as_deref(), Some("sujet 10"));
         assert_eq!(resolve("sujet 5", &known), None);
         let subjects = vec!["chemistry".to_string(), "informatique (NSI)".to_string()];
-        assert_eq!(resolve("informatique", &subjects).as_deref(), Some("informatique (NSI)"));
+        assert_eq!(
+            resolve("informatique", &subjects).as_deref(),
+            Some("informatique (NSI)")
+        );
         let levels = vec!["high_school".to_string(), "O-Level".to_string()];
-        assert_eq!(resolve("high_school", &levels).as_deref(), Some("high_school"));
+        assert_eq!(
+            resolve("high_school", &levels).as_deref(),
+            Some("high_school")
+        );
         assert_eq!(resolve("o-level", &levels).as_deref(), Some("O-Level"));
     }
 
     #[test]
     fn language_detection() {
-        assert_eq!(detect_lang("Écrire une fonction qui renvoie le maximum d'une liste"), Lang::Fr);
-        assert_eq!(detect_lang("Write a function that returns the maximum of a list"), Lang::En);
+        assert_eq!(
+            detect_lang("Écrire une fonction qui renvoie le maximum d'une liste"),
+            Lang::Fr
+        );
+        assert_eq!(
+            detect_lang("Write a function that returns the maximum of a list"),
+            Lang::En
+        );
     }
 }
