@@ -16,6 +16,7 @@
 //! | [`gate`] | the hard curriculum gate: a bitset of admissible chunks per shard |
 //! | [`bm25`] | lexical retrieval over a gated pool |
 //! | [`library`] | the reader: loaded shards and the `search` entry point used by the CLI and Wasm |
+//! | `eval` | the OpenCERB benchmark harness behind `chsr eval` (native only) |
 //!
 //! Builder and reader never call each other: they meet only in [`format`] (and share the pure
 //! [`analysis`] functions, so queries are analysed exactly as documents were).
@@ -26,6 +27,8 @@ pub mod build;
 pub mod clock;
 pub mod corpus;
 pub mod dense;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod eval;
 pub mod expand;
 pub mod format;
 pub mod fusion;

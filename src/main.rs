@@ -1,4 +1,4 @@
-//! The `chsr` command-line tool: build shards, search them, verify an output folder.
+//! The `chsr` command-line tool: build shards, search them, verify an output folder, evaluate.
 //!
 //! Errors are printed as one line (`error: …`) with exit status 1 (2 for usage errors); no panic
 //! backtrace reaches the user.
@@ -59,6 +59,49 @@ mod cli {
             /// Folder holding manifest.json and the shards.
             dir: PathBuf,
         },
+        /// Evaluate variants on an OpenCERB-format query set: P/R/nDCG, leakage, contamination,
+        /// exact-scope success, latency, per slice, paired bootstrap, consistency judge.
+        Eval(EvalArgs),
+    }
+
+    #[derive(Args)]
+    struct EvalArgs {
+        /// Folder holding manifest.json and the shards (every shard is loaded once).
+        #[arg(long)]
+        shards: PathBuf,
+        /// Query set (OpenCERB JSONL: id, slice, query, scope, relevant_grades, …).
+        #[arg(long)]
+        queries: PathBuf,
+        /// Comma-separated variants, in pipeline order (default: all available).
+        #[arg(long)]
+        variants: Option<String>,
+        /// Cut-off K.
+        #[arg(short = 'k', long = "k", default_value_t = 8)]
+        k: usize,
+        /// Bootstrap pairs FROM:TO, comma-separated (default: consecutive variants).
+        #[arg(long)]
+        pairs: Option<String>,
+        /// Bootstrap resamples.
+        #[arg(long, default_value_t = chsr::eval::stats::BOOTSTRAP_RESAMPLES)]
+        resamples: usize,
+        /// Bootstrap seed.
+        #[arg(long, default_value_t = chsr::eval::stats::BOOTSTRAP_SEED)]
+        seed: u64,
+        /// Write the JSON report here.
+        #[arg(long)]
+        json: Option<PathBuf>,
+        /// Write the markdown report here.
+        #[arg(long)]
+        report: Option<PathBuf>,
+        /// Write the SVG charts into this folder.
+        #[arg(long)]
+        charts: Option<PathBuf>,
+        /// Timed calls per search; a query's latency is their median.
+        #[arg(long, default_value_t = 1)]
+        repeat: usize,
+        /// Write one JSON line per (variant, query) here: returned ids and per-query metrics.
+        #[arg(long)]
+        runs: Option<PathBuf>,
     }
 
     #[derive(Args)]
@@ -217,7 +260,177 @@ mod cli {
             }
             Cmd::Search(a) => search(*a),
             Cmd::Verify { dir } => verify(&dir),
+            Cmd::Eval(a) => eval(a),
         }
+    }
+
+    fn eval(a: EvalArgs) -> Result<(), String> {
+        use chsr::eval::{self, report, svg, EvalSettings};
+        if a.k == 0 || a.k > chsr::library::MAX_K {
+            return Err(format!(
+                "-k must be between 1 and {}, got {}",
+                chsr::library::MAX_K,
+                a.k
+            ));
+        }
+        let systems = match &a.variants {
+            Some(list) => eval::parse_systems(list, a.k)?,
+            None => eval::all_systems(a.k),
+        };
+        let pairs = a
+            .pairs
+            .as_deref()
+            .map(|p| eval::parse_pairs(p, &systems))
+            .transpose()?;
+        let bytes = std::fs::read(&a.queries)
+            .map_err(|e| format!("{}: cannot read: {e}", a.queries.display()))?;
+        let query_sha256 = chsr::format::sha256_hex(&bytes);
+        let text = String::from_utf8(bytes)
+            .map_err(|_| format!("{}: not valid UTF-8", a.queries.display()))?;
+        let queries = eval::queries::parse_queries(&a.queries.display().to_string(), &text)
+            .map_err(|e| e.to_string())?;
+        let t0 = std::time::Instant::now();
+        let mut lib = Library::open_dir(&a.shards).map_err(|e| e.to_string())?;
+        lib.load_needed_from_dir(&a.shards, &Scope::new(), Gating::Ungated)
+            .map_err(|e| e.to_string())?;
+        let t_load = t0.elapsed().as_secs_f64();
+        eval::check_scopes(&lib, &queries)?;
+        let runs =
+            eval::run_systems(&lib, &queries, &systems, a.repeat).map_err(|e| e.to_string())?;
+        let t_run = t0.elapsed().as_secs_f64() - t_load;
+        let settings = EvalSettings {
+            k: a.k,
+            pairs,
+            resamples: a.resamples,
+            seed: a.seed,
+            repeat: a.repeat,
+            query_file: a
+                .queries
+                .file_name()
+                .map(|n| n.to_string_lossy().to_string())
+                .unwrap_or_default(),
+            query_sha256,
+        };
+        let rep = eval::summarise(&lib, &queries, &runs, &settings);
+        let mut links = report::ChartLinks::default();
+        if let Some(dir) = &a.charts {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            for (name, svg) in [
+                ("leakage_recall.svg", svg::leakage_recall(&rep)),
+                ("slice_recall.svg", svg::slice_recall(&rep)),
+            ] {
+                let path = dir.join(name);
+                std::fs::write(&path, svg).map_err(|e| format!("{}: {e}", path.display()))?;
+                let link = a
+                    .report
+                    .as_deref()
+                    .map(|r| relative_link(r, &path))
+                    .unwrap_or_else(|| name.to_string());
+                if name.starts_with("leakage") {
+                    links.scatter = Some(link);
+                } else {
+                    links.slices = Some(link);
+                }
+            }
+        }
+        if let Some(path) = &a.json {
+            write_file(path, &report::to_json(&rep))?;
+        }
+        if let Some(path) = &a.runs {
+            write_file(path, &report::runs_jsonl(&queries, &runs))?;
+        }
+        if let Some(path) = &a.report {
+            write_file(path, &report::to_markdown(&rep, &links))?;
+        }
+        println!(
+            "{:<10} {:>6} {:>6} {:>6} {:>6} {:>8} {:>6} {:>6} {:>9} {:>9}",
+            "variant", "P", "R", "nDCG", "leak", "any-leak", "contam", "ESS", "p50 ms", "p95 ms"
+        );
+        for v in &rep.variants {
+            let o = &v.overall;
+            println!(
+                "{:<10} {:>6.3} {:>6.3} {:>6.3} {:>6.3} {:>8.3} {:>6} {:>6.3} {:>9.3} {:>9.3}",
+                v.name,
+                o.precision,
+                o.recall,
+                o.ndcg,
+                o.leakage,
+                o.any_leak_rate,
+                o.contamination
+                    .map(|c| format!("{c:.3}"))
+                    .unwrap_or_else(|| "-".into()),
+                o.ess,
+                o.latency_ms_p50,
+                o.latency_ms_p95
+            );
+        }
+        for p in &rep.bootstrap.pairs {
+            let m = &p.metrics;
+            println!(
+                "{} -> {}: dR {:+.3} (p {:.3})  dnDCG {:+.3} (p {:.3})  dleak {:+.3} (p {:.3})  dESS {:+.3} (p {:.3})",
+                p.from,
+                p.to,
+                m.recall.mean_diff,
+                m.recall.p_value,
+                m.ndcg.mean_diff,
+                m.ndcg.p_value,
+                m.leakage.mean_diff,
+                m.leakage.p_value,
+                m.ess.mean_diff,
+                m.ess.p_value
+            );
+        }
+        eprintln!(
+            "evaluated {} queries x {} variants at k={} (shards loaded in {:.2}s, searches in {:.2}s)",
+            queries.len(),
+            systems.len(),
+            a.k,
+            t_load,
+            t_run
+        );
+        Ok(())
+    }
+
+    fn write_file(path: &std::path::Path, text: &str) -> Result<(), String> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// The path of `target` relative to the folder of `from` (a file), with `/` separators; the
+    /// file name alone when the folders cannot be resolved.
+    fn relative_link(from: &std::path::Path, target: &std::path::Path) -> String {
+        let name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let resolve = |p: &std::path::Path| {
+            let p = if p.as_os_str().is_empty() {
+                std::path::Path::new(".")
+            } else {
+                p
+            };
+            std::fs::create_dir_all(p).ok()?;
+            p.canonicalize().ok()
+        };
+        let (Some(a), Some(b)) = (
+            from.parent().and_then(resolve),
+            target.parent().and_then(resolve),
+        ) else {
+            return name;
+        };
+        let a: Vec<_> = a.components().collect();
+        let b: Vec<_> = b.components().collect();
+        let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+        let mut parts: Vec<String> = vec!["..".to_string(); a.len() - common];
+        parts.extend(
+            b[common..]
+                .iter()
+                .map(|c| c.as_os_str().to_string_lossy().to_string()),
+        );
+        parts.push(name);
+        parts.join("/")
     }
 
     fn search(a: SearchArgs) -> Result<(), String> {

@@ -123,16 +123,18 @@ pub fn rerank<'a, K: Clone>(
     hints: &[(Field, String)],
     cfg: &RerankConfig,
 ) -> (Vec<Candidate<'a, K>>, Vec<Duplicate>) {
-    let top_section = cands.first().and_then(|c| c.chunk.section_key.clone());
     let label = u.label.as_deref().map(label_key);
-    for c in cands.iter_mut() {
+    let first_glossary = cands.iter().position(|c| c.chunk.doc_type == "glossary");
+    for (i, c) in cands.iter_mut().enumerate() {
         let mut add = |reason: String, delta: f64| {
             c.score += delta;
             c.adjustments.push(Adjustment { reason, delta });
         };
-        if u.definition && c.chunk.doc_type == "glossary" {
+        if u.definition && Some(i) == first_glossary {
+            // The best-ranked glossary entry is the definition asked for; other glossary entries
+            // that merely mention the term are not lifted.
             add(
-                "glossary entry for a definition request".into(),
+                "best glossary entry for a definition request".into(),
                 cfg.definition,
             );
         } else if let Some(d) = &u.wants_doc_type {
@@ -160,17 +162,27 @@ pub fn rerank<'a, K: Clone>(
                 add(format!("{f} {v} named in the query"), cfg.field);
             }
         }
-        if let (Some(top), Some(s)) = (&top_section, &c.chunk.section_key) {
-            if top == s {
-                add("same section as the top result".into(), cfg.same_section);
-            }
-        }
     }
-    cands.sort_by(|a, b| {
+    let order = |a: &Candidate<'a, K>, b: &Candidate<'a, K>| {
         b.score
             .total_cmp(&a.score)
             .then_with(|| a.chunk.id.cmp(&b.chunk.id))
-    });
+    };
+    cands.sort_by(order);
+    // Section coherence, relative to the top result after the boosts above.
+    let top_section = cands.first().and_then(|c| c.chunk.section_key.clone());
+    for c in cands.iter_mut() {
+        if let (Some(top), Some(s)) = (&top_section, &c.chunk.section_key) {
+            if top == s {
+                c.score += cfg.same_section;
+                c.adjustments.push(Adjustment {
+                    reason: "same section as the top result".into(),
+                    delta: cfg.same_section,
+                });
+            }
+        }
+    }
+    cands.sort_by(order);
     // Near-duplicate removal against better-ranked kept results.
     let mut kept: Vec<Candidate<'a, K>> = Vec::with_capacity(cands.len());
     let mut kept_sets: Vec<BTreeSet<String>> = Vec::new();
@@ -255,7 +267,7 @@ mod tests {
         assert_eq!(out[0].chunk.id, "b");
         assert_eq!(
             out[0].adjustments[0].reason,
-            "glossary entry for a definition request"
+            "best glossary entry for a definition request"
         );
     }
 

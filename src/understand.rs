@@ -102,10 +102,13 @@ pub fn understand(query: &str) -> Understanding {
         short: ws.len() <= MAX_HINT_WORDS,
         ..Default::default()
     };
-    // Document type wanted (soft).
+    // Document type wanted (soft), from short requests only: in pasted exercise text, words like
+    // "answer" or "solution" are content ("explain your answer"), not a request.
     let has = |w: &str| ws.iter().any(|x| x == w);
     let phrase = |p: &str| lower.contains(p);
-    if phrase("mark scheme")
+    if !u.short {
+        // no intent read
+    } else if phrase("mark scheme")
         || has("answer")
         || has("answers")
         || has("solution")

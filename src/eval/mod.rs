@@ -1,0 +1,498 @@
+//! `chsr eval`: the OpenCERB benchmark harness (native only).
+//!
+//! A *system* is a name and the [`SearchOptions`] it searches with; the harness runs every query
+//! of a set through every system over one [`Library`] with all shards loaded, scores each result
+//! list ([`metrics`]), aggregates overall and per slice, compares consecutive systems with a
+//! paired bootstrap ([`stats`]), runs the consistency judge ([`judge`]) and renders the report
+//! ([`report`]: JSON, markdown, SVG charts).
+//!
+//! Adding a pipeline variant is one line in [`system`]: map its name to its options.
+
+pub mod judge;
+pub mod metrics;
+pub mod queries;
+pub mod report;
+pub mod stats;
+pub mod svg;
+
+use crate::format::ChunkRecord;
+use crate::library::{Gating, Library, SearchOptions, Variant};
+use metrics::{ChunkIndex, QueryMetrics};
+use queries::EvalQuery;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::time::Instant;
+
+/// A system under evaluation: a name and the options it searches with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct System {
+    /// Name shown in reports (`C-bm25`, …).
+    pub name: String,
+    /// Search options (`k` is set by the harness).
+    pub opts: SearchOptions,
+}
+
+/// Names of the systems, in the default (pipeline) order: the bootstrap compares consecutive
+/// systems, so A → B → B+ → C → D → E follows the ablation of the seed paper. The `-bm25`
+/// systems are the lexical-only baselines (B, B+, C with the dense path switched off).
+pub const SYSTEMS: &[&str] = &["A", "B", "B+", "C", "D", "E"];
+
+/// Lexical-only baselines, available by name.
+pub const BASELINES: &[&str] = &["B-bm25", "B+-bm25", "C-bm25"];
+
+/// The system called `name` with cut-off `k`, if it exists.
+pub fn system(name: &str, k: usize) -> Option<System> {
+    let opts = if let Some(v) = Variant::parse(name) {
+        SearchOptions::for_variant(v)
+    } else {
+        let base = name.strip_suffix("-bm25").and_then(Variant::parse)?;
+        if !matches!(base, Variant::B | Variant::BPlus | Variant::C) {
+            return None;
+        }
+        let mut o = SearchOptions::for_variant(base);
+        o.stages.dense = false;
+        o
+    };
+    Some(System {
+        name: name.to_string(),
+        opts: SearchOptions { k, ..opts },
+    })
+}
+
+/// Parses a comma-separated list of system names (order kept; duplicates refused).
+pub fn parse_systems(list: &str, k: usize) -> Result<Vec<System>, String> {
+    let mut out: Vec<System> = Vec::new();
+    for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let s = system(name, k).ok_or_else(|| {
+            format!(
+                "unknown variant {name:?}; available: {}, {}",
+                SYSTEMS.join(", "),
+                BASELINES.join(", ")
+            )
+        })?;
+        if out.iter().any(|x| x.name == s.name) {
+            return Err(format!("variant {name:?} is listed twice"));
+        }
+        out.push(s);
+    }
+    if out.is_empty() {
+        return Err("no variant given".into());
+    }
+    Ok(out)
+}
+
+/// Every available system, in the default order.
+pub fn all_systems(k: usize) -> Vec<System> {
+    SYSTEMS.iter().filter_map(|n| system(n, k)).collect()
+}
+
+/// Parses bootstrap pairs `FROM:TO,FROM:TO` against the systems being run.
+pub fn parse_pairs(list: &str, systems: &[System]) -> Result<Vec<(usize, usize)>, String> {
+    let idx = |n: &str| {
+        systems.iter().position(|s| s.name == n).ok_or_else(|| {
+            format!("bootstrap pair names {n:?}, which is not among the variants being run")
+        })
+    };
+    list.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|p| {
+            let (a, b) = p
+                .split_once(':')
+                .ok_or_else(|| format!("bootstrap pair {p:?} is not of the form FROM:TO"))?;
+            Ok((idx(a.trim())?, idx(b.trim())?))
+        })
+        .collect()
+}
+
+/// Consecutive pairs of `n` systems: (0,1), (1,2), ….
+pub fn consecutive_pairs(n: usize) -> Vec<(usize, usize)> {
+    (1..n).map(|i| (i - 1, i)).collect()
+}
+
+/// Errors of an evaluation run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EvalError {
+    /// A search failed for a query.
+    Search {
+        /// Query id.
+        query: String,
+        /// System name.
+        system: String,
+        /// The error.
+        message: String,
+    },
+}
+
+impl fmt::Display for EvalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EvalError::Search {
+                query,
+                system,
+                message,
+            } => write!(f, "query {query} ({system}): {message}"),
+        }
+    }
+}
+
+impl std::error::Error for EvalError {}
+
+/// One query run through one system.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueryRun {
+    /// Returned chunk ids, in rank order.
+    pub ids: Vec<String>,
+    /// The metrics.
+    pub metrics: QueryMetrics,
+    /// Wall-clock time of the search call, in milliseconds.
+    pub latency_ms: f64,
+    /// Sum of the manifest `bytes` of the shards the search reads.
+    pub shard_bytes: u64,
+}
+
+/// Every query run through one system (same order as the query set).
+#[derive(Clone, Debug)]
+pub struct SystemRun {
+    /// The system.
+    pub system: System,
+    /// One run per query.
+    pub runs: Vec<QueryRun>,
+}
+
+/// Chunk id → record over every loaded shard.
+pub fn chunk_index(lib: &Library) -> ChunkIndex<'_> {
+    lib.loaded()
+        .flat_map(|s| s.chunks().iter())
+        .map(|c| (c.id.as_str(), c))
+        .collect()
+}
+
+/// Runs every query through every system. Queries go in order and, for each query, every system
+/// (in an order rotated by one from query to query), so that a warm cache or a busy neighbour
+/// affects all systems alike. Each search is timed `repeat` times (at least once) and its latency
+/// is the median of those calls, which damps the noise of a shared machine. Every shard a system
+/// needs must be loaded.
+pub fn run_systems(
+    lib: &Library,
+    queries: &[EvalQuery],
+    systems: &[System],
+    repeat: usize,
+) -> Result<Vec<SystemRun>, EvalError> {
+    let corpus = chunk_index(lib);
+    let manifest = lib.manifest();
+    let mut out: Vec<SystemRun> = systems
+        .iter()
+        .map(|s| SystemRun {
+            system: s.clone(),
+            runs: Vec::with_capacity(queries.len()),
+        })
+        .collect();
+    let m = systems.len();
+    for (qi, q) in queries.iter().enumerate() {
+        // Rotate the order of the systems from one query to the next, so that no system always
+        // runs first (cold caches) or right after another one searched the same terms.
+        for si in (0..m).map(|j| (j + qi) % m) {
+            let (sys, run) = (&systems[si], &mut out[si]);
+            let mut times = Vec::with_capacity(repeat.max(1));
+            let mut resp = None;
+            for _ in 0..repeat.max(1) {
+                let t = Instant::now();
+                let r =
+                    lib.search(&q.query, &q.scope, &sys.opts)
+                        .map_err(|e| EvalError::Search {
+                            query: q.id.clone(),
+                            system: sys.name.clone(),
+                            message: e.to_string(),
+                        })?;
+                times.push(t.elapsed().as_secs_f64() * 1000.0);
+                resp.get_or_insert(r);
+            }
+            let resp = resp.expect("searched at least once");
+            let latency_ms = stats::median(&times);
+            let shard_bytes = lib
+                .shard_indices(&q.scope, sys.opts.stages.gating)
+                .into_iter()
+                .map(|i| manifest.shards[i].bytes)
+                .sum();
+            let results: Vec<&ChunkRecord> = resp
+                .results
+                .iter()
+                .map(|h| {
+                    corpus
+                        .get(h.id.as_str())
+                        .copied()
+                        .ok_or_else(|| EvalError::Search {
+                            query: q.id.clone(),
+                            system: sys.name.clone(),
+                            message: format!("result {} is in no loaded shard", h.id),
+                        })
+                })
+                .collect::<Result<_, _>>()?;
+            run.runs.push(QueryRun {
+                ids: resp.results.iter().map(|h| h.id.clone()).collect(),
+                metrics: metrics::score(q, &results, &corpus, sys.opts.k),
+                latency_ms,
+                shard_bytes,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Metrics averaged over a set of queries.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Aggregate {
+    /// Queries.
+    pub n: usize,
+    /// Mean P@K.
+    pub precision: f64,
+    /// Mean R@K.
+    pub recall: f64,
+    /// Mean graded nDCG@K.
+    pub ndcg: f64,
+    /// Mean share of leaked results.
+    pub leakage: f64,
+    /// Share of queries with at least one leaked result.
+    pub any_leak_rate: f64,
+    /// Mean contamination over the eligible queries (`null` when none is eligible).
+    pub contamination: Option<f64>,
+    /// Queries eligible for contamination.
+    pub contamination_n: usize,
+    /// Exact-scope success rate.
+    pub ess: f64,
+    /// Median latency (nearest rank), ms.
+    pub latency_ms_p50: f64,
+    /// 95th percentile latency (nearest rank), ms.
+    pub latency_ms_p95: f64,
+    /// Mean shard bytes read per query.
+    pub bytes_per_query: f64,
+    /// Mean number of results returned.
+    pub returned: f64,
+}
+
+/// Aggregates runs (all, or a subset by index).
+pub fn aggregate<'a>(runs: impl IntoIterator<Item = &'a QueryRun>) -> Aggregate {
+    let runs: Vec<&QueryRun> = runs.into_iter().collect();
+    let f =
+        |g: &dyn Fn(&QueryRun) -> f64| stats::mean(&runs.iter().map(|r| g(r)).collect::<Vec<_>>());
+    let contam: Vec<f64> = runs
+        .iter()
+        .filter_map(|r| r.metrics.contamination)
+        .collect();
+    let lat: Vec<f64> = runs.iter().map(|r| r.latency_ms).collect();
+    Aggregate {
+        n: runs.len(),
+        precision: f(&|r| r.metrics.precision),
+        recall: f(&|r| r.metrics.recall),
+        ndcg: f(&|r| r.metrics.ndcg),
+        leakage: f(&|r| r.metrics.leakage),
+        any_leak_rate: f(&|r| f64::from(u8::from(r.metrics.any_leak))),
+        contamination: (!contam.is_empty()).then(|| stats::mean(&contam)),
+        contamination_n: contam.len(),
+        ess: f(&|r| f64::from(u8::from(r.metrics.exact))),
+        latency_ms_p50: stats::percentile_nearest_rank(&lat, 50.0),
+        latency_ms_p95: stats::percentile_nearest_rank(&lat, 95.0),
+        bytes_per_query: f(&|r| r.shard_bytes as f64),
+        returned: f(&|r| r.metrics.returned as f64),
+    }
+}
+
+/// One system's results: overall and per slice.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VariantReport {
+    /// System name.
+    pub name: String,
+    /// Gating mode.
+    pub gating: Gating,
+    /// Over every query (the metric names are the top-level keys).
+    #[serde(flatten)]
+    pub overall: Aggregate,
+    /// Per slice.
+    pub slices: BTreeMap<String, Aggregate>,
+}
+
+/// Bootstrap results of one pair, per metric.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PairMetrics {
+    /// R@K.
+    pub recall: stats::Bootstrap,
+    /// nDCG@K.
+    pub ndcg: stats::Bootstrap,
+    /// Leakage.
+    pub leakage: stats::Bootstrap,
+    /// Exact-scope success.
+    pub ess: stats::Bootstrap,
+}
+
+/// A paired comparison `to − from`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PairReport {
+    /// Baseline system.
+    pub from: String,
+    /// Compared system.
+    pub to: String,
+    /// Per metric.
+    pub metrics: PairMetrics,
+}
+
+/// Bootstrap settings and pairs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BootstrapReport {
+    /// Resamples.
+    pub resamples: usize,
+    /// PRNG seed (SplitMix64).
+    pub seed: u64,
+    /// The pairs.
+    pub pairs: Vec<PairReport>,
+}
+
+/// Where the queries came from.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct QuerySetInfo {
+    /// File name (no directory).
+    pub file: String,
+    /// SHA-256 of the file.
+    pub sha256: String,
+    /// Queries.
+    pub count: usize,
+    /// Queries per slice.
+    pub slices: BTreeMap<String, usize>,
+}
+
+/// What was searched.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CorpusInfo {
+    /// Chunks in the manifest.
+    pub chunks: u64,
+    /// Shards.
+    pub shards: usize,
+    /// Total shard bytes.
+    pub bytes: u64,
+    /// The manifest's corpus hash.
+    pub corpus_sha256: String,
+}
+
+/// The whole evaluation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EvalReport {
+    /// Cut-off.
+    pub k: usize,
+    /// Timed calls per search (the latency of a query is their median).
+    pub latency_repeats: usize,
+    /// Query set.
+    pub queries: QuerySetInfo,
+    /// Corpus.
+    pub corpus: CorpusInfo,
+    /// Per system, in the order run.
+    pub variants: Vec<VariantReport>,
+    /// Paired bootstrap.
+    pub bootstrap: BootstrapReport,
+    /// Consistency judge.
+    pub judge: judge::JudgeReport,
+}
+
+/// Settings of [`evaluate`] beyond the systems.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvalSettings {
+    /// Cut-off K.
+    pub k: usize,
+    /// Bootstrap pairs (indices into the systems); consecutive ones when `None`.
+    pub pairs: Option<Vec<(usize, usize)>>,
+    /// Bootstrap resamples.
+    pub resamples: usize,
+    /// Bootstrap seed.
+    pub seed: u64,
+    /// Timed calls per search (the latency is their median).
+    pub repeat: usize,
+    /// Query file name for the report.
+    pub query_file: String,
+    /// SHA-256 of the query file.
+    pub query_sha256: String,
+}
+
+/// Summarises the runs into the report.
+pub fn summarise(
+    lib: &Library,
+    queries: &[EvalQuery],
+    runs: &[SystemRun],
+    settings: &EvalSettings,
+) -> EvalReport {
+    let mut slice_of: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, q) in queries.iter().enumerate() {
+        slice_of.entry(q.slice.clone()).or_default().push(i);
+    }
+    let variants = runs
+        .iter()
+        .map(|r| VariantReport {
+            name: r.system.name.clone(),
+            gating: r.system.opts.stages.gating,
+            overall: aggregate(&r.runs),
+            slices: slice_of
+                .iter()
+                .map(|(s, idx)| (s.clone(), aggregate(idx.iter().map(|&i| &r.runs[i]))))
+                .collect(),
+        })
+        .collect();
+    let pairs = settings
+        .pairs
+        .clone()
+        .unwrap_or_else(|| consecutive_pairs(runs.len()));
+    let boot = |a: &SystemRun, b: &SystemRun, g: fn(&QueryMetrics) -> f64| {
+        let xa: Vec<f64> = a.runs.iter().map(|r| g(&r.metrics)).collect();
+        let xb: Vec<f64> = b.runs.iter().map(|r| g(&r.metrics)).collect();
+        stats::paired_bootstrap(&xa, &xb, settings.resamples, settings.seed)
+    };
+    let pairs = pairs
+        .into_iter()
+        .map(|(i, j)| {
+            let (a, b) = (&runs[i], &runs[j]);
+            PairReport {
+                from: a.system.name.clone(),
+                to: b.system.name.clone(),
+                metrics: PairMetrics {
+                    recall: boot(a, b, |m| m.recall),
+                    ndcg: boot(a, b, |m| m.ndcg),
+                    leakage: boot(a, b, |m| m.leakage),
+                    ess: boot(a, b, |m| f64::from(u8::from(m.exact))),
+                },
+            }
+        })
+        .collect();
+    let m = lib.manifest();
+    EvalReport {
+        k: settings.k,
+        latency_repeats: settings.repeat.max(1),
+        queries: QuerySetInfo {
+            file: settings.query_file.clone(),
+            sha256: settings.query_sha256.clone(),
+            count: queries.len(),
+            slices: slice_of.iter().map(|(s, v)| (s.clone(), v.len())).collect(),
+        },
+        corpus: CorpusInfo {
+            chunks: m.chunks,
+            shards: m.shards.len(),
+            bytes: m.shards.iter().map(|s| s.bytes).sum(),
+            corpus_sha256: m.corpus_sha256.clone(),
+        },
+        variants,
+        bootstrap: BootstrapReport {
+            resamples: settings.resamples,
+            seed: settings.seed,
+            pairs,
+        },
+        judge: judge::judge(queries),
+    }
+}
+
+/// Validates every query's scope against the manifest before anything runs, so that a bad
+/// query set fails fast with the query's id and line.
+pub fn check_scopes(lib: &Library, queries: &[EvalQuery]) -> Result<(), String> {
+    for q in queries {
+        q.scope
+            .validate(lib.manifest())
+            .map_err(|e| format!("query {} (line {}): {e}", q.id, q.line))?;
+    }
+    Ok(())
+}
