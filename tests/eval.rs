@@ -39,9 +39,9 @@ fn gating_properties_hold_on_the_fixture() {
     let lib = fixture_library(&dir);
     let queries = read_queries(Path::new(QUERIES)).unwrap();
     eval::check_scopes(&lib, &queries).unwrap();
-    let systems = eval::all_systems(8);
-    let names: Vec<&str> = systems.iter().map(|s| s.name.as_str()).collect();
-    assert_eq!(names, ["B-bm25", "B+-bm25", "C-bm25"]);
+    let all: Vec<String> = eval::all_systems(8).into_iter().map(|s| s.name).collect();
+    assert_eq!(all, ["A", "B", "B+", "C", "D", "E"]);
+    let systems = eval::parse_systems("B-bm25,B+-bm25,C-bm25", 8).unwrap();
     let runs = eval::run_systems(&lib, &queries, &systems, 2).unwrap();
     let (ungated, post, gated) = (&runs[0], &runs[1], &runs[2]);
     let corpus = eval::chunk_index(&lib);
@@ -194,7 +194,7 @@ fn cli_eval_runs_and_reports_errors() {
     };
     let e = fail(&["--queries", QUERIES, "--variants", "Z"]);
     assert!(
-        e.starts_with("error: unknown variant \"Z\"; available: B-bm25"),
+        e.starts_with("error: unknown variant \"Z\"; available: A, B, B+, C, D, E"),
         "{e}"
     );
     let bad = dir.join("bad.jsonl");
