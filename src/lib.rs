@@ -30,6 +30,7 @@ pub mod dense;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod eval;
 pub mod expand;
+pub mod explain;
 pub mod format;
 pub mod fusion;
 pub mod gate;

@@ -280,6 +280,8 @@ pub struct SearchOptions {
     pub dense: DenseConfig,
     /// Reranker weights.
     pub rerank: RerankConfig,
+    /// Record the per-stage candidate lists in the trace (used by `explain`).
+    pub probe: bool,
 }
 
 impl SearchOptions {
@@ -371,6 +373,7 @@ impl Default for SearchOptions {
             expand_chars: 0,
             dense: DenseConfig::default(),
             rerank: RerankConfig::default(),
+            probe: false,
         }
     }
 }
@@ -601,6 +604,20 @@ pub struct Trace {
     pub notes: Vec<String>,
     /// Stage timings.
     pub timings: Timings,
+    /// Per-stage candidate lists, recorded when `SearchOptions::probe` is set (for `explain`).
+    #[serde(skip)]
+    pub probe: Option<Probe>,
+}
+
+/// The candidate lists of the primary pass, by stage (ids in rank order).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Probe {
+    /// BM25 window.
+    pub bm25: Vec<String>,
+    /// Dense window.
+    pub dense: Vec<String>,
+    /// Fused order, before post-filter and rerank.
+    pub fused: Vec<String>,
 }
 
 /// Results and trace of a search.
@@ -1184,6 +1201,28 @@ impl Library {
                 leakage: Leakage::InScope,
             })
             .collect();
+        if primary && opts.probe {
+            let ids = |keys: &[Key]| {
+                keys.iter()
+                    .map(|k| id_of(k.shard, k.doc).to_string())
+                    .collect::<Vec<_>>()
+            };
+            let list = |name: &str| {
+                which
+                    .iter()
+                    .position(|w| *w == name)
+                    .map(|i| ids(&lists[i]))
+                    .unwrap_or_default()
+            };
+            trace.probe = Some(Probe {
+                bm25: list("bm25"),
+                dense: list("dense"),
+                fused: cands
+                    .iter()
+                    .map(|c| id_of(c.key.shard, c.key.doc).to_string())
+                    .collect(),
+            });
+        }
         // Post-filter (B+): retrieve ungated, cut to k, then drop what is out of scope.
         if gating == Gating::PostFiltered {
             let before = cands.len().min(opts.k);
@@ -1227,16 +1266,6 @@ impl Library {
                 .collect();
         }
         // Keys are shard positions in this pass: make them manifest positions.
-        let manifest_idx: Vec<usize> = shards
-            .iter()
-            .map(|s| {
-                self.manifest
-                    .shards
-                    .iter()
-                    .position(|e| e.file == s.entry.file)
-                    .unwrap_or(0)
-            })
-            .collect();
         for c in cands.iter_mut() {
             c.key.shard = manifest_idx[c.key.shard];
             if gating != Gating::Gated {

@@ -54,6 +54,8 @@ mod cli {
         },
         /// Search a shard folder.
         Search(Box<SearchArgs>),
+        /// Explain, stage by stage, where expected chunks were lost (or found) by a search.
+        Explain(Box<ExplainArgs>),
         /// Check every shard of a folder against its manifest.
         Verify {
             /// Folder holding manifest.json and the shards.
@@ -131,6 +133,29 @@ mod cli {
         #[arg(long)]
         context: bool,
         /// Print one JSON object {"results": [...], "trace": {...}}.
+        #[arg(long)]
+        json: bool,
+        /// The query.
+        query: String,
+    }
+
+    #[derive(Args)]
+    struct ExplainArgs {
+        /// Folder holding manifest.json and the shards.
+        #[arg(long)]
+        shards: PathBuf,
+        #[command(flatten)]
+        scope: ScopeArgs,
+        /// Expected chunk ids (comma-separated or repeated).
+        #[arg(long, value_delimiter = ',', required = true)]
+        expect: Vec<String>,
+        /// Number of results (the cut).
+        #[arg(short = 'k', long = "k", default_value_t = 8)]
+        k: usize,
+        /// Pipeline variant (A, B, B+, C, D, E).
+        #[arg(long, default_value = "E")]
+        variant: String,
+        /// Print the explanation as JSON.
         #[arg(long)]
         json: bool,
         /// The query.
@@ -260,6 +285,7 @@ mod cli {
             }
             Cmd::Search(a) => search(*a),
             Cmd::Verify { dir } => verify(&dir),
+            Cmd::Explain(a) => explain(*a),
             Cmd::Eval(a) => eval(a),
         }
     }
@@ -507,6 +533,52 @@ mod cli {
         }
         for n in &resp.trace.notes {
             println!("note: {n}");
+        }
+        Ok(())
+    }
+
+    fn explain(a: ExplainArgs) -> Result<(), String> {
+        let variant = Variant::parse(&a.variant).ok_or_else(|| {
+            format!(
+                "unknown --variant {:?}; valid: A, B, B+, C, D, E",
+                a.variant
+            )
+        })?;
+        let mut opts = SearchOptions::for_variant(variant);
+        opts.k = a.k;
+        let scope = a.scope.scope();
+        let mut lib = Library::open_dir(&a.shards).map_err(|e| e.to_string())?;
+        scope.validate(lib.manifest()).map_err(|e| e.to_string())?;
+        // Every shard is loaded so that a chunk outside the scope can still be located.
+        lib.load_needed_from_dir(&a.shards, &Scope::new(), Gating::Ungated)
+            .map_err(|e| e.to_string())?;
+        let ex = chsr::explain::explain(&lib, &a.query, &scope, &opts, &a.expect)
+            .map_err(|e| e.to_string())?;
+        if a.json {
+            println!("{}", serde_json::to_string(&ex).map_err(|e| e.to_string())?);
+            return Ok(());
+        }
+        println!(
+            "variant {} | scope {} | {} results | {} of {} chunks admissible",
+            variant.name(),
+            scope,
+            ex.response.results.len(),
+            ex.response.trace.admissible,
+            ex.response.trace.pool_chunks
+        );
+        let r = |x: Option<usize>| x.map_or("-".to_string(), |v| v.to_string());
+        for c in &ex.chunks {
+            println!(
+                "{:<16} {}  [gate {} | bm25 {} | dense {} | fused {} | final {}]\n                 {}",
+                c.verdict,
+                c.id,
+                if c.admitted { "ok".to_string() } else { format!("excluded by {}", c.excluded_by.as_deref().unwrap_or("?")) },
+                r(c.bm25_rank),
+                r(c.dense_rank),
+                r(c.fused_rank),
+                r(c.final_rank),
+                c.explanation
+            );
         }
         Ok(())
     }

@@ -107,4 +107,38 @@ impl ChsrIndex {
             .map_err(|e| JsError::new(&e.to_string()))?;
         to_js(&resp)
     }
+
+    /// Explains, stage by stage, where each expected chunk id was lost or found:
+    /// `{response, chunks: [{id, verdict, admitted, excluded_by, bm25_rank, dense_rank,
+    /// fused_rank, duplicate_of, final_rank, leakage, explanation}]}`.
+    pub fn explain(
+        &self,
+        query: &str,
+        scope: JsValue,
+        options: JsValue,
+        expect: Vec<String>,
+    ) -> Result<JsValue, JsError> {
+        let scope = scope_of(scope)?;
+        let opts = options_of(options)?;
+        let ex = crate::explain::explain(&self.lib, query, &scope, &opts, &expect)
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        to_js(&ex)
+    }
+
+    /// The results of a search packaged as `[DOCUMENT N]` context for an assistant.
+    #[wasm_bindgen(js_name = toContext)]
+    pub fn to_context(
+        &self,
+        query: &str,
+        scope: JsValue,
+        options: JsValue,
+    ) -> Result<String, JsError> {
+        let scope = scope_of(scope)?;
+        let opts = options_of(options)?;
+        let resp = self
+            .lib
+            .search(query, &scope, &opts)
+            .map_err(|e| JsError::new(&e.to_string()))?;
+        Ok(self.lib.to_context(&resp))
+    }
 }

@@ -1,0 +1,191 @@
+//! `explain`: each verdict forced on a small fixture.
+#![cfg(not(target_arch = "wasm32"))]
+
+use chsr::build::{build, BuildOptions};
+use chsr::corpus::parse_jsonl;
+use chsr::explain::explain;
+use chsr::format::Field;
+use chsr::library::{Library, SearchOptions, Variant};
+use chsr::scope::Scope;
+
+fn line(id: &str, subject: &str, doc_type: &str, text: &str) -> String {
+    serde_json::json!({
+        "id": id, "text": text, "subject": subject, "level": "college", "lang": "en",
+        "doc_type": doc_type, "section_key": format!("{subject}:1.{}", id.len() % 3), "chapter": 1,
+    })
+    .to_string()
+}
+
+fn library() -> Library {
+    let mut lines = vec![
+        line(
+            "p:dup:a",
+            "physics",
+            "textbook_section",
+            "Specific heat of water is high compared with metals and air.",
+        ),
+        line(
+            "p:dup:b",
+            "physics",
+            "textbook_section",
+            "Specific heat of water is high compared with metals and air.",
+        ),
+        line(
+            "p:far",
+            "physics",
+            "textbook_section",
+            "Entropy of the universe never decreases.",
+        ),
+        line(
+            "p:gloss",
+            "physics",
+            "glossary",
+            "calorimetry: measurement of heat flow with a calorimeter; specific heat appears",
+        ),
+        line(
+            "c:metals",
+            "chemistry",
+            "textbook_section",
+            "Specific heat of metals is low.",
+        ),
+    ];
+    // Twelve chunks with decreasing use of the words, so ranks 1..12 exist.
+    for i in 0..12 {
+        // Distinct words per chunk keep them from being near-duplicates of each other.
+        let own: String = (0..12).map(|j| format!("topic{i}word{j} ")).collect();
+        let text = format!(
+            "{} heat transfer {own}{}",
+            "specific heat ".repeat(12 - i),
+            "filler ".repeat(i + 1)
+        );
+        lines.push(line(&format!("p:r{i:02}"), "physics", "exercise", &text));
+    }
+    let chunks = parse_jsonl("explain.jsonl", &lines.join("\n")).unwrap();
+    let out = build(&chunks, &BuildOptions::default());
+    let mut lib = Library::new(out.manifest.clone());
+    for s in &out.shards {
+        lib.load_shard(&s.entry.file, &s.bytes).unwrap();
+    }
+    lib
+}
+
+fn physics() -> Scope {
+    Scope::new()
+        .with(Field::Subject, "physics")
+        .with(Field::Level, "college")
+}
+
+fn all_ids(lib: &Library) -> Vec<String> {
+    lib.loaded()
+        .flat_map(|s| s.chunks().iter().map(|c| c.id.clone()))
+        .collect()
+}
+
+#[test]
+fn gate_verdicts_name_the_excluding_field() {
+    let lib = library();
+    let opts = SearchOptions::for_variant(Variant::C);
+    let ex = explain(
+        &lib,
+        "specific heat",
+        &physics(),
+        &opts,
+        &["c:metals".into()],
+    )
+    .unwrap();
+    assert_eq!(ex.chunks[0].verdict, "gate");
+    assert_eq!(ex.chunks[0].excluded_by.as_deref(), Some("subject"));
+    let scope = physics().with(Field::DocType, "exercise");
+    let ex = explain(
+        &lib,
+        "specific heat",
+        &scope,
+        &opts,
+        &["p:gloss".into(), "nope".into()],
+    )
+    .unwrap();
+    assert_eq!(ex.chunks[0].verdict, "gate");
+    assert_eq!(ex.chunks[0].excluded_by.as_deref(), Some("doc_type"));
+    assert_eq!(ex.chunks[1].verdict, "unknown");
+}
+
+#[test]
+fn a_chunk_without_shared_terms_is_a_candidate_recall_loss() {
+    let lib = library();
+    let ex = explain(
+        &lib,
+        "specific heat",
+        &physics(),
+        &SearchOptions::for_variant(Variant::C),
+        &["p:far".into()],
+    )
+    .unwrap();
+    let v = &ex.chunks[0];
+    assert_eq!(v.verdict, "candidate_recall");
+    assert!(v.admitted && v.bm25_rank.is_none() && v.dense_rank.is_none());
+}
+
+#[test]
+fn the_ninth_is_lost_by_fusion_and_the_first_is_found() {
+    let lib = library();
+    let opts = SearchOptions {
+        k: 8,
+        ..SearchOptions::for_variant(Variant::C)
+    };
+    let ex = explain(&lib, "specific heat", &physics(), &opts, &all_ids(&lib)).unwrap();
+    let ninth = ex
+        .chunks
+        .iter()
+        .find(|c| c.fused_rank == Some(9))
+        .expect("a 9th candidate");
+    assert_eq!(ninth.verdict, "fusion", "{ninth:?}");
+    let first = ex.chunks.iter().find(|c| c.fused_rank == Some(1)).unwrap();
+    assert_eq!(first.verdict, "found@1");
+    assert_eq!(ex.response.results[0].id, first.id);
+}
+
+#[test]
+fn near_duplicates_are_attributed_to_dedup() {
+    let lib = library();
+    let opts = SearchOptions::for_variant(Variant::D);
+    let ex = explain(
+        &lib,
+        "water metals air",
+        &physics(),
+        &opts,
+        &["p:dup:a".into(), "p:dup:b".into()],
+    )
+    .unwrap();
+    assert_eq!(ex.chunks[0].verdict, "found@1");
+    assert_eq!(ex.chunks[1].verdict, "dedup");
+    assert_eq!(ex.chunks[1].duplicate_of.as_deref(), Some("p:dup:a"));
+}
+
+#[test]
+fn a_chunk_pushed_below_the_cut_is_a_rerank_loss() {
+    let lib = library();
+    // A definition request lifts the glossary entry to the top (variant E), pushing the 8th
+    // fused candidate below the cut.
+    let opts = SearchOptions {
+        k: 8,
+        ..SearchOptions::for_variant(Variant::E)
+    };
+    let ex = explain(
+        &lib,
+        "what is specific heat",
+        &physics(),
+        &opts,
+        &all_ids(&lib),
+    )
+    .unwrap();
+    let gloss = ex.chunks.iter().find(|c| c.id == "p:gloss").unwrap();
+    assert!(
+        gloss.fused_rank.unwrap() > 1 && gloss.final_rank == Some(1),
+        "{gloss:?}"
+    );
+    let pushed: Vec<_> = ex.chunks.iter().filter(|c| c.verdict == "rerank").collect();
+    assert!(!pushed.is_empty(), "{:?}", ex.chunks);
+    for c in pushed {
+        assert!(c.fused_rank.unwrap() <= 8 && c.final_rank.is_none());
+    }
+}
