@@ -254,6 +254,7 @@ pub fn build_with(
         chunks: chunks.len() as u64,
         corpus_sha256: sha256_hex(&corpus_json),
         shards: shards.iter().map(|s| s.entry.clone()).collect(),
+        model: None,
     };
     BuildOutput { manifest, shards }
 }

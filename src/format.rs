@@ -642,6 +642,21 @@ pub struct ShardEntry {
     pub facets: BTreeMap<String, FacetCounts>,
 }
 
+/// The embedding model a shard folder was built with, as listed in the manifest.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModelEntry {
+    /// Content-hashed file name, relative to the manifest.
+    pub file: String,
+    /// SHA-256 of the file (the shards' `model_sha256`).
+    pub sha256: String,
+    /// File size in bytes.
+    pub bytes: u64,
+    /// Model id (source model and distillation parameters).
+    pub id: String,
+    /// Vector dimensions.
+    pub dims: u32,
+}
+
 /// `manifest.json`: the table of contents of a shard folder.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Manifest {
@@ -657,6 +672,9 @@ pub struct Manifest {
     pub corpus_sha256: String,
     /// Shards sorted by (subject, level).
     pub shards: Vec<ShardEntry>,
+    /// The embedding model for the dense path, when the shards have dense indexes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<ModelEntry>,
 }
 
 impl Manifest {
@@ -682,11 +700,15 @@ impl Manifest {
                 expected: crate::analysis::ANALYZER_VERSION,
             });
         }
-        for s in &m.shards {
-            if s.file.contains('/') || s.file.contains('\\') || s.file.starts_with('.') {
+        let files = m
+            .shards
+            .iter()
+            .map(|s| &s.file)
+            .chain(m.model.as_ref().map(|e| &e.file));
+        for file in files {
+            if file.contains('/') || file.contains('\\') || file.starts_with('.') {
                 return Err(FormatError::Manifest(format!(
-                    "shard file name {:?} must be a plain file name",
-                    s.file
+                    "file name {file:?} must be a plain file name"
                 )));
             }
         }
