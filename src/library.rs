@@ -1250,7 +1250,7 @@ impl Library {
                     adjustments: Vec::new(),
                 })
                 .collect();
-            let (kept, dups) = rerank(rc, u, soft_hints, &opts.rerank);
+            let (kept, dups) = rerank(rc, u, soft_hints, &opts.rerank, opts.k);
             if primary {
                 trace.duplicates = dups;
             }

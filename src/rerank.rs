@@ -115,13 +115,15 @@ fn label_key(label: &str) -> String {
         .join(" ")
 }
 
-/// Applies boosts, re-sorts (score descending, then id ascending), then removes near-duplicates.
+/// Applies boosts, re-sorts (score descending, then id ascending), then removes near-duplicates
+/// until `keep` results are kept (candidates after that are returned unchecked, in order).
 /// `hints` are the understood field values that were *not* applied as hard constraints.
 pub fn rerank<'a, K: Clone>(
     mut cands: Vec<Candidate<'a, K>>,
     u: &Understanding,
     hints: &[(Field, String)],
     cfg: &RerankConfig,
+    keep: usize,
 ) -> (Vec<Candidate<'a, K>>, Vec<Duplicate>) {
     let label = u.label.as_deref().map(label_key);
     let first_glossary = cands.iter().position(|c| c.chunk.doc_type == "glossary");
@@ -187,7 +189,12 @@ pub fn rerank<'a, K: Clone>(
     let mut kept: Vec<Candidate<'a, K>> = Vec::with_capacity(cands.len());
     let mut kept_sets: Vec<BTreeSet<String>> = Vec::new();
     let mut dups = Vec::new();
-    for c in cands {
+    let mut rest = cands.into_iter();
+    for c in rest.by_ref() {
+        if kept.len() >= keep {
+            kept.push(c);
+            break;
+        }
         let set = word_set(&c.chunk.text);
         let mut dup_of = None;
         for (k, ks) in kept.iter().zip(&kept_sets) {
@@ -209,6 +216,7 @@ pub fn rerank<'a, K: Clone>(
             }
         }
     }
+    kept.extend(rest);
     (kept, dups)
 }
 
@@ -263,6 +271,7 @@ mod tests {
             &understand("what is an atom"),
             &[],
             &RerankConfig::default(),
+            usize::MAX,
         );
         assert_eq!(out[0].chunk.id, "b");
         assert_eq!(
@@ -310,7 +319,7 @@ mod tests {
         ];
         let u = understand("express the quantities in SI base units from Table 1.2");
         let hints = vec![(Field::QuestionNumber, "4".to_string())];
-        let (out, _) = rerank(cands, &u, &hints, &RerankConfig::default());
+        let (out, _) = rerank(cands, &u, &hints, &RerankConfig::default(), usize::MAX);
         let order: Vec<&str> = out.iter().map(|c| c.chunk.id.as_str()).collect();
         assert_eq!(order, vec!["t", "q", "x"]);
     }
@@ -345,7 +354,13 @@ mod tests {
                 adjustments: vec![],
             },
         ];
-        let (out, dups) = rerank(cands, &understand("heat"), &[], &RerankConfig::default());
+        let (out, dups) = rerank(
+            cands,
+            &understand("heat"),
+            &[],
+            &RerankConfig::default(),
+            usize::MAX,
+        );
         assert_eq!(
             out.iter().map(|c| c.chunk.id.as_str()).collect::<Vec<_>>(),
             vec!["a", "c"]
