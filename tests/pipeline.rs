@@ -269,6 +269,7 @@ fn query_hints_become_scope_and_conflicts_are_reported() {
 fn section_expansion_and_context_packaging() {
     let lib = library();
     let opts = SearchOptions {
+        k: 1,
         expand_chars: 2000,
         ..SearchOptions::for_variant(Variant::D)
     };
