@@ -14,11 +14,15 @@
 //! The payload starts with the build parameters ([`BuildParams`]: analyzer version, BM25 k1/b),
 //! followed by chunk metadata and display text, then the inverted index. Nothing in it depends on
 //! time, hashing order or thread scheduling, so the same corpus gives byte-identical shards.
+//!
+//! The static embedding model file has its own framing and types in [`model`].
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::fmt;
+
+pub mod model;
 
 /// Magic bytes opening every shard file.
 pub const MAGIC: &[u8; 8] = b"CHSRSHRD";

@@ -17,9 +17,12 @@
 //! | [`bm25`] | lexical retrieval over a gated pool |
 //! | [`library`] | the reader: loaded shards and the `search` entry point used by the CLI and Wasm |
 //! | `eval` | the OpenCERB benchmark harness behind `chsr eval` (native only) |
+//! | [`embed`] | static embeddings: BERT WordPiece tokenizer and the distilled token-vector model |
+//! | `distill` | (feature `distill`, native) distils the static model from a sentence transformer |
 //!
 //! Builder and reader never call each other: they meet only in [`format`] (and share the pure
-//! [`analysis`] functions, so queries are analysed exactly as documents were).
+//! [`analysis`] functions, so queries are analysed exactly as documents were). Likewise the
+//! distiller writes and [`embed`] reads the model file through [`format::model`] only.
 
 pub mod analysis;
 pub mod bm25;
@@ -31,6 +34,9 @@ pub mod dense;
 pub mod eval;
 pub mod expand;
 pub mod explain;
+#[cfg(all(feature = "distill", not(target_arch = "wasm32")))]
+pub mod distill;
+pub mod embed;
 pub mod format;
 pub mod fusion;
 pub mod gate;
