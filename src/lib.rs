@@ -30,13 +30,13 @@ pub mod build;
 pub mod clock;
 pub mod corpus;
 pub mod dense;
+#[cfg(all(feature = "distill", not(target_arch = "wasm32")))]
+pub mod distill;
+pub mod embed;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod eval;
 pub mod expand;
 pub mod explain;
-#[cfg(all(feature = "distill", not(target_arch = "wasm32")))]
-pub mod distill;
-pub mod embed;
 pub mod format;
 pub mod fusion;
 pub mod gate;

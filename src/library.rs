@@ -713,8 +713,8 @@ impl Library {
             .enumerate()
             .filter(|(_, s)| {
                 gating != Gating::Gated
-                    || (scope.get(Field::Subject).map_or(true, |v| v == s.subject)
-                        && scope.get(Field::Level).map_or(true, |v| v == s.level))
+                    || (scope.get(Field::Subject).is_none_or(|v| v == s.subject)
+                        && scope.get(Field::Level).is_none_or(|v| v == s.level))
             })
             .map(|(i, _)| i)
             .collect()

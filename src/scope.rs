@@ -165,10 +165,7 @@ impl Scope {
                     let mut v: Vec<String> = manifest
                         .shards
                         .iter()
-                        .filter(|s| {
-                            self.get(Field::Subject)
-                                .map_or(true, |sub| sub == s.subject)
-                        })
+                        .filter(|s| self.get(Field::Subject).is_none_or(|sub| sub == s.subject))
                         .map(|s| s.level.clone())
                         .collect();
                     v.sort();
