@@ -8,7 +8,8 @@ use crate::analysis::{Analyzer, Lang, ANALYZER_VERSION};
 use crate::corpus::SourcedChunk;
 use crate::format::{
     encode_shard, sha256_hex, write_varint, BuildParams, ChunkRecord, DenseIndex, FacetCounts,
-    Field, LexicalIndex, Manifest, QVec, ShardEntry, ShardPayload, FORMAT_VERSION, MANIFEST_FORMAT,
+    Field, LexicalIndex, Manifest, ModelEntry, QVec, ShardEntry, ShardPayload, FORMAT_VERSION,
+    MANIFEST_FORMAT,
 };
 use std::collections::BTreeMap;
 
@@ -39,17 +40,32 @@ impl Default for BuildOptions {
     }
 }
 
-/// An embedding model for the dense index: its id, the SHA-256 of its file, and a function that
-/// embeds a chunk's text into a unit vector of `dims` dimensions.
+/// An embedding model for the dense index: its id, its file (copied next to the shards so the
+/// browser embeds queries with the same model), and a function that embeds a chunk's text into a
+/// unit vector of `dims` dimensions.
 pub struct Embedder<'a> {
     /// Model id recorded in the shard.
     pub model_id: String,
-    /// SHA-256 of the model file.
-    pub model_sha256: String,
+    /// The model file's bytes.
+    pub file: &'a [u8],
     /// Dimensions of the vectors.
     pub dims: usize,
     /// The embedding function.
     pub embed: &'a (dyn Fn(&str) -> Vec<f32> + Sync),
+}
+
+impl Embedder<'_> {
+    /// The manifest entry of the model file (content-hashed name).
+    pub fn entry(&self) -> ModelEntry {
+        let sha256 = sha256_hex(self.file);
+        ModelEntry {
+            file: format!("model.{}.chsrm", &sha256[..16]),
+            sha256,
+            bytes: self.file.len() as u64,
+            id: self.model_id.clone(),
+            dims: self.dims as u32,
+        }
+    }
 }
 
 /// Builds the HNSW graph over quantised chunk vectors. The build runs on one thread so the
@@ -75,7 +91,7 @@ fn dense_index(records: &[ChunkRecord], e: &Embedder<'_>, opts: &BuildOptions) -
     let graph = build();
     DenseIndex {
         model_id: e.model_id.clone(),
-        model_sha256: e.model_sha256.clone(),
+        model_sha256: sha256_hex(e.file),
         dims: e.dims as u32,
         ef_search: opts.ef_search as u32,
         ef_construction: opts.ef_construction as u32,
@@ -100,6 +116,8 @@ pub struct BuildOutput {
     pub manifest: Manifest,
     /// The shards, in manifest order.
     pub shards: Vec<BuiltShard>,
+    /// The embedding model file to publish next to the shards (named in `manifest.model`).
+    pub model_file: Option<Vec<u8>>,
 }
 
 /// Turns a subject or level name into a file-name-safe slug (`informatique (NSI)` → `informatique-nsi`).
@@ -254,9 +272,13 @@ pub fn build_with(
         chunks: chunks.len() as u64,
         corpus_sha256: sha256_hex(&corpus_json),
         shards: shards.iter().map(|s| s.entry.clone()).collect(),
-        model: None,
+        model: embedder.map(Embedder::entry),
     };
-    BuildOutput { manifest, shards }
+    BuildOutput {
+        manifest,
+        shards,
+        model_file: embedder.map(|e| e.file.to_vec()),
+    }
 }
 
 /// Writes a build to `dir`: every shard file and `manifest.json`. Stale `*.chsr` files from an
@@ -270,15 +292,24 @@ pub fn write_output(out: &BuildOutput, dir: &std::path::Path) -> std::io::Result
         std::fs::write(&tmp, &s.bytes)?;
         std::fs::rename(&tmp, dir.join(&s.entry.file))?;
     }
+    if let (Some(entry), Some(bytes)) = (&out.manifest.model, &out.model_file) {
+        let tmp = dir.join(format!(".{}.tmp", entry.file));
+        std::fs::write(&tmp, bytes)?;
+        std::fs::rename(&tmp, dir.join(&entry.file))?;
+    }
     let tmp = dir.join(".manifest.json.tmp");
     std::fs::write(&tmp, out.manifest.to_json())?;
     std::fs::rename(&tmp, dir.join("manifest.json"))?;
-    let keep: std::collections::BTreeSet<&str> =
-        out.shards.iter().map(|s| s.entry.file.as_str()).collect();
+    let keep: std::collections::BTreeSet<&str> = out
+        .shards
+        .iter()
+        .map(|s| s.entry.file.as_str())
+        .chain(out.manifest.model.as_ref().map(|m| m.file.as_str()))
+        .collect();
     for e in std::fs::read_dir(dir)? {
         let e = e?;
         let name = e.file_name().to_string_lossy().to_string();
-        if name.ends_with(".chsr") && !keep.contains(name.as_str()) {
+        if (name.ends_with(".chsr") || name.ends_with(".chsrm")) && !keep.contains(name.as_str()) {
             std::fs::remove_file(e.path())?;
         }
     }

@@ -18,9 +18,19 @@ pub struct Fused<K> {
 /// Default RRF constant.
 pub const DEFAULT_RRF_K: f64 = 60.0;
 
-/// Fuses ranked lists. `id_of` gives the tie-breaking id of a key.
+/// Fuses ranked lists with equal weights. `id_of` gives the tie-breaking id of a key.
 pub fn rrf<K: Clone + PartialEq, I: Ord>(
     lists: &[Vec<K>],
+    k: f64,
+    id_of: impl Fn(&K) -> I,
+) -> Vec<Fused<K>> {
+    weighted_rrf(lists, &vec![1.0; lists.len()], k, id_of)
+}
+
+/// Fuses ranked lists, list `i` contributing `weights[i] / (k + rank)` (missing weights are 1).
+pub fn weighted_rrf<K: Clone + PartialEq, I: Ord>(
+    lists: &[Vec<K>],
+    weights: &[f64],
     k: f64,
     id_of: impl Fn(&K) -> I,
 ) -> Vec<Fused<K>> {
@@ -28,7 +38,7 @@ pub fn rrf<K: Clone + PartialEq, I: Ord>(
     for (li, list) in lists.iter().enumerate() {
         for (r, key) in list.iter().enumerate() {
             let rank = r + 1;
-            let contrib = 1.0 / (k + rank as f64);
+            let contrib = weights.get(li).copied().unwrap_or(1.0) / (k + rank as f64);
             match out.iter_mut().find(|f| f.key == *key) {
                 Some(f) => {
                     f.score += contrib;

@@ -15,7 +15,7 @@ use crate::format::{
     decode_shard, sha256_hex, ChunkRecord, Field, FormatError, Manifest, QVec, ShardEntry,
     ShardPayload,
 };
-use crate::fusion::{rrf, DEFAULT_RRF_K};
+use crate::fusion::{weighted_rrf, DEFAULT_RRF_K};
 use crate::gate::{self, Bitset};
 use crate::glossary::Glossary;
 use crate::rerank::{rerank, Adjustment, Candidate, Duplicate, RerankConfig};
@@ -24,6 +24,10 @@ use crate::snippet::{snippet, Segment, SNIPPET_CHARS};
 use crate::understand::{resolve, understand, Understanding};
 use serde::Serialize;
 use std::fmt;
+
+/// Default weight of the dense list in the fusion (BM25 weighs 1): measured on the OpenCERB dev
+/// split with the bundled static model (see README, "Choosing the fusion weights").
+pub const DEFAULT_DENSE_WEIGHT: f64 = 0.25;
 
 /// Largest `k` a search accepts.
 pub const MAX_K: usize = 200;
@@ -58,6 +62,13 @@ pub enum LoadError {
         /// What the shard holds.
         found: String,
     },
+    /// The embedding model file is unreadable or is not the manifest's.
+    Model {
+        /// File name.
+        file: String,
+        /// What is wrong.
+        message: String,
+    },
     /// Reading a file failed (native only).
     Io {
         /// Path.
@@ -82,6 +93,7 @@ impl fmt::Display for LoadError {
                 "{file}: the manifest says {expected} but the shard holds {found}: manifest and shards \
                  come from different builds"
             ),
+            LoadError::Model { file, message } => write!(f, "{file}: {message}"),
             LoadError::Io { file, message } => write!(f, "{file}: {message}"),
         }
     }
@@ -282,6 +294,8 @@ pub struct SearchOptions {
     pub rerank: RerankConfig,
     /// Record the per-stage candidate lists in the trace (used by `explain`).
     pub probe: bool,
+    /// Weight of the dense list in the fusion (the BM25 list weighs 1).
+    pub dense_weight: f64,
 }
 
 impl SearchOptions {
@@ -343,10 +357,16 @@ impl SearchOptions {
                         .ok_or_else(|| SearchError::Option("allow_fallback must be true or false".into()))?
                 }
                 "expand_chars" => o.expand_chars = uint(v, "expand_chars", 0, 100_000)?,
+                "dense_weight" => {
+                    o.dense_weight = v
+                        .as_f64()
+                        .filter(|x| (0.0..=10.0).contains(x))
+                        .ok_or_else(|| SearchError::Option("dense_weight must be a number from 0 to 10".into()))?
+                }
                 other => {
                     return Err(SearchError::Option(format!(
                         "unknown option {other:?}; valid: k, variant, gating, rrf_k, window, snippet_chars, k_min, \
-                         allow_fallback, expand_chars"
+                         allow_fallback, expand_chars, dense_weight"
                     )))
                 }
             }
@@ -374,6 +394,7 @@ impl Default for SearchOptions {
             dense: DenseConfig::default(),
             rerank: RerankConfig::default(),
             probe: false,
+            dense_weight: DEFAULT_DENSE_WEIGHT,
         }
     }
 }
@@ -384,6 +405,38 @@ pub trait QueryEmbedder: Send + Sync {
     fn model_sha256(&self) -> &str;
     /// A unit vector for the query.
     fn embed_query(&self, query: &str) -> Vec<f32>;
+}
+
+/// The static embedding model as a [`QueryEmbedder`].
+pub struct ModelEmbedder {
+    model: crate::embed::StaticModel,
+    sha256: String,
+}
+
+impl ModelEmbedder {
+    /// Decodes a model file; `sha256` identifies it (the shards record the same digest).
+    pub fn from_bytes(
+        bytes: &[u8],
+    ) -> Result<ModelEmbedder, crate::format::model::ModelFormatError> {
+        Ok(ModelEmbedder {
+            model: crate::embed::StaticModel::from_bytes(bytes)?,
+            sha256: sha256_hex(bytes),
+        })
+    }
+
+    /// The model.
+    pub fn model(&self) -> &crate::embed::StaticModel {
+        &self.model
+    }
+}
+
+impl QueryEmbedder for ModelEmbedder {
+    fn model_sha256(&self) -> &str {
+        &self.sha256
+    }
+    fn embed_query(&self, query: &str) -> Vec<f32> {
+        self.model.embed_query(query)
+    }
 }
 
 /// A shard decoded and ready to search.
@@ -703,6 +756,50 @@ impl Library {
     /// Sets the query embedder (the model the shards' vectors were made with).
     pub fn set_embedder(&mut self, e: Box<dyn QueryEmbedder>) {
         self.embedder = Some(e);
+    }
+
+    /// Whether a query embedder is loaded.
+    pub fn has_model(&self) -> bool {
+        self.embedder.is_some()
+    }
+
+    /// Verifies (against the manifest's SHA-256) and loads the embedding model file.
+    pub fn load_model(&mut self, bytes: &[u8]) -> Result<(), LoadError> {
+        let entry = self.manifest.model.clone().ok_or_else(|| LoadError::Model {
+            file: "(model)".into(),
+            message: "this manifest names no embedding model: build the shards with `chsr build --model`".into(),
+        })?;
+        let found = sha256_hex(bytes);
+        if found != entry.sha256 {
+            return Err(LoadError::Model {
+                file: entry.file,
+                message: format!(
+                    "SHA-256 mismatch (manifest {}, received {found}): the model does not match these shards; \
+                     reload, or rebuild with `chsr build --model`",
+                    entry.sha256
+                ),
+            });
+        }
+        let e = ModelEmbedder::from_bytes(bytes).map_err(|err| LoadError::Model {
+            file: entry.file.clone(),
+            message: err.to_string(),
+        })?;
+        self.embedder = Some(Box::new(e));
+        Ok(())
+    }
+
+    /// Loads the manifest's model from `dir`, if it names one (native only).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn load_model_from_dir(&mut self, dir: &std::path::Path) -> Result<(), LoadError> {
+        let Some(entry) = self.manifest.model.clone() else {
+            return Ok(());
+        };
+        let path = dir.join(&entry.file);
+        let bytes = std::fs::read(&path).map_err(|e| LoadError::Io {
+            file: path.display().to_string(),
+            message: format!("cannot read the model listed in the manifest: {e}"),
+        })?;
+        self.load_model(&bytes)
     }
 
     /// Indices (in manifest order) of the shards a search with this scope and gating reads.
@@ -1180,7 +1277,17 @@ impl Library {
         }
         let t_dense = now_ms();
         // Fusion.
-        let fused = rrf(&lists, opts.rrf_k, |k: &Key| {
+        let weights: Vec<f64> = which
+            .iter()
+            .map(|w| {
+                if *w == "dense" {
+                    opts.dense_weight
+                } else {
+                    1.0
+                }
+            })
+            .collect();
+        let fused = weighted_rrf(&lists, &weights, opts.rrf_k, |k: &Key| {
             (id_of(k.shard, k.doc), k.shard)
         });
         let rank_of = |f: &crate::fusion::Fused<Key>, name: &str| {

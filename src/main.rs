@@ -13,10 +13,10 @@ fn main() {
 
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
-    use chsr::build::{build, write_output, BuildOptions};
+    use chsr::build::{build, build_with, write_output, BuildOptions, Embedder};
     use chsr::corpus::{check_visibility, read_files};
     use chsr::format::Field;
-    use chsr::library::{Gating, Library, SearchOptions, Variant};
+    use chsr::library::{Gating, Library, ModelEmbedder, SearchOptions, Variant};
     use chsr::scope::Scope;
     use clap::{Args, Parser, Subcommand};
     use std::path::PathBuf;
@@ -50,6 +50,13 @@ mod cli {
             /// Accept chunks whose visibility is not public (the output must not be published).
             #[arg(long)]
             private: bool,
+            /// Static embedding model (.chsrm): adds a dense index (HNSW) to every shard and
+            /// publishes the model next to the shards for query embedding in the browser.
+            #[arg(long)]
+            model: Option<PathBuf>,
+            /// HNSW ef_search (fixed in the graph).
+            #[arg(long, default_value_t = 128)]
+            ef_search: usize,
             /// Corpus files (JSONL).
             #[arg(required = true)]
             corpus: Vec<PathBuf>,
@@ -254,6 +261,8 @@ mod cli {
                 k1,
                 b,
                 private,
+                model,
+                ef_search,
                 corpus,
             } => {
                 let t0 = std::time::Instant::now();
@@ -262,14 +271,37 @@ mod cli {
                 if chunks.is_empty() {
                     return Err("the corpus is empty: no chunk to index".into());
                 }
-                let output = build(
-                    &chunks,
-                    &BuildOptions {
-                        k1,
-                        b,
-                        ..Default::default()
-                    },
-                );
+                let opts = BuildOptions {
+                    k1,
+                    b,
+                    ef_search,
+                    ..Default::default()
+                };
+                let output = match &model {
+                    None => build(&chunks, &opts),
+                    Some(path) => {
+                        let bytes =
+                            std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+                        let m = ModelEmbedder::from_bytes(&bytes)
+                            .map_err(|e| format!("{}: {e}", path.display()))?;
+                        let h = m.model().header();
+                        let model_id = format!(
+                            "{} static d{} {} ({} rows)",
+                            h.source_model,
+                            h.dims,
+                            h.quantization.name(),
+                            h.rows
+                        );
+                        let embed = |t: &str| m.model().embed(t);
+                        let e = Embedder {
+                            model_id,
+                            file: &bytes,
+                            dims: m.model().dims(),
+                            embed: &embed,
+                        };
+                        build_with(&chunks, &opts, Some(&e))
+                    }
+                };
                 write_output(&output, &out).map_err(|e| format!("{}: {e}", out.display()))?;
                 let secs = t0.elapsed().as_secs_f64();
                 for s in &output.shards {
@@ -326,6 +358,11 @@ mod cli {
         let mut lib = Library::open_dir(&a.shards).map_err(|e| e.to_string())?;
         lib.load_needed_from_dir(&a.shards, &Scope::new(), Gating::Ungated)
             .map_err(|e| e.to_string())?;
+        lib.load_model_from_dir(&a.shards)
+            .map_err(|e| e.to_string())?;
+        if !lib.has_model() {
+            eprintln!("note: the shards have no embedding model: variant A returns nothing and B-E are lexical only");
+        }
         let t_load = t0.elapsed().as_secs_f64();
         eval::check_scopes(&lib, &queries)?;
         let runs =
@@ -494,6 +531,8 @@ mod cli {
             lib.load_needed_from_dir(&a.shards, &wide, Gating::Gated)
                 .map_err(|e| e.to_string())?;
         }
+        lib.load_model_from_dir(&a.shards)
+            .map_err(|e| e.to_string())?;
         let resp = lib
             .search(&a.query, &scope, &opts)
             .map_err(|e| e.to_string())?;
@@ -558,6 +597,8 @@ mod cli {
         scope.validate(lib.manifest()).map_err(|e| e.to_string())?;
         // Every shard is loaded so that a chunk outside the scope can still be located.
         lib.load_needed_from_dir(&a.shards, &Scope::new(), Gating::Ungated)
+            .map_err(|e| e.to_string())?;
+        lib.load_model_from_dir(&a.shards)
             .map_err(|e| e.to_string())?;
         let ex = chsr::explain::explain(&lib, &a.query, &scope, &opts, &a.expect)
             .map_err(|e| e.to_string())?;

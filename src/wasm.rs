@@ -85,6 +85,25 @@ impl ChsrIndex {
             .map_err(|e| JsError::new(&e.to_string()))
     }
 
+    /// The manifest's embedding model entry (`{file, sha256, bytes, id, dims}`) if the shards
+    /// have dense indexes and the model is not loaded yet, else `null`.
+    #[wasm_bindgen(js_name = modelNeeded)]
+    pub fn model_needed(&self) -> Result<JsValue, JsError> {
+        match (&self.lib.manifest().model, self.lib.has_model()) {
+            (Some(m), false) => to_js(m),
+            _ => Ok(JsValue::NULL),
+        }
+    }
+
+    /// Verifies (manifest SHA-256, the model file's own checksum and version) and loads the
+    /// embedding model that embeds queries for the dense path.
+    #[wasm_bindgen(js_name = loadModel)]
+    pub fn load_model(&mut self, bytes: &[u8]) -> Result<(), JsError> {
+        self.lib
+            .load_model(bytes)
+            .map_err(|e| JsError::new(&e.to_string()))
+    }
+
     /// Whether a shard file is loaded.
     #[wasm_bindgen(js_name = isLoaded)]
     pub fn is_loaded(&self, file: &str) -> bool {

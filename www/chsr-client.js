@@ -39,7 +39,19 @@ export class ChsrClient {
     await initWasm(wasmUrl);
     const url = new URL(manifestUrl, document.baseURI);
     const text = await fetchWithRetry(url.href, 'text');
-    return new ChsrClient(ChsrIndex.fromManifest(text), new URL('.', url).href);
+    const client = new ChsrClient(ChsrIndex.fromManifest(text), new URL('.', url).href);
+    client.modelReady = client.loadModel();
+    return client;
+  }
+
+  /** Fetches and loads the embedding model the manifest names (dense path), once. */
+  async loadModel() {
+    const entry = this.index.modelNeeded();
+    if (!entry) return null;
+    const bytes = await fetchWithRetry(new URL(entry.file, this.baseUrl).href, 'bytes');
+    if (!this.index.modelNeeded()) return entry;
+    this.index.loadModel(bytes);
+    return entry;
   }
 
   /** The manifest as a plain object. */
@@ -79,6 +91,7 @@ export class ChsrClient {
    */
   async search(query, scope, options, onProgress) {
     await this.ensureLoaded(scope, options, onProgress);
+    if (this.modelReady) await this.modelReady;
     let resp = this.index.search(query, scope, options);
     const pending = resp.trace.relaxation ? resp.trace.relaxation.pending_shards : [];
     if (pending.length > 0) {
