@@ -1448,7 +1448,6 @@ impl Library {
         Some(
             scored
                 .into_iter()
-                .filter(|s| s.score > 0.0)
                 .map(|s| Key {
                     shard: positions[s.shard],
                     doc: s.doc,

@@ -1,0 +1,224 @@
+//! The dense path with a deterministic test embedder (hashed bag of words, 64 dimensions):
+//! deterministic HNSW shards, the plan chosen by the gate, never fewer than k results when k
+//! admissible chunks exist, graph recall against exact search, model mismatch.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod common;
+
+use chsr::build::{build_with, BuildOptions, BuildOutput, Embedder};
+use chsr::corpus::parse_jsonl;
+use chsr::dense::{exact_all, graph_all, DenseConfig, DenseShard, Plan};
+use chsr::format::{decode_shard, Field, QVec};
+use chsr::library::{Library, QueryEmbedder, SearchOptions, Variant};
+use chsr::scope::Scope;
+use common::SPINE;
+use proptest::prelude::*;
+
+const DIMS: usize = 64;
+/// Stands in for a model file (its SHA-256 identifies the "model").
+const FAKE_MODEL: &[u8] = b"hashed-bag-of-words-64";
+
+fn hashed(text: &str) -> Vec<f32> {
+    let mut v = vec![0f32; DIMS];
+    for w in text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.len() > 2)
+    {
+        let h = w
+            .to_lowercase()
+            .bytes()
+            .fold(0xcbf29ce484222325u64, |h, b| {
+                (h ^ b as u64).wrapping_mul(0x100000001b3)
+            });
+        v[(h % DIMS as u64) as usize] += if h & 1 == 0 { 1.0 } else { -1.0 };
+    }
+    let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if n > 0.0 {
+        v.iter_mut().for_each(|x| *x /= n);
+    }
+    v
+}
+
+struct Hashed(String);
+impl QueryEmbedder for Hashed {
+    fn model_sha256(&self) -> &str {
+        &self.0
+    }
+    fn embed_query(&self, q: &str) -> Vec<f32> {
+        hashed(q)
+    }
+}
+
+fn build_dense(opts: &BuildOptions) -> BuildOutput {
+    let chunks = parse_jsonl("spine.jsonl", SPINE).unwrap();
+    let embed = |t: &str| hashed(t);
+    let e = Embedder {
+        model_id: "test:hashed-bow-64".into(),
+        file: FAKE_MODEL,
+        dims: DIMS,
+        embed: &embed,
+    };
+    build_with(&chunks, opts, Some(&e))
+}
+
+fn library(out: &BuildOutput) -> Library {
+    let mut lib = Library::new(out.manifest.clone());
+    for s in &out.shards {
+        lib.load_shard(&s.entry.file, &s.bytes).unwrap();
+    }
+    lib.set_embedder(Box::new(Hashed(
+        out.manifest.model.as_ref().unwrap().sha256.clone(),
+    )));
+    lib
+}
+
+#[test]
+fn dense_shards_are_byte_identical_across_builds() {
+    let a = build_dense(&BuildOptions::default());
+    let b = build_dense(&BuildOptions::default());
+    for (x, y) in a.shards.iter().zip(&b.shards) {
+        assert_eq!(x.bytes, y.bytes, "{}", x.entry.file);
+    }
+    let m = a.manifest.model.as_ref().unwrap();
+    assert_eq!(m.dims, DIMS as u32);
+    assert!(m.file.starts_with("model.") && m.file.ends_with(".chsrm"));
+    let d = decode_shard(&a.shards[0].bytes).unwrap().dense.unwrap();
+    assert_eq!(
+        (d.dims, d.ef_search, d.model_sha256.as_str()),
+        (DIMS as u32, 128, m.sha256.as_str())
+    );
+}
+
+#[test]
+fn a_selective_gate_scans_exactly_and_a_broad_one_uses_the_graph() {
+    let out = build_dense(&BuildOptions::default());
+    let lib = library(&out);
+    let chem = Scope::new()
+        .with(Field::Subject, "chemistry")
+        .with(Field::Level, "college");
+    let mut opts = SearchOptions::for_variant(Variant::A);
+    let r = lib.search("specific heat of water", &chem, &opts).unwrap();
+    assert_eq!(
+        r.trace.dense_plans,
+        vec![Plan::Exact],
+        "91 chunks is under the exact-scan threshold"
+    );
+    assert_eq!(r.results.len(), 8);
+    assert!(r
+        .results
+        .iter()
+        .all(|h| h.dense_rank.is_some() && h.bm25_rank.is_none()));
+    opts.dense = DenseConfig {
+        exact_max: 0,
+        exact_fraction: 0.0,
+    };
+    let r = lib.search("specific heat of water", &chem, &opts).unwrap();
+    assert_eq!(r.trace.dense_plans, vec![Plan::Graph]);
+}
+
+#[test]
+fn a_graph_that_returns_too_few_admissible_hits_falls_back_to_an_exact_scan() {
+    // ef_search 4: the graph returns 4 neighbours; with 8 wanted, the plan must scan exactly.
+    let out = build_dense(&BuildOptions {
+        ef_search: 4,
+        ..Default::default()
+    });
+    let lib = library(&out);
+    let opts = SearchOptions {
+        dense: DenseConfig {
+            exact_max: 0,
+            exact_fraction: 0.0,
+        },
+        ..SearchOptions::for_variant(Variant::A)
+    };
+    let chem = Scope::new()
+        .with(Field::Subject, "chemistry")
+        .with(Field::Level, "college");
+    let r = lib.search("calorimeter", &chem, &opts).unwrap();
+    assert_eq!(r.trace.dense_plans, vec![Plan::GraphThenExact]);
+    assert_eq!(r.results.len(), 8);
+}
+
+#[test]
+fn graph_recall_against_exact_search() {
+    let out = build_dense(&BuildOptions::default());
+    let chunks = parse_jsonl("spine.jsonl", SPINE).unwrap();
+    let (mut hit, mut total) = (0usize, 0usize);
+    for s in &out.shards {
+        let p = decode_shard(&s.bytes).unwrap();
+        let d = p.dense.as_ref().unwrap();
+        let shard = DenseShard::new(d.decode_graph(p.chunks.len()).unwrap(), d.dims as usize);
+        for c in chunks
+            .iter()
+            .filter(|c| c.record.subject == p.subject)
+            .take(20)
+        {
+            let q = QVec::quantize(&hashed(&c.record.text));
+            let exact = exact_all(&shard, &q, 10);
+            let graph = graph_all(&shard, &q, 10);
+            total += exact.len();
+            hit += exact.iter().filter(|d| graph.contains(d)).count();
+        }
+    }
+    let recall = hit as f64 / total as f64;
+    assert!(recall >= 0.95, "HNSW recall@10 {recall:.3}");
+}
+
+#[test]
+fn a_model_from_another_build_is_refused_and_the_lexical_path_still_answers() {
+    let out = build_dense(&BuildOptions::default());
+    let mut lib = library(&out);
+    lib.set_embedder(Box::new(Hashed("not-the-model".into())));
+    let scope = Scope::new()
+        .with(Field::Subject, "physics")
+        .with(Field::Level, "college");
+    let r = lib
+        .search(
+            "specific heat",
+            &scope,
+            &SearchOptions::for_variant(Variant::C),
+        )
+        .unwrap();
+    assert!(!r.results.is_empty());
+    assert!(
+        r.trace
+            .notes
+            .iter()
+            .any(|n| n.contains("not the loaded model")),
+        "{:?}",
+        r.trace.notes
+    );
+    let e = lib.load_model(b"garbage").unwrap_err().to_string();
+    assert!(e.contains("SHA-256 mismatch"), "{e}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Whatever the plan, a dense search returns min(k, admissible) results, all admissible.
+    #[test]
+    fn never_fewer_than_k_when_k_admissible_exist(
+        doc_type in prop::option::of(0usize..4),
+        words in prop::collection::vec("[a-z]{3,8}", 1..5),
+        k in 1usize..20,
+        forced_graph in any::<bool>(),
+    ) {
+        static FIX: std::sync::OnceLock<(BuildOutput, Library)> = std::sync::OnceLock::new();
+        let (_, lib) = FIX.get_or_init(|| {
+            let out = build_dense(&BuildOptions { ef_search: 8, ..Default::default() });
+            let lib = library(&out);
+            (out, lib)
+        });
+        let types = ["textbook_section", "exercise", "solution", "glossary"];
+        let mut scope = Scope::new().with(Field::Subject, "physics").with(Field::Level, "college");
+        if let Some(i) = doc_type { scope.set(Field::DocType, types[i]); }
+        let mut opts = SearchOptions { k, ..SearchOptions::for_variant(Variant::A) };
+        if forced_graph { opts.dense = DenseConfig { exact_max: 0, exact_fraction: 0.0 }; }
+        let r = lib.search(&words.join(" "), &scope, &opts).unwrap();
+        let admissible = r.trace.admissible;
+        prop_assert_eq!(r.results.len(), k.min(admissible));
+        for h in &r.results {
+            prop_assert!(h.in_scope);
+        }
+    }
+}
