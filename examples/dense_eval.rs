@@ -8,7 +8,8 @@
 //! chunks of the query's scope (every scope field equal to the chunk's, compared as strings,
 //! integers as decimal strings) by exact cosine, ties by corpus order. Reports nDCG@8 (graded,
 //! IDCG from the best 8 grades) and Recall@8 (hits / min(|relevant|, 8)), overall and, with
-//! `--slices`, per slice; plus file size, chunk embedding time and the median query embedding time.
+//! `--slices`, per slice; plus file size, model load time, chunk embedding time and the median
+//! query embedding time.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {}
@@ -129,13 +130,24 @@ mod native {
             qs.len()
         );
         println!(
-            "{:<34} {:>9} {:>4} {:>5} {:>6} {:>7} {:>7} {:>9} {:>9}",
-            "model", "bytes", "D", "quant", "rows", "nDCG@8", "R@8", "docs s", "query µs"
+            "{:<34} {:>9} {:>4} {:>5} {:>6} {:>7} {:>7} {:>8} {:>7} {:>9}",
+            "model",
+            "bytes",
+            "D",
+            "quant",
+            "rows",
+            "nDCG@8",
+            "R@8",
+            "load ms",
+            "docs s",
+            "query µs"
         );
         for path in &models {
             let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let t = Instant::now();
             let model = StaticModel::from_bytes(&bytes)
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let load_ms = t.elapsed().as_secs_f64() * 1e3;
             let t = Instant::now();
             let docs: Vec<Vec<f32>> = chunks.iter().map(|c| model.embed(&c.text)).collect();
             let doc_secs = t.elapsed().as_secs_f64();
@@ -186,7 +198,7 @@ mod native {
             let h = model.header();
             let all = &per_slice["ALL"];
             println!(
-                "{:<34} {:>9} {:>4} {:>5} {:>6} {:>7.3} {:>7.3} {:>9.2} {:>9.1}",
+                "{:<34} {:>9} {:>4} {:>5} {:>6} {:>7.3} {:>7.3} {:>8.1} {:>7.2} {:>9.1}",
                 path.file_name()
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default(),
@@ -196,6 +208,7 @@ mod native {
                 h.rows,
                 all.ndcg / all.n as f64,
                 all.recall / all.n as f64,
+                load_ms,
                 doc_secs,
                 median
             );
