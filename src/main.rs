@@ -688,8 +688,9 @@ mod cli {
             /// Vector storage: int8 (per-row scale) or f16.
             #[arg(long, default_value = "int8")]
             quant: String,
-            /// Token weighting: zipf, sif-rank, sif-corpus (needs --vocab) or uniform.
-            #[arg(long, default_value = "zipf")]
+            /// Token weighting: sif-corpus (needs --vocab), sif-rank, zipf, uniform; auto = sif-corpus
+            /// with --vocab, else sif-rank.
+            #[arg(long, default_value = "auto")]
             weighting: String,
             /// SIF constant a.
             #[arg(long, default_value_t = 1e-4)]
@@ -708,9 +709,14 @@ mod cli {
         pub fn run(a: DistillArgs) -> Result<(), String> {
             let quantization = Quantization::parse(&a.quant)
                 .ok_or_else(|| format!("unknown --quant {:?}; valid: int8, f16", a.quant))?;
-            let weighting = WeightingChoice::parse(&a.weighting, a.sif_a).ok_or_else(|| {
+            let name = match a.weighting.as_str() {
+                "auto" if a.vocab.is_empty() => "sif-rank",
+                "auto" => "sif-corpus",
+                other => other,
+            };
+            let weighting = WeightingChoice::parse(name, a.sif_a).ok_or_else(|| {
                 format!(
-                    "unknown --weighting {:?}; valid: zipf, sif-rank, sif-corpus, uniform",
+                    "unknown --weighting {:?}; valid: auto, sif-corpus, sif-rank, zipf, uniform",
                     a.weighting
                 )
             })?;

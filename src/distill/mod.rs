@@ -122,7 +122,7 @@ pub struct DistillOptions {
 }
 
 impl DistillOptions {
-    /// Defaults: D = 256, int8, SIF over corpus counts... see the CLI for the chosen values.
+    /// Defaults: D = 256, full vocabulary, int8, SIF weights from the vocabulary rank (a = 1e-4).
     pub fn new(model_dir: PathBuf) -> DistillOptions {
         DistillOptions {
             model_dir,
@@ -130,7 +130,7 @@ impl DistillOptions {
             vocab_corpora: Vec::new(),
             common_tokens: 0,
             quantization: Quantization::Int8,
-            weighting: WeightingChoice::ZipfRank,
+            weighting: WeightingChoice::SifRank(1e-4),
             source_model: DEFAULT_SOURCE_MODEL.into(),
             batch_size: 512,
             forward_cache: None,

@@ -295,16 +295,81 @@ pub(crate) fn bits_digest(v: &[f32]) -> u64 {
 
 pub(crate) const TINY_EMBED_DIGEST: u64 = 16242146136606549824;
 
-/// The same text, model and bits in Wasm (`scripts/wasm-env wasm-pack test --node`).
+/// Digest of [`tiny_payload`]`(F16)`'s embedding of the same text.
+pub(crate) const TINY_EMBED_DIGEST_F16: u64 = 13433782103005344995;
+
+#[test]
+fn f16_embedding_digest_is_fixed() {
+    let m = StaticModel::from_payload(tiny_payload(Quantization::F16)).unwrap();
+    let v = m.embed("Unaffable hello, world! Café énergie xx ab");
+    assert_eq!(bits_digest(&v), TINY_EMBED_DIGEST_F16, "{v:?}");
+}
+
+/// The committed model (`www/model/`), embedded into the test binary.
+const REAL_MODEL: &[u8] = include_bytes!("../../www/model/minilm-l6-static.chsrm");
+
+/// Queries whose vectors under [`REAL_MODEL`] are pinned (EN, FR, formulas, CJK, noise).
+const REAL_QUERIES: &[&str] = &[
+    "What is the kinetic energy of a 2 kg mass moving at 3 m/s?",
+    "Calculez l'énergie cinétique d'un solide en rotation.",
+    "KE = 1/2 mv² ; F = ma ; E = mc^2",
+    "photosynthesis light-dependent reactions chloroplast",
+    "世界 ☃ \u{0} \t ###",
+    "",
+];
+
+fn real_digest(m: &StaticModel) -> u64 {
+    let all: Vec<f32> = REAL_QUERIES.iter().flat_map(|q| m.embed_query(q)).collect();
+    bits_digest(&all)
+}
+
+/// Update when the committed model changes (scripts/distill-model --update).
+pub(crate) const REAL_MODEL_DIGEST: u64 = 14920280476686118116;
+
+#[test]
+fn committed_model_loads_and_embeds() {
+    let m = StaticModel::from_bytes(REAL_MODEL).expect("committed model decodes");
+    let h = m.header();
+    assert_eq!(h.source_model, "sentence-transformers/all-MiniLM-L6-v2");
+    assert_eq!((h.dims, h.vocab_size), (192, 30522));
+    assert_eq!(h.quantization, Quantization::Int8);
+    for q in REAL_QUERIES {
+        let v = m.embed_query(q);
+        let n: f32 = v.iter().map(|x| x * x).sum();
+        assert!(q.is_empty() || (n - 1.0).abs() < 1e-5, "{q:?}: {n}");
+    }
+    // Related texts are closer than unrelated ones.
+    let a = m.embed("the kinetic energy of a moving object");
+    let b = m.embed("energy of motion of a body");
+    let c = m.embed("photosynthesis in green plants");
+    assert!(
+        dot(&a, &b) > dot(&a, &c) + 0.1,
+        "{} vs {}",
+        dot(&a, &b),
+        dot(&a, &c)
+    );
+    assert_eq!(real_digest(&m), REAL_MODEL_DIGEST);
+}
+
+/// The same texts, models and bits in Wasm: `scripts/wasm-env wasm-pack test --node`.
 #[cfg(target_arch = "wasm32")]
-#[wasm_bindgen_test::wasm_bindgen_test]
-fn wasm_embedding_has_the_native_bits() {
-    for q in [Quantization::Int8, Quantization::F16] {
-        let m = StaticModel::from_payload(tiny_payload(q)).unwrap();
-        let v = m.embed("Unaffable hello, world! Café énergie xx ab");
-        if q == Quantization::Int8 {
-            assert_eq!(bits_digest(&v), TINY_EMBED_DIGEST);
-        }
+mod wasm {
+    use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    #[wasm_bindgen_test]
+    fn tiny_models_give_the_native_bits() {
+        let text = "Unaffable hello, world! Café énergie xx ab";
+        let m = StaticModel::from_payload(tiny_payload(Quantization::Int8)).unwrap();
+        assert_eq!(bits_digest(&m.embed(text)), TINY_EMBED_DIGEST);
+        let m = StaticModel::from_payload(tiny_payload(Quantization::F16)).unwrap();
+        assert_eq!(bits_digest(&m.embed(text)), TINY_EMBED_DIGEST_F16);
+    }
+
+    #[wasm_bindgen_test]
+    fn committed_model_gives_the_native_bits() {
+        let m = StaticModel::from_bytes(REAL_MODEL).unwrap();
+        assert_eq!(real_digest(&m), REAL_MODEL_DIGEST);
     }
 }
 
