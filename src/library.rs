@@ -1262,7 +1262,21 @@ impl Library {
         }
         let t_lex = now_ms();
         trace.timings.lexical_ms += t_lex - t_gate;
-        if st.dense {
+        // A query none of whose terms occurs in the searched shards is out of vocabulary (a typo,
+        // gibberish, another language without a glossary entry): the static model has no better
+        // evidence than that lexicon, so the dense path is skipped rather than returning the
+        // nearest vectors to noise.
+        let known = q.terms.iter().any(|t| {
+            shards
+                .iter()
+                .any(|s| s.payload.lexical.term_id(t).is_some())
+        });
+        if st.dense && !known && primary {
+            trace.notes.push(
+                "no query term occurs in the searched shards: the dense path was skipped".into(),
+            );
+        }
+        if st.dense && known {
             match self.dense_list(query, &shards, &gates, window, opts, trace, primary, &id_of) {
                 Some(keys) => {
                     lists.push(keys);

@@ -15,7 +15,7 @@ use tokenizers::normalizers::bert::BertNormalizer;
 use tokenizers::pre_tokenizers::bert::BertPreTokenizer;
 use tokenizers::Tokenizer;
 
-const MODEL: &str = "www/model/minilm-l6-static.chsrm";
+const MODEL: &str = "data/model/minilm-l6-static.chsrm";
 const CORPUS: &str = "tests/data/opencerb/corpus/chunks.jsonl";
 const SENTENCES: usize = 12_000;
 

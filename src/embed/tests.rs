@@ -305,8 +305,8 @@ fn f16_embedding_digest_is_fixed() {
     assert_eq!(bits_digest(&v), TINY_EMBED_DIGEST_F16, "{v:?}");
 }
 
-/// The committed model (`www/model/`), embedded into the test binary.
-const REAL_MODEL: &[u8] = include_bytes!("../../www/model/minilm-l6-static.chsrm");
+/// The committed model (`data/model/`), embedded into the test binary.
+const REAL_MODEL: &[u8] = include_bytes!("../../data/model/minilm-l6-static.chsrm");
 
 /// Queries whose vectors under [`REAL_MODEL`] are pinned (EN, FR, formulas, CJK, noise).
 const REAL_QUERIES: &[&str] = &[
