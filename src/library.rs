@@ -27,7 +27,7 @@ use std::fmt;
 
 /// Default weight of the dense list in the fusion (BM25 weighs 1): measured on the OpenCERB dev
 /// split with the bundled static model (see README, "Choosing the fusion weights").
-pub const DEFAULT_DENSE_WEIGHT: f64 = 0.25;
+pub const DEFAULT_DENSE_WEIGHT: f64 = 0.1;
 
 /// Largest `k` a search accepts.
 pub const MAX_K: usize = 200;
