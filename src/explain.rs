@@ -5,7 +5,8 @@
 //! ([`crate::library::Probe`]) and, for each expected chunk, reports stage by stage:
 //!
 //! 1. **gate**: was it admitted? If not, which scope field excluded it (or its shard was not
-//!    searched at all, for another subject or level);
+//!    searched at all, for another subject or level); an ungated search admits every chunk, a
+//!    post-filtered one excludes what the post-filter drops;
 //! 2. **candidate recall**: its rank in the BM25 window and in the dense window (or absent from
 //!    both);
 //! 3. **fusion**: its rank after RRF (below the cut `k` means fusion lost it);
@@ -16,7 +17,7 @@
 //! `dedup`, or `found@N`; `unknown` when no loaded shard holds the id.
 
 use crate::gate;
-use crate::library::{Leakage, Library, SearchError, SearchOptions, SearchResponse};
+use crate::library::{Gating, Leakage, Library, SearchError, SearchOptions, SearchResponse};
 use crate::scope::Scope;
 use serde::Serialize;
 
@@ -118,7 +119,10 @@ pub fn explain(
                 return v;
             };
             let shard_searched = searched.contains(&shard.entry.file.as_str());
-            v.excluded_by = if !shard_searched {
+            v.excluded_by = if opts.stages.gating == Gating::Ungated {
+                // No gate and no post-filter: every chunk of every shard is a candidate.
+                None
+            } else if !shard_searched {
                 Some(
                     if effective
                         .get(crate::format::Field::Subject)
