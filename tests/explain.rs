@@ -228,3 +228,27 @@ fn an_ungated_search_gates_nothing_and_a_post_filter_does() {
     assert_eq!(v.verdict, "gate", "{v:?}");
     assert_eq!(v.excluded_by.as_deref(), Some("subject"));
 }
+
+#[test]
+fn a_prebuilt_locator_gives_the_same_explanation() {
+    let lib = library();
+    let locator = chsr::explain::Locator::new(&lib);
+    let mut expect = all_ids(&lib);
+    expect.push("nope".into());
+    for v in [Variant::B, Variant::BPlus, Variant::C, Variant::E] {
+        let opts = SearchOptions::for_variant(v);
+        for scope in [physics(), physics().with(Field::DocType, "exercise")] {
+            let a = explain(&lib, "specific heat", &scope, &opts, &expect).unwrap();
+            let b = chsr::explain::explain_located(
+                &lib,
+                &locator,
+                "specific heat",
+                &scope,
+                &opts,
+                &expect,
+            )
+            .unwrap();
+            assert_eq!(a.chunks, b.chunks, "{v:?}");
+        }
+    }
+}

@@ -192,6 +192,7 @@ pub fn run_systems(
     repeat: usize,
 ) -> Result<Vec<SystemRun>, EvalError> {
     let corpus = chunk_index(lib);
+    let locator = crate::explain::Locator::new(lib);
     let manifest = lib.manifest();
     let mut out: Vec<SystemRun> = systems
         .iter()
@@ -244,7 +245,7 @@ pub fn run_systems(
                 .collect::<Result<_, _>>()?;
             let ids: Vec<String> = resp.results.iter().map(|h| h.id.clone()).collect();
             let t = Instant::now();
-            let lost = attribute(lib, q, sys, &ids)?;
+            let lost = attribute(lib, &locator, q, sys, &ids)?;
             run.explain_secs += t.elapsed().as_secs_f64();
             run.runs.push(QueryRun {
                 ids,
@@ -262,6 +263,7 @@ pub fn run_systems(
 /// `None` when the query does not miss.
 fn attribute(
     lib: &Library,
+    locator: &crate::explain::Locator<'_>,
     q: &EvalQuery,
     sys: &System,
     ids: &[String],
@@ -282,7 +284,7 @@ fn attribute(
         message,
     };
     let expect: Vec<String> = q.grades.keys().cloned().collect();
-    let ex = crate::explain::explain(lib, &q.query, &q.scope, &sys.opts, &expect)
+    let ex = crate::explain::explain_located(lib, locator, &q.query, &q.scope, &sys.opts, &expect)
         .map_err(|e| err(format!("explain: {e}")))?;
     let again: Vec<&str> = ex.response.results.iter().map(|h| h.id.as_str()).collect();
     if again != ids.iter().map(String::as_str).collect::<Vec<_>>() {
