@@ -355,7 +355,10 @@ fn taxonomy_on_the_fixture() {
         t["slices"]["mark_scheme"]["outcomes"]["counts"]["success"],
         1
     );
+    // No model in the fixture's shards: the report says the dense path was off.
+    assert!(json["corpus"]["model"].is_null());
     let md = eval::report::to_markdown(&rep, &Default::default());
+    assert!(md.contains("**no embedding model loaded**"));
     assert!(md.contains("## Table 10. Failure attribution") && md.contains("## Table 11. Outcome"));
     assert!(
         md.contains("| variant | missing queries / n | missing chunks | gate | candidate recall |")

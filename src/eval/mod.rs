@@ -444,6 +444,20 @@ pub struct CorpusInfo {
     pub bytes: u64,
     /// The manifest's corpus hash.
     pub corpus_sha256: String,
+    /// The embedding model of the dense path, when one is loaded (`null`: A returns nothing and
+    /// B–E are lexical only).
+    pub model: Option<ModelInfo>,
+}
+
+/// The embedding model the dense path used.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ModelInfo {
+    /// Model id (source model and distillation parameters).
+    pub id: String,
+    /// SHA-256 of the model file.
+    pub sha256: String,
+    /// Vector dimensions.
+    pub dims: u32,
 }
 
 /// The whole evaluation.
@@ -566,6 +580,15 @@ pub fn summarise(
             shards: m.shards.len(),
             bytes: m.shards.iter().map(|s| s.bytes).sum(),
             corpus_sha256: m.corpus_sha256.clone(),
+            model: m
+                .model
+                .as_ref()
+                .filter(|_| lib.has_model())
+                .map(|e| ModelInfo {
+                    id: e.id.clone(),
+                    sha256: e.sha256.clone(),
+                    dims: e.dims,
+                }),
         },
         variants,
         bootstrap: BootstrapReport {

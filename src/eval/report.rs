@@ -292,6 +292,21 @@ pub fn to_markdown(r: &EvalReport, charts: &ChartLinks) -> String {
         short(&r.corpus.corpus_sha256),
     );
 
+    let _ = match &r.corpus.model {
+        Some(m) => writeln!(
+            o,
+            "Dense path: model `{}` ({} dimensions, SHA-256 `{}`).\n",
+            m.id,
+            m.dims,
+            short(&m.sha256)
+        ),
+        None => writeln!(
+            o,
+            "Dense path: **no embedding model loaded** (the shards have none): A (dense only) \
+             returns nothing, and B, B+, C, D and E run their lexical path only.\n"
+        ),
+    };
+
     // Table 1: headline.
     let _ = writeln!(o, "## Table 1. Headline: every query, K = {k}\n");
     let _ = writeln!(
@@ -493,8 +508,11 @@ pub fn to_markdown(r: &EvalReport, charts: &ChartLinks) -> String {
          - recall failure: no relevant chunk in the top {k}; precision failure: a leaked result, or \
          a contaminated one on a query eligible for contamination; outcome = success, \
          precision-only, recall-only or both.\n\
-         - Systems: `B-bm25` BM25 over every shard, no gate; `B+-bm25` the same top {k}, then \
-         out-of-scope results dropped; `C-bm25` the hard gate before BM25."
+         - Systems: `A` dense only, gated; `B` hybrid (BM25 + dense, RRF) over every shard, no \
+         gate; `B+` B's top {k}, then out-of-scope results dropped; `C` hybrid with the hard gate \
+         before retrieval; `D` C + rerank and near-duplicate removal; `E` D + query \
+         understanding, cross-language expansion and audited scope relaxation. `B-bm25`, \
+         `B+-bm25`, `C-bm25`: B, B+ and C with the dense path switched off."
     );
     o
 }
