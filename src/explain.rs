@@ -5,7 +5,8 @@
 //! ([`crate::library::Probe`]) and, for each expected chunk, reports stage by stage:
 //!
 //! 1. **gate**: was it admitted? If not, which scope field excluded it (or its shard was not
-//!    searched at all, for another subject or level);
+//!    searched at all, for another subject or level); an ungated search admits every chunk, a
+//!    post-filtered one excludes what the post-filter drops;
 //! 2. **candidate recall**: its rank in the BM25 window and in the dense window (or absent from
 //!    both);
 //! 3. **fusion**: its rank after RRF (below the cut `k` means fusion lost it);
@@ -15,10 +16,12 @@
 //! The verdict is the first stage that lost it: `gate`, `candidate_recall`, `fusion`, `rerank`,
 //! `dedup`, or `found@N`; `unknown` when no loaded shard holds the id.
 
+use crate::format::ChunkRecord;
 use crate::gate;
-use crate::library::{Leakage, Library, SearchError, SearchOptions, SearchResponse};
+use crate::library::{Gating, Leakage, Library, SearchError, SearchOptions, SearchResponse, Shard};
 use crate::scope::Scope;
 use serde::Serialize;
+use std::collections::{HashMap, HashSet};
 
 /// The stage-by-stage account of one expected chunk.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -63,9 +66,51 @@ pub struct Explanation {
     pub chunks: Vec<ChunkVerdict>,
 }
 
+/// Where every chunk id of a library lives, for explaining many searches over the same library
+/// (`chsr eval`); [`explain`] alone scans the loaded chunks once per call instead.
+pub struct Locator<'a> {
+    map: HashMap<&'a str, (&'a Shard, &'a ChunkRecord)>,
+}
+
+impl<'a> Locator<'a> {
+    /// Indexes every chunk of the loaded shards by id (ids are unique; the first shard wins).
+    pub fn new(lib: &'a Library) -> Locator<'a> {
+        let mut map = HashMap::new();
+        for s in lib.loaded() {
+            for c in s.chunks() {
+                map.entry(c.id.as_str()).or_insert((s, c));
+            }
+        }
+        Locator { map }
+    }
+}
+
 /// Explains where each of `expect` was lost (or found) by a search.
 pub fn explain(
     lib: &Library,
+    query: &str,
+    scope: &Scope,
+    opts: &SearchOptions,
+    expect: &[String],
+) -> Result<Explanation, SearchError> {
+    explain_inner(lib, None, query, scope, opts, expect)
+}
+
+/// [`explain`] with the chunks located by a prebuilt [`Locator`] of the same library.
+pub fn explain_located(
+    lib: &Library,
+    locator: &Locator<'_>,
+    query: &str,
+    scope: &Scope,
+    opts: &SearchOptions,
+    expect: &[String],
+) -> Result<Explanation, SearchError> {
+    explain_inner(lib, Some(locator), query, scope, opts, expect)
+}
+
+fn explain_inner(
+    lib: &Library,
+    locator: Option<&Locator<'_>>,
     query: &str,
     scope: &Scope,
     opts: &SearchOptions,
@@ -79,12 +124,35 @@ pub fn explain(
     let searched: Vec<&str> = response.trace.shards.iter().map(String::as_str).collect();
     let rank_in = |list: &[String], id: &str| list.iter().position(|x| x == id).map(|p| p + 1);
     let k = opts.k;
+    let located: HashMap<&str, (&Shard, &ChunkRecord)> = match locator {
+        Some(l) => expect
+            .iter()
+            .filter_map(|id| l.map.get(id.as_str()).map(|&x| (id.as_str(), x)))
+            .collect(),
+        None => {
+            // One pass over the loaded chunks, the searched shards first, stopping once every
+            // expected id is found.
+            let wanted: HashSet<&str> = expect.iter().map(String::as_str).collect();
+            let mut shards: Vec<&Shard> = lib.loaded().collect();
+            shards.sort_by_key(|s| !searched.contains(&s.entry.file.as_str()));
+            let mut found = HashMap::new();
+            'scan: for s in shards {
+                for c in s.chunks() {
+                    if wanted.contains(c.id.as_str()) {
+                        found.entry(c.id.as_str()).or_insert((s, c));
+                        if found.len() == wanted.len() {
+                            break 'scan;
+                        }
+                    }
+                }
+            }
+            found
+        }
+    };
     let chunks = expect
         .iter()
         .map(|id| {
-            let found = lib
-                .loaded()
-                .find_map(|s| s.chunks().iter().find(|c| &c.id == id).map(|c| (s, c)));
+            let found = located.get(id.as_str()).copied();
             let mut v = ChunkVerdict {
                 id: id.clone(),
                 verdict: String::new(),
@@ -118,7 +186,10 @@ pub fn explain(
                 return v;
             };
             let shard_searched = searched.contains(&shard.entry.file.as_str());
-            v.excluded_by = if !shard_searched {
+            v.excluded_by = if opts.stages.gating == Gating::Ungated {
+                // No gate and no post-filter: every chunk of every shard is a candidate.
+                None
+            } else if !shard_searched {
                 Some(
                     if effective
                         .get(crate::format::Field::Subject)

@@ -388,6 +388,8 @@ mod cli {
             for (name, svg) in [
                 ("leakage_recall.svg", svg::leakage_recall(&rep)),
                 ("slice_recall.svg", svg::slice_recall(&rep)),
+                ("stage_attribution.svg", svg::stage_attribution(&rep)),
+                ("outcomes.svg", svg::outcomes(&rep)),
             ] {
                 let path = dir.join(name);
                 std::fs::write(&path, svg).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -396,11 +398,13 @@ mod cli {
                     .as_deref()
                     .map(|r| relative_link(r, &path))
                     .unwrap_or_else(|| name.to_string());
-                if name.starts_with("leakage") {
-                    links.scatter = Some(link);
-                } else {
-                    links.slices = Some(link);
-                }
+                let slot = match name {
+                    "leakage_recall.svg" => &mut links.scatter,
+                    "slice_recall.svg" => &mut links.slices,
+                    "stage_attribution.svg" => &mut links.attribution,
+                    _ => &mut links.outcomes,
+                };
+                *slot = Some(link);
             }
         }
         if let Some(path) = &a.json {
@@ -450,13 +454,43 @@ mod cli {
                 m.ess.p_value
             );
         }
+        for v in &rep.variants {
+            let t = &v.taxonomy.overall;
+            let a = &t.attribution;
+            let shares = a
+                .shares
+                .as_ref()
+                .map(|sh| {
+                    sh.iter()
+                        .filter(|(_, x)| **x > 0.0)
+                        .map(|(s, x)| format!("{} {x:.3}", s.name()))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
+                .unwrap_or_else(|| "-".into());
+            let oc = &t.outcomes;
+            println!(
+                "{}: {} of {} queries miss, lost at: {shares}; outcomes: {}",
+                v.name,
+                a.queries,
+                oc.n,
+                chsr::eval::taxonomy::Outcome::ALL
+                    .iter()
+                    .map(|o| format!("{} {}", o.name(), oc.counts[o]))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+        let t_explain: f64 = runs.iter().map(|r| r.explain_secs).sum();
         eprintln!(
-            "evaluated {} queries x {} variants at k={} (shards loaded in {:.2}s, searches in {:.2}s)",
+            "evaluated {} queries x {} variants at k={} (shards loaded in {:.2}s, searches in {:.2}s, \
+             of which {:.2}s explaining the misses)",
             queries.len(),
             systems.len(),
             a.k,
             t_load,
-            t_run
+            t_run,
+            t_explain
         );
         Ok(())
     }

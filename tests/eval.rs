@@ -6,6 +6,7 @@
 
 use chsr::build::{build, write_output, BuildOptions};
 use chsr::corpus::read_files;
+use chsr::eval::taxonomy::{Outcome, Stage};
 use chsr::eval::{self, queries::read_queries, EvalSettings};
 use chsr::gate;
 use chsr::library::{Gating, Library};
@@ -136,6 +137,243 @@ fn gating_properties_hold_on_the_fixture() {
     assert!(eval::svg::slice_recall(&rep).contains("mark_scheme"));
 }
 
+fn settings(k: usize) -> EvalSettings {
+    EvalSettings {
+        k,
+        pairs: None,
+        resamples: 200,
+        seed: 42,
+        repeat: 1,
+        query_file: "queries.jsonl".into(),
+        query_sha256: "0".repeat(64),
+    }
+}
+
+/// The failure taxonomy on the fixture at K = 3, every pipeline variant (no dense model is
+/// loaded: A returns nothing, B–E are lexical): the attribution adds up, and one hand-checked
+/// query per outcome category.
+#[test]
+fn taxonomy_on_the_fixture() {
+    let dir = tmp("eval-taxonomy");
+    let lib = fixture_library(&dir);
+    let mut queries = read_queries(Path::new(QUERIES)).unwrap();
+    // One more query, whose only relevant chunk lies outside its scope (high-school physics for
+    // a college physics scope), so that the gate has something to lose.
+    queries.push(
+        chsr::eval::queries::parse_query_line(
+            "extra.jsonl",
+            1,
+            r#"{"id":"fx-gate","slice":"crafted","query":"atom","scope":{"subject":"physics","level":"college"},"relevant_ids":["ph:2.1:textbook_section:1"]}"#,
+        )
+        .unwrap()
+        .unwrap(),
+    );
+    let k = 3;
+    let systems = eval::all_systems(k);
+    let runs = eval::run_systems(&lib, &queries, &systems, 1).unwrap();
+    let rep = eval::summarise(&lib, &queries, &runs, &settings(k));
+
+    // Attribution and outcomes add up, for every variant, overall and per slice.
+    for (v, run) in rep.variants.iter().zip(&runs) {
+        for (slice, t) in std::iter::once(("all", &v.taxonomy.overall))
+            .chain(v.taxonomy.slices.iter().map(|(s, t)| (s.as_str(), t)))
+        {
+            let idx: Vec<usize> = (0..queries.len())
+                .filter(|&i| slice == "all" || queries[i].slice == slice)
+                .collect();
+            let a = &t.attribution;
+            assert_eq!(
+                a.chunks.values().sum::<usize>(),
+                a.missing,
+                "{} {slice}",
+                v.name
+            );
+            assert_eq!(a.chunks.len(), Stage::ALL.len());
+            // A query misses when R@K < 1; each of its relevant chunks outside the top K is
+            // attributed once.
+            let (mut nq, mut nc) = (0, 0);
+            for &i in &idx {
+                let (q, r) = (&queries[i], &run.runs[i]);
+                let top: Vec<&str> = r.ids.iter().take(k).map(String::as_str).collect();
+                let absent: Vec<&String> = q
+                    .grades
+                    .keys()
+                    .filter(|id| !top.contains(&id.as_str()))
+                    .collect();
+                let misses = r.metrics.recall < 1.0;
+                assert_eq!(r.lost.is_some(), misses, "{} {}", v.name, q.id);
+                if let Some(lost) = &r.lost {
+                    let ids: Vec<&String> = lost.iter().map(|(id, _)| id).collect();
+                    assert_eq!(ids, absent, "{} {}", v.name, q.id);
+                    nq += 1;
+                    nc += lost.len();
+                }
+            }
+            assert_eq!((a.queries, a.missing), (nq, nc), "{} {slice}", v.name);
+            match &a.shares {
+                Some(sh) => {
+                    assert!((sh.values().sum::<f64>() - 1.0).abs() < 1e-12, "{sh:?}");
+                    assert!(sh.values().all(|x| (0.0..=1.0).contains(x)));
+                }
+                None => assert_eq!(a.queries, 0),
+            }
+            let oc = &t.outcomes;
+            assert_eq!(oc.n, idx.len());
+            assert_eq!(oc.counts.values().sum::<usize>(), oc.n);
+            assert!((oc.shares.values().sum::<f64>() - 1.0).abs() < 1e-12);
+        }
+    }
+
+    let by = |sys: &str, qid: &str| {
+        let si = systems.iter().position(|s| s.name == sys).unwrap();
+        let qi = queries.iter().position(|q| q.id == qid).unwrap();
+        (
+            &runs[si].runs[qi],
+            eval::taxonomy::outcome(&runs[si].runs[qi].metrics),
+        )
+    };
+    let stages = |lost: &Option<Vec<(String, Stage)>>| -> Vec<(String, Stage)> {
+        lost.clone().unwrap_or_default()
+    };
+
+    // Success — C, fx-3 "temperature" in high-school physics: the only admitted chunk with the
+    // word is the relevant one (ph:1.2), returned alone; nothing leaks, and a relevant result
+    // cannot be contaminated.
+    let (r, o) = by("C", "fx-3");
+    assert_eq!(r.ids, ["ph:1.2:textbook_section:1"]);
+    assert_eq!((o, r.lost.is_none()), (Outcome::Success, true));
+
+    // Precision-only, by contamination — C, fx-1 "atom" in college chemistry: both relevant
+    // chunks (section cc:1.1) come first, then cc:2.1's "An atom consists of…": right subject and
+    // level, another section, and the query names its section (expected chapter 1, section 1).
+    let (r, o) = by("C", "fx-1");
+    assert_eq!(
+        r.ids,
+        [
+            "cc:1.1:textbook_section:1",
+            "cc:1.1:glossary:1",
+            "cc:2.1:textbook_section:1"
+        ]
+    );
+    assert!(!r.metrics.any_leak && r.metrics.contamination == Some(1.0 / 3.0));
+    assert_eq!((o, r.lost.is_none()), (Outcome::PrecisionOnly, true));
+    // Precision-only, by leakage — B (no gate), fx-3: the relevant chunk first, then a college
+    // physics solution about temperature for a high-school scope.
+    let (r, o) = by("B", "fx-3");
+    assert_eq!(
+        r.ids[..2],
+        ["ph:1.2:textbook_section:1", "pc:1.2:solution:1"]
+    );
+    assert!(r.metrics.any_leak);
+    assert_eq!(o, Outcome::PrecisionOnly);
+
+    // Recall-only — C, fx-6: the scope admits one chunk (chemistry high school, chapter 2,
+    // question 2, solution), the relevant one, but it shares no term with "Chemistry high school
+    // chapter 2 question 2 answer": BM25 returns nothing, and the empty list fails recall only.
+    let (r, o) = by("C", "fx-6");
+    assert!(r.ids.is_empty());
+    assert_eq!(o, Outcome::RecallOnly);
+    assert_eq!(
+        stages(&r.lost),
+        [("ch:2.1:solution:1".to_string(), Stage::CandidateRecall)]
+    );
+    // A (dense only, no model loaded) returns nothing: every query is a recall-only failure and
+    // every relevant chunk a candidate-recall loss, except the out-of-scope one (the gate's).
+    assert_eq!(rep.variants[0].name, "A");
+    let a = &rep.variants[0].taxonomy.overall;
+    assert_eq!(a.outcomes.counts[&Outcome::RecallOnly], queries.len());
+    for q in &queries {
+        let lost = stages(&by("A", &q.id).0.lost);
+        assert_eq!(lost.len(), q.grades.len());
+        let want = if q.id == "fx-gate" {
+            Stage::Gate
+        } else {
+            Stage::CandidateRecall
+        };
+        assert!(lost.iter().all(|(_, s)| *s == want), "{}: {lost:?}", q.id);
+    }
+    // Query-weighted: 6 queries all candidate recall, 1 all gate.
+    let sh = a.attribution.shares.as_ref().unwrap();
+    assert!((sh[&Stage::CandidateRecall] - 6.0 / 7.0).abs() < 1e-12);
+    assert!((sh[&Stage::Gate] - 1.0 / 7.0).abs() < 1e-12);
+
+    // Both fail — B, fx-1 "atom" for college chemistry, ungated: the three best BM25 matches
+    // are high-school chemistry and physics chunks (leaks, none relevant); both relevant chunks
+    // were retrieved but fused below the cut.
+    let (r, o) = by("B", "fx-1");
+    assert_eq!(
+        r.ids,
+        [
+            "ch:1.1:textbook_section:1",
+            "ch:1.1:glossary:1",
+            "ph:2.1:exercise:1"
+        ]
+    );
+    assert_eq!(o, Outcome::Both);
+    assert_eq!(
+        stages(&r.lost),
+        [
+            ("cc:1.1:glossary:1".to_string(), Stage::Fusion),
+            ("cc:1.1:textbook_section:1".to_string(), Stage::Fusion)
+        ]
+    );
+
+    // The gate: the out-of-scope relevant chunk is lost by the gate (C) and by the post-filter
+    // (B+), but not by the ungated B, which ranks it below the cut.
+    assert_eq!(stages(&by("C", "fx-gate").0.lost)[0].1, Stage::Gate);
+    assert_eq!(stages(&by("B+", "fx-gate").0.lost)[0].1, Stage::Gate);
+    assert_eq!(stages(&by("B", "fx-gate").0.lost)[0].1, Stage::Fusion);
+
+    // The report: JSON, markdown tables and the two stacked-bar charts.
+    let json: serde_json::Value = serde_json::from_str(&eval::report::to_json(&rep)).unwrap();
+    let c = &json["variants"][3];
+    assert_eq!(c["name"], "C");
+    let t = &c["taxonomy"];
+    for key in [
+        "gate",
+        "candidate_recall",
+        "fusion",
+        "rerank",
+        "dedup",
+        "unknown",
+    ] {
+        assert!(
+            t["overall"]["attribution"]["chunks"].get(key).is_some(),
+            "{key}"
+        );
+        assert!(t["slices"]["keyword"]["attribution"]["chunks"]
+            .get(key)
+            .is_some());
+    }
+    for key in ["success", "precision_only", "recall_only", "both"] {
+        assert!(
+            t["overall"]["outcomes"]["counts"].get(key).is_some(),
+            "{key}"
+        );
+    }
+    assert_eq!(
+        t["slices"]["mark_scheme"]["outcomes"]["counts"]["success"],
+        1
+    );
+    // No model in the fixture's shards: the report says the dense path was off.
+    assert!(json["corpus"]["model"].is_null());
+    let md = eval::report::to_markdown(&rep, &Default::default());
+    assert!(md.contains("**no embedding model loaded**"));
+    assert!(md.contains("## Table 10. Failure attribution") && md.contains("## Table 11. Outcome"));
+    assert!(
+        md.contains("| variant | missing queries / n | missing chunks | gate | candidate recall |")
+    );
+    for svg in [
+        eval::svg::stage_attribution(&rep),
+        eval::svg::outcomes(&rep),
+    ] {
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+        assert!(svg.contains(">E</text>"));
+    }
+    assert!(eval::svg::stage_attribution(&rep).contains("candidate_recall"));
+    assert!(eval::svg::outcomes(&rep).contains("recall-only failure"));
+}
+
 #[test]
 fn cli_eval_runs_and_reports_errors() {
     let exe = env!("CARGO_BIN_EXE_chsr");
@@ -180,7 +418,12 @@ fn cli_eval_runs_and_reports_errors() {
     assert_eq!(json["bootstrap"]["pairs"][0]["to"], "B-bm25");
     let md = std::fs::read_to_string(dir.join("r.md")).unwrap();
     assert!(md.contains("](charts/leakage_recall.svg)"), "{md}");
-    assert!(dir.join("charts/slice_recall.svg").exists());
+    assert!(md.contains("](charts/stage_attribution.svg)"), "{md}");
+    assert!(md.contains("](charts/outcomes.svg)"), "{md}");
+    for f in ["slice_recall", "stage_attribution", "outcomes"] {
+        assert!(dir.join(format!("charts/{f}.svg")).exists(), "{f}");
+    }
+    assert!(json["variants"][0]["taxonomy"]["overall"]["outcomes"]["n"] == 6);
 
     let fail = |args: &[&str]| {
         let o = Command::new(exe)

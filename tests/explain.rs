@@ -189,3 +189,66 @@ fn a_chunk_pushed_below_the_cut_is_a_rerank_loss() {
         assert!(c.fused_rank.unwrap() <= 8 && c.final_rank.is_none());
     }
 }
+
+#[test]
+fn an_ungated_search_gates_nothing_and_a_post_filter_does() {
+    let lib = library();
+    // Ungated (B): the chemistry chunk is a candidate like any other; whatever happens to it,
+    // the gate did not lose it.
+    let opts = SearchOptions {
+        k: 8,
+        ..SearchOptions::for_variant(Variant::B)
+    };
+    let ex = explain(
+        &lib,
+        "specific heat",
+        &physics(),
+        &opts,
+        &["c:metals".into()],
+    )
+    .unwrap();
+    let v = &ex.chunks[0];
+    assert!(v.admitted && v.excluded_by.is_none(), "{v:?}");
+    assert!(v.bm25_rank.is_some(), "{v:?}");
+    assert_ne!(v.verdict, "gate");
+    // Post-filtered (B+): the same search, then the post-filter drops it for its subject.
+    let opts = SearchOptions {
+        k: 8,
+        ..SearchOptions::for_variant(Variant::BPlus)
+    };
+    let ex = explain(
+        &lib,
+        "specific heat",
+        &physics(),
+        &opts,
+        &["c:metals".into()],
+    )
+    .unwrap();
+    let v = &ex.chunks[0];
+    assert_eq!(v.verdict, "gate", "{v:?}");
+    assert_eq!(v.excluded_by.as_deref(), Some("subject"));
+}
+
+#[test]
+fn a_prebuilt_locator_gives_the_same_explanation() {
+    let lib = library();
+    let locator = chsr::explain::Locator::new(&lib);
+    let mut expect = all_ids(&lib);
+    expect.push("nope".into());
+    for v in [Variant::B, Variant::BPlus, Variant::C, Variant::E] {
+        let opts = SearchOptions::for_variant(v);
+        for scope in [physics(), physics().with(Field::DocType, "exercise")] {
+            let a = explain(&lib, "specific heat", &scope, &opts, &expect).unwrap();
+            let b = chsr::explain::explain_located(
+                &lib,
+                &locator,
+                "specific heat",
+                &scope,
+                &opts,
+                &expect,
+            )
+            .unwrap();
+            assert_eq!(a.chunks, b.chunks, "{v:?}");
+        }
+    }
+}

@@ -101,12 +101,13 @@ pub fn ndcg_at(ids: &[&str], grades: &std::collections::BTreeMap<String, f64>, k
     if idcg == 0.0 {
         return 0.0;
     }
+    // A fold from +0.0, not `sum()`, which starts from -0.0: an empty list scores 0, not -0.
     let dcg: f64 = ids
         .iter()
         .take(k)
         .enumerate()
         .map(|(r, id)| grades.get(*id).copied().unwrap_or(0.0) / (r as f64 + 2.0).log2())
-        .sum();
+        .fold(0.0, |a, x| a + x);
     dcg / idcg
 }
 
@@ -315,6 +316,8 @@ mod tests {
         assert!((v - 2.0 / 3.130_929_753_571_457_5).abs() < 1e-12, "{v}");
         assert!((ndcg_at(&["t", "s1", "s2"], &g, 8) - 1.0).abs() < EPS);
         assert_eq!(ndcg_at(&["x"], &g, 8), 0.0);
+        // An empty list scores +0 (reports print "0.000", not "-0.000").
+        assert!(ndcg_at(&[], &g, 8).is_sign_positive());
         // IDCG only counts the K best grades: K = 1, ideal [2]; returned [s1] → 1 / 2.
         assert!((ndcg_at(&["s1"], &g, 1) - 0.5).abs() < EPS);
         assert_eq!(ndcg_at(&["s1"], &grades(&[("s1", 0.0)]), 8), 0.0);

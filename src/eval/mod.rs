@@ -3,8 +3,9 @@
 //! A *system* is a name and the [`SearchOptions`] it searches with; the harness runs every query
 //! of a set through every system over one [`Library`] with all shards loaded, scores each result
 //! list ([`metrics`]), aggregates overall and per slice, compares consecutive systems with a
-//! paired bootstrap ([`stats`]), runs the consistency judge ([`judge`]) and renders the report
-//! ([`report`]: JSON, markdown, SVG charts).
+//! paired bootstrap ([`stats`]), runs the consistency judge ([`judge`]), attributes every missed
+//! relevant chunk to the stage that lost it and sorts the queries into the outcome categories
+//! ([`taxonomy`]), and renders the report ([`report`]: JSON, markdown, SVG charts).
 //!
 //! Adding a pipeline variant is one line in [`system`]: map its name to its options.
 
@@ -14,15 +15,17 @@ pub mod queries;
 pub mod report;
 pub mod stats;
 pub mod svg;
+pub mod taxonomy;
 
 use crate::format::ChunkRecord;
 use crate::library::{Gating, Library, SearchOptions, Variant};
 use metrics::{ChunkIndex, QueryMetrics};
 use queries::EvalQuery;
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::time::Instant;
+use taxonomy::{QueryTaxon, Stage, VariantTaxonomy};
 
 /// A system under evaluation: a name and the options it searches with.
 #[derive(Clone, Debug, PartialEq)]
@@ -150,6 +153,9 @@ pub struct QueryRun {
     pub latency_ms: f64,
     /// Sum of the manifest `bytes` of the shards the search reads.
     pub shard_bytes: u64,
+    /// When the query misses (fewer than min(|relevant|, K) relevant chunks in the top K): each
+    /// relevant chunk missing from the top K with the stage `explain` says lost it, in id order.
+    pub lost: Option<Vec<(String, Stage)>>,
 }
 
 /// Every query run through one system (same order as the query set).
@@ -159,6 +165,8 @@ pub struct SystemRun {
     pub system: System,
     /// One run per query.
     pub runs: Vec<QueryRun>,
+    /// Seconds spent in `explain` for the failure attribution (not part of the latencies).
+    pub explain_secs: f64,
 }
 
 /// Chunk id → record over every loaded shard.
@@ -172,8 +180,11 @@ pub fn chunk_index(lib: &Library) -> ChunkIndex<'_> {
 /// Runs every query through every system. Queries go in order and, for each query, every system
 /// (in an order rotated by one from query to query), so that a warm cache or a busy neighbour
 /// affects all systems alike. Each search is timed `repeat` times (at least once) and its latency
-/// is the median of those calls, which damps the noise of a shared machine. Every shard a system
-/// needs must be loaded.
+/// is the median of those calls, which damps the noise of a shared machine. A query that misses
+/// (fewer than min(|relevant|, K) relevant chunks in its top K) is then explained once, untimed,
+/// with its relevant ids ([`crate::explain::explain`], same options): each missing relevant chunk
+/// gets the stage that lost it. The explained search must return the same list as the timed
+/// one. Every shard a system needs must be loaded.
 pub fn run_systems(
     lib: &Library,
     queries: &[EvalQuery],
@@ -181,12 +192,14 @@ pub fn run_systems(
     repeat: usize,
 ) -> Result<Vec<SystemRun>, EvalError> {
     let corpus = chunk_index(lib);
+    let locator = crate::explain::Locator::new(lib);
     let manifest = lib.manifest();
     let mut out: Vec<SystemRun> = systems
         .iter()
         .map(|s| SystemRun {
             system: s.clone(),
             runs: Vec::with_capacity(queries.len()),
+            explain_secs: 0.0,
         })
         .collect();
     let m = systems.len();
@@ -230,15 +243,72 @@ pub fn run_systems(
                         })
                 })
                 .collect::<Result<_, _>>()?;
+            let ids: Vec<String> = resp.results.iter().map(|h| h.id.clone()).collect();
+            let t = Instant::now();
+            let lost = attribute(lib, &locator, q, sys, &ids)?;
+            run.explain_secs += t.elapsed().as_secs_f64();
             run.runs.push(QueryRun {
-                ids: resp.results.iter().map(|h| h.id.clone()).collect(),
+                ids,
                 metrics: metrics::score(q, &results, &corpus, sys.opts.k),
                 latency_ms,
                 shard_bytes,
+                lost,
             });
         }
     }
     Ok(out)
+}
+
+/// The missing relevant chunks of a query with the stage that lost each (see [`run_systems`]);
+/// `None` when the query does not miss.
+fn attribute(
+    lib: &Library,
+    locator: &crate::explain::Locator<'_>,
+    q: &EvalQuery,
+    sys: &System,
+    ids: &[String],
+) -> Result<Option<Vec<(String, Stage)>>, EvalError> {
+    let k = sys.opts.k;
+    let top: BTreeSet<&str> = ids.iter().take(k).map(String::as_str).collect();
+    let hits = q
+        .grades
+        .keys()
+        .filter(|id| top.contains(id.as_str()))
+        .count();
+    if hits >= q.grades.len().min(k) {
+        return Ok(None);
+    }
+    let err = |message: String| EvalError::Search {
+        query: q.id.clone(),
+        system: sys.name.clone(),
+        message,
+    };
+    let expect: Vec<String> = q.grades.keys().cloned().collect();
+    let ex = crate::explain::explain_located(lib, locator, &q.query, &q.scope, &sys.opts, &expect)
+        .map_err(|e| err(format!("explain: {e}")))?;
+    let again: Vec<&str> = ex.response.results.iter().map(|h| h.id.as_str()).collect();
+    if again != ids.iter().map(String::as_str).collect::<Vec<_>>() {
+        return Err(err(format!(
+            "explain's search returned {again:?}, the timed search {ids:?}: the search is not \
+             deterministic"
+        )));
+    }
+    let mut lost = Vec::new();
+    for v in ex.chunks {
+        match (Stage::from_verdict(&v.verdict), top.contains(v.id.as_str())) {
+            (Some(s), false) => lost.push((v.id, s)),
+            (None, true) => {}
+            (_, returned) => {
+                return Err(err(format!(
+                    "explain says {} for {}, which the search {} return",
+                    v.verdict,
+                    v.id,
+                    if returned { "did" } else { "did not" }
+                )))
+            }
+        }
+    }
+    Ok(Some(lost))
 }
 
 /// Metrics averaged over a set of queries.
@@ -311,6 +381,8 @@ pub struct VariantReport {
     pub overall: Aggregate,
     /// Per slice.
     pub slices: BTreeMap<String, Aggregate>,
+    /// Failure taxonomy: stage attribution and outcome categories, overall and per slice.
+    pub taxonomy: VariantTaxonomy,
 }
 
 /// Bootstrap results of one pair, per metric.
@@ -372,6 +444,20 @@ pub struct CorpusInfo {
     pub bytes: u64,
     /// The manifest's corpus hash.
     pub corpus_sha256: String,
+    /// The embedding model of the dense path, when one is loaded (`null`: A returns nothing and
+    /// B–E are lexical only).
+    pub model: Option<ModelInfo>,
+}
+
+/// The embedding model the dense path used.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ModelInfo {
+    /// Model id (source model and distillation parameters).
+    pub id: String,
+    /// SHA-256 of the model file.
+    pub sha256: String,
+    /// Vector dimensions.
+    pub dims: u32,
 }
 
 /// The whole evaluation.
@@ -412,6 +498,13 @@ pub struct EvalSettings {
     pub query_sha256: String,
 }
 
+fn taxon(r: &QueryRun) -> QueryTaxon<'_> {
+    QueryTaxon {
+        metrics: &r.metrics,
+        lost: r.lost.as_deref(),
+    }
+}
+
 /// Summarises the runs into the report.
 pub fn summarise(
     lib: &Library,
@@ -433,6 +526,18 @@ pub fn summarise(
                 .iter()
                 .map(|(s, idx)| (s.clone(), aggregate(idx.iter().map(|&i| &r.runs[i]))))
                 .collect(),
+            taxonomy: VariantTaxonomy {
+                overall: taxonomy::taxonomy(r.runs.iter().map(taxon)),
+                slices: slice_of
+                    .iter()
+                    .map(|(s, idx)| {
+                        (
+                            s.clone(),
+                            taxonomy::taxonomy(idx.iter().map(|&i| taxon(&r.runs[i]))),
+                        )
+                    })
+                    .collect(),
+            },
         })
         .collect();
     let pairs = settings
@@ -475,6 +580,15 @@ pub fn summarise(
             shards: m.shards.len(),
             bytes: m.shards.iter().map(|s| s.bytes).sum(),
             corpus_sha256: m.corpus_sha256.clone(),
+            model: m
+                .model
+                .as_ref()
+                .filter(|_| lib.has_model())
+                .map(|e| ModelInfo {
+                    id: e.id.clone(),
+                    sha256: e.sha256.clone(),
+                    dims: e.dims,
+                }),
         },
         variants,
         bootstrap: BootstrapReport {

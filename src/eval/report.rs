@@ -2,6 +2,7 @@
 
 use super::queries::EvalQuery;
 use super::stats::Bootstrap;
+use super::taxonomy::{self, Outcome, Stage, Taxonomy};
 use super::{Aggregate, EvalReport, SystemRun};
 use std::fmt::Write as _;
 
@@ -26,6 +27,12 @@ pub fn runs_jsonl(queries: &[EvalQuery], runs: &[SystemRun]) -> String {
                 "metrics": x.metrics,
                 "latency_ms": x.latency_ms,
                 "shard_bytes": x.shard_bytes,
+                "outcome": taxonomy::outcome(&x.metrics),
+                "lost": x.lost.as_ref().map(|l| {
+                    l.iter()
+                        .map(|(id, s)| serde_json::json!({"id": id, "stage": s}))
+                        .collect::<Vec<_>>()
+                }),
             });
             out.push_str(&line.to_string());
             out.push('\n');
@@ -89,6 +96,147 @@ pub struct ChartLinks {
     pub scatter: Option<String>,
     /// Per-slice recall bars.
     pub slices: Option<String>,
+    /// Stage attribution stacked bars.
+    pub attribution: Option<String>,
+    /// Outcome categories stacked bars.
+    pub outcomes: Option<String>,
+}
+
+fn count(n: usize) -> String {
+    thousands(n as u64)
+}
+
+fn attribution_cells(t: &Taxonomy, n: usize) -> String {
+    let a = &t.attribution;
+    let mut row = format!(" {} / {} | {} |", a.queries, n, count(a.missing));
+    for s in Stage::ALL {
+        let share = a.shares.as_ref().map(|sh| sh[&s]);
+        let _ = write!(row, " {} ({}) |", opt3(share), count(a.chunks[&s]));
+    }
+    row
+}
+
+fn outcome_cells(t: &Taxonomy) -> String {
+    let oc = &t.outcomes;
+    let mut row = String::new();
+    for o in Outcome::ALL {
+        let _ = write!(row, " {} ({}) |", f3(oc.shares[&o]), count(oc.counts[&o]));
+    }
+    let _ = write!(
+        row,
+        " {} | {} |",
+        count(oc.with_leak),
+        count(oc.with_contamination)
+    );
+    row
+}
+
+/// Tables 10 and 11: stage attribution and outcome categories, overall then per slice.
+fn taxonomy_tables(o: &mut String, r: &EvalReport, charts: &ChartLinks) {
+    let k = r.k;
+    let _ = writeln!(
+        o,
+        "## Table 10. Failure attribution: where the missing relevant chunks were lost\n\n\
+         A query *misses* when fewer than min(|relevant|, {k}) of its relevant chunks are in its \
+         top {k} (R@{k} < 1). For each missing query, `explain` (same options as the variant) gives \
+         every relevant chunk missing from the top {k} the first stage that lost it: **gate** (the \
+         scope, or the post-filter, excluded it), **candidate recall** (admitted, but in neither \
+         the BM25 nor the dense window), **fusion** (retrieved, fused below the cut), **rerank** \
+         (fused within the cut, pushed below it by the reranker), **dedup** (removed as a \
+         near-duplicate), unknown (no shard holds the id). A cell is the query-weighted share \
+         (the mean over the missing queries of the share of each query's missing chunks lost at \
+         that stage; a row sums to 1) and, in brackets, the number of missing chunks.\n"
+    );
+    let mut head = "| variant | missing queries / n | missing chunks |".to_string();
+    let mut rule = "|---|---:|---:|".to_string();
+    for s in Stage::ALL {
+        let _ = write!(head, " {} |", s.name().replace('_', " "));
+        rule.push_str("---:|");
+    }
+    let _ = writeln!(o, "{head}\n{rule}");
+    for v in &r.variants {
+        let _ = writeln!(
+            o,
+            "| {} |{}",
+            v.name,
+            attribution_cells(&v.taxonomy.overall, v.overall.n)
+        );
+    }
+    let _ = writeln!(o);
+    if let Some(s) = &charts.attribution {
+        let _ = writeln!(
+            o,
+            "![Stage attribution of the missing relevant chunks per variant]({s})\n"
+        );
+    }
+    let _ = writeln!(
+        o,
+        "<details><summary>Per slice</summary>\n\n| slice | variant | missing queries / n | missing chunks |{}\n|---|---|---:|---:|{}",
+        &head["| variant | missing queries / n | missing chunks |".len()..],
+        &rule["|---|---:|---:|".len()..]
+    );
+    for (sl, n) in &r.queries.slices {
+        for v in &r.variants {
+            let _ = writeln!(
+                o,
+                "| {sl} | {} |{}",
+                v.name,
+                attribution_cells(&v.taxonomy.slices[sl], *n)
+            );
+        }
+    }
+    let _ = writeln!(o, "\n</details>\n");
+
+    let _ = writeln!(
+        o,
+        "## Table 11. Outcome categories per query\n\n\
+         *Recall failure*: no relevant chunk in the top {k} (an empty list is one). *Precision \
+         failure*: at least one top-{k} result outside the scope's subject or level (leakage), or, \
+         for a query eligible for contamination (its scope or expected fields name a chapter, \
+         section or question), at least one contaminated result. Success is neither; a query with \
+         both failures is counted under *both fail* only. A cell is the share of the queries and, \
+         in brackets, their number; the last two columns count the queries with a leaked and with \
+         a contaminated result (the two causes of a precision failure; a query can have both).\n"
+    );
+    let mut head = "| variant | n |".to_string();
+    let mut rule = "|---|---:|".to_string();
+    for oc in Outcome::ALL {
+        let _ = write!(head, " {} |", oc.label());
+        rule.push_str("---:|");
+    }
+    head.push_str(" with leak | with contam. |");
+    rule.push_str("---:|---:|");
+    let _ = writeln!(o, "{head}\n{rule}");
+    for v in &r.variants {
+        let _ = writeln!(
+            o,
+            "| {} | {} |{}",
+            v.name,
+            v.overall.n,
+            outcome_cells(&v.taxonomy.overall)
+        );
+    }
+    let _ = writeln!(o);
+    if let Some(s) = &charts.outcomes {
+        let _ = writeln!(o, "![Outcome categories per variant]({s})\n");
+    }
+    let _ = writeln!(
+        o,
+        "<details><summary>Per slice</summary>\n\n| slice | variant | n |{}\n|---|---|---:|{}",
+        &head["| variant | n |".len()..],
+        &rule["|---|---:|".len()..]
+    );
+    for (sl, n) in &r.queries.slices {
+        for v in &r.variants {
+            let _ = writeln!(
+                o,
+                "| {sl} | {} | {n} |{}",
+                v.name,
+                outcome_cells(&v.taxonomy.slices[sl])
+            );
+        }
+    }
+    let _ = writeln!(o, "\n</details>\n");
 }
 
 fn slice_table(
@@ -143,6 +291,21 @@ pub fn to_markdown(r: &EvalReport, charts: &ChartLinks) -> String {
         human_bytes(r.corpus.bytes as f64),
         short(&r.corpus.corpus_sha256),
     );
+
+    let _ = match &r.corpus.model {
+        Some(m) => writeln!(
+            o,
+            "Dense path: model `{}` ({} dimensions, SHA-256 `{}`).\n",
+            m.id,
+            m.dims,
+            short(&m.sha256)
+        ),
+        None => writeln!(
+            o,
+            "Dense path: **no embedding model loaded** (the shards have none): A (dense only) \
+             returns nothing, and B, B+, C, D and E run their lexical path only.\n"
+        ),
+    };
 
     // Table 1: headline.
     let _ = writeln!(o, "## Table 1. Headline: every query, K = {k}\n");
@@ -320,6 +483,9 @@ pub fn to_markdown(r: &EvalReport, charts: &ChartLinks) -> String {
     }
     let _ = writeln!(o);
 
+    // Tables 10 and 11: failure taxonomy.
+    taxonomy_tables(&mut o, r, charts);
+
     // Definitions.
     let _ = writeln!(
         o,
@@ -337,8 +503,16 @@ pub fn to_markdown(r: &EvalReport, charts: &ChartLinks) -> String {
          that are not relevant, have the scope's subject and level, and come from a section not \
          among the relevant ones (section rule) or carry a question number of another question \
          (question rule; a question is source, chapter, year, paper and number).\n\
-         - Systems: `B-bm25` BM25 over every shard, no gate; `B+-bm25` the same top {k}, then \
-         out-of-scope results dropped; `C-bm25` the hard gate before BM25."
+         - miss: fewer than min(|relevant|, {k}) relevant chunks in the top {k} (R@{k} < 1); stage \
+         attribution covers the missing queries only, each weighing 1.\n\
+         - recall failure: no relevant chunk in the top {k}; precision failure: a leaked result, or \
+         a contaminated one on a query eligible for contamination; outcome = success, \
+         precision-only, recall-only or both.\n\
+         - Systems: `A` dense only, gated; `B` hybrid (BM25 + dense, RRF) over every shard, no \
+         gate; `B+` B's top {k}, then out-of-scope results dropped; `C` hybrid with the hard gate \
+         before retrieval; `D` C + rerank and near-duplicate removal; `E` D + query \
+         understanding, cross-language expansion and audited scope relaxation. `B-bm25`, \
+         `B+-bm25`, `C-bm25`: B, B+ and C with the dense path switched off."
     );
     o
 }

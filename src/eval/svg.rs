@@ -1,6 +1,8 @@
-//! SVG charts written by hand (no plotting crate): leakage against recall per variant, and
-//! recall per slice as grouped bars. The output is deterministic for a given report.
+//! SVG charts written by hand (no plotting crate): leakage against recall per variant, recall
+//! per slice as grouped bars, and the failure taxonomy as stacked bars (stage attribution and
+//! outcome categories per variant). The output is deterministic for a given report.
 
+use super::taxonomy::{Outcome, Stage};
 use super::EvalReport;
 use std::fmt::Write as _;
 
@@ -258,6 +260,214 @@ pub fn slice_recall(r: &EvalReport) -> String {
     );
     o.push_str("</svg>\n");
     o
+}
+
+/// Colour of a stage in the attribution chart.
+fn stage_colour(s: Stage) -> &'static str {
+    match s {
+        Stage::Gate => "#e15759",
+        Stage::CandidateRecall => "#4e79a7",
+        Stage::Fusion => "#f28e2b",
+        Stage::Rerank => "#59a14f",
+        Stage::Dedup => "#b07aa1",
+        Stage::Unknown => "#bab0ac",
+    }
+}
+
+/// Colour of an outcome category.
+fn outcome_colour(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Success => "#59a14f",
+        Outcome::PrecisionOnly => "#edc948",
+        Outcome::RecallOnly => "#4e79a7",
+        Outcome::Both => "#e15759",
+    }
+}
+
+/// One bar of a stacked chart: its label, its segments (shares summing to 1, or `None` for an
+/// empty bar), a tooltip per segment and a note written above it.
+struct StackedBar {
+    label: String,
+    segments: Option<Vec<(f64, String)>>,
+    note: String,
+}
+
+/// Stacked bars of shares (0 to 1), one per variant, with a legend on the right.
+fn stacked_bars(
+    title: &str,
+    y_label: &str,
+    legend: &[(&str, &str)],
+    bars: &[StackedBar],
+) -> String {
+    let bar = 40.0;
+    let gap = 30.0;
+    let (l, t, b) = (62.0, 56.0, 60.0);
+    let legend_w = 190.0;
+    let pw = (bar + gap) * bars.len().max(1) as f64;
+    let w = (l + pw + 20.0 + legend_w).ceil() as u32;
+    let h = 400u32;
+    let ph = h as f64 - t - b;
+    let y = |v: f64| t + ph - v * ph;
+    let mut o = String::new();
+    header(&mut o, w, h, title);
+    for v in ticks(1.0, 0.2) {
+        let _ = writeln!(
+            o,
+            "<line x1=\"{l}\" y1=\"{0:.1}\" x2=\"{1:.1}\" y2=\"{0:.1}\" stroke=\"#e5e5e5\"/>\
+             <text x=\"{2:.1}\" y=\"{3:.1}\" text-anchor=\"end\" {FONT} font-size=\"11\" fill=\"#444\">{4:.1}</text>",
+            y(v),
+            l + pw,
+            l - 6.0,
+            y(v) + 4.0,
+            v
+        );
+    }
+    let _ = writeln!(
+        o,
+        "<text transform=\"translate(18 {:.1}) rotate(-90)\" text-anchor=\"middle\" {FONT} font-size=\"12\" fill=\"#222\">{}</text>",
+        t + ph / 2.0,
+        esc(y_label)
+    );
+    for (i, sb) in bars.iter().enumerate() {
+        let bx = l + gap / 2.0 + i as f64 * (bar + gap);
+        let mut acc = 0.0;
+        for (j, (v, tip)) in sb.segments.iter().flatten().enumerate() {
+            if *v > 0.0 {
+                let _ = writeln!(
+                    o,
+                    "<rect x=\"{bx:.1}\" y=\"{:.1}\" width=\"{bar:.1}\" height=\"{:.1}\" fill=\"{}\"><title>{}</title></rect>",
+                    y(acc + v),
+                    v * ph,
+                    legend[j % legend.len()].1,
+                    esc(tip)
+                );
+            }
+            acc += v;
+        }
+        let _ = writeln!(
+            o,
+            "<text x=\"{0:.1}\" y=\"{1:.1}\" text-anchor=\"middle\" {FONT} font-size=\"10\" fill=\"#444\">{2}</text>\
+             <text x=\"{0:.1}\" y=\"{3:.1}\" text-anchor=\"middle\" {FONT} font-size=\"12\" fill=\"#222\">{4}</text>",
+            bx + bar / 2.0,
+            if sb.segments.is_some() { t - 6.0 } else { t + ph - 6.0 },
+            esc(&sb.note),
+            t + ph + 18.0,
+            esc(&sb.label)
+        );
+    }
+    let _ = writeln!(
+        o,
+        "<line x1=\"{l}\" y1=\"{0:.1}\" x2=\"{1:.1}\" y2=\"{0:.1}\" stroke=\"#888\"/>",
+        t + ph,
+        l + pw
+    );
+    // Legend, top category first as in the stack.
+    let lx = l + pw + 20.0;
+    for (j, (name, colour)) in legend.iter().enumerate().rev() {
+        let ly = t + 8.0 + (legend.len() - 1 - j) as f64 * 20.0;
+        let _ = writeln!(
+            o,
+            "<rect x=\"{lx:.1}\" y=\"{ly:.1}\" width=\"12\" height=\"12\" fill=\"{colour}\"/>\
+             <text x=\"{:.1}\" y=\"{:.1}\" {FONT} font-size=\"12\" fill=\"#222\">{}</text>",
+            lx + 18.0,
+            ly + 10.0,
+            esc(name)
+        );
+    }
+    o.push_str("</svg>\n");
+    o
+}
+
+/// Stacked bars per variant: the query-weighted share of the missing relevant chunks lost at
+/// each stage, over the queries that miss (R@K < 1).
+pub fn stage_attribution(r: &EvalReport) -> String {
+    let legend: Vec<(&str, &str)> = Stage::ALL
+        .iter()
+        .map(|s| (s.name(), stage_colour(*s)))
+        .collect();
+    let bars: Vec<StackedBar> = r
+        .variants
+        .iter()
+        .map(|v| {
+            let a = &v.taxonomy.overall.attribution;
+            StackedBar {
+                label: v.name.clone(),
+                segments: a.shares.as_ref().map(|sh| {
+                    Stage::ALL
+                        .iter()
+                        .map(|s| {
+                            (
+                                sh[s],
+                                format!(
+                                    "{} / {}: {:.3} of the missing chunks ({} chunks)",
+                                    v.name,
+                                    s.name(),
+                                    sh[s],
+                                    a.chunks[s]
+                                ),
+                            )
+                        })
+                        .collect()
+                }),
+                note: if a.queries == 0 {
+                    "no miss".into()
+                } else {
+                    format!("n = {}", a.queries)
+                },
+            }
+        })
+        .collect();
+    stacked_bars(
+        &format!(
+            "Where the missing relevant chunks were lost, K = {} ({})",
+            r.k, r.queries.file
+        ),
+        "share of the missing chunks (queries with R@K < 1)",
+        &legend,
+        &bars,
+    )
+}
+
+/// Stacked bars per variant: the share of the queries in each outcome category.
+pub fn outcomes(r: &EvalReport) -> String {
+    let legend: Vec<(&str, &str)> = Outcome::ALL
+        .iter()
+        .map(|o| (o.label(), outcome_colour(*o)))
+        .collect();
+    let bars: Vec<StackedBar> = r
+        .variants
+        .iter()
+        .map(|v| {
+            let oc = &v.taxonomy.overall.outcomes;
+            StackedBar {
+                label: v.name.clone(),
+                segments: (oc.n > 0).then(|| {
+                    Outcome::ALL
+                        .iter()
+                        .map(|o| {
+                            (
+                                oc.shares[o],
+                                format!(
+                                    "{} / {}: {:.3} ({} queries)",
+                                    v.name,
+                                    o.label(),
+                                    oc.shares[o],
+                                    oc.counts[o]
+                                ),
+                            )
+                        })
+                        .collect()
+                }),
+                note: format!("n = {}", oc.n),
+            }
+        })
+        .collect();
+    stacked_bars(
+        &format!("Outcome per query, K = {} ({})", r.k, r.queries.file),
+        "share of the queries",
+        &legend,
+        &bars,
+    )
 }
 
 #[cfg(test)]
