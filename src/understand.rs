@@ -230,6 +230,15 @@ pub fn understand(query: &str) -> Understanding {
     } else if let Some(e) = exercice {
         u.hints.entry(Field::QuestionNumber).or_insert(e);
     }
+    // A bare "question 3" / "exercice 3" names no exam or chapter: it is usually the first words
+    // of a pasted exercise, not a request for question 3 of something. Keep the question number
+    // only with an exam, paper, year or chapter cue, or when the query asks for an answer.
+    let anchored = [Field::Paper, Field::Year, Field::Chapter]
+        .iter()
+        .any(|f| u.hints.contains_key(f));
+    if !anchored && u.wants_doc_type.is_none() {
+        u.hints.remove(&Field::QuestionNumber);
+    }
     // Levels and subjects: cue words, resolved against the manifest by the pipeline.
     let levels: &[(&str, &str)] = &[
         ("o-level", "o-level"),
@@ -377,6 +386,21 @@ mod tests {
         assert_eq!(
             u.hints.get(&Field::Level).map(String::as_str),
             Some("terminale")
+        );
+    }
+
+    #[test]
+    fn a_bare_exercise_number_is_not_a_scope() {
+        let u = understand("Exercice 3 : écrire une fonction qui renvoie le maximum");
+        assert!(
+            !u.hints.contains_key(&Field::QuestionNumber),
+            "{:?}",
+            u.hints
+        );
+        let u = understand("chapter 4 question 63 answer");
+        assert_eq!(
+            u.hints.get(&Field::QuestionNumber).map(String::as_str),
+            Some("63")
         );
     }
 
