@@ -15,9 +15,16 @@ fn main() {
 
     let args: Vec<String> = std::env::args().collect();
     let dir = std::path::Path::new(args.get(1).map(String::as_str).unwrap_or("www/shards"));
-    let queries = args.get(2).map(String::as_str).unwrap_or("tests/data/opencerb/dev/queries.jsonl");
-    let manifest = Manifest::from_json(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
-    let entry = manifest.model.clone().expect("the folder has no model (build with --model)");
+    let queries = args
+        .get(2)
+        .map(String::as_str)
+        .unwrap_or("tests/data/opencerb/dev/queries.jsonl");
+    let manifest =
+        Manifest::from_json(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    let entry = manifest
+        .model
+        .clone()
+        .expect("the folder has no model (build with --model)");
     let model = ModelEmbedder::from_bytes(&std::fs::read(dir.join(&entry.file)).unwrap()).unwrap();
     let qs: Vec<(String, String, String)> = std::fs::read_to_string(queries)
         .unwrap()
@@ -34,15 +41,22 @@ fn main() {
     let t = Instant::now();
     let vecs: Vec<Vec<f32>> = qs.iter().map(|q| model.embed_query(&q.0)).collect();
     let embed_us = t.elapsed().as_secs_f64() * 1e6 / qs.len() as f64;
-    println!("query embedding: {embed_us:.1} µs per query (mean over {} dev queries)", qs.len());
+    println!(
+        "query embedding: {embed_us:.1} µs per query (mean over {} dev queries)",
+        qs.len()
+    );
     println!("| shard | chunks | queries | recall@10 graph vs exact | graph µs | exact µs | bytes per 1,000 chunks (dense part) |");
     println!("|---|---:|---:|---:|---:|---:|---:|");
     for s in &manifest.shards {
         let p = decode_shard(&std::fs::read(dir.join(&s.file)).unwrap()).unwrap();
         let d = p.dense.as_ref().unwrap();
         let shard = DenseShard::new(d.decode_graph(p.chunks.len()).unwrap(), d.dims as usize);
-        let mine: Vec<&Vec<f32>> =
-            qs.iter().zip(&vecs).filter(|(q, _)| q.1 == s.subject && q.2 == s.level).map(|(_, v)| v).collect();
+        let mine: Vec<&Vec<f32>> = qs
+            .iter()
+            .zip(&vecs)
+            .filter(|(q, _)| q.1 == s.subject && q.2 == s.level)
+            .map(|(_, v)| v)
+            .collect();
         let (mut hit, mut total, mut tg, mut te) = (0usize, 0usize, 0f64, 0f64);
         for v in &mine {
             let q = QVec::quantize(v);

@@ -8,8 +8,8 @@ use crate::analysis::{Analyzer, Lang, ANALYZER_VERSION};
 use crate::corpus::SourcedChunk;
 use crate::format::{
     encode_shard, sha256_hex, write_varint, BuildParams, ChunkRecord, DenseIndex, FacetCounts,
-    Field, LexicalIndex, Manifest, ModelEntry, QVec, ShardEntry, ShardPayload, FORMAT_VERSION,
-    MANIFEST_FORMAT,
+    Field, LexicalIndex, Manifest, ModelEntry, QVec, ShardEntry, ShardPayload, VectorSpec,
+    BYO_PREFIX, FORMAT_VERSION, MANIFEST_FORMAT,
 };
 use std::collections::BTreeMap;
 
@@ -70,10 +70,17 @@ impl Embedder<'_> {
 
 /// Builds the HNSW graph over quantised chunk vectors. The build runs on one thread so the
 /// graph (and so the shard bytes) does not depend on scheduling.
-fn dense_index(records: &[ChunkRecord], e: &Embedder<'_>, opts: &BuildOptions) -> DenseIndex {
+fn dense_index(
+    records: &[ChunkRecord],
+    vector_of: &dyn Fn(&ChunkRecord) -> Vec<f32>,
+    model_id: &str,
+    model_sha256: String,
+    dims: usize,
+    opts: &BuildOptions,
+) -> DenseIndex {
     let points: Vec<QVec> = records
         .iter()
-        .map(|c| QVec::quantize(&(e.embed)(&index_text(c))))
+        .map(|c| QVec::quantize(&unit(vector_of(c))))
         .collect();
     let values: Vec<u32> = (0..records.len() as u32).collect();
     let builder = instant_distance::Builder::default()
@@ -90,9 +97,9 @@ fn dense_index(records: &[ChunkRecord], e: &Embedder<'_>, opts: &BuildOptions) -
     #[cfg(target_arch = "wasm32")]
     let graph = build();
     DenseIndex {
-        model_id: e.model_id.clone(),
-        model_sha256: sha256_hex(e.file),
-        dims: e.dims as u32,
+        model_id: model_id.to_string(),
+        model_sha256,
+        dims: dims as u32,
         ef_search: opts.ef_search as u32,
         ef_construction: opts.ef_construction as u32,
         seed: opts.seed,
@@ -205,6 +212,18 @@ fn facets(chunks: &[ChunkRecord]) -> BTreeMap<String, FacetCounts> {
     out
 }
 
+/// Vectors brought with the corpus: model id, dimensions, vector by chunk id.
+type ByoVectors<'a> = (String, usize, BTreeMap<&'a str, Vec<f32>>);
+
+/// L2-normalises a vector (brought-in vectors need not be unit length).
+fn unit(mut v: Vec<f32>) -> Vec<f32> {
+    let n = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if n > 0.0 && n.is_finite() {
+        v.iter_mut().for_each(|x| *x /= n);
+    }
+    v
+}
+
 /// Builds every shard (lexical index only) and the manifest in memory.
 pub fn build(chunks: &[SourcedChunk], opts: &BuildOptions) -> BuildOutput {
     build_with(chunks, opts, None)
@@ -217,6 +236,24 @@ pub fn build_with(
     embedder: Option<&Embedder<'_>>,
 ) -> BuildOutput {
     let analyzer = Analyzer::new();
+    // Vectors brought with the corpus (used when no embedding model is given). The caller checks
+    // them with `corpus::check_vectors` (all or none, one model, one dimension).
+    let byo: Option<ByoVectors<'_>> =
+        match crate::corpus::check_vectors(chunks) {
+            Ok(Some((model_id, dims))) if embedder.is_none() => Some((
+                model_id,
+                dims,
+                chunks
+                    .iter()
+                    .filter_map(|c| {
+                        c.vector
+                            .as_ref()
+                            .map(|(v, _)| (c.record.id.as_str(), v.clone()))
+                    })
+                    .collect(),
+            )),
+            _ => None,
+        };
     let mut groups: BTreeMap<(String, String), Vec<ChunkRecord>> = BTreeMap::new();
     for c in chunks {
         groups
@@ -238,7 +275,30 @@ pub fn build_with(
     for ((subject, level), mut records) in groups {
         records.sort_by(|a, b| a.id.cmp(&b.id));
         let lexical = lexical_index(&records, &analyzer);
-        let dense = embedder.map(|e| dense_index(&records, e, opts));
+        let dense = match (embedder, &byo) {
+            (Some(e), _) => Some(dense_index(
+                &records,
+                &|c| (e.embed)(&index_text(c)),
+                &e.model_id,
+                sha256_hex(e.file),
+                e.dims,
+                opts,
+            )),
+            (None, Some((model_id, dims, vectors))) => Some(dense_index(
+                &records,
+                &|c| {
+                    vectors
+                        .get(c.id.as_str())
+                        .cloned()
+                        .unwrap_or_else(|| vec![0.0; *dims])
+                },
+                model_id,
+                format!("{BYO_PREFIX}{model_id}"),
+                *dims,
+                opts,
+            )),
+            (None, None) => None,
+        };
         let payload = ShardPayload {
             params: BuildParams {
                 analyzer_version: ANALYZER_VERSION,
@@ -273,6 +333,10 @@ pub fn build_with(
         corpus_sha256: sha256_hex(&corpus_json),
         shards: shards.iter().map(|s| s.entry.clone()).collect(),
         model: embedder.map(Embedder::entry),
+        query_vectors: byo.as_ref().map(|(model_id, dims, _)| VectorSpec {
+            model_id: model_id.clone(),
+            dims: *dims as u32,
+        }),
     };
     BuildOutput {
         manifest,

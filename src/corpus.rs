@@ -99,12 +99,15 @@ impl fmt::Display for IngestError {
 impl std::error::Error for IngestError {}
 
 /// A parsed record and where it came from.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SourcedChunk {
     /// The chunk.
     pub record: ChunkRecord,
     /// `visibility`/`access` value if present.
     pub visibility: Option<String>,
+    /// A precomputed document vector (`vector`) and the id of the model that made it
+    /// (`vector_model`), when the corpus brings its own vectors.
+    pub vector: Option<(Vec<f32>, String)>,
     /// File name as given.
     pub file: String,
     /// 1-based line number.
@@ -228,9 +231,52 @@ pub fn parse_line(
         (_, Err(m)) => return Err(field_err("access", m)),
         (Ok(v), Ok(a)) => v.or(a),
     };
+    let vector = match (obj.get("vector"), obj.get("vector_model")) {
+        (None | Some(Value::Null), None | Some(Value::Null)) => None,
+        (Some(Value::Array(a)), Some(Value::String(m))) if !m.trim().is_empty() => {
+            if a.is_empty() || a.len() > 4096 {
+                return Err(field_err(
+                    "vector",
+                    format!("{} components; expected 1 to 4096", a.len()),
+                ));
+            }
+            let mut v = Vec::with_capacity(a.len());
+            for (i, x) in a.iter().enumerate() {
+                match x.as_f64() {
+                    Some(f) if f.is_finite() => v.push(f as f32),
+                    _ => {
+                        return Err(field_err(
+                            "vector",
+                            format!("component {i} is not a finite number"),
+                        ))
+                    }
+                }
+            }
+            Some((v, m.clone()))
+        }
+        (Some(Value::Array(_)), _) => {
+            return Err(field_err(
+                "vector_model",
+                "required with `vector`: the id of the model that made it".into(),
+            ))
+        }
+        (Some(other), _) => {
+            return Err(field_err(
+                "vector",
+                format!("expected an array of numbers, found {}", kind(other)),
+            ))
+        }
+        (None, Some(_)) => {
+            return Err(field_err(
+                "vector",
+                "missing: `vector_model` is set but `vector` is not".into(),
+            ))
+        }
+    };
     Ok(Some(SourcedChunk {
         record: r,
         visibility,
+        vector,
         file: file.into(),
         line: line_no,
     }))
@@ -335,6 +381,54 @@ pub fn check_visibility(chunks: &[SourcedChunk], private: bool) -> Result<(), In
         }
     }
     Ok(())
+}
+
+/// Checks brought-in vectors: every chunk has one or none does; one model id; one dimension.
+/// Returns the model id and dimension when the corpus brings vectors.
+pub fn check_vectors(chunks: &[SourcedChunk]) -> Result<Option<(String, usize)>, IngestError> {
+    let Some(first) = chunks.iter().find(|c| c.vector.is_some()) else {
+        return Ok(None);
+    };
+    let (v0, m0) = first.vector.as_ref().expect("found above");
+    for c in chunks {
+        let err = |field: &str, message: String| IngestError::Field {
+            file: c.file.clone(),
+            line: c.line,
+            field: field.into(),
+            message,
+        };
+        match &c.vector {
+            None => {
+                return Err(err(
+                    "vector",
+                    format!(
+                        "missing, but {}:{} brings one: every chunk needs a vector, or none",
+                        first.file, first.line
+                    ),
+                ))
+            }
+            Some((_, m)) if m != m0 => {
+                return Err(err(
+                    "vector_model",
+                    format!("{m:?}, but {}:{} uses {m0:?}", first.file, first.line),
+                ))
+            }
+            Some((v, _)) if v.len() != v0.len() => {
+                return Err(err(
+                    "vector",
+                    format!(
+                        "{} dimensions, but {}:{} has {}",
+                        v.len(),
+                        first.file,
+                        first.line,
+                        v0.len()
+                    ),
+                ))
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(Some((m0.clone(), v0.len())))
 }
 
 /// The distinct (subject, level) pairs of a corpus, sorted.

@@ -661,6 +661,18 @@ pub struct ModelEntry {
     pub dims: u32,
 }
 
+/// Vectors brought with the corpus (no model file): queries must bring a vector from the same model.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VectorSpec {
+    /// The id of the model that made the document vectors.
+    pub model_id: String,
+    /// Vector dimensions.
+    pub dims: u32,
+}
+
+/// Prefix of `DenseIndex::model_sha256` for vectors brought with the corpus.
+pub const BYO_PREFIX: &str = "byo:";
+
 /// `manifest.json`: the table of contents of a shard folder.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Manifest {
@@ -679,6 +691,9 @@ pub struct Manifest {
     /// The embedding model for the dense path, when the shards have dense indexes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<ModelEntry>,
+    /// Set when the corpus brought its own vectors: queries must bring theirs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub query_vectors: Option<VectorSpec>,
 }
 
 impl Manifest {

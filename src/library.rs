@@ -296,6 +296,10 @@ pub struct SearchOptions {
     pub probe: bool,
     /// Weight of the dense list in the fusion (the BM25 list weighs 1).
     pub dense_weight: f64,
+    /// A query vector from the caller, for shards built with vectors brought with the corpus.
+    pub query_vector: Option<Vec<f32>>,
+    /// The model id of `query_vector` (must equal the corpus vectors' model).
+    pub vector_model: Option<String>,
 }
 
 impl SearchOptions {
@@ -357,6 +361,26 @@ impl SearchOptions {
                         .ok_or_else(|| SearchError::Option("allow_fallback must be true or false".into()))?
                 }
                 "expand_chars" => o.expand_chars = uint(v, "expand_chars", 0, 100_000)?,
+                "query_vector" => {
+                    let arr = v
+                        .as_array()
+                        .filter(|a| !a.is_empty() && a.len() <= 4096)
+                        .ok_or_else(|| SearchError::Option("query_vector must be an array of 1 to 4096 numbers".into()))?;
+                    let mut q = Vec::with_capacity(arr.len());
+                    for x in arr {
+                        q.push(x.as_f64().filter(|f| f.is_finite()).ok_or_else(|| {
+                            SearchError::Option("query_vector components must be finite numbers".into())
+                        })? as f32);
+                    }
+                    o.query_vector = Some(q);
+                }
+                "vector_model" => {
+                    o.vector_model = Some(
+                        v.as_str()
+                            .ok_or_else(|| SearchError::Option("vector_model must be a string".into()))?
+                            .to_string(),
+                    )
+                }
                 "dense_weight" => {
                     o.dense_weight = v
                         .as_f64()
@@ -366,7 +390,7 @@ impl SearchOptions {
                 other => {
                     return Err(SearchError::Option(format!(
                         "unknown option {other:?}; valid: k, variant, gating, rrf_k, window, snippet_chars, k_min, \
-                         allow_fallback, expand_chars, dense_weight"
+                         allow_fallback, expand_chars, dense_weight, query_vector, vector_model"
                     )))
                 }
             }
@@ -395,6 +419,8 @@ impl Default for SearchOptions {
             rerank: RerankConfig::default(),
             probe: false,
             dense_weight: DEFAULT_DENSE_WEIGHT,
+            query_vector: None,
+            vector_model: None,
         }
     }
 }
@@ -1059,6 +1085,36 @@ impl Library {
         if !st.lexical && !st.dense {
             return Err(SearchError::Option("no retrieval path enabled".into()));
         }
+        if let Some(q) = &opts.query_vector {
+            let spec = self.manifest.query_vectors.as_ref().ok_or_else(|| {
+                SearchError::Option(
+                    "query_vector given, but these shards embed queries with their own model: omit it".into(),
+                )
+            })?;
+            if q.len() != spec.dims as usize {
+                return Err(SearchError::Option(format!(
+                    "query_vector has {} dimensions; the shards' vectors ({}) have {}",
+                    q.len(),
+                    spec.model_id,
+                    spec.dims
+                )));
+            }
+            match &opts.vector_model {
+                Some(m) if m == &spec.model_id => {}
+                Some(m) => {
+                    return Err(SearchError::Option(format!(
+                        "query_vector comes from model {m:?}; the shards' vectors come from {:?}",
+                        spec.model_id
+                    )))
+                }
+                None => {
+                    return Err(SearchError::Option(format!(
+                        "vector_model is required with query_vector (the shards use {:?})",
+                        spec.model_id
+                    )))
+                }
+            }
+        }
         let mut trace = Trace {
             variant: opts.variant.name().to_string(),
             gating: st.gating,
@@ -1270,7 +1326,9 @@ impl Library {
             shards
                 .iter()
                 .any(|s| s.payload.lexical.term_id(t).is_some())
-        });
+        })
+            // A caller's own query vector is evidence of its own.
+            || opts.query_vector.is_some();
         if st.dense && !known && primary {
             trace.notes.push(
                 "no query term occurs in the searched shards: the dense path was skipped".into(),
@@ -1419,6 +1477,21 @@ impl Library {
                 trace.notes.push(m);
             }
         };
+        if let (Some(spec), Some(qv)) = (&self.manifest.query_vectors, &opts.query_vector) {
+            // Vectors brought with the corpus: the caller's query vector (checked in `search`).
+            let sha = format!("{}{}", crate::format::BYO_PREFIX, spec.model_id);
+            return self.dense_with(qv, &sha, shards, gates, window, opts, trace, primary, id_of);
+        }
+        if let Some(spec) = &self.manifest.query_vectors {
+            note(
+                trace,
+                format!(
+                    "dense path unavailable: these shards hold vectors from {:?}; pass query_vector (and vector_model)",
+                    spec.model_id
+                ),
+            );
+            return None;
+        }
         let Some(embedder) = &self.embedder else {
             note(
                 trace,
@@ -1426,11 +1499,37 @@ impl Library {
             );
             return None;
         };
+        let t0 = now_ms();
+        let v = embedder.embed_query(query);
+        trace.timings.embed_ms += now_ms() - t0;
+        let sha = embedder.model_sha256().to_string();
+        self.dense_with(&v, &sha, shards, gates, window, opts, trace, primary, id_of)
+    }
+
+    /// Dense search of the pool's shards whose vectors come from the model `model_sha256`.
+    #[allow(clippy::too_many_arguments)]
+    fn dense_with<'a>(
+        &self,
+        v: &[f32],
+        model_sha256: &str,
+        shards: &[&'a Shard],
+        gates: &[Bitset],
+        window: usize,
+        opts: &SearchOptions,
+        trace: &mut Trace,
+        primary: bool,
+        id_of: &impl Fn(usize, u32) -> &'a str,
+    ) -> Option<Vec<Key>> {
+        let note = |trace: &mut Trace, m: String| {
+            if primary && !trace.notes.contains(&m) {
+                trace.notes.push(m);
+            }
+        };
         let mut pool = Vec::new();
         let mut positions = Vec::new();
         for (si, (s, g)) in shards.iter().zip(gates).enumerate() {
             match (&s.dense, &s.payload.dense) {
-                (Some(d), Some(meta)) if meta.model_sha256 == embedder.model_sha256() => {
+                (Some(d), Some(meta)) if meta.model_sha256 == model_sha256 => {
                     pool.push((d, g));
                     positions.push(si);
                 }
@@ -1447,10 +1546,13 @@ impl Library {
         if pool.is_empty() {
             return None;
         }
-        let t0 = now_ms();
-        let v = embedder.embed_query(query);
-        trace.timings.embed_ms += now_ms() - t0;
-        let qv = QVec::quantize(&v);
+        let norm = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+        let unit: Vec<f32> = if norm > 0.0 {
+            v.iter().map(|x| x / norm).collect()
+        } else {
+            v.to_vec()
+        };
+        let qv = QVec::quantize(&unit);
         let pool_refs: Vec<(&DenseShard, &Bitset)> = pool.iter().map(|(d, g)| (*d, *g)).collect();
         let (scored, plans) = dense::search(&pool_refs, &qv, window, &opts.dense, |si, doc| {
             id_of(positions[si], doc)

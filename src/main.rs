@@ -268,6 +268,12 @@ mod cli {
                 let t0 = std::time::Instant::now();
                 let chunks = read_files(&corpus).map_err(|e| e.to_string())?;
                 check_visibility(&chunks, private).map_err(|e| e.to_string())?;
+                let byo = chsr::corpus::check_vectors(&chunks).map_err(|e| e.to_string())?;
+                if let (Some((id, _)), Some(_)) = (&byo, &model) {
+                    return Err(format!(
+                        "the corpus brings its own vectors (model {id:?}) and --model would replace them: use one or the other"
+                    ));
+                }
                 if chunks.is_empty() {
                     return Err("the corpus is empty: no chunk to index".into());
                 }
