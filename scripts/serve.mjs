@@ -2,7 +2,9 @@
 // A tiny static file server for the study site (no dependencies), bound to 127.0.0.1.
 //   node scripts/serve.mjs [--root www] [--port 8080]
 // Prints "chsr: serving <root> at http://127.0.0.1:<port>/" once listening (port 0 = any free port).
-// Sends the site's Content-Security-Policy as a header too, and refuses paths outside the root.
+// Sends the site's Content-Security-Policy as a header (the policy the README documents), allows
+// cross-origin reads (the <chsr-search> embed is loaded from other sites' pages), and refuses paths
+// outside the root.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -23,7 +25,7 @@ const TYPES = {
   '.md': 'text/plain; charset=utf-8',
 };
 export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; " +
-  "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'";
+  "connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'";
 
 const server = createServer(async (req, res) => {
   try {
@@ -41,6 +43,8 @@ const server = createServer(async (req, res) => {
       'cache-control': 'no-cache',
       'content-security-policy': CSP,
       'x-content-type-options': 'nosniff',
+      'access-control-allow-origin': '*',
+      'referrer-policy': 'no-referrer',
     });
     res.end(req.method === 'HEAD' ? undefined : body);
   } catch (e) {

@@ -1,0 +1,89 @@
+// Offline support on the page side: registers the service worker for the current build, tells it
+// which data files the page loaded, and answers "is this collection available offline?".
+// See sw.js for the caching rules.
+
+const listeners = new Set();
+let registration = null;
+let updateReady = null;
+
+/** Whether this browser can keep the site offline (service workers and the Cache API). */
+export function offlineSupported() {
+  return typeof navigator !== 'undefined' && 'serviceWorker' in navigator && typeof caches !== 'undefined' && window.isSecureContext;
+}
+
+/** Calls `fn({type, ...})` on `cached` (files saved) and `update` (a new build is waiting). */
+export function onOfflineEvent(fn) {
+  listeners.add(fn);
+  if (updateReady) fn({ type: 'update' });
+  return () => listeners.delete(fn);
+}
+const emit = (ev) => { for (const fn of listeners) fn(ev); };
+
+function watchWaiting(reg) {
+  const announce = () => {
+    if (reg.waiting && navigator.serviceWorker.controller) {
+      updateReady = reg.waiting;
+      emit({ type: 'update' });
+    }
+  };
+  announce();
+  reg.addEventListener('updatefound', () => {
+    const w = reg.installing;
+    if (w) w.addEventListener('statechange', () => { if (w.state === 'installed') announce(); });
+  });
+}
+
+/**
+ * Registers `sw.js` (next to `siteBase`) for the build named in `build.json`. Resolves to the
+ * registration, or null when unsupported or when the site has no build.json (a dev checkout).
+ */
+export async function registerOffline(siteBase = document.baseURI) {
+  if (!offlineSupported()) return null;
+  if (registration) return registration;
+  try {
+    const res = await fetch(new URL('build.json', siteBase), { cache: 'no-cache' });
+    if (!res.ok) return null;
+    const { build } = await res.json();
+    if (!/^[0-9a-f]{8,64}$/.test(build)) return null;
+    navigator.serviceWorker.addEventListener('message', (ev) => {
+      if (ev.data && ev.data.type === 'cached') emit({ type: 'cached', urls: ev.data.urls });
+    });
+    navigator.serviceWorker.addEventListener('controllerchange', () => emit({ type: 'cached', urls: [] }));
+    registration = await navigator.serviceWorker.register(new URL(`sw.js?build=${build}`, siteBase), { scope: new URL('./', siteBase).href });
+    watchWaiting(registration);
+    return registration;
+  } catch (e) {
+    console.warn('chsr: offline support unavailable:', e && e.message);
+    return null;
+  }
+}
+
+/** Activates a waiting build and reloads the page. */
+export function applyUpdate() {
+  if (!updateReady) return;
+  navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
+  updateReady.postMessage({ type: 'skip-waiting' });
+}
+
+/** Asks the service worker to save these absolute URLs (no-op without one). */
+export async function keepOffline(urls) {
+  if (!offlineSupported() || !registration || urls.length === 0) return;
+  const reg = await navigator.serviceWorker.ready;
+  const worker = reg.active;
+  if (worker) worker.postMessage({ type: 'cache-urls', urls });
+}
+
+/** For each URL, whether a saved copy exists: Map(url → boolean). */
+export async function savedCopies(urls) {
+  const out = new Map();
+  for (const u of urls) out.set(u, false);
+  if (!offlineSupported() || !registration || !(registration.active || navigator.serviceWorker.controller)) return out;
+  for (const u of urls) {
+    try {
+      out.set(u, Boolean(await caches.match(u)));
+    } catch {
+      // Storage unavailable (private mode): not saved.
+    }
+  }
+  return out;
+}
