@@ -212,13 +212,14 @@ function clearResults() {
 async function runSearch({ push = false, browse = false } = {}) {
   if (!client) return;
   const my = ++seq;
+  window.__chsrSeq = my;
   const query = $('q').value;
   const scope = currentScope();
   syncUrl(push);
   if (!query.trim() && !browse) {
     clearResults();
     setStatus(() => t('status.cleared'));
-    window.__chsrSearches = (window.__chsrSearches || 0) + 1;
+    searchDone(my);
     return;
   }
   const options = { ...OPTIONS };
@@ -235,9 +236,17 @@ async function runSearch({ push = false, browse = false } = {}) {
     setStatus(() => '');
     showError(() => errorText(t, e), () => runSearch({ browse }));
   } finally {
-    if (my === seq) document.body.classList.remove('loading');
-    window.__chsrSearches = (window.__chsrSearches || 0) + 1;
+    searchDone(my);
   }
+}
+
+// Test and automation hooks: `__chsrSeq` is the latest search started, `__chsrDone` the latest
+// finished while still current; `__chsrSearches` counts finished searches.
+function searchDone(my) {
+  if (my !== seq) return;
+  document.body.classList.remove('loading');
+  window.__chsrDone = my;
+  window.__chsrSearches = (window.__chsrSearches || 0) + 1;
 }
 
 function loadSection(hit) {
@@ -287,7 +296,7 @@ async function refreshOffline() {
   if (!manifest) return;
   const my = ++offlineSeq;
   const list = $('offline-list');
-  if (!offlineSupported()) {
+  if (!offlineSupported() || !registration) {
     $('offline-summary').textContent = t('offline.title');
     list.replaceChildren(el('li', {}, t('offline.unsupported')));
     $('offline-current').hidden = true;
@@ -414,6 +423,7 @@ function init() {
   });
   registerOffline().then((reg) => {
     registration = reg;
+    window.__chsrRegistered = true; // test hook: the registration attempt is over (install may go on)
     refreshOffline();
     if (reg && client) rememberLoaded();
     if (reg) navigator.serviceWorker.ready.then(() => { if (client) rememberLoaded(); refreshOffline(); });

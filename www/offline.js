@@ -49,7 +49,14 @@ export async function registerOffline(siteBase = document.baseURI) {
       if (ev.data && ev.data.type === 'cached') emit({ type: 'cached', urls: ev.data.urls });
     });
     navigator.serviceWorker.addEventListener('controllerchange', () => emit({ type: 'cached', urls: [] }));
-    registration = await navigator.serviceWorker.register(new URL(`sw.js?build=${build}`, siteBase), { scope: new URL('./', siteBase).href });
+    const scope = new URL('./', siteBase).href;
+    try {
+      registration = await navigator.serviceWorker.register(new URL(`sw.js?build=${build}`, siteBase), { scope });
+    } catch (e) {
+      // Offline with a new build id, say: the worker already installed keeps serving.
+      registration = (await navigator.serviceWorker.getRegistration(scope)) || null;
+      if (!registration) throw e;
+    }
     watchWaiting(registration);
     return registration;
   } catch (e) {

@@ -56,7 +56,11 @@ async function precache() {
 }
 
 self.addEventListener('install', (event) => {
-  event.waitUntil(precache());
+  // A failed install leaves no half-filled cache behind; the previous build stays in charge.
+  event.waitUntil(precache().catch(async (e) => {
+    await caches.delete(CACHE);
+    throw e;
+  }));
 });
 
 self.addEventListener('activate', (event) => {

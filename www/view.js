@@ -50,9 +50,12 @@ export function leakageText(t, hit) {
   }
 }
 
+// Blank lines in corpus text (between the options of a question, say) are shown as line breaks.
+const tidy = (text) => String(text).replace(/\n[ \t]*(\n[ \t]*)+/g, '\n');
+
 function snippetNode(segments) {
   const p = el('p', { class: 'snippet' });
-  for (const seg of segments) p.append(seg.hit ? el('mark', {}, seg.text) : document.createTextNode(seg.text));
+  for (const seg of segments) p.append(seg.hit ? el('mark', {}, tidy(seg.text)) : document.createTextNode(tidy(seg.text)));
   return p;
 }
 
@@ -128,11 +131,11 @@ export function card(t, hit, opts = {}) {
       const expanded = (full && full.expanded) || [];
       panel.replaceChildren(
         el('h4', {}, t('card.sectionTitle')),
-        el('p', { class: 'full-text' }, (full && full.text) || hit.text),
+        el('p', { class: 'full-text' }, tidy((full && full.text) || hit.text)),
         el('p', { class: 'muted' }, expanded.length ? t('card.sectionMore', { n: expanded.length }) : t('card.sectionNone')),
         ...expanded.map((x) => el('div', { class: 'expanded', 'data-id': x.id },
           el('p', { class: 'expanded-meta' }, `${t.value('doc_type', x.doc_type)} · ${x.id}`),
-          el('p', { class: 'full-text' }, x.text))));
+          el('p', { class: 'full-text' }, tidy(x.text)))));
       panel.dataset.loaded = 'true';
     } catch (e) {
       panel.replaceChildren(el('p', { class: 'error-inline' }, t('error.search', { detail: (e && e.message) || e })));
@@ -188,7 +191,10 @@ export function whyQuery(t, trace) {
   else {
     const steps = r.steps.map((s) => el('li', { class: 'relax-step', 'data-step': s.step },
       s.dropped.length
-        ? t('relax.stepRan', { step: s.step, fields: t.list(s.dropped.map((f) => (f === '*' ? '*' : t.field(f).toLowerCase()))), added: t.num(s.added) })
+        ? t('relax.stepRan', {
+          step: s.step, fields: t.list(s.dropped.map((f) => (f === '*' ? '*' : t.field(f).toLowerCase()))),
+          added: t.num(s.added), scope: scopeLabel(t, s.scope || {}),
+        })
         : t('relax.stepSkipped', { step: s.step, note: s.note.replace(/^(skipped|blocked|not run): /, '') })));
     row(dl, t('query.relax'), el('span', { class: 'relax-case', 'data-case': r.case }, t(`relax.${r.case}`)),
       steps.length ? el('ul', { class: 'plain' }, steps) : null,
