@@ -19,6 +19,7 @@ let manifest = null;
 let last = null; // {query, scope, options, resp}
 let statusThunk = () => t('status.loading');
 let errorThunk = null;
+let noticeThunk = null;
 let retryAction = null;
 let seq = 0;
 let registration = null;
@@ -51,6 +52,7 @@ function setLang(lang, { remember = false } = {}) {
   if (manifest) refreshPickers();
   setStatus(statusThunk);
   if (errorThunk) showError(errorThunk, retryAction);
+  if (noticeThunk) setNotice(noticeThunk);
   if (last && last.resp) render(last.resp);
   refreshOffline();
 }
@@ -68,6 +70,13 @@ function showError(thunk, retry) {
   $('error-text').textContent = thunk();
   $('error-retry').hidden = !retry;
   $('error').hidden = false;
+}
+
+// A notice about the scope (a link's unknown value); it stays until the scope is changed.
+function setNotice(thunk) {
+  noticeThunk = thunk;
+  $('scope-notice').textContent = thunk ? thunk() : '';
+  $('scope-notice').hidden = !thunk;
 }
 
 function clearError() {
@@ -177,12 +186,12 @@ function applyUrl() {
   refreshPickers(ok);
   if (unknown.length) {
     const u = unknown[0];
-    showError(() => t('error.scope', {
+    setNotice(() => t('error.scope', {
       field: t.field(u.field).toLowerCase(), value: u.value,
       valid: t.list(u.valid.map((v) => t.value(u.field, v))),
-    }), null);
+    }));
   } else {
-    clearError();
+    setNotice(null);
   }
   return { query, unknown };
 }
@@ -216,7 +225,8 @@ async function runSearch({ push = false, browse = false } = {}) {
   const query = $('q').value;
   const scope = currentScope();
   syncUrl(push);
-  if (!query.trim() && !browse) {
+  // An empty query browses the scope on Enter, but only within a subject (never the whole library).
+  if (!query.trim() && !(browse && scope.subject)) {
     clearResults();
     setStatus(() => t('status.cleared'));
     searchDone(my);
@@ -373,6 +383,7 @@ function wire() {
   });
   for (const id of FIELDS) {
     $(id).addEventListener('change', () => {
+      setNotice(null);
       refreshPickers();
       refreshOffline();
       if ($('q').value.trim()) runSearch({ push: true });
@@ -380,6 +391,7 @@ function wire() {
     });
   }
   $('clear-scope').addEventListener('click', () => {
+    setNotice(null);
     refreshPickers({});
     refreshOffline();
     if ($('q').value.trim()) runSearch({ push: true });

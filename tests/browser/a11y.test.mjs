@@ -24,11 +24,11 @@ test('study page: ready, results with every panel open, widened results', async 
   await page.close();
 });
 
-test('study page in French on a phone, with an error shown', async () => {
+test('study page in French on a phone, with a notice shown', async () => {
   const { page } = await openStudyPage(browser, `${server.url}?subject=biologie`, {
     locale: 'fr-FR', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true,
   });
-  assert.deepEqual(await axeViolations(page), [], 'error state');
+  assert.deepEqual(await axeViolations(page), [], 'scope notice');
   await search(page, 'énergie cinétique', { subject: 'physics', level: 'high_school' });
   // Readable on a phone: nothing wider than the screen.
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no horizontal scroll');

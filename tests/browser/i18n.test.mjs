@@ -126,7 +126,7 @@ test('a server error and an unreadable library index are explained in French', a
 
 test('an unknown subject in a link is explained in French', async () => {
   const { page } = await openStudyPage(browser, `${server.url}?subject=biologie&level=high_school`, FR);
-  assert.match(await page.textContent('#error'), /Ce lien demande matière « biologie », que cette bibliothèque n’a pas \(elle a : .*Physique/);
+  assert.match(await page.textContent('#scope-notice'), /Ce lien demande matière « biologie », que cette bibliothèque n’a pas \(elle a : .*Physique/);
   assert.equal(await page.inputValue('#level'), 'high_school');
   await page.close();
 });

@@ -86,12 +86,15 @@ test('search as you type: results come without pressing Enter (debounced)', asyn
 });
 
 test('a link with an unknown subject says so and keeps the rest of the scope', async () => {
-  const { page } = await openStudyPage(browser, `${server.url}?subject=biology&level=college&q=cell`);
-  const alert = await page.textContent('#error');
+  const { page } = await openStudyPage(browser, `${server.url}?subject=biology&level=high_school&q=cell`);
+  await page.waitForFunction(() => window.__chsrDone > 0 && window.__chsrDone === window.__chsrSeq);
+  // The notice stays with the results of the rest of the scope.
+  assert.ok((await cards(page)).every((c) => c.level === 'high_school'));
+  const alert = await page.textContent('#scope-notice');
   assert.match(alert, /subject “biology”, which this library does not have/);
   assert.match(alert, /Physics/);
   assert.equal(await page.inputValue('#subject'), '');
-  assert.equal(await page.inputValue('#level'), 'college');
+  assert.equal(await page.inputValue('#level'), 'high_school');
   await page.close();
 });
 
@@ -109,5 +112,20 @@ test('keyboard: "/" focuses the search box, Enter searches, Tab reaches the scop
   assert.equal(await page.evaluate(() => document.activeElement.id), 'go');
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'subject');
+  await page.close();
+});
+
+test('Enter on an empty box browses the chosen subject; without a subject it does nothing', async () => {
+  const { page, errors } = await openStudyPage(browser, server.url);
+  let seq = await searchSeq(page);
+  await page.press('#q', 'Enter');
+  await waitSearch(page, seq);
+  assert.equal((await cards(page)).length, 0);
+  assert.match(await page.textContent('#status'), /Type words to search your scope/);
+  const list = await search(page, '', { subject: 'physics', level: 'high_school', chapter: '3' });
+  assert.ok(list.length > 0);
+  assert.ok(list.every((c) => c.text.includes('Chapter 3')));
+  assert.match(await page.textContent('#status'), /Browsing your scope \(56 documents\)/);
+  assert.deepEqual(errors, []);
   await page.close();
 });
