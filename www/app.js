@@ -4,7 +4,7 @@
 import { ChsrClient } from './chsr-client.js';
 import { pickLang, translator } from './i18n.js';
 import { el, card, copyText, errorText, placeLabel, statusText, whyQuery, widenedText } from './view.js';
-import { applyUpdate, keepOffline, offlineSupported, onOfflineEvent, registerOffline, savedCopies } from './offline.js';
+import { applyUpdate, keepOffline, keepOfflineBytes, offlineSupported, onOfflineEvent, registerOffline, savedCopies } from './offline.js';
 
 const $ = (id) => document.getElementById(id);
 const FACETS = ['doc_type', 'chapter', 'year', 'paper', 'exam', 'lang'];
@@ -359,6 +359,7 @@ async function start() {
     return;
   }
   manifest = client.manifest();
+  client.onShardBytes = (entry, bytes) => keepOfflineBytes(client.fileUrl(entry.file), bytes);
   setStatus(() => t('status.ready', { docs: t.num(manifest.chunks), shards: manifest.shards.length }));
   const { query } = applyUrl();
   wire();

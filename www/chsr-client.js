@@ -126,6 +126,8 @@ export class ChsrClient {
     this.index = index;
     this.baseUrl = baseUrl;
     this.pending = new Map();
+    /** Optional hook `(entry, bytes)`, called with each shard's bytes once they passed the checks. */
+    this.onShardBytes = null;
   }
 
   /** Fetches `manifest.json` at `manifestUrl` and creates a client. */
@@ -197,6 +199,10 @@ export class ChsrClient {
           // The module checks the manifest SHA-256, the shard's magic, version and checksum.
           check: (bytes) => {
             if (!this.index.isLoaded(entry.file)) this.index.loadShard(entry.file, bytes);
+            if (this.onShardBytes) {
+              // Verified bytes, for whoever keeps them (the page's offline cache); never fatal.
+              try { this.onShardBytes(entry, bytes); } catch (e) { console.warn('chsr: onShardBytes:', e); }
+            }
           },
         }).catch((e) => {
           e.entry = entry;

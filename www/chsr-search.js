@@ -15,7 +15,7 @@
 import { ChsrClient } from './chsr-client.js';
 import { pickLang, translator } from './i18n.js';
 import { el, card, copyText, errorText, placeLabel, scopeLabel, statusText, whyQuery } from './view.js';
-import { keepOffline, registerOffline } from './offline.js';
+import { keepOffline, keepOfflineBytes, registerOffline } from './offline.js';
 
 const SCOPE_ATTRS = {
   subject: 'subject', level: 'level', 'doc-type': 'doc_type', chapter: 'chapter',
@@ -163,6 +163,9 @@ export class ChsrSearchElement extends HTMLElement {
     }
     if (my !== this.seq) return;
     this.manifest = this.client.manifest();
+    if (BASE.origin === window.location.origin && !this.client.onShardBytes) {
+      this.client.onShardBytes = (entry, bytes) => keepOfflineBytes(this.client.fileUrl(entry.file), bytes);
+    }
     // A locked value the library does not know is the author's mistake: say so, search nothing.
     for (const [field, value] of Object.entries(this.lock)) {
       const valid = this.known(field);

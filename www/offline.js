@@ -4,6 +4,8 @@
 
 const listeners = new Set();
 let registration = null;
+let registering = null;
+const handedOver = new Set(); // URLs whose bytes were given to the worker (no download needed)
 let updateReady = null;
 
 /** Whether this browser can keep the site offline (service workers and the Cache API). */
@@ -37,9 +39,13 @@ function watchWaiting(reg) {
  * Registers `sw.js` (next to `siteBase`) for the build named in `build.json`. Resolves to the
  * registration, or null when unsupported or when the site has no build.json (a dev checkout).
  */
-export async function registerOffline(siteBase = document.baseURI) {
-  if (!offlineSupported()) return null;
-  if (registration) return registration;
+export function registerOffline(siteBase = document.baseURI) {
+  if (!offlineSupported()) return Promise.resolve(null);
+  if (!registering) registering = register(siteBase);
+  return registering;
+}
+
+async function register(siteBase) {
   try {
     const res = await fetch(new URL('build.json', siteBase), { cache: 'no-cache' });
     if (!res.ok) return null;
@@ -74,10 +80,27 @@ export function applyUpdate() {
 
 /** Asks the service worker to save these absolute URLs (no-op without one). */
 export async function keepOffline(urls) {
+  urls = urls.filter((u) => !handedOver.has(u));
   if (!offlineSupported() || !registration || urls.length === 0) return;
   const reg = await navigator.serviceWorker.ready;
   const worker = reg.active;
   if (worker) worker.postMessage({ type: 'cache-urls', urls });
+}
+
+/**
+ * Hands verified bytes of a content-hashed file (a shard the page just downloaded) to the service
+ * worker, so that it saves them without downloading them a second time (on the first visit the
+ * page downloads before the worker controls it). The buffer is transferred, not copied.
+ */
+export async function keepOfflineBytes(url, bytes) {
+  if (!registering) return;
+  handedOver.add(url);
+  if (!(await registering)) {
+    handedOver.delete(url);
+    return;
+  }
+  const reg = await navigator.serviceWorker.ready;
+  if (reg.active) reg.active.postMessage({ type: 'cache-bytes', url, bytes }, [bytes.buffer]);
 }
 
 /** For each URL, whether a saved copy exists: Map(url → boolean). */

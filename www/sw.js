@@ -72,12 +72,34 @@ self.addEventListener('activate', (event) => {
   })());
 });
 
+// Messages that write the cache are handled one after the other, so that a file handed over as
+// bytes is in the cache before a later "cache these URLs" looks for it.
+let queue = Promise.resolve();
+const inTurn = (job) => {
+  queue = queue.then(job, job);
+  return queue;
+};
+
 self.addEventListener('message', (event) => {
   const msg = event.data || {};
   if (msg.type === 'skip-waiting') self.skipWaiting();
+  if (msg.type === 'cache-bytes' && typeof msg.url === 'string' && msg.bytes instanceof Uint8Array) {
+    // A content-hashed file the page downloaded and verified (SHA-256 against the manifest).
+    event.waitUntil(inTurn(async () => {
+      const url = new URL(msg.url);
+      if (url.origin !== self.location.origin || !HASHED.test(url.pathname)) return;
+      const cache = await caches.open(CACHE);
+      if (!(await cache.match(url.href))) {
+        await cache.put(url.href, new Response(msg.bytes, {
+          headers: { 'content-type': 'application/octet-stream', 'content-length': String(msg.bytes.length) },
+        }));
+      }
+      if (event.source) event.source.postMessage({ type: 'cached', urls: [url.href], build: BUILD });
+    }));
+  }
   if (msg.type === 'cache-urls' && Array.isArray(msg.urls)) {
     // The page names data files it loaded (possibly before this worker controlled it).
-    event.waitUntil((async () => {
+    event.waitUntil(inTurn(async () => {
       const cache = await caches.open(CACHE);
       const done = [];
       for (const url of msg.urls) {
@@ -94,7 +116,7 @@ self.addEventListener('message', (event) => {
         }
       }
       if (event.source) event.source.postMessage({ type: 'cached', urls: done, build: BUILD });
-    })());
+    }));
   }
 });
 

@@ -16,27 +16,41 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync',
 ];
 
-/** Starts the static server on a free port; resolves to {url, stop}. */
+/**
+ * Starts the static server on a free port; resolves to {url, stop, requests}: `requests` lists the
+ * paths the server answered ("GET /path 200"), in order.
+ */
 export function serve(root = `${ROOT}www`) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`${ROOT}scripts/serve.mjs`, '--root', root, '--port', '0'], {
+    const child = spawn(process.execPath, [`${ROOT}scripts/serve.mjs`, '--root', root, '--port', '0', '--log'], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
+    const requests = [];
+    let url = null;
     child.stdout.on('data', (d) => {
       out += d;
-      const m = out.match(/at (http:\/\/127\.0\.0\.1:\d+\/)/);
-      if (m) {
-        resolve({
-          url: m[1],
-          // Resolves once the server process is gone (a real network cut for the offline test).
-          stop: () => new Promise((done) => {
-            if (child.exitCode !== null || child.signalCode !== null) { done(); return; }
-            child.once('exit', () => done());
-            child.kill();
-          }),
-        });
+      const lines = out.split('\n');
+      out = lines.pop();
+      for (const line of lines) {
+        const m = line.match(/at (http:\/\/127\.0\.0\.1:\d+\/)/);
+        if (m && !url) {
+          url = m[1];
+          resolveServer();
+        } else if (/^[A-Z]+ \//.test(line)) {
+          requests.push(line);
+        }
       }
+    });
+    const resolveServer = () => resolve({
+      url,
+      requests,
+      // Resolves once the server process is gone (a real network cut for the offline test).
+      stop: () => new Promise((done) => {
+        if (child.exitCode !== null || child.signalCode !== null) { done(); return; }
+        child.once('exit', () => done());
+        child.kill();
+      }),
     });
     child.on('exit', (code) => reject(new Error(`server exited (${code}): ${out}`)));
   });

@@ -25,15 +25,32 @@ async function site() {
   return { dir, build, server };
 }
 
-async function firstVisit(url) {
+// `holdWorker`: the page's request for build.json (which registers the worker) waits until the
+// first search is done, so the shard is downloaded before any worker exists (the first-visit race).
+async function firstVisit(url, { holdWorker = false } = {}) {
   const context = await browser.newContext({ locale: 'en-GB' });
   const page = await context.newPage();
   const errors = watchErrors(page);
+  let release = () => {};
+  let passed = null;
+  if (holdWorker) {
+    const gate = new Promise((r) => { release = r; });
+    let done;
+    passed = new Promise((r) => { done = r; });
+    await page.route('**/build.json', async (route) => { await gate; await route.continue(); done(); });
+  }
   await page.goto(`${url}?subject=physics&level=high_school`);
   await page.waitForSelector('body[data-ready="true"]');
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30_000 });
   const list = await search(page, 'specific heat', {});
   assert.ok(list.length > 0);
+  if (holdWorker) {
+    assert.equal(await page.evaluate(() => navigator.serviceWorker.controller), null);
+    release();
+    await passed;
+    // While a route is set, Chromium's fetches bypass the service worker: remove it.
+    await page.unroute('**/build.json');
+  }
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30_000 });
   // The collection used is saved, and the page says so next to the scope and in the list.
   await page.waitForSelector('#offline-current.saved', { timeout: 30_000 });
   assert.match(await page.textContent('#offline-current'), /Physics · High school: available offline/);
@@ -44,8 +61,12 @@ const cacheNames = (page) => page.evaluate(() => caches.keys());
 
 test('after one visit, a reload with the network cut still searches', async () => {
   const { build, server } = await site();
-  const { context, page, list } = await firstVisit(server.url);
+  const { context, page, list } = await firstVisit(server.url, { holdWorker: true });
   assert.deepEqual(await cacheNames(page), [`chsr-${build}`]);
+  // The shard was downloaded once, before the worker existed: the page handed its verified bytes
+  // to the worker instead of letting it download them again.
+  const shardGets = server.requests.filter((r) => /\.chsr /.test(r));
+  assert.equal(shardGets.length, 1, shardGets.join(', '));
   await page.click('#offline summary');
   assert.match(await page.textContent('#offline'), /1 of 5 collections available offline/);
   assert.match(await page.textContent('#offline li[data-file^="physics--high-school"]'), /Available offline/);
