@@ -188,6 +188,8 @@ export class ChsrClient {
   static open(manifestUrl: string | URL, options?: { wasmUrl?: string | URL }): Promise<ChsrClient>;
   /** The Wasm index. */
   readonly index: ChsrIndex;
+  /** Optional hook, called with each shard's bytes once they passed the checks (the page hands them to its service worker). */
+  onShardBytes: ((entry: ShardEntry, bytes: Uint8Array) => void) | null;
   manifest(): Manifest;
   shardsNeeded(scope: Scope, options?: SearchOptions): ShardEntry[];
   fileUrl(file: string): string;
