@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // Writes DIR/build.json for the service worker (www/sw.js):
 //   {"build": "<16 hex>", "files": [...], "manifests": [...]}
-// `files` are the site's files the worker saves on install (the page, scripts, styles, the Wasm
-// module, every manifest.json and a model it names), relative to DIR; `build` is a SHA-256 over
-// their paths and bytes, so any change to the page, the module or the data gives a new build id
-// and a new cache. Shards (`*.chsr`) are saved as they are used, not on install.
+// `files` are the site's files the worker saves on install (the pages, scripts, styles, the Wasm
+// module and every manifest.json), relative to DIR; `build` is a SHA-256 over their paths and
+// bytes, so any change to the page, the module or the data gives a new build id and a new cache.
+// Shards (`*.chsr`) and the embedding model (`*.chsrm`) have content-hashed names pinned by the
+// manifest: they are saved as they are used (the page hands their verified bytes to the worker),
+// and a new build carries over those its manifests still name.
 //   node scripts/site-version.mjs [DIR]   (default: www)
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -28,14 +30,7 @@ function walk(d) {
 
 const all = walk(dir);
 const manifests = all.filter((f) => f.endsWith('/manifest.json') || f === 'manifest.json');
-const files = all.filter((f) => !SKIP.has(f) && !/\.(chsr|d\.ts)$/.test(f));
-// A model file named by a manifest is part of the install (it is needed for every search).
-for (const m of manifests) {
-  const json = JSON.parse(readFileSync(join(dir, m), 'utf8'));
-  const model = json.model && (typeof json.model === 'string' ? json.model : json.model.file);
-  const base = m.includes('/') ? m.slice(0, m.lastIndexOf('/') + 1) : '';
-  if (model && !files.includes(base + model)) files.push(base + model);
-}
+const files = all.filter((f) => !SKIP.has(f) && !/\.(chsr|chsrm|d\.ts)$/.test(f));
 const hash = createHash('sha256');
 for (const f of files) {
   hash.update(f);

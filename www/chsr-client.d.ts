@@ -151,6 +151,16 @@ export interface ShardEntry {
   facets: Record<string, Record<string, number>>;
 }
 
+/** The embedding model the shards' dense indexes were built with. */
+export interface ModelEntry {
+  /** Content-hashed file name (`model.<16 hex>.chsrm`), relative to the manifest. */
+  file: string;
+  sha256: string;
+  bytes: number;
+  id: string;
+  dims: number;
+}
+
 export interface Manifest {
   format: 'chsr-manifest';
   format_version: number;
@@ -158,6 +168,7 @@ export interface Manifest {
   chunks: number;
   corpus_sha256: string;
   shards: ShardEntry[];
+  model?: ModelEntry;
 }
 
 export type ErrorCode = 'engine' | 'manifest' | 'network' | 'offline' | 'http' | 'interrupted' | 'integrity' | 'scope' | 'search';
@@ -167,8 +178,8 @@ export const CODES: ErrorCode[];
 export class ChsrError extends Error {
   code: ErrorCode;
   url?: string;
-  /** The shard concerned (download and integrity errors). */
-  entry?: ShardEntry;
+  /** The shard or model concerned (download and integrity errors). */
+  entry?: ShardEntry | ModelEntry;
   /** HTTP status (`http`). */
   status?: number;
   /** Bytes received and announced (`interrupted`). */
@@ -188,8 +199,17 @@ export class ChsrClient {
   static open(manifestUrl: string | URL, options?: { wasmUrl?: string | URL }): Promise<ChsrClient>;
   /** The Wasm index. */
   readonly index: ChsrIndex;
-  /** Optional hook, called with each shard's bytes once they passed the checks (the page hands them to its service worker). */
-  onShardBytes: ((entry: ShardEntry, bytes: Uint8Array) => void) | null;
+  /** Optional hook, called with each shard's (and the model's) bytes once they passed the checks (the page hands them to its service worker). */
+  onShardBytes: ((entry: ShardEntry | ModelEntry, bytes: Uint8Array) => void) | null;
+  /** Optional hook for the model download's progress. */
+  onModelProgress: ((entry: ModelEntry, info: { received: number; expected: number } | { retry: ChsrError }) => void) | null;
+  /** The model's manifest entry once its download started; why it could not be loaded, if so. */
+  modelEntry: ModelEntry | null;
+  modelError: ChsrError | null;
+  /** Resolves when the model is loaded (null when the manifest names none). */
+  modelReady: Promise<ModelEntry | null> | null;
+  /** Downloads the model again after a failure. */
+  retryModel(): Promise<ModelEntry | null>;
   manifest(): Manifest;
   shardsNeeded(scope: Scope, options?: SearchOptions): ShardEntry[];
   fileUrl(file: string): string;

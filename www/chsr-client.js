@@ -126,7 +126,12 @@ export class ChsrClient {
     this.index = index;
     this.baseUrl = baseUrl;
     this.pending = new Map();
-    /** Optional hook `(entry, bytes)`, called with each shard's bytes once they passed the checks. */
+    /** The manifest's model entry while it is needed; `modelError`: why it could not be loaded. */
+    this.modelEntry = null;
+    this.modelError = null;
+    /** Optional hook `(entry, info)` for the model download (`info` as for shards). */
+    this.onModelProgress = null;
+    /** Optional hook `(entry, bytes)`, called with each shard's (and the model's) bytes once they passed the checks. */
     this.onShardBytes = null;
   }
 
@@ -137,6 +142,7 @@ export class ChsrClient {
     const text = await fetchWithRetry(url.href, 'text');
     const client = new ChsrClient(indexFromManifest(text), new URL('.', url).href);
     client.modelReady = client.loadModel();
+    client.modelReady.catch(() => {}); // awaited, and reported, by search()
     return client;
   }
 
@@ -147,10 +153,17 @@ export class ChsrClient {
   async loadModel() {
     const entry = this.index.modelNeeded();
     if (!entry) return null;
+    this.modelEntry = entry;
+    const progress = (info) => { if (this.onModelProgress) this.onModelProgress(entry, info); };
     await fetchWithRetry(new URL(entry.file, this.baseUrl).href, 'bytes', {
       expected: entry.bytes,
+      onBytes: (received, expected) => progress({ received, expected }),
+      onRetry: (error) => progress({ retry: error }),
       check: (bytes) => {
         if (this.index.modelNeeded()) this.index.loadModel(bytes);
+        if (this.onShardBytes) {
+          try { this.onShardBytes(entry, bytes); } catch (e) { console.warn('chsr: onShardBytes:', e); }
+        }
       },
     }).catch((e) => {
       e.entry = entry;
@@ -223,7 +236,7 @@ export class ChsrClient {
    */
   async search(query, scope, options, onProgress, { widen = true } = {}) {
     await this.ensureLoaded(scope, options, onProgress);
-    if (this.modelReady) await this.modelReady;
+    await this.awaitModel(onProgress);
     let resp = this.runSearch(query, scope, options);
     const pending = resp.trace.relaxation ? resp.trace.relaxation.pending_shards : [];
     if (widen && pending.length > 0) {
@@ -231,6 +244,29 @@ export class ChsrClient {
       resp = this.runSearch(query, scope, options);
     }
     return resp;
+  }
+
+  /**
+   * Waits for the embedding model. If it cannot be loaded (after its retry), searches go on with
+   * the lexical path only (the trace notes it) and `modelError` says why; `retryModel()` tries again.
+   */
+  async awaitModel(onProgress) {
+    if (!this.modelReady) return;
+    if (onProgress && this.modelEntry && this.index.modelNeeded()) onProgress(this.modelEntry);
+    try {
+      await this.modelReady;
+      this.modelError = null;
+    } catch (e) {
+      this.modelError = e;
+    }
+  }
+
+  /** Downloads the model again after a failure. */
+  retryModel() {
+    this.modelError = null;
+    this.modelReady = this.loadModel();
+    this.modelReady.catch(() => {});
+    return this.modelReady;
   }
 
   runSearch(query, scope, options) {

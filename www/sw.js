@@ -3,12 +3,14 @@
 // One cache per build, named `chsr-<build>`; the build id comes from the registration URL
 // (`sw.js?build=<id>`, read by offline.js from `build.json`, which `scripts/site-version.mjs` writes
 // with the list of the page's files). Installing a build fills its cache completely — the page,
-// the Wasm module, the manifest, and every data file of the old cache that the new manifest still
-// names — before it may activate; activating deletes the other builds' caches. A page is therefore
-// always served from one consistent build, and a redeploy replaces the cache in one step.
+// the Wasm module, the manifest, and every data file (shard, model) of the old cache that the new
+// manifest still names — before it may activate; activating deletes the other builds' caches. A
+// page is therefore always served from one consistent build, and a redeploy replaces the cache in
+// one step. Shards and the model are saved as the page uses them: it hands over their verified
+// bytes (`cache-bytes`), or names files for the worker to fetch (`cache-urls`).
 //
 // Requests:
-//   content-hashed data (`name.<16 hex>.ext`: shards, the model) — cache first (the name is the
+//   content-hashed data (`name.<16 hex>.ext`: shards `.chsr`, the model `.chsrm`) — cache first (the name is the
 //     content), else the network, then saved; `cache: 'reload'` requests (a retry after an integrity
 //     failure) always go to the network and replace the saved copy;
 //   other data files next to a manifest (an unhashed model) — network first, saved, cache fallback;
@@ -19,7 +21,7 @@
 const BUILD = new URL(self.location.href).searchParams.get('build') || 'dev';
 const CACHE = `chsr-${BUILD}`;
 const HASHED = /\.[0-9a-f]{16}\.[a-z0-9]+$/;
-const DATA_EXT = /\.(chsr|bin|model|safetensors|onnx)$/;
+const DATA_EXT = /\.(chsr|chsrm|bin|onnx)$/;
 
 const scopeUrl = (path) => new URL(path, self.registration.scope).href;
 
