@@ -3,7 +3,7 @@
 // Corpus text is only ever inserted as text (see view.js), never as HTML.
 import { ChsrClient } from './chsr-client.js';
 import { pickLang, translator } from './i18n.js';
-import { el, card, copyText, errorText, placeLabel, statusText, whyQuery, widenedText } from './view.js';
+import { el, card, copyText, entryLabel, errorText, placeLabel, statusText, whyQuery, widenedText } from './view.js';
 import { applyUpdate, keepOffline, keepOfflineBytes, offlineSupported, onOfflineEvent, registerOffline, savedCopies } from './offline.js';
 
 const $ = (id) => document.getElementById(id);
@@ -52,6 +52,7 @@ function setLang(lang, { remember = false } = {}) {
   if (manifest) refreshPickers();
   setStatus(statusThunk);
   if (errorThunk) showError(errorThunk, retryAction);
+  if (client) showModelState();
   if (noticeThunk) setNotice(noticeThunk);
   if (last && last.resp) render(last.resp);
   refreshOffline();
@@ -201,7 +202,7 @@ function applyUrl() {
 function progress(my) {
   return (entry, info) => {
     if (my !== seq) return;
-    const what = placeLabel(t, entry.subject, entry.level);
+    const what = entryLabel(t, entry);
     document.body.classList.add('loading');
     if (info && info.retry) setStatus(() => t('status.retrying', { what }));
     else if (info && info.expected) setStatus(() => t('status.downloadingPart', { what, done: t.size(info.received), size: t.size(info.expected) }));
@@ -239,6 +240,7 @@ async function runSearch({ push = false, browse = false } = {}) {
     clearError();
     last = { query, scope, options, resp };
     render(resp);
+    showModelState();
     rememberLoaded();
   } catch (e) {
     if (my !== seq) return;
@@ -257,6 +259,13 @@ function searchDone(my) {
   document.body.classList.remove('loading');
   window.__chsrDone = my;
   window.__chsrSearches = (window.__chsrSearches || 0) + 1;
+}
+
+// A model that could not be loaded does not stop the search (keywords only): say so, offer a retry.
+function showModelState() {
+  const err = client.modelError;
+  $('model-notice-text').textContent = err ? t('model.failed', { reason: errorText(t, err) }) : '';
+  $('model-notice').hidden = !err;
 }
 
 function loadSection(hit) {
@@ -360,6 +369,9 @@ async function start() {
   }
   manifest = client.manifest();
   client.onShardBytes = (entry, bytes) => keepOfflineBytes(client.fileUrl(entry.file), bytes);
+  client.onModelProgress = (entry, info) => {
+    if (document.body.classList.contains('loading')) progress(seq)(entry, info);
+  };
   setStatus(() => t('status.ready', { docs: t.num(manifest.chunks), shards: manifest.shards.length }));
   const { query } = applyUrl();
   wire();
@@ -429,6 +441,11 @@ function init() {
     });
   }
   $('error-retry').addEventListener('click', () => { if (retryAction) retryAction(); });
+  $('model-retry').addEventListener('click', () => {
+    if (!client) return;
+    client.retryModel();
+    runSearch();
+  });
   $('update-reload').addEventListener('click', applyUpdate);
   onOfflineEvent((ev) => {
     if (ev.type === 'update') $('update').hidden = false;

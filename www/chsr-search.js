@@ -14,7 +14,7 @@
 // inserted as text. Fires `chsr-results` ({query, scope, shown, hidden}) after each search.
 import { ChsrClient } from './chsr-client.js';
 import { pickLang, translator } from './i18n.js';
-import { el, card, copyText, errorText, placeLabel, scopeLabel, statusText, whyQuery } from './view.js';
+import { el, card, copyText, entryLabel, errorText, scopeLabel, statusText, whyQuery } from './view.js';
 import { keepOffline, keepOfflineBytes, registerOffline } from './offline.js';
 
 const SCOPE_ATTRS = {
@@ -90,6 +90,7 @@ export class ChsrSearchElement extends HTMLElement {
       pickers: $('pickers'),
       error: $('error', 'div', { role: 'alert', hidden: true }),
       status: $('status', 'p', { role: 'status', 'aria-live': 'polite' }),
+      modelNotice: $('notice', 'p', { hidden: true }),
       tools: $('tools', 'div', { hidden: true }),
       copy: el('button', { type: 'button', class: 'secondary' }),
       copyStatus: $('copy-status', 'p', { role: 'status', 'aria-live': 'polite' }),
@@ -104,7 +105,7 @@ export class ChsrSearchElement extends HTMLElement {
     u.why.append(u.whySummary, u.whyBody);
     u.tools.append(u.copy, u.why);
     const form = el('form', { role: 'search', class: 'query-row' }, u.label, u.input, u.go);
-    u.section.append(form, u.lockLine, u.pickers, u.error, u.status, u.tools, u.copyStatus, u.copyBox, u.results);
+    u.section.append(form, u.lockLine, u.pickers, u.error, u.modelNotice, u.status, u.tools, u.copyStatus, u.copyBox, u.results);
     root.append(el('link', { rel: 'stylesheet', href: new URL('chsr-search.css', BASE).href }), u.section);
     let timer = null;
     form.addEventListener('submit', (ev) => { ev.preventDefault(); clearTimeout(timer); this.search(true); });
@@ -263,7 +264,7 @@ export class ChsrSearchElement extends HTMLElement {
     try {
       const resp = await this.client.search(query, scope, options, (entry, info) => {
         if (my !== this.seq) return;
-        const what = placeLabel(this.t, entry.subject, entry.level);
+        const what = entryLabel(this.t, entry);
         if (info && info.retry) this.setStatus(() => this.t('status.retrying', { what }));
         else if (!info) this.setStatus(() => this.t('status.downloading', { what, size: this.t.size(entry.bytes) }));
       }, { widen: !lock.level });
@@ -306,6 +307,9 @@ export class ChsrSearchElement extends HTMLElement {
     this.ui.copy.hidden = hits.length === 0 || hidden > 0;
     this.ui.copyStatus.textContent = '';
     this.ui.copyBox.hidden = true;
+    const err = this.client.modelError;
+    this.ui.modelNotice.textContent = err ? t('model.failed', { reason: errorText(t, err) }) : '';
+    this.ui.modelNotice.hidden = !err;
   }
 
   async copyContext() {

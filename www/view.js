@@ -24,6 +24,12 @@ export function placeLabel(t, subject, level) {
   return [t.value('subject', subject), t.value('level', level)].filter(Boolean).join(' · ');
 }
 
+/** What a manifest entry is, in words: "Physics · High school", or the embedding model. */
+export function entryLabel(t, entry) {
+  if (!entry) return t('error.libraryIndex');
+  return entry.subject ? placeLabel(t, entry.subject, entry.level) : t('model.what');
+}
+
 /** A scope in words: "Physics · High school · Chapter 2". */
 export function scopeLabel(t, scope) {
   const parts = [];
@@ -80,9 +86,11 @@ export function whyResult(t, hit, trace) {
   return el('details', { class: 'why' }, el('summary', {}, t('why.result')), dl);
 }
 
+// Why the dense path did not run, from the engine's notes (known ones in the interface language).
 function denseReason(t, trace) {
   const notes = (trace && trace.notes) || [];
   if (notes.some((n) => /no embedding model/.test(n))) return t('query.denseNoModel');
+  if (notes.some((n) => /no query term occurs/.test(n))) return t('query.denseOov');
   const n = notes.find((x) => /dense|vector|model/i.test(x));
   return n || t('query.denseNoModel');
 }
@@ -152,6 +160,7 @@ export function statusText(t, trace, n, hits = null) {
   if (trace.browse) return t('status.browse', { admissible });
   const ms = t.ms(trace.timings.total_ms);
   const outside = hits ? hits.filter((h) => h.leakage !== 'in_scope').length : 0;
+  if (outside === n && trace.admissible === 0) return t('status.widenedEmpty', { n: t.num(n), ms });
   if (outside === n) return t('status.widenedOnly', { admissible, n: t.num(n), ms });
   if (outside > 0) return t('status.widenedSome', { n: t.num(n), inside: t.num(n - outside), outside: t.num(outside), ms });
   return n === 1 ? t('status.result1', { admissible, ms }) : t('status.results', { n: t.num(n), admissible, ms });
@@ -208,7 +217,7 @@ export function whyQuery(t, trace) {
 
 /** The student-facing sentence for a ChsrError (see chsr-client.js CODES). */
 export function errorText(t, err, { locked = false } = {}) {
-  const what = err && err.entry ? placeLabel(t, err.entry.subject, err.entry.level) : t('error.libraryIndex');
+  const what = entryLabel(t, err && err.entry);
   const detail = (err && err.message) || String(err);
   switch (err && err.code) {
     case 'engine': return t('error.engine', { detail });
