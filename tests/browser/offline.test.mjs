@@ -63,10 +63,11 @@ test('after one visit, a reload with the network cut still searches', async () =
   const { build, server } = await site();
   const { context, page, list } = await firstVisit(server.url, { holdWorker: true });
   assert.deepEqual(await cacheNames(page), [`chsr-${build}`]);
-  // The shard was downloaded once, before the worker existed: the page handed its verified bytes
-  // to the worker instead of letting it download them again.
-  const shardGets = server.requests.filter((r) => /\.chsr /.test(r));
-  assert.equal(shardGets.length, 1, shardGets.join(', '));
+  // The shard and the model were downloaded once each, before the worker existed: the page handed
+  // their verified bytes to the worker instead of letting it download them again.
+  const shardGets = server.requests.filter((r) => /\.chsrm? /.test(r));
+  assert.equal(shardGets.length, 2, shardGets.join(', '));
+  assert.equal(shardGets.filter((r) => /\/model\.[0-9a-f]{16}\.chsrm /.test(r)).length, 1, 'the model once');
   await page.click('#offline summary');
   assert.match(await page.textContent('#offline'), /1 of 5 collections available offline/);
   assert.match(await page.textContent('#offline li[data-file^="physics--high-school"]'), /Available offline/);
@@ -120,6 +121,8 @@ test('a redeploy installs the new build beside the old one, then replaces it in 
   // Both caches exist while the new build waits; the new one is complete, shard carried over.
   assert.deepEqual((await cacheNames(page)).sort(), [`chsr-${build}`, `chsr-${build2}`].sort());
   assert.equal(await page.evaluate(async ([name, url]) => Boolean(await (await caches.open(name)).match(url)), [`chsr-${build2}`, shardUrl]), true);
+  const modelUrl = shardUrl.replace(/[^/]+$/, JSON.parse(readFileSync(join(dir, 'shards', 'manifest.json'), 'utf8')).model.file);
+  assert.equal(await page.evaluate(async ([name, url]) => Boolean(await (await caches.open(name)).match(url)), [`chsr-${build2}`, modelUrl]), true, 'model carried over');
   // "Reload" switches to it; the old cache is gone.
   await Promise.all([page.waitForEvent('load'), page.click('#update-reload')]);
   await page.waitForSelector('body[data-ready="true"]');

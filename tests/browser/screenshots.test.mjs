@@ -33,11 +33,12 @@ test('screenshots: study page states (desktop)', async () => {
   await page.$eval('#results > li.card:first-child', (e) => e.scrollIntoView());
   await shot(page, '03-section-expanded');
 
-  const w1 = await search(page, 'Carnot engine', { chapter: '2' });
+  const w1 = await search(page, 'force', { doc_type: 'solution', chapter: '3' });
   assert.ok(w1.every((c) => c.leakage === 'cross_topic'));
   await shot(page, '04-widened-other-chapter');
 
   await page.selectOption('#chapter', '');
+  await page.selectOption('#doc_type', '');
   const w2 = await search(page, 'bremsstrahlung', {});
   assert.ok(w2.every((c) => c.leakage === 'cross_level'));
   await page.click('#why-query summary');
@@ -59,7 +60,7 @@ test('screenshots: French, phone, error state', async () => {
   const phone = await openStudyPage(browser, server.url, {
     viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: 'fr-FR',
   });
-  await search(phone.page, 'Carnot engine', { subject: 'physics', level: 'high_school', chapter: '2' });
+  await search(phone.page, 'force', { subject: 'physics', level: 'high_school', doc_type: 'solution', chapter: '3' });
   await shot(phone.page, '08-phone-widened');
   await phone.page.close();
 
