@@ -34,6 +34,8 @@ export interface SearchOptions {
   rrf_k?: number;
   /** Rank window of each list before fusion (default 50, at least k). */
   window?: number;
+  /** Weight of the dense list in the fusion, 0–10 (the BM25 list weighs 1). */
+  dense_weight?: number;
   /** Snippet length in characters, 16–4000 (default 280). */
   snippet_chars?: number;
   /** Relaxation: without a subject, widen below this many results (default 1). */
