@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // A tiny static file server for the study site (no dependencies), bound to 127.0.0.1.
-//   node scripts/serve.mjs [--root www] [--port 8080]
+//   node scripts/serve.mjs [--root www] [--port 8080] [--log]   (--log: print "GET /path STATUS" per request)
 // Prints "chsr: serving <root> at http://127.0.0.1:<port>/" once listening (port 0 = any free port).
-// Sends the site's Content-Security-Policy as a header too, and refuses paths outside the root.
+// Sends the site's Content-Security-Policy as a header (the policy the README documents), allows
+// cross-origin reads (the <chsr-search> embed is loaded from other sites' pages), and refuses paths
+// outside the root.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -16,6 +18,7 @@ const opt = (name, dflt) => {
 const here = fileURLToPath(new URL('.', import.meta.url));
 const root = resolve(opt('--root', join(here, '..', 'www')));
 const port = Number(opt('--port', process.env.PORT || '8080'));
+const log = args.includes('--log');
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8', '.json': 'application/json; charset=utf-8', '.wasm': 'application/wasm',
@@ -23,9 +26,10 @@ const TYPES = {
   '.md': 'text/plain; charset=utf-8',
 };
 export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; " +
-  "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'";
+  "connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'";
 
 const server = createServer(async (req, res) => {
+  if (log) res.on('finish', () => console.log(`${req.method} ${req.url} ${res.statusCode}`));
   try {
     const url = new URL(req.url, 'http://localhost');
     let path = normalize(decodeURIComponent(url.pathname));
@@ -41,6 +45,8 @@ const server = createServer(async (req, res) => {
       'cache-control': 'no-cache',
       'content-security-policy': CSP,
       'x-content-type-options': 'nosniff',
+      'access-control-allow-origin': '*',
+      'referrer-policy': 'no-referrer',
     });
     res.end(req.method === 'HEAD' ? undefined : body);
   } catch (e) {

@@ -1,27 +1,104 @@
-// The study page: scope pickers from the manifest facets, search, result cards.
-// Corpus text is only ever inserted with textContent / text nodes, never as HTML.
+// The study page: scope pickers with facet counts, the scope and query kept in the URL, search as
+// you type, result cards with "why" panels, section expansion, context copying, EN/FR, offline.
+// Corpus text is only ever inserted as text (see view.js), never as HTML.
 import { ChsrClient } from './chsr-client.js';
+import { pickLang, translator } from './i18n.js';
+import { el, card, copyText, entryLabel, errorText, placeLabel, statusText, whyQuery, widenedText } from './view.js';
+import { applyUpdate, keepOffline, keepOfflineBytes, offlineSupported, onOfflineEvent, registerOffline, savedCopies } from './offline.js';
 
 const $ = (id) => document.getElementById(id);
-const FACETS = ['doc_type', 'chapter', 'year', 'paper'];
-const LABELS = {
-  doc_type: {
-    textbook_section: 'Textbook', exercise: 'Exercise', solution: 'Answer / mark scheme',
-    worked_example: 'Worked example', summary: 'Summary', glossary: 'Glossary', table: 'Table',
-    key_equations: 'Key equations', past_paper_question: 'Past paper question',
-  },
-};
+const FACETS = ['doc_type', 'chapter', 'year', 'paper', 'exam', 'lang'];
+const FIELDS = ['subject', 'level', ...FACETS];
+const OPTIONS = { k: 10 };
+const EXPAND_CHARS = 6000;
+const DEBOUNCE_MS = 300;
+
+let t = translator('en');
 let client = null;
 let manifest = null;
+let last = null; // {query, scope, options, resp}
+let statusThunk = () => t('status.loading');
+let errorThunk = null;
+let noticeThunk = null;
+let retryAction = null;
+let seq = 0;
+let registration = null;
 
-function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === 'class') e.className = v;
-    else e.setAttribute(k, v);
+// ---------------------------------------------------------------- language
+
+function uiLangFromUrl() {
+  return new URLSearchParams(window.location.search).get('ui');
+}
+
+function storedLang() {
+  try { return window.localStorage.getItem('chsr.ui'); } catch { return null; }
+}
+
+function applyStaticStrings() {
+  document.documentElement.lang = t.lang;
+  document.title = t('app.title');
+  for (const e of document.querySelectorAll('[data-i18n]')) e.textContent = t(e.dataset.i18n);
+  for (const e of document.querySelectorAll('[data-i18n-placeholder]')) e.placeholder = t(e.dataset.i18nPlaceholder);
+  for (const e of document.querySelectorAll('[data-i18n-aria-label]')) e.setAttribute('aria-label', t(e.dataset.i18nAriaLabel));
+  for (const b of document.querySelectorAll('[data-ui-lang]')) b.setAttribute('aria-pressed', String(b.dataset.uiLang === t.lang));
+}
+
+function setLang(lang, { remember = false } = {}) {
+  t = translator(lang);
+  if (remember) {
+    try { window.localStorage.setItem('chsr.ui', lang); } catch { /* private mode */ }
   }
-  for (const c of children) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  return e;
+  applyStaticStrings();
+  if (manifest) refreshPickers();
+  setStatus(statusThunk);
+  if (errorThunk) showError(errorThunk, retryAction);
+  if (client) showModelState();
+  if (noticeThunk) setNotice(noticeThunk);
+  if (last && last.resp) render(last.resp);
+  refreshOffline();
+}
+
+// ---------------------------------------------------------------- status and errors
+
+function setStatus(thunk) {
+  statusThunk = thunk;
+  $('status').textContent = thunk();
+}
+
+function showError(thunk, retry) {
+  errorThunk = thunk;
+  retryAction = retry;
+  $('error-text').textContent = thunk();
+  $('error-retry').hidden = !retry;
+  $('error').hidden = false;
+}
+
+// A notice about the scope (a link's unknown value); it stays until the scope is changed.
+function setNotice(thunk) {
+  noticeThunk = thunk;
+  $('scope-notice').textContent = thunk ? thunk() : '';
+  $('scope-notice').hidden = !thunk;
+}
+
+function clearError() {
+  errorThunk = null;
+  retryAction = null;
+  $('error').hidden = true;
+}
+
+// ---------------------------------------------------------------- scope pickers
+
+function naturalSort(a, b) {
+  return String(a).localeCompare(String(b), undefined, { numeric: true });
+}
+
+function knownValues(field) {
+  const vals = new Set();
+  for (const s of manifest.shards) {
+    if (field === 'subject' || field === 'level') vals.add(s[field]);
+    else for (const v of Object.keys(s.facets[field] || {})) vals.add(v);
+  }
+  return [...vals].sort(naturalSort);
 }
 
 function setOptions(select, values, anyLabel, current) {
@@ -30,103 +107,358 @@ function setOptions(select, values, anyLabel, current) {
   select.value = values.some(([v]) => v === current) ? current : '';
 }
 
-function naturalSort(a, b) {
-  return a.localeCompare(b, undefined, { numeric: true });
-}
-
-function shardsInScope() {
-  const subject = $('subject').value;
-  const level = $('level').value;
+function shardsFor(subject, level) {
   return manifest.shards.filter((s) => (!subject || s.subject === subject) && (!level || s.level === level));
 }
 
-function refreshPickers() {
-  const subject = $('subject').value;
-  const levels = [...new Set(manifest.shards.filter((s) => !subject || s.subject === subject).map((s) => s.level))].sort();
-  setOptions($('level'), levels.map((l) => [l, l]), 'Any level', $('level').value);
-  const shards = shardsInScope();
+/** Rebuilds every picker from the manifest for the current selection (keeping it). */
+function refreshPickers(selection = currentScope()) {
+  const subjects = new Map();
+  for (const s of manifest.shards) subjects.set(s.subject, (subjects.get(s.subject) || 0) + s.chunks);
+  setOptions($('subject'), [...subjects].sort((a, b) => naturalSort(t.value('subject', a[0]), t.value('subject', b[0])))
+    .map(([v, n]) => [v, t('facet.count', { label: t.value('subject', v), n: t.num(n) })]), t('scope.anySubject'), selection.subject);
+  const levels = new Map();
+  for (const s of shardsFor(selection.subject)) levels.set(s.level, (levels.get(s.level) || 0) + s.chunks);
+  setOptions($('level'), [...levels].map(([v, n]) => [v, t('facet.count', { label: t.value('level', v), n: t.num(n) })]),
+    t('scope.anyLevel'), selection.level);
+  const shards = shardsFor($('subject').value, $('level').value);
   for (const f of FACETS) {
     const counts = new Map();
     for (const s of shards) for (const [v, n] of Object.entries(s.facets[f] || {})) counts.set(v, (counts.get(v) || 0) + n);
-    const values = [...counts.keys()].sort(naturalSort).map((v) => [v, `${(LABELS[f] && LABELS[f][v]) || v} (${counts.get(v)})`]);
-    setOptions($(f), values, 'Any', $(f).value);
-    $(f).closest('label').hidden = values.length === 0;
+    // A value chosen earlier (or from a link) stays visible even when this part of the scope has none.
+    if (selection[f] && !counts.has(selection[f])) counts.set(selection[f], 0);
+    const values = [...counts.keys()].sort(f === 'year' ? (a, b) => naturalSort(b, a) : (a, b) => naturalSort(t.value(f, a), t.value(f, b)))
+      .map((v) => [v, t('facet.count', { label: f === 'chapter' ? t('card.chapter', { chapter: v }) : t.value(f, v), n: t.num(counts.get(v)) })]);
+    setOptions($(f), values, t('scope.any'), selection[f]);
+    $(f).closest('label').hidden = values.length < 2 && !selection[f];
   }
 }
 
 function currentScope() {
   const scope = {};
-  for (const f of ['subject', 'level', ...FACETS]) if ($(f).value) scope[f] = $(f).value;
+  for (const f of FIELDS) if ($(f).value) scope[f] = $(f).value;
   return scope;
 }
 
-function card(hit) {
-  const badges = el('p', { class: 'badges' },
-    el('span', { class: 'badge subject' }, hit.subject),
-    el('span', { class: 'badge level' }, hit.level),
-    el('span', { class: 'badge doctype' }, (LABELS.doc_type[hit.doc_type]) || hit.doc_type));
-  if (hit.chapter) badges.append(el('span', { class: 'badge' }, `Chapter ${hit.chapter}`));
-  if (hit.question_number) badges.append(el('span', { class: 'badge' }, `Q${hit.question_number}`));
-  if (hit.year) badges.append(el('span', { class: 'badge' }, hit.year));
-  if (hit.paper) badges.append(el('span', { class: 'badge' }, hit.paper));
-  const title = [hit.chapter_title, hit.section_title].filter(Boolean).join(' › ') || hit.label || hit.id;
-  const snippet = el('p', { class: 'snippet' });
-  for (const seg of hit.snippet) snippet.append(seg.hit ? el('mark', {}, seg.text) : document.createTextNode(seg.text));
-  return el('li', { class: 'card', 'data-id': hit.id, 'data-subject': hit.subject, 'data-level': hit.level },
-    el('h2', { class: 'card-title' }, title), badges, snippet,
-    el('p', { class: 'source' }, `${hit.source || ''} · ${hit.id}`));
+/** Keeps the scope values this manifest knows; reports the others. */
+function checkScope(scope) {
+  const ok = {};
+  const unknown = [];
+  for (const [f, v] of Object.entries(scope)) {
+    const valid = knownValues(f);
+    if (valid.includes(v)) ok[f] = v;
+    else unknown.push({ field: f, value: v, valid });
+  }
+  return { scope: ok, unknown };
 }
 
-let seq = 0;
-async function runSearch() {
+// ---------------------------------------------------------------- URL state
+
+function stateFromUrl() {
+  const p = new URLSearchParams(window.location.search);
+  const scope = {};
+  for (const f of FIELDS) if (p.get(f)) scope[f] = p.get(f);
+  return { query: p.get('q') || '', scope };
+}
+
+function urlFor(query, scope) {
+  const p = new URLSearchParams();
+  if (query) p.set('q', query);
+  for (const f of FIELDS) if (scope[f]) p.set(f, scope[f]);
+  const ui = new URLSearchParams(window.location.search).get('ui');
+  if (ui) p.set('ui', ui);
+  const s = p.toString();
+  return `${window.location.pathname}${s ? `?${s}` : ''}`;
+}
+
+function syncUrl(push) {
+  const url = urlFor($('q').value.trim(), currentScope());
+  const here = `${window.location.pathname}${window.location.search}`;
+  if (url === here) return;
+  if (push) window.history.pushState(null, '', url);
+  else window.history.replaceState(null, '', url);
+}
+
+/** Applies the URL's query and scope to the form; unknown scope values are explained. */
+function applyUrl() {
+  const { query, scope } = stateFromUrl();
+  const { scope: ok, unknown } = checkScope(scope);
+  $('q').value = query;
+  refreshPickers(ok);
+  if (unknown.length) {
+    const u = unknown[0];
+    setNotice(() => t('error.scope', {
+      field: t.field(u.field).toLowerCase(), value: u.value,
+      valid: t.list(u.valid.map((v) => t.value(u.field, v))),
+    }));
+  } else {
+    setNotice(null);
+  }
+  return { query, unknown };
+}
+
+// ---------------------------------------------------------------- search
+
+function progress(my) {
+  return (entry, info) => {
+    if (my !== seq) return;
+    const what = entryLabel(t, entry);
+    document.body.classList.add('loading');
+    if (info && info.retry) setStatus(() => t('status.retrying', { what }));
+    else if (info && info.expected) setStatus(() => t('status.downloadingPart', { what, done: t.size(info.received), size: t.size(info.expected) }));
+    else setStatus(() => t('status.downloading', { what, size: t.size(entry.bytes) }));
+  };
+}
+
+function clearResults() {
+  last = null;
+  $('results').replaceChildren();
+  $('widened').hidden = true;
+  $('query-tools').hidden = true;
+  $('copy-fallback').hidden = true;
+  $('copy-status').textContent = '';
+}
+
+async function runSearch({ push = false, browse = false } = {}) {
   if (!client) return;
   const my = ++seq;
+  window.__chsrSeq = my;
   const query = $('q').value;
   const scope = currentScope();
-  const results = $('results');
+  syncUrl(push);
+  // An empty query browses the scope on Enter, but only within a subject (never the whole library).
+  if (!query.trim() && !(browse && scope.subject)) {
+    clearResults();
+    setStatus(() => t('status.cleared'));
+    searchDone(my);
+    return;
+  }
+  const options = { ...OPTIONS };
   try {
-    const { results: hits, trace } = await client.search(query, scope, { k: 10 }, (entry) => {
-      if (my === seq) $('status').textContent = `Downloading ${entry.subject} · ${entry.level} (${Math.round(entry.bytes / 1024)} kB)…`;
-      document.body.classList.add('loading');
-    });
+    const resp = await client.search(query, scope, options, progress(my));
     if (my !== seq) return;
-    results.replaceChildren(...hits.map(card));
-    if (hits.length === 0) {
-      const why = trace.admissible === 0
-        ? 'Nothing in the library matches this scope: widen it (for example, choose "Any" for chapter or year).'
-        : `No document in your scope (${trace.admissible} documents) contains these words. Try other words.`;
-      $('status').textContent = why;
-    } else {
-      const where = trace.browse ? 'Browsing' : `${hits.length} results`;
-      $('status').textContent = `${where} from ${trace.admissible} documents in scope · ${trace.timings.total_ms.toFixed(1)} ms`;
-    }
+    clearError();
+    last = { query, scope, options, resp };
+    render(resp);
+    showModelState();
+    rememberLoaded();
   } catch (e) {
     if (my !== seq) return;
-    results.replaceChildren();
-    $('status').textContent = `Error: ${e.message || e}`;
+    clearResults();
+    setStatus(() => '');
+    showError(() => errorText(t, e), () => runSearch({ browse }));
   } finally {
-    document.body.classList.remove('loading');
-    window.__chsrSearches = (window.__chsrSearches || 0) + 1;
+    searchDone(my);
   }
 }
 
-async function main() {
+// Test and automation hooks: `__chsrSeq` is the latest search started, `__chsrDone` the latest
+// finished while still current; `__chsrSearches` counts finished searches.
+function searchDone(my) {
+  if (my !== seq) return;
+  document.body.classList.remove('loading');
+  window.__chsrDone = my;
+  window.__chsrSearches = (window.__chsrSearches || 0) + 1;
+}
+
+// A model that could not be loaded does not stop the search (keywords only): say so, offer a retry.
+function showModelState() {
+  const err = client.modelError;
+  $('model-notice-text').textContent = err ? t('model.failed', { reason: errorText(t, err) }) : '';
+  $('model-notice').hidden = !err;
+}
+
+function loadSection(hit) {
+  const { query, scope, options } = last;
+  const resp = client.runSearch(query, scope, { ...options, expand_chars: EXPAND_CHARS });
+  return resp.results.find((h) => h.id === hit.id) || hit;
+}
+
+function render(resp) {
+  const { results: hits, trace } = resp;
+  $('results').replaceChildren(...hits.map((h) => card(t, h, { trace, loadSection, idPrefix: 'r' })));
+  setStatus(() => statusText(t, trace, hits.length, hits));
+  const banner = widenedText(t, trace);
+  $('widened').textContent = banner || '';
+  $('widened').hidden = !banner;
+  $('why-query-body').replaceChildren(whyQuery(t, trace));
+  $('query-tools').hidden = false;
+  $('copy-context').hidden = hits.length === 0;
+  refreshOffline();
+}
+
+async function copyContext() {
+  if (!last) return;
+  const { query, scope, options } = last;
+  const text = client.toContext(query, scope, options);
+  const n = (text.match(/^\[DOCUMENT \d+\]$/gm) || []).length;
+  if (await copyText(text)) {
+    $('copy-fallback').hidden = true;
+    $('copy-status').textContent = t('copy.done', { n });
+  } else {
+    $('copy-text').value = text;
+    $('copy-fallback').hidden = false;
+    $('copy-status').textContent = t('copy.manual');
+    $('copy-text').focus();
+    $('copy-text').select();
+  }
+}
+
+// ---------------------------------------------------------------- offline
+
+function rememberLoaded() {
+  keepOffline(client.loadedShards().map((s) => client.fileUrl(s.file)));
+}
+
+let offlineSeq = 0;
+async function refreshOffline() {
+  if (!manifest) return;
+  const my = ++offlineSeq;
+  const list = $('offline-list');
+  if (!offlineSupported() || !registration) {
+    $('offline-summary').textContent = t('offline.title');
+    list.replaceChildren(el('li', {}, t('offline.unsupported')));
+    $('offline-current').hidden = true;
+    return;
+  }
+  const urls = manifest.shards.map((s) => client.fileUrl(s.file));
+  const saved = await savedCopies(urls);
+  if (my !== offlineSeq) return;
+  const n = [...saved.values()].filter(Boolean).length;
+  $('offline-summary').textContent = `${t('offline.title')} · ${t('offline.summary', { n, total: manifest.shards.length })}`;
+  list.replaceChildren(...manifest.shards.map((s, i) => {
+    const ok = saved.get(urls[i]);
+    const item = el('li', { class: ok ? 'saved' : 'not-saved', 'data-file': s.file },
+      el('span', { class: 'offline-name' }, placeLabel(t, s.subject, s.level)),
+      el('span', { class: 'offline-size' }, t.size(s.bytes)),
+      el('span', { class: 'offline-state' }, el('span', { 'aria-hidden': 'true' }, ok ? '✓ ' : '○ '), ok ? t('offline.available') : t('offline.notYet')));
+    if (!ok && registration) {
+      const b = el('button', { type: 'button', class: 'secondary small' }, t('offline.save'));
+      b.setAttribute('aria-label', `${t('offline.save')}: ${placeLabel(t, s.subject, s.level)}`);
+      b.addEventListener('click', () => { b.disabled = true; b.textContent = t('offline.saving'); keepOffline([urls[i]]); });
+      item.append(b);
+    }
+    return item;
+  }));
+  // The state of the collection(s) the current scope uses, next to the pickers.
+  const scope = currentScope();
+  const inScope = manifest.shards.map((s, i) => [s, i]).filter(([s]) => (!scope.subject || s.subject === scope.subject) && (!scope.level || s.level === scope.level));
+  const cur = $('offline-current');
+  if (scope.subject && inScope.length > 0) {
+    const all = inScope.every(([, i]) => saved.get(urls[i]));
+    const what = placeLabel(t, scope.subject, scope.level);
+    cur.textContent = all ? `✓ ${t('offline.current', { what })}` : t('offline.currentNot', { what });
+    cur.classList.toggle('saved', all);
+    cur.hidden = false;
+  } else {
+    cur.hidden = true;
+  }
+}
+
+// ---------------------------------------------------------------- start
+
+async function start() {
+  clearError();
+  setStatus(() => t('status.loading'));
   try {
     client = await ChsrClient.open('shards/manifest.json');
   } catch (e) {
-    $('status').textContent = `Could not start the search engine: ${e.message || e}`;
+    setStatus(() => '');
+    showError(() => errorText(t, e), start);
     return;
   }
   manifest = client.manifest();
-  const subjects = [...new Set(manifest.shards.map((s) => s.subject))].sort();
-  setOptions($('subject'), subjects.map((s) => [s, s]), 'Any subject', '');
-  refreshPickers();
-  $('status').textContent = `Ready: ${manifest.chunks} documents in ${manifest.shards.length} subject-level shards. Pick your scope and search.`;
-  $('search-form').addEventListener('submit', (ev) => { ev.preventDefault(); runSearch(); });
-  for (const id of ['subject', 'level', ...FACETS]) {
-    $(id).addEventListener('change', () => { refreshPickers(); if ($('q').value.trim()) runSearch(); });
-  }
+  client.onShardBytes = (entry, bytes) => keepOfflineBytes(client.fileUrl(entry.file), bytes);
+  client.onModelProgress = (entry, info) => {
+    if (document.body.classList.contains('loading')) progress(seq)(entry, info);
+  };
+  setStatus(() => t('status.ready', { docs: t.num(manifest.chunks), shards: manifest.shards.length }));
+  const { query } = applyUrl();
+  wire();
   document.body.dataset.ready = 'true';
+  refreshOffline();
+  if (query.trim()) await runSearch();
 }
 
-main();
+let wired = false;
+function wire() {
+  if (wired) return;
+  wired = true;
+  let timer = null;
+  $('search-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    clearTimeout(timer);
+    runSearch({ push: true, browse: true });
+  });
+  $('q').addEventListener('input', () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => runSearch({ push: false }), DEBOUNCE_MS);
+  });
+  for (const id of FIELDS) {
+    $(id).addEventListener('change', () => {
+      setNotice(null);
+      refreshPickers();
+      refreshOffline();
+      if ($('q').value.trim()) runSearch({ push: true });
+      else syncUrl(true);
+    });
+  }
+  $('clear-scope').addEventListener('click', () => {
+    setNotice(null);
+    refreshPickers({});
+    refreshOffline();
+    if ($('q').value.trim()) runSearch({ push: true });
+    else syncUrl(true);
+  });
+  window.addEventListener('popstate', () => {
+    const { query } = applyUrl();
+    refreshOffline();
+    if (query.trim()) runSearch();
+    else { clearResults(); setStatus(() => t('status.cleared')); }
+  });
+  $('copy-context').addEventListener('click', copyContext);
+  $('copy-close').addEventListener('click', () => { $('copy-fallback').hidden = true; $('copy-context').focus(); });
+  document.addEventListener('keydown', (ev) => {
+    if (ev.key !== '/' || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const tag = (ev.target && ev.target.tagName) || '';
+    if (/^(INPUT|TEXTAREA|SELECT)$/.test(tag) || (ev.target && ev.target.isContentEditable)) return;
+    ev.preventDefault();
+    $('q').focus();
+    $('q').select();
+  });
+}
+
+function init() {
+  t = translator(pickLang(uiLangFromUrl() || storedLang()));
+  applyStaticStrings();
+  for (const b of document.querySelectorAll('[data-ui-lang]')) {
+    b.addEventListener('click', () => {
+      const lang = b.dataset.uiLang;
+      const p = new URLSearchParams(window.location.search);
+      p.set('ui', lang);
+      window.history.replaceState(null, '', `${window.location.pathname}?${p}`);
+      setLang(lang, { remember: true });
+    });
+  }
+  $('error-retry').addEventListener('click', () => { if (retryAction) retryAction(); });
+  $('model-retry').addEventListener('click', () => {
+    if (!client) return;
+    client.retryModel();
+    runSearch();
+  });
+  $('update-reload').addEventListener('click', applyUpdate);
+  onOfflineEvent((ev) => {
+    if (ev.type === 'update') $('update').hidden = false;
+    if (ev.type === 'cached') refreshOffline();
+  });
+  registerOffline().then((reg) => {
+    registration = reg;
+    window.__chsrRegistered = true; // test hook: the registration attempt is over (install may go on)
+    refreshOffline();
+    if (reg && client) rememberLoaded();
+    if (reg) navigator.serviceWorker.ready.then(() => { if (client) rememberLoaded(); refreshOffline(); });
+  });
+  start();
+}
+
+init();

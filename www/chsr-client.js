@@ -1,29 +1,123 @@
 // chsr-client.js: the network side of chsr in the browser.
-// It fetches the manifest and the shards a scope needs (retrying a failed download once) and
-// hands the bytes to the Wasm module, which verifies their SHA-256 and checksum, decodes them and
-// runs every search. No retrieval logic lives here.
+// It fetches the manifest and the shards a scope needs (retrying a failed, interrupted or corrupted
+// download once) and hands the bytes to the Wasm module, which verifies their SHA-256 and checksum,
+// decodes them and runs every search. No retrieval logic lives here.
+// Failures are thrown as `ChsrError` with a `code` the page turns into words (see CODES).
 import init, { ChsrIndex } from './pkg/chsr.js';
 
 let ready = null;
 
+/**
+ * Error codes: `engine` (the Wasm module did not start), `manifest` (unreadable manifest),
+ * `network` (no answer), `offline` (no network and no saved copy), `http` (server error status),
+ * `interrupted` (the body stopped short), `integrity` (SHA-256, checksum or format check failed),
+ * `scope` (a scope value the manifest does not know), `search` (anything else from the engine).
+ */
+export const CODES = ['engine', 'manifest', 'network', 'offline', 'http', 'interrupted', 'integrity', 'scope', 'search'];
+
+/** A failure with a `code` (see CODES) and details: `url`, `entry`, `status`, `received`, `expected`. */
+export class ChsrError extends Error {
+  constructor(code, message, details = {}) {
+    super(message);
+    this.name = 'ChsrError';
+    this.code = code;
+    Object.assign(this, details);
+  }
+}
+
+/** Turns an engine exception into a ChsrError (`scope` when the scope is at fault). */
+export function engineError(e) {
+  if (e instanceof ChsrError) return e;
+  const message = (e && e.message) || String(e);
+  const code = /^(unknown scope field|unknown \w+ "|scope field|scope:)/.test(message) ? 'scope' : 'search';
+  return new ChsrError(code, message, { cause: e });
+}
+
 /** Initialises the Wasm module once. */
 export function initWasm(wasmUrl) {
-  if (!ready) ready = init(wasmUrl ? { module_or_path: wasmUrl } : undefined);
+  if (!ready) {
+    ready = init(wasmUrl ? { module_or_path: wasmUrl } : undefined).catch((e) => {
+      ready = null;
+      throw new ChsrError('engine', `the WebAssembly module did not start: ${(e && e.message) || e}`, { cause: e });
+    });
+  }
   return ready;
 }
 
-async function fetchWithRetry(url, as) {
+function indexFromManifest(text) {
+  try {
+    return ChsrIndex.fromManifest(text);
+  } catch (e) {
+    throw new ChsrError('manifest', (e && e.message) || String(e), { cause: e });
+  }
+}
+
+const isOffline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
+
+// One download. The first try revalidates with the server (`no-cache`); the retry bypasses every
+// cache (`reload`), so a stale or damaged saved copy is replaced. `expected` is the byte count the
+// manifest announces: a shorter body is an interrupted download.
+async function fetchOnce(url, as, attempt, { expected, onBytes } = {}) {
+  let res;
+  try {
+    res = await fetch(url, { cache: attempt === 0 ? 'no-cache' : 'reload' });
+  } catch (e) {
+    throw new ChsrError(isOffline() ? 'offline' : 'network', `no answer for ${url}: ${(e && e.message) || e}`, { url, cause: e });
+  }
+  if (!res.ok) throw new ChsrError('http', `HTTP ${res.status} for ${url}`, { url, status: res.status });
+  if (as === 'text') {
+    try {
+      return await res.text();
+    } catch (e) {
+      throw new ChsrError('interrupted', `the download of ${url} stopped: ${(e && e.message) || e}`, { url, cause: e });
+    }
+  }
+  const parts = [];
+  let received = 0;
+  try {
+    if (res.body && res.body.getReader) {
+      const reader = res.body.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        parts.push(value);
+        received += value.length;
+        if (onBytes) onBytes(received, expected);
+      }
+    } else {
+      const buf = new Uint8Array(await res.arrayBuffer());
+      parts.push(buf);
+      received = buf.length;
+    }
+  } catch (e) {
+    throw new ChsrError('interrupted', `the download of ${url} stopped after ${received} bytes`, { url, received, expected, cause: e });
+  }
+  if (expected && received < expected) {
+    throw new ChsrError('interrupted', `${url}: received ${received} of ${expected} bytes`, { url, received, expected });
+  }
+  const bytes = new Uint8Array(received);
+  let at = 0;
+  for (const p of parts) { bytes.set(p, at); at += p.length; }
+  return bytes;
+}
+
+// Downloads (and, with `check`, verifies) a file, retrying once whatever went wrong; the second
+// failure is thrown, with `attempts: 2`.
+async function fetchWithRetry(url, as, { expected, onBytes, onRetry, check } = {}) {
   let lastError;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const res = await fetch(url, { cache: 'no-cache' });
-      if (!res.ok) throw new Error(`HTTP ${res.status} for ${url}`);
-      return as === 'text' ? await res.text() : new Uint8Array(await res.arrayBuffer());
+      const body = await fetchOnce(url, as, attempt, { expected, onBytes });
+      if (check) check(body);
+      return body;
     } catch (e) {
-      lastError = e;
+      lastError = e instanceof ChsrError ? e : new ChsrError('integrity', (e && e.message) || String(e), { url, cause: e });
+      if (attempt === 0 && onRetry) onRetry(lastError);
     }
   }
-  throw new Error(`download failed twice: ${lastError && lastError.message}`);
+  lastError.attempts = 2;
+  lastError.message = `download failed twice: ${lastError.message}`;
+  throw lastError;
 }
 
 /** A chsr index bound to a manifest URL. */
@@ -32,6 +126,13 @@ export class ChsrClient {
     this.index = index;
     this.baseUrl = baseUrl;
     this.pending = new Map();
+    /** The manifest's model entry while it is needed; `modelError`: why it could not be loaded. */
+    this.modelEntry = null;
+    this.modelError = null;
+    /** Optional hook `(entry, info)` for the model download (`info` as for shards). */
+    this.onModelProgress = null;
+    /** Optional hook `(entry, bytes)`, called with each shard's (and the model's) bytes once they passed the checks. */
+    this.onShardBytes = null;
   }
 
   /** Fetches `manifest.json` at `manifestUrl` and creates a client. */
@@ -39,18 +140,35 @@ export class ChsrClient {
     await initWasm(wasmUrl);
     const url = new URL(manifestUrl, document.baseURI);
     const text = await fetchWithRetry(url.href, 'text');
-    const client = new ChsrClient(ChsrIndex.fromManifest(text), new URL('.', url).href);
+    const client = new ChsrClient(indexFromManifest(text), new URL('.', url).href);
     client.modelReady = client.loadModel();
+    client.modelReady.catch(() => {}); // awaited, and reported, by search()
     return client;
   }
 
-  /** Fetches and loads the embedding model the manifest names (dense path), once. */
+  /**
+   * Fetches and loads the embedding model the manifest names (dense path), once; like a shard,
+   * it is retried once when the download fails, stops short or fails the module's checks.
+   */
   async loadModel() {
     const entry = this.index.modelNeeded();
     if (!entry) return null;
-    const bytes = await fetchWithRetry(new URL(entry.file, this.baseUrl).href, 'bytes');
-    if (!this.index.modelNeeded()) return entry;
-    this.index.loadModel(bytes);
+    this.modelEntry = entry;
+    const progress = (info) => { if (this.onModelProgress) this.onModelProgress(entry, info); };
+    await fetchWithRetry(new URL(entry.file, this.baseUrl).href, 'bytes', {
+      expected: entry.bytes,
+      onBytes: (received, expected) => progress({ received, expected }),
+      onRetry: (error) => progress({ retry: error }),
+      check: (bytes) => {
+        if (this.index.modelNeeded()) this.index.loadModel(bytes);
+        if (this.onShardBytes) {
+          try { this.onShardBytes(entry, bytes); } catch (e) { console.warn('chsr: onShardBytes:', e); }
+        }
+      },
+    }).catch((e) => {
+      e.entry = entry;
+      throw e;
+    });
     return entry;
   }
 
@@ -61,10 +179,23 @@ export class ChsrClient {
 
   /** Shards the scope needs that are not loaded yet: [{file, bytes, subject, level, ...}]. */
   shardsNeeded(scope, options) {
-    return this.index.shardsNeeded(scope, options);
+    try {
+      return this.index.shardsNeeded(scope, options);
+    } catch (e) {
+      throw engineError(e);
+    }
   }
 
-  /** Loads the shards a search needs; `onProgress(entry)` is called before each download. */
+  /** The absolute URL of a file named in the manifest (a shard, the model). */
+  fileUrl(file) {
+    return new URL(file, this.baseUrl).href;
+  }
+
+  /**
+   * Loads the shards a search needs. `onProgress(entry, info)` is called before each download
+   * (`info` undefined), then as bytes arrive (`{received, expected}`) and before a retry
+   * (`{retry: error}`).
+   */
   async ensureLoaded(scope, options, onProgress) {
     await this.loadFiles(this.shardsNeeded(scope, options).map((e) => e.file), onProgress);
   }
@@ -74,8 +205,21 @@ export class ChsrClient {
     for (const entry of entries) {
       if (!this.pending.has(entry.file)) {
         if (onProgress) onProgress(entry);
-        const p = fetchWithRetry(new URL(entry.file, this.baseUrl).href, 'bytes').then((bytes) => {
-          if (!this.index.isLoaded(entry.file)) this.index.loadShard(entry.file, bytes);
+        const p = fetchWithRetry(this.fileUrl(entry.file), 'bytes', {
+          expected: entry.bytes,
+          onBytes: onProgress && ((received, expected) => onProgress(entry, { received, expected })),
+          onRetry: onProgress && ((error) => onProgress(entry, { retry: error })),
+          // The module checks the manifest SHA-256, the shard's magic, version and checksum.
+          check: (bytes) => {
+            if (!this.index.isLoaded(entry.file)) this.index.loadShard(entry.file, bytes);
+            if (this.onShardBytes) {
+              // Verified bytes, for whoever keeps them (the page's offline cache); never fatal.
+              try { this.onShardBytes(entry, bytes); } catch (e) { console.warn('chsr: onShardBytes:', e); }
+            }
+          },
+        }).catch((e) => {
+          e.entry = entry;
+          throw e;
         });
         this.pending.set(entry.file, p);
         p.catch(() => this.pending.delete(entry.file));
@@ -87,17 +231,66 @@ export class ChsrClient {
   /**
    * Loads what is needed, then searches: {results, trace}. When scope relaxation wants shards
    * that are not loaded yet (another level of the subject), they are fetched and the search runs
-   * once more.
+   * once more — unless `{widen: false}` is passed as the last argument (a locked embed never
+   * downloads what it could not show).
    */
-  async search(query, scope, options, onProgress) {
+  async search(query, scope, options, onProgress, { widen = true } = {}) {
     await this.ensureLoaded(scope, options, onProgress);
-    if (this.modelReady) await this.modelReady;
-    let resp = this.index.search(query, scope, options);
+    await this.awaitModel(onProgress);
+    let resp = this.runSearch(query, scope, options);
     const pending = resp.trace.relaxation ? resp.trace.relaxation.pending_shards : [];
-    if (pending.length > 0) {
+    if (widen && pending.length > 0) {
       await this.loadFiles(pending, onProgress);
-      resp = this.index.search(query, scope, options);
+      resp = this.runSearch(query, scope, options);
     }
     return resp;
+  }
+
+  /**
+   * Waits for the embedding model. If it cannot be loaded (after its retry), searches go on with
+   * the lexical path only (the trace notes it) and `modelError` says why; `retryModel()` tries again.
+   */
+  async awaitModel(onProgress) {
+    if (!this.modelReady) return;
+    if (onProgress && this.modelEntry && this.index.modelNeeded()) onProgress(this.modelEntry);
+    try {
+      await this.modelReady;
+      this.modelError = null;
+    } catch (e) {
+      this.modelError = e;
+    }
+  }
+
+  /** Downloads the model again after a failure. */
+  retryModel() {
+    this.modelError = null;
+    this.modelReady = this.loadModel();
+    this.modelReady.catch(() => {});
+    return this.modelReady;
+  }
+
+  runSearch(query, scope, options) {
+    try {
+      return this.index.search(query, scope, options);
+    } catch (e) {
+      throw engineError(e);
+    }
+  }
+
+  /**
+   * The same search's results packaged as `[DOCUMENT N]` context for an assistant (with their
+   * sections when `options.expand_chars` is set). Call after `search` with the same arguments.
+   */
+  toContext(query, scope, options) {
+    try {
+      return this.index.toContext(query, scope, options);
+    } catch (e) {
+      throw engineError(e);
+    }
+  }
+
+  /** Manifest entries of the shards loaded in this page. */
+  loadedShards() {
+    return this.manifest().shards.filter((s) => this.index.isLoaded(s.file));
   }
 }

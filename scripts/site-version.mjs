@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+// Writes DIR/build.json for the service worker (www/sw.js):
+//   {"build": "<16 hex>", "files": [...], "manifests": [...]}
+// `files` are the site's files the worker saves on install (the pages, scripts, styles, the Wasm
+// module and every manifest.json), relative to DIR; `build` is a SHA-256 over their paths and
+// bytes, so any change to the page, the module or the data gives a new build id and a new cache.
+// Shards (`*.chsr`) and the embedding model (`*.chsrm`) have content-hashed names pinned by the
+// manifest: they are saved as they are used (the page hands their verified bytes to the worker),
+// and a new build carries over those its manifests still name.
+//   node scripts/site-version.mjs [DIR]   (default: www)
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const dir = process.argv[2] || join(here, '..', 'www');
+const SKIP = new Set(['build.json', 'sw.js']);
+
+function walk(d) {
+  const out = [];
+  for (const name of readdirSync(d).sort()) {
+    const p = join(d, name);
+    if (name.startsWith('.')) continue;
+    if (statSync(p).isDirectory()) out.push(...walk(p));
+    else out.push(relative(dir, p).split(sep).join('/'));
+  }
+  return out;
+}
+
+const all = walk(dir);
+const manifests = all.filter((f) => f.endsWith('/manifest.json') || f === 'manifest.json');
+const files = all.filter((f) => !SKIP.has(f) && !/\.(chsr|chsrm|d\.ts)$/.test(f));
+const hash = createHash('sha256');
+for (const f of files) {
+  hash.update(f);
+  hash.update('\0');
+  hash.update(readFileSync(join(dir, f)));
+}
+// Shards are named by their content: the manifest (hashed above) pins them.
+const build = hash.digest('hex').slice(0, 16);
+// Directory URLs of the pages, so a navigation to "./" or "embed/" finds its page offline.
+const dirs = files.filter((f) => f.endsWith('index.html')).map((f) => f.slice(0, -'index.html'.length) || './');
+writeFileSync(join(dir, 'build.json'), `${JSON.stringify({ build, files: [...dirs, ...files], manifests }, null, 1)}\n`);
+console.log(`build ${build}: ${files.length} files to keep offline (${manifests.length} manifest(s))`);

@@ -1,0 +1,133 @@
+// Offline after the first visit (service worker), and cache replacement on redeploy. Each test
+// serves its own copy of www/ so that it can cut the network (stop the server) or redeploy.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync, rmSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { serve, launch, copySite, stampSite, search, cards, searchSeq, waitSearch, watchErrors } from './harness.mjs';
+
+let browser;
+const dirs = [];
+const servers = [];
+before(async () => { browser = await launch(); });
+after(async () => {
+  await browser?.close();
+  for (const s of servers) await s.stop();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+async function site() {
+  const dir = copySite();
+  dirs.push(dir);
+  const build = stampSite(dir);
+  const server = await serve(dir);
+  servers.push(server);
+  return { dir, build, server };
+}
+
+// `holdWorker`: the page's request for build.json (which registers the worker) waits until the
+// first search is done, so the shard is downloaded before any worker exists (the first-visit race).
+async function firstVisit(url, { holdWorker = false } = {}) {
+  const context = await browser.newContext({ locale: 'en-GB' });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  let release = () => {};
+  let passed = null;
+  if (holdWorker) {
+    const gate = new Promise((r) => { release = r; });
+    let done;
+    passed = new Promise((r) => { done = r; });
+    await page.route('**/build.json', async (route) => { await gate; await route.continue(); done(); });
+  }
+  await page.goto(`${url}?subject=physics&level=high_school`);
+  await page.waitForSelector('body[data-ready="true"]');
+  const list = await search(page, 'specific heat', {});
+  assert.ok(list.length > 0);
+  if (holdWorker) {
+    assert.equal(await page.evaluate(() => navigator.serviceWorker.controller), null);
+    release();
+    await passed;
+    // While a route is set, Chromium's fetches bypass the service worker: remove it.
+    await page.unroute('**/build.json');
+  }
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30_000 });
+  // The collection used is saved, and the page says so next to the scope and in the list.
+  await page.waitForSelector('#offline-current.saved', { timeout: 30_000 });
+  assert.match(await page.textContent('#offline-current'), /Physics · High school: available offline/);
+  return { context, page, errors, list };
+}
+
+const cacheNames = (page) => page.evaluate(() => caches.keys());
+
+test('after one visit, a reload with the network cut still searches', async () => {
+  const { build, server } = await site();
+  const { context, page, list } = await firstVisit(server.url, { holdWorker: true });
+  assert.deepEqual(await cacheNames(page), [`chsr-${build}`]);
+  // The shard and the model were downloaded once each, before the worker existed: the page handed
+  // their verified bytes to the worker instead of letting it download them again.
+  const shardGets = server.requests.filter((r) => /\.chsrm? /.test(r));
+  assert.equal(shardGets.length, 2, shardGets.join(', '));
+  assert.equal(shardGets.filter((r) => /\/model\.[0-9a-f]{16}\.chsrm /.test(r)).length, 1, 'the model once');
+  await page.click('#offline summary');
+  assert.match(await page.textContent('#offline'), /1 of 5 collections available offline/);
+  assert.match(await page.textContent('#offline li[data-file^="physics--high-school"]'), /Available offline/);
+  assert.match(await page.textContent('#offline li[data-file^="chemistry--college"]'), /Not on this device yet/);
+
+  // Cut the network for real: the server is gone and the browser is offline.
+  await server.stop();
+  await context.setOffline(true);
+  const response = await page.reload();
+  assert.ok(response.fromServiceWorker(), 'the page comes from the service worker');
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.waitForFunction(() => window.__chsrDone > 0 && window.__chsrDone === window.__chsrSeq);
+  assert.deepEqual((await cards(page)).map((c) => c.id), list.map((c) => c.id));
+  const seq = await searchSeq(page);
+  await page.fill('#q', 'kinetic energy');
+  await page.press('#q', 'Enter');
+  await waitSearch(page, seq);
+  assert.ok((await cards(page)).length > 0);
+  // A collection never used is not there: the page says why in words.
+  await search(page, 'heat', { subject: 'chemistry', level: 'college' });
+  assert.match(await page.textContent('#error'), /You are offline and Chemistry · College has not been saved on this device yet/);
+  await context.close();
+});
+
+test('a redeploy installs the new build beside the old one, then replaces it in one step', async () => {
+  const { dir, build, server } = await site();
+  const { context, page } = await firstVisit(server.url);
+  const shardUrl = await page.evaluate(() => [...performance.getEntriesByType('resource')].map((e) => e.name).find((n) => n.endsWith('.chsr')));
+
+  // A broken deploy (a listed file is missing): the install fails, nothing changes.
+  const broken = JSON.parse(readFileSync(join(dir, 'build.json'), 'utf8'));
+  writeFileSync(join(dir, 'build.json'), JSON.stringify({ ...broken, build: 'badbadbadbadbad0', files: [...broken.files, 'missing.js'] }));
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  // The failed install is over once its worker is gone and its partial cache deleted.
+  await page.waitForFunction(async (good) => {
+    if (!window.__chsrRegistered) return false;
+    const reg = await navigator.serviceWorker.getRegistration();
+    const names = await caches.keys();
+    return reg && reg.installing === null && reg.waiting === null && names.length === 1 && names[0] === good;
+  }, `chsr-${build}`, { timeout: 15_000 });
+  assert.equal(await page.isVisible('#update'), false);
+  assert.match(await page.evaluate(() => navigator.serviceWorker.controller.scriptURL), new RegExp(`build=${build}$`));
+
+  // A good deploy: a changed style sheet gives a new build id.
+  appendFileSync(join(dir, 'style.css'), '\n/* redeployed */\n');
+  const build2 = stampSite(dir);
+  assert.notEqual(build2, build);
+  await page.reload();
+  await page.waitForSelector('#update:not([hidden])', { timeout: 30_000 });
+  // Both caches exist while the new build waits; the new one is complete, shard carried over.
+  assert.deepEqual((await cacheNames(page)).sort(), [`chsr-${build}`, `chsr-${build2}`].sort());
+  assert.equal(await page.evaluate(async ([name, url]) => Boolean(await (await caches.open(name)).match(url)), [`chsr-${build2}`, shardUrl]), true);
+  const modelUrl = shardUrl.replace(/[^/]+$/, JSON.parse(readFileSync(join(dir, 'shards', 'manifest.json'), 'utf8')).model.file);
+  assert.equal(await page.evaluate(async ([name, url]) => Boolean(await (await caches.open(name)).match(url)), [`chsr-${build2}`, modelUrl]), true, 'model carried over');
+  // "Reload" switches to it; the old cache is gone.
+  await Promise.all([page.waitForEvent('load'), page.click('#update-reload')]);
+  await page.waitForSelector('body[data-ready="true"]');
+  await page.waitForFunction((b) => navigator.serviceWorker.controller && navigator.serviceWorker.controller.scriptURL.endsWith(`build=${b}`), build2);
+  assert.deepEqual(await cacheNames(page), [`chsr-${build2}`]);
+  await page.waitForSelector('#offline-current.saved');
+  await context.close();
+});

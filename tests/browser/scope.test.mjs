@@ -1,0 +1,131 @@
+// Scope picking, facet counts, the URL round trip (shareable links, back/forward), search as you
+// type, and unknown scope values in a link.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serve, launch, openStudyPage, search, searchSeq, waitSearch, cards } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => { server = await serve(); browser = await launch(); });
+after(async () => { await browser?.close(); await server?.stop(); });
+
+const optionTexts = (page, id) => page.$$eval(`#${id} option`, (o) => o.map((x) => x.textContent));
+
+test('pickers show facet counts from the manifest and narrow with the subject', async () => {
+  const { page, errors } = await openStudyPage(browser, server.url);
+  const subjects = await optionTexts(page, 'subject');
+  assert.ok(subjects.some((s) => /^Physics \(9,263\)$/.test(s)), subjects.join(' | '));
+  await page.selectOption('#subject', 'physics');
+  const levels = await optionTexts(page, 'level');
+  assert.deepEqual(levels.slice(1).sort(), ['College (7,089)', 'High school (2,174)']);
+  await page.selectOption('#level', 'high_school');
+  const chapters = await optionTexts(page, 'chapter');
+  assert.ok(chapters.includes('Chapter 2 (92)'), chapters.join(' | '));
+  // NSI-only facets (paper) are hidden for physics.
+  assert.equal(await page.isVisible('#paper'), false);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the scope and query go into the URL; a shared link restores them; back and forward work', async () => {
+  const { page, errors } = await openStudyPage(browser, server.url);
+  const first = await search(page, 'specific heat', { subject: 'physics', level: 'high_school' });
+  assert.ok(first.length > 0);
+  let url = new URL(page.url());
+  assert.equal(url.searchParams.get('q'), 'specific heat');
+  assert.equal(url.searchParams.get('subject'), 'physics');
+  assert.equal(url.searchParams.get('level'), 'high_school');
+
+  // Narrow to a chapter: a new history entry.
+  let seq = await searchSeq(page);
+  await page.selectOption('#chapter', '14');
+  await waitSearch(page, seq);
+  const narrowed = await cards(page);
+  url = new URL(page.url());
+  assert.equal(url.searchParams.get('chapter'), '14');
+  assert.ok(narrowed.every((c) => c.text.includes('Chapter 14')), 'every card is from chapter 14');
+
+  // The same link in a fresh page gives the same pickers and the same results.
+  const shared = await openStudyPage(browser, page.url());
+  await shared.page.waitForFunction(() => window.__chsrDone > 0 && window.__chsrDone === window.__chsrSeq);
+  assert.equal(await shared.page.inputValue('#q'), 'specific heat');
+  assert.equal(await shared.page.inputValue('#subject'), 'physics');
+  assert.equal(await shared.page.inputValue('#level'), 'high_school');
+  assert.equal(await shared.page.inputValue('#chapter'), '14');
+  assert.deepEqual((await cards(shared.page)).map((c) => c.id), narrowed.map((c) => c.id));
+  await shared.page.close();
+
+  // Back: the chapter is gone again, results as before; forward: back to chapter 14.
+  seq = await searchSeq(page);
+  await page.goBack();
+  await waitSearch(page, seq);
+  assert.equal(await page.inputValue('#chapter'), '');
+  assert.deepEqual((await cards(page)).map((c) => c.id), first.map((c) => c.id));
+  seq = await searchSeq(page);
+  await page.goForward();
+  await waitSearch(page, seq);
+  assert.equal(await page.inputValue('#chapter'), '14');
+  assert.deepEqual((await cards(page)).map((c) => c.id), narrowed.map((c) => c.id));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('search as you type: results come without pressing Enter (debounced)', async () => {
+  const { page, errors } = await openStudyPage(browser, `${server.url}?subject=physics&level=high_school`);
+  const seq = await searchSeq(page);
+  await page.type('#q', 'kinetic energy', { delay: 20 });
+  await waitSearch(page, seq);
+  // One search for the whole word, not one per keystroke.
+  assert.ok((await searchSeq(page)) - seq <= 2, `searches started: ${(await searchSeq(page)) - seq}`);
+  const list = await cards(page);
+  assert.ok(list.length > 0);
+  assert.ok(list.every((c) => c.subject === 'physics' && c.level === 'high_school'));
+  assert.equal(new URL(page.url()).searchParams.get('q'), 'kinetic energy');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a link with an unknown subject says so and keeps the rest of the scope', async () => {
+  const { page } = await openStudyPage(browser, `${server.url}?subject=biology&level=high_school&q=cell`);
+  await page.waitForFunction(() => window.__chsrDone > 0 && window.__chsrDone === window.__chsrSeq);
+  // The notice stays with the results of the rest of the scope.
+  assert.ok((await cards(page)).every((c) => c.level === 'high_school'));
+  const alert = await page.textContent('#scope-notice');
+  assert.match(alert, /subject “biology”, which this library does not have/);
+  assert.match(alert, /Physics/);
+  assert.equal(await page.inputValue('#subject'), '');
+  assert.equal(await page.inputValue('#level'), 'high_school');
+  await page.close();
+});
+
+test('keyboard: "/" focuses the search box, Enter searches, Tab reaches the scope pickers', async () => {
+  const { page } = await openStudyPage(browser, `${server.url}?subject=physics&level=high_school`);
+  await page.click('h1');
+  await page.keyboard.press('/');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'q');
+  await page.keyboard.type('momentum');
+  const seq = await searchSeq(page);
+  await page.keyboard.press('Enter');
+  await waitSearch(page, seq);
+  assert.ok((await cards(page)).length > 0);
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'go');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'subject');
+  await page.close();
+});
+
+test('Enter on an empty box browses the chosen subject; without a subject it does nothing', async () => {
+  const { page, errors } = await openStudyPage(browser, server.url);
+  let seq = await searchSeq(page);
+  await page.press('#q', 'Enter');
+  await waitSearch(page, seq);
+  assert.equal((await cards(page)).length, 0);
+  assert.match(await page.textContent('#status'), /Type words to search your scope/);
+  const list = await search(page, '', { subject: 'physics', level: 'high_school', chapter: '3' });
+  assert.ok(list.length > 0);
+  assert.ok(list.every((c) => c.text.includes('Chapter 3')));
+  assert.match(await page.textContent('#status'), /Browsing your scope \(56 documents\)/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -1,0 +1,119 @@
+// Offline support on the page side: registers the service worker for the current build, tells it
+// which data files the page loaded, and answers "is this collection available offline?".
+// See sw.js for the caching rules.
+
+const listeners = new Set();
+let registration = null;
+let registering = null;
+const handedOver = new Set(); // URLs whose bytes were given to the worker (no download needed)
+let updateReady = null;
+
+/** Whether this browser can keep the site offline (service workers and the Cache API). */
+export function offlineSupported() {
+  return typeof navigator !== 'undefined' && 'serviceWorker' in navigator && typeof caches !== 'undefined' && window.isSecureContext;
+}
+
+/** Calls `fn({type, ...})` on `cached` (files saved) and `update` (a new build is waiting). */
+export function onOfflineEvent(fn) {
+  listeners.add(fn);
+  if (updateReady) fn({ type: 'update' });
+  return () => listeners.delete(fn);
+}
+const emit = (ev) => { for (const fn of listeners) fn(ev); };
+
+function watchWaiting(reg) {
+  const announce = () => {
+    if (reg.waiting && navigator.serviceWorker.controller) {
+      updateReady = reg.waiting;
+      emit({ type: 'update' });
+    }
+  };
+  announce();
+  reg.addEventListener('updatefound', () => {
+    const w = reg.installing;
+    if (w) w.addEventListener('statechange', () => { if (w.state === 'installed') announce(); });
+  });
+}
+
+/**
+ * Registers `sw.js` (next to `siteBase`) for the build named in `build.json`. Resolves to the
+ * registration, or null when unsupported or when the site has no build.json (a dev checkout).
+ */
+export function registerOffline(siteBase = document.baseURI) {
+  if (!offlineSupported()) return Promise.resolve(null);
+  if (!registering) registering = register(siteBase);
+  return registering;
+}
+
+async function register(siteBase) {
+  try {
+    const res = await fetch(new URL('build.json', siteBase), { cache: 'no-cache' });
+    if (!res.ok) return null;
+    const { build } = await res.json();
+    if (!/^[0-9a-f]{8,64}$/.test(build)) return null;
+    navigator.serviceWorker.addEventListener('message', (ev) => {
+      if (ev.data && ev.data.type === 'cached') emit({ type: 'cached', urls: ev.data.urls });
+    });
+    navigator.serviceWorker.addEventListener('controllerchange', () => emit({ type: 'cached', urls: [] }));
+    const scope = new URL('./', siteBase).href;
+    try {
+      registration = await navigator.serviceWorker.register(new URL(`sw.js?build=${build}`, siteBase), { scope });
+    } catch (e) {
+      // Offline with a new build id, say: the worker already installed keeps serving.
+      registration = (await navigator.serviceWorker.getRegistration(scope)) || null;
+      if (!registration) throw e;
+    }
+    watchWaiting(registration);
+    return registration;
+  } catch (e) {
+    console.warn('chsr: offline support unavailable:', e && e.message);
+    return null;
+  }
+}
+
+/** Activates a waiting build and reloads the page. */
+export function applyUpdate() {
+  if (!updateReady) return;
+  navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), { once: true });
+  updateReady.postMessage({ type: 'skip-waiting' });
+}
+
+/** Asks the service worker to save these absolute URLs (no-op without one). */
+export async function keepOffline(urls) {
+  urls = urls.filter((u) => !handedOver.has(u));
+  if (!offlineSupported() || !registration || urls.length === 0) return;
+  const reg = await navigator.serviceWorker.ready;
+  const worker = reg.active;
+  if (worker) worker.postMessage({ type: 'cache-urls', urls });
+}
+
+/**
+ * Hands verified bytes of a content-hashed file (a shard the page just downloaded) to the service
+ * worker, so that it saves them without downloading them a second time (on the first visit the
+ * page downloads before the worker controls it). The buffer is transferred, not copied.
+ */
+export async function keepOfflineBytes(url, bytes) {
+  if (!registering) return;
+  handedOver.add(url);
+  if (!(await registering)) {
+    handedOver.delete(url);
+    return;
+  }
+  const reg = await navigator.serviceWorker.ready;
+  if (reg.active) reg.active.postMessage({ type: 'cache-bytes', url, bytes }, [bytes.buffer]);
+}
+
+/** For each URL, whether a saved copy exists: Map(url → boolean). */
+export async function savedCopies(urls) {
+  const out = new Map();
+  for (const u of urls) out.set(u, false);
+  if (!offlineSupported() || !registration || !(registration.active || navigator.serviceWorker.controller)) return out;
+  for (const u of urls) {
+    try {
+      out.set(u, Boolean(await caches.match(u)));
+    } catch {
+      // Storage unavailable (private mode): not saved.
+    }
+  }
+  return out;
+}

@@ -1,0 +1,257 @@
+// DOM builders shared by the study page (app.js) and the embed (chsr-search.js): result cards,
+// the "why" panels, status and error sentences.
+// Corpus text and metadata are only ever inserted as text nodes (textContent, createTextNode);
+// nothing here parses HTML, sets a URL from corpus data, or writes a style attribute (strict CSP).
+
+/** Creates an element; `attrs` are attributes (`class` → className, booleans toggle), children are nodes or text. */
+export function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === 'class') e.className = v;
+    else if (k === 'hidden') e.hidden = Boolean(v);
+    else e.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === undefined || c === null || c === false) continue;
+    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return e;
+}
+
+/** "Physics · High school" for a subject and a level (either may be missing). */
+export function placeLabel(t, subject, level) {
+  return [t.value('subject', subject), t.value('level', level)].filter(Boolean).join(' · ');
+}
+
+/** What a manifest entry is, in words: "Physics · High school", or the embedding model. */
+export function entryLabel(t, entry) {
+  if (!entry) return t('error.libraryIndex');
+  return entry.subject ? placeLabel(t, entry.subject, entry.level) : t('model.what');
+}
+
+/** A scope in words: "Physics · High school · Chapter 2". */
+export function scopeLabel(t, scope) {
+  const parts = [];
+  if (scope.subject) parts.push(t.value('subject', scope.subject));
+  if (scope.level) parts.push(t.value('level', scope.level));
+  for (const [f, v] of Object.entries(scope)) {
+    if (f === 'subject' || f === 'level' || v === undefined || v === '') continue;
+    parts.push(`${t.field(f)} ${t.value(f, v)}`);
+  }
+  return parts.join(' · ') || t('query.scopeNone');
+}
+
+/** The leakage label of a widened result, in words (null when in scope). */
+export function leakageText(t, hit) {
+  switch (hit.leakage) {
+    case 'in_scope': return null;
+    case 'cross_topic': {
+      const where = hit.chapter ? t('leak.chapter', { chapter: hit.chapter }) : (hit.section_title || hit.chapter_title || hit.id);
+      return t('leak.cross_topic', { where });
+    }
+    case 'cross_level': return t('leak.cross_level', { level: t.value('level', hit.level) });
+    case 'fallback': return t('leak.fallback', { subject: t.value('subject', hit.subject), level: t.value('level', hit.level) });
+    default: return t('leak.ungated', { subject: t.value('subject', hit.subject), level: t.value('level', hit.level) });
+  }
+}
+
+// Blank lines in corpus text (between the options of a question, say) are shown as line breaks.
+const tidy = (text) => String(text).replace(/\n[ \t]*(\n[ \t]*)+/g, '\n');
+
+function snippetNode(segments) {
+  const p = el('p', { class: 'snippet' });
+  for (const seg of segments) p.append(seg.hit ? el('mark', {}, tidy(seg.text)) : document.createTextNode(tidy(seg.text)));
+  return p;
+}
+
+function row(dl, term, ...desc) {
+  dl.append(el('dt', {}, term), el('dd', {}, ...desc));
+}
+
+/** "Why this result": ranks, fused score, rerank adjustments, scope. */
+export function whyResult(t, hit, trace) {
+  const dl = el('dl', { class: 'why-list' });
+  row(dl, t('why.rank'), `#${hit.rank}`);
+  row(dl, t('why.bm25'), hit.bm25_rank ? `#${hit.bm25_rank}` : t('why.notRanked'));
+  const denseOff = trace && trace.dense_candidates === 0 && (!trace.dense_plans || trace.dense_plans.length === 0);
+  row(dl, t('why.dense'), hit.dense_rank ? `#${hit.dense_rank}` : denseOff ? t('why.noDense', { reason: denseReason(t, trace) }) : t('why.notRanked'));
+  row(dl, t('why.fused'), t.score(hit.fused_score));
+  const adj = hit.adjustments || [];
+  row(dl, t('why.adjust'), adj.length === 0 ? t('why.noAdjust')
+    : el('ul', { class: 'plain' }, adj.map((a) => el('li', {}, `${a.delta >= 0 ? '+' : '−'}${t.score(Math.abs(a.delta))} · ${t.reason(a.reason)}`))));
+  row(dl, t('why.final'), t.score(hit.score));
+  row(dl, t('why.scope'), leakageText(t, hit) || t('why.inScope'));
+  row(dl, t('why.id'), el('code', {}, hit.id));
+  return el('details', { class: 'why' }, el('summary', {}, t('why.result')), dl);
+}
+
+// Why the dense path did not run, from the engine's notes (known ones in the interface language).
+function denseReason(t, trace) {
+  const notes = (trace && trace.notes) || [];
+  if (notes.some((n) => /no embedding model/.test(n))) return t('query.denseNoModel');
+  if (notes.some((n) => /no query term occurs/.test(n))) return t('query.denseOov');
+  const n = notes.find((x) => /dense|vector|model/i.test(x));
+  return n || t('query.denseNoModel');
+}
+
+/**
+ * A result card. `opts.idPrefix` keeps element ids unique; `opts.loadSection(hit)` resolves to
+ * the hit with `expanded` filled (section expansion); `opts.trace` feeds "why this result".
+ */
+export function card(t, hit, opts = {}) {
+  const widened = hit.leakage !== 'in_scope';
+  const badges = el('p', { class: 'badges' },
+    el('span', { class: 'badge subject' }, t.value('subject', hit.subject)),
+    el('span', { class: 'badge level' }, t.value('level', hit.level)),
+    el('span', { class: 'badge doctype' }, t.value('doc_type', hit.doc_type)),
+    hit.chapter && el('span', { class: 'badge' }, t('card.chapter', { chapter: hit.chapter })),
+    hit.question_number && el('span', { class: 'badge' }, t('card.question', { n: hit.question_number })),
+    hit.exam && el('span', { class: 'badge' }, hit.exam),
+    hit.year && el('span', { class: 'badge' }, hit.year),
+    hit.paper && el('span', { class: 'badge' }, hit.paper));
+  const title = [hit.chapter_title, hit.section_title].filter(Boolean).join(' › ') || hit.label || hit.id;
+  const li = el('li', {
+    class: widened ? 'card widened' : 'card',
+    'data-id': hit.id, 'data-subject': hit.subject, 'data-level': hit.level,
+    'data-leakage': hit.leakage, 'data-in-scope': String(hit.in_scope),
+  });
+  if (widened) li.append(el('p', { class: 'leak-label' }, el('span', { class: 'leak-icon', 'aria-hidden': 'true' }, '↗'), ' ', leakageText(t, hit)));
+  li.append(el('h3', { class: 'card-title' }, title), badges, snippetNode(hit.snippet || []),
+    el('p', { class: 'source' }, [hit.source, hit.label].filter(Boolean).join(' · ')));
+  const panelId = `${opts.idPrefix || 'r'}-section-${hit.rank}`;
+  const panel = el('div', { class: 'section-panel', id: panelId, hidden: true, role: 'region', 'aria-label': t('card.sectionTitle') });
+  const btn = el('button', { type: 'button', class: 'link-button show-section', 'aria-expanded': 'false', 'aria-controls': panelId }, t('card.showSection'));
+  btn.addEventListener('click', async () => {
+    if (!panel.hidden) {
+      panel.hidden = true;
+      btn.setAttribute('aria-expanded', 'false');
+      btn.textContent = t('card.showSection');
+      return;
+    }
+    panel.hidden = false;
+    btn.setAttribute('aria-expanded', 'true');
+    btn.textContent = t('card.hideSection');
+    if (panel.dataset.loaded) return;
+    panel.replaceChildren(el('p', { class: 'muted' }, t('card.sectionLoading')));
+    try {
+      const full = opts.loadSection ? await opts.loadSection(hit) : hit;
+      const expanded = (full && full.expanded) || [];
+      panel.replaceChildren(
+        el('h4', {}, t('card.sectionTitle')),
+        el('p', { class: 'full-text' }, tidy((full && full.text) || hit.text)),
+        el('p', { class: 'muted' }, expanded.length ? t('card.sectionMore', { n: expanded.length }) : t('card.sectionNone')),
+        ...expanded.map((x) => el('div', { class: 'expanded', 'data-id': x.id },
+          el('p', { class: 'expanded-meta' }, `${t.value('doc_type', x.doc_type)} · ${x.id}`),
+          el('p', { class: 'full-text' }, tidy(x.text)))));
+      panel.dataset.loaded = 'true';
+    } catch (e) {
+      panel.replaceChildren(el('p', { class: 'error-inline' }, t('error.search', { detail: (e && e.message) || e })));
+    }
+  });
+  li.append(el('div', { class: 'card-actions' }, btn), panel, whyResult(t, hit, opts.trace));
+  return li;
+}
+
+/** The sentence under the search box after a search (`hits`: the results shown). */
+export function statusText(t, trace, n, hits = null) {
+  const admissible = t.num(trace.admissible);
+  if (n === 0) return trace.admissible === 0 ? t('status.noneInScope') : t('status.noMatch', { admissible });
+  if (trace.browse) return t('status.browse', { admissible });
+  const ms = t.ms(trace.timings.total_ms);
+  const outside = hits ? hits.filter((h) => h.leakage !== 'in_scope').length : 0;
+  if (outside === n && trace.admissible === 0) return t('status.widenedEmpty', { n: t.num(n), ms });
+  if (outside === n) return t('status.widenedOnly', { admissible, n: t.num(n), ms });
+  if (outside > 0) return t('status.widenedSome', { n: t.num(n), inside: t.num(n - outside), outside: t.num(outside), ms });
+  return n === 1 ? t('status.result1', { admissible, ms }) : t('status.results', { n: t.num(n), admissible, ms });
+}
+
+/** The banner shown when relaxation widened the scope (null otherwise). */
+export function widenedText(t, trace) {
+  const r = trace.relaxation;
+  if (!r || !r.widened) return null;
+  const steps = r.steps.filter((s) => s.dropped.length > 0)
+    .map((s) => t('widened.dropped', { fields: t.list(s.dropped.map((f) => (f === '*' ? '*' : t.field(f).toLowerCase()))) }));
+  return t('widened.banner', { steps: t.list(steps) });
+}
+
+/** "How this search worked": the gate plan, dense plan, relaxation trace, hints, notes. */
+export function whyQuery(t, trace) {
+  const dl = el('dl', { class: 'why-list' });
+  row(dl, t('query.variant'), t('query.variantValue', { variant: trace.variant, gating: t(`gating.${trace.gating}`) }));
+  row(dl, t('query.scope'), scopeLabel(t, trace.scope || {}));
+  row(dl, t('query.shards'), trace.shards.length ? el('ul', { class: 'plain' }, trace.shards.map((s) => el('li', {}, el('code', {}, s)))) : '—');
+  row(dl, t('query.admissible'), t('query.admissibleValue', { admissible: t.num(trace.admissible), pool: t.num(trace.pool_chunks) }));
+  if (trace.browse) row(dl, t('query.terms'), t('query.browse'));
+  else row(dl, t('query.terms'), trace.query_terms.join(', ') || '—');
+  if (trace.expansion && trace.expansion.length) row(dl, t('query.expansion'), trace.expansion.join(', '));
+  if (trace.hints_applied.length) row(dl, t('query.hints'), trace.hints_applied.join(', '));
+  if (trace.conflicts.length) row(dl, t('query.conflicts'), trace.conflicts.join('; '));
+  const plans = trace.dense_plans || [];
+  row(dl, t('query.dense'), plans.length
+    ? el('ul', { class: 'plain' }, plans.map((p, i) => el('li', {}, `${trace.shards[i] ? `${trace.shards[i]}: ` : ''}${t(`plan.${p}`)}`)))
+    : t('query.denseNone', { reason: denseReason(t, trace) }));
+  row(dl, t('query.candidates'), t('query.candidatesValue', { lex: t.num(trace.lexical_candidates), dense: t.num(trace.dense_candidates) }));
+  if (trace.duplicates && trace.duplicates.length) {
+    row(dl, t('query.duplicates'), el('ul', { class: 'plain' }, trace.duplicates.map((d) => el('li', {}, `${d.id} ≈ ${d.of}`))));
+  }
+  const r = trace.relaxation;
+  if (!r) row(dl, t('query.relax'), t('relax.none'));
+  else {
+    const steps = r.steps.map((s) => el('li', { class: 'relax-step', 'data-step': s.step },
+      s.dropped.length
+        ? t('relax.stepRan', {
+          step: s.step, fields: t.list(s.dropped.map((f) => (f === '*' ? '*' : t.field(f).toLowerCase()))),
+          added: t.num(s.added), scope: scopeLabel(t, s.scope || {}),
+        })
+        : t('relax.stepSkipped', { step: s.step, note: s.note.replace(/^(skipped|blocked|not run): /, '') })));
+    row(dl, t('query.relax'), el('span', { class: 'relax-case', 'data-case': r.case }, t(`relax.${r.case}`)),
+      steps.length ? el('ul', { class: 'plain' }, steps) : null,
+      r.pending_shards.length ? el('p', {}, t('relax.pending', { files: r.pending_shards.join(', ') })) : null);
+  }
+  const tm = trace.timings;
+  row(dl, t('query.timings'), t('query.timingsValue', { total: t.ms(tm.total_ms), gate: t.ms(tm.gate_ms), lex: t.ms(tm.lexical_ms), fusion: t.ms(tm.fusion_ms) }));
+  if (trace.notes.length) row(dl, t('query.notes'), el('ul', { class: 'plain notes' }, trace.notes.map((n) => el('li', { lang: 'en' }, n))));
+  return dl;
+}
+
+/** The student-facing sentence for a ChsrError (see chsr-client.js CODES). */
+export function errorText(t, err, { locked = false } = {}) {
+  const what = entryLabel(t, err && err.entry);
+  const detail = (err && err.message) || String(err);
+  switch (err && err.code) {
+    case 'engine': return t('error.engine', { detail });
+    case 'manifest': return t('error.manifest', { detail });
+    case 'offline': return t('error.offline', { what });
+    case 'network': return navigator.onLine === false ? t('error.offline', { what }) : t('error.network', { what });
+    case 'http': return t('error.http', { what, status: err.status });
+    case 'interrupted': return t('error.interrupted', {
+      what,
+      received: err.received !== undefined ? t.size(err.received) : '?',
+      expected: err.expected ? t.size(err.expected) : '?',
+    });
+    case 'integrity': return t('error.integrity', { what });
+    case 'scope': {
+      const m = /^unknown (\w+) "([^"]*)"; valid values: (.*)$/.exec(detail);
+      if (m) {
+        const key = locked ? 'error.scopeLocked' : 'error.scope';
+        return t(key, { field: t.field(m[1]).toLowerCase(), value: m[2], valid: m[3].replace(/"/g, '') });
+      }
+      return t('error.search', { detail });
+    }
+    default: return t('error.search', { detail });
+  }
+}
+
+/** Copies text to the clipboard; false when the browser refuses (the caller shows it instead). */
+export async function copyText(text) {
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch {
+    // Permission denied or no user activation: fall through.
+  }
+  return false;
+}
