@@ -238,22 +238,21 @@ pub fn build_with(
     let analyzer = Analyzer::new();
     // Vectors brought with the corpus (used when no embedding model is given). The caller checks
     // them with `corpus::check_vectors` (all or none, one model, one dimension).
-    let byo: Option<ByoVectors<'_>> =
-        match crate::corpus::check_vectors(chunks) {
-            Ok(Some((model_id, dims))) if embedder.is_none() => Some((
-                model_id,
-                dims,
-                chunks
-                    .iter()
-                    .filter_map(|c| {
-                        c.vector
-                            .as_ref()
-                            .map(|(v, _)| (c.record.id.as_str(), v.clone()))
-                    })
-                    .collect(),
-            )),
-            _ => None,
-        };
+    let byo: Option<ByoVectors<'_>> = match crate::corpus::check_vectors(chunks) {
+        Ok(Some((model_id, dims))) if embedder.is_none() => Some((
+            model_id,
+            dims,
+            chunks
+                .iter()
+                .filter_map(|c| {
+                    c.vector
+                        .as_ref()
+                        .map(|(v, _)| (c.record.id.as_str(), v.clone()))
+                })
+                .collect(),
+        )),
+        _ => None,
+    };
     let mut groups: BTreeMap<(String, String), Vec<ChunkRecord>> = BTreeMap::new();
     for c in chunks {
         groups

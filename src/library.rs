@@ -1021,6 +1021,7 @@ impl Library {
         }
         for field in [
             Field::Chapter,
+            Field::Exam,
             Field::Paper,
             Field::Year,
             Field::QuestionNumber,
@@ -1030,7 +1031,9 @@ impl Library {
             };
             let indices = self.shard_indices(&scope, Gating::Gated);
             let value = match field {
-                Field::Paper | Field::Year => resolve(h, &self.known_values(field, &indices)),
+                Field::Exam | Field::Paper | Field::Year => {
+                    resolve(h, &self.known_values(field, &indices))
+                }
                 _ => Some(h.clone()),
             };
             let Some(v) = value else { continue };

@@ -124,6 +124,15 @@ pub fn understand(query: &str) -> Understanding {
         u.wants_doc_type = Some("past_paper_question".into());
     } else if has("glossary") || has("definition") || has("define") || has("vocabulaire") {
         u.wants_doc_type = Some("glossary".into());
+    } else if has("mcq")
+        || has("qcm")
+        || phrase("multiple choice")
+        || has("exercise")
+        || has("exercises")
+    {
+        u.wants_doc_type = Some("exercise".into());
+    } else if (has("table") || has("tableau")) && u.label.is_none() {
+        u.wants_doc_type = Some("table".into());
     }
     // Definition request: "what is X", "define X", "définition de X", or a bare 1–3 word term.
     let content: Vec<&String> = ws.iter().filter(|w| !is_stopword(w, lang)).collect();
@@ -220,6 +229,11 @@ pub fn understand(query: &str) -> Understanding {
                 u.hints.insert(Field::Year, w.clone());
             }
         }
+    }
+    if phrase("epreuve pratique") || has("bns") {
+        u.hints.insert(Field::Exam, "epreuve pratique".into());
+    } else if phrase("epreuve ecrite") {
+        u.hints.insert(Field::Exam, "epreuve ecrite".into());
     }
     if let Some(s) = &sujet {
         u.hints.insert(Field::Paper, format!("sujet {s:0>2}"));
