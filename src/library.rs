@@ -1148,9 +1148,6 @@ impl Library {
             true,
             &mut trace,
         );
-        for c in cands.iter_mut() {
-            c.leakage = Leakage::InScope;
-        }
         // Relaxation (E).
         if st.relax && st.gating == Gating::Gated {
             let relax = self.relax(query, &scope, opts, &u, &soft_hints, &mut cands, &mut trace);
@@ -1276,7 +1273,7 @@ impl Library {
                     .notes
                     .push("no searchable term in the query: browsing the scope in id order".into());
             }
-            return browse(&shards, &gates, opts.k)
+            let mut cands: Vec<Cand> = browse(&shards, &gates, opts.k)
                 .into_iter()
                 .map(|key| Cand {
                     key: Key {
@@ -1291,6 +1288,23 @@ impl Library {
                     leakage: Leakage::InScope,
                 })
                 .collect();
+            // Ungated browsing lists every shard: label what is outside the scope, and drop it
+            // when post-filtering, exactly as for a ranked list.
+            if gating != Gating::Gated {
+                let before = cands.len();
+                for c in cands.iter_mut() {
+                    if !gate::admits(scope, self.chunk(c.key)) {
+                        c.leakage = Leakage::Ungated;
+                    }
+                }
+                if gating == Gating::PostFiltered {
+                    cands.retain(|c| c.leakage == Leakage::InScope);
+                    if primary {
+                        trace.post_filtered_out = before - cands.len();
+                    }
+                }
+            }
+            return cands;
         }
         if st.lexical {
             let pool: Vec<PoolShard<'_>> = shards
