@@ -6,7 +6,7 @@
 //! manifest's SHA-256 and the shard's own checksum); then [`Library::search`] runs the gate and
 //! the retrieval paths over the admitted chunks only.
 
-use crate::analysis::{Analyzer, Lang, MAX_QUERY_TERMS};
+use crate::analysis::{bound_query, Analyzer, Lang, MAX_QUERY_BYTES, MAX_QUERY_TERMS};
 use crate::bm25::{self, PoolShard};
 use crate::clock::now_ms;
 use crate::dense::{self, DenseConfig, DenseShard, Plan};
@@ -1069,6 +1069,8 @@ impl Library {
         opts: &SearchOptions,
     ) -> Result<SearchResponse, SearchError> {
         let t0 = now_ms();
+        // Every stage below reads only the bounded query (a pasted megabyte costs what 16 KB do).
+        let (query, cut) = bound_query(query);
         if opts.k == 0 || opts.k > MAX_K {
             return Err(SearchError::Option(format!(
                 "k must be between 1 and {MAX_K}, got {}",
@@ -1148,6 +1150,14 @@ impl Library {
             true,
             &mut trace,
         );
+        if cut {
+            trace.truncated = true;
+            trace.notes.push(format!(
+                "the query was truncated: it is longer than {MAX_QUERY_BYTES} bytes, and only its \
+                 first {} bytes were read",
+                query.len()
+            ));
+        }
         // Relaxation (E).
         if st.relax && st.gating == Gating::Gated {
             let relax = self.relax(query, &scope, opts, &u, &soft_hints, &mut cands, &mut trace);
