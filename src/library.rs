@@ -1564,7 +1564,7 @@ impl Library {
                     trace,
                     format!(
                         "{}: vectors from model {} ({}), not the loaded model: rebuild with `chsr build --model`",
-                        s.entry.file, meta.model_id, &meta.model_sha256[..12.min(meta.model_sha256.len())]
+                        s.entry.file, meta.model_id, meta.model_sha256.chars().take(12).collect::<String>()
                     ),
                 ),
                 _ => note(trace, format!("{}: no dense index in this shard", s.entry.file)),
