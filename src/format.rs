@@ -79,10 +79,15 @@ impl fmt::Display for FormatError {
             ),
             FormatError::Truncated { expected, found } => write!(
                 f,
-                "shard is truncated: {found} bytes present, {expected} expected (interrupted download?)"
+                "shard is truncated: {found} bytes present, {expected} expected (interrupted download \
+                 or copy?): fetch or copy it again, or rebuild with `chsr build`"
             ),
             FormatError::ChecksumMismatch => {
-                write!(f, "shard payload checksum mismatch: the file is corrupted")
+                write!(
+                    f,
+                    "shard payload checksum mismatch: the file is corrupted: fetch or copy it again, \
+                     or rebuild with `chsr build`"
+                )
             }
             FormatError::Decode(e) => write!(f, "shard payload does not decode: {e}"),
             FormatError::AnalyzerVersion { found, expected } => write!(

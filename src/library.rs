@@ -928,7 +928,16 @@ impl Library {
         let path = dir.join("manifest.json");
         let text = std::fs::read_to_string(&path).map_err(|e| LoadError::Io {
             file: path.display().to_string(),
-            message: e.to_string(),
+            message: if e.kind() == std::io::ErrorKind::NotFound {
+                format!(
+                    "no manifest.json in {}: not a chsr shard folder (make one with \
+                     `chsr build --out {} CORPUS.jsonl`)",
+                    dir.display(),
+                    dir.display()
+                )
+            } else {
+                e.to_string()
+            },
         })?;
         let manifest = Manifest::from_json(&text).map_err(|error| LoadError::Format {
             file: path.display().to_string(),
@@ -949,7 +958,7 @@ impl Library {
             let path = dir.join(&entry.file);
             let bytes = std::fs::read(&path).map_err(|e| LoadError::Io {
                 file: path.display().to_string(),
-                message: format!("cannot read shard listed in the manifest: {e}"),
+                message: missing_shard_message(&e),
             })?;
             self.load_shard(&entry.file, &bytes)?;
         }
@@ -1869,6 +1878,18 @@ impl Library {
             }
         }
         to_context(chunks)
+    }
+}
+
+/// What to say when a shard the manifest lists cannot be read (native only).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn missing_shard_message(e: &std::io::Error) -> String {
+    if e.kind() == std::io::ErrorKind::NotFound {
+        "listed in manifest.json but missing: the folder is incomplete; copy every file \
+         `chsr build` wrote, or rebuild with `chsr build`"
+            .to_string()
+    } else {
+        format!("listed in manifest.json but unreadable: {e}")
     }
 }
 

@@ -678,7 +678,11 @@ mod cli {
         for e in &entries {
             let path = dir.join(&e.file);
             match std::fs::read(&path) {
-                Err(err) => errors.push(format!("{}: missing or unreadable: {err}", e.file)),
+                Err(err) => errors.push(format!(
+                    "{}: {}",
+                    e.file,
+                    chsr::library::missing_shard_message(&err)
+                )),
                 Ok(bytes) => match lib.load_shard(&e.file, &bytes) {
                     Ok(()) => println!("ok  {} ({} chunks, {} bytes)", e.file, e.chunks, e.bytes),
                     Err(err) => errors.push(err.to_string()),
@@ -690,7 +694,7 @@ mod cli {
             Ok(())
         } else {
             for e in &errors {
-                println!("BAD {e}");
+                eprintln!("BAD {e}");
             }
             Err(format!(
                 "{} of {} shards failed verification",
