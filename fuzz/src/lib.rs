@@ -66,9 +66,15 @@ pub fn payload_of(shard: &[u8]) -> &[u8] {
     &shard[HEADER_LEN..]
 }
 
-/// "SHA-256" of the toy model (any 64 hex digits; shards and queries must agree).
-pub const TOY_MODEL_SHA256: &str =
-    "70795f746f795f6d6f64656c5f666f725f66757a7a696e675f6f6e6c79000000";
+/// Stands in for the toy model's file: its SHA-256 identifies the "model" in shards and queries.
+pub const TOY_MODEL_FILE: &[u8] = b"chsr-fuzz toy bag-of-bytes model, 8 dimensions";
+
+/// SHA-256 of [`TOY_MODEL_FILE`].
+pub fn toy_model_sha256() -> &'static str {
+    static SHA: OnceLock<String> = OnceLock::new();
+    SHA.get_or_init(|| sha256_hex(TOY_MODEL_FILE))
+}
+
 /// Dimensions of the toy model.
 pub const TOY_DIMS: usize = 8;
 
@@ -86,11 +92,13 @@ pub fn toy_embed(text: &str) -> Vec<f32> {
 }
 
 /// The toy model as a query embedder.
-pub struct ToyEmbedder;
+/// Its `String` is the model SHA-256 it claims (normally [`toy_model_sha256`]; the `shard_load`
+/// target may claim a forged shard's own model so that the shard's dense index is searched).
+pub struct ToyEmbedder(pub String);
 
 impl QueryEmbedder for ToyEmbedder {
     fn model_sha256(&self) -> &str {
-        TOY_MODEL_SHA256
+        &self.0
     }
     fn embed_query(&self, query: &str) -> Vec<f32> {
         toy_embed(query)
@@ -102,7 +110,7 @@ pub fn build_small(chunks: &[SourcedChunk], dense: bool) -> BuildOutput {
     let f = |t: &str| toy_embed(t);
     let e = Embedder {
         model_id: "toy".into(),
-        model_sha256: TOY_MODEL_SHA256.into(),
+        file: TOY_MODEL_FILE,
         dims: TOY_DIMS,
         embed: &f,
     };
@@ -163,9 +171,9 @@ pub fn shard_decode(data: &[u8]) {
 /// First byte, bit 0: wrap the rest in a valid header (forged payload) or take it as a whole file.
 /// Bit 1: make the manifest agree with the bytes (its SHA-256, and an entry for the shard's
 /// subject/level), as a host serving a forged or stale-but-consistent folder would; otherwise the
-/// fixture manifest is used as is (integrity path). A toy query embedder is set, so shards with a
-/// dense index of the toy model reach the exact scan and (forced, since the shards are small) the
-/// HNSW graph search.
+/// fixture manifest is used as is (integrity path; bits 3-7 pick its entry). Bit 2 clear: the
+/// toy query embedder claims the model the shard records, so its dense index is searched, by exact
+/// scan and (forced, since the shards are small) by the HNSW graph; set: the model mismatches.
 /// Properties: no panic, loading errors print, searches return at most k results inside the scope.
 pub fn shard_load(data: &[u8]) {
     let Some((&mode, rest)) = data.split_first() else {
@@ -178,7 +186,7 @@ pub fn shard_load(data: &[u8]) {
         rest.to_vec()
     };
     let mut manifest = out.manifest.clone();
-    let mut file = manifest.shards[(mode as usize >> 2) % manifest.shards.len()]
+    let mut file = manifest.shards[(mode as usize >> 3) % manifest.shards.len()]
         .file
         .clone();
     if mode & 2 == 2 {
@@ -204,8 +212,16 @@ pub fn shard_load(data: &[u8]) {
             file = "forged.chsr".into();
         }
     }
+    // Bit 2 clear: the query embedder claims the shard's own model (its dense index is searched
+    // whatever model hash it records); set: the toy model (a forged shard's model mismatches).
+    let mut model = toy_model_sha256().to_string();
+    if mode & 4 == 0 {
+        if let Some(d) = decode_shard(&bytes).ok().and_then(|p| p.dense) {
+            model = d.model_sha256;
+        }
+    }
     let mut lib = Library::new(manifest);
-    lib.set_embedder(Box::new(ToyEmbedder));
+    lib.set_embedder(Box::new(ToyEmbedder(model)));
     if let Err(e) = lib.load_shard(&file, &bytes) {
         let _ = e.to_string();
         return;
