@@ -4,18 +4,20 @@
 //! benchmark measures how long the worst queries take and fails only past a generous bound
 //! (`HOSTILE_QUERY_BOUND_MS`, default 2000 ms per search in an optimised build), so a regression
 //! to unbounded work shows without making CI flaky on a busy machine.
-#![cfg(not(target_arch = "wasm32"))]
 
-use chsr::build::{build, BuildOptions};
-use chsr::corpus::parse_jsonl;
-use chsr::format::Field;
-use chsr::library::{Library, SearchOptions, Variant};
-use chsr::scope::Scope;
-use std::time::Instant;
+#[cfg(target_arch = "wasm32")]
+fn main() {}
 
-const SPINE: &str = include_str!("../tests/fixtures/spine.jsonl");
-
+#[cfg(not(target_arch = "wasm32"))]
 fn main() {
+    use chsr::build::{build, BuildOptions};
+    use chsr::corpus::parse_jsonl;
+    use chsr::format::Field;
+    use chsr::library::{Library, SearchOptions, Variant};
+    use chsr::scope::Scope;
+    use std::time::Instant;
+    const SPINE: &str = include_str!("../tests/fixtures/spine.jsonl");
+
     let bound: f64 = std::env::var("HOSTILE_QUERY_BOUND_MS")
         .ok()
         .and_then(|v| v.parse().ok())
