@@ -337,7 +337,7 @@ fn cli_truncated_shard() {
     assert!(err.contains("shard is truncated"), "{err}");
     assert!(err.contains("rebuild with `chsr build`"), "{err}");
     assert!(
-        err.contains("error: 1 of 5 shards failed verification"),
+        err.contains("error: 1 of 5 files failed verification"),
         "{err}"
     );
     let (code, out, err) = search_chem(&dir);
@@ -1013,4 +1013,68 @@ fn foreign_model_note_survives_a_non_ascii_model_hash() {
         "{:?}",
         r.trace.notes
     );
+}
+
+// ------------------------------------------------------------------ the embedding model
+
+/// A shard folder built by the CLI with the committed static model (dense shards + model file).
+fn model_dir(name: &str) -> (PathBuf, PathBuf) {
+    let dir = scratch(name);
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/model/minilm-l6-static.chsrm");
+    // Every fifth fixture line: all five subject-level pairs, a quick build in a debug binary.
+    let lines: Vec<&str> = SPINE.lines().step_by(5).collect();
+    let corpus = dir.join("corpus.jsonl");
+    std::fs::write(&corpus, lines.join("\n")).unwrap();
+    let out = dir.join("shards");
+    let (code, _, err) = chsr(&["build", "--out", s(&out), "--model", s(&model), s(&corpus)]);
+    assert_eq!(code, 0, "{err}");
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
+    let file = out.join(
+        m["model"]["file"]
+            .as_str()
+            .expect("the manifest lists the model"),
+    );
+    (out, file)
+}
+
+#[test]
+fn cli_model_file_missing_or_mismatched() {
+    let (dir, model) = model_dir("model");
+    let (code, out, err) = chsr(&["verify", s(&dir)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("(embedding model "), "{out}");
+    assert!(
+        out.contains("5 shards and the embedding model verified"),
+        "{out}"
+    );
+    // Another file under the model's name (a stale copy, a truncated download).
+    let bytes = std::fs::read(&model).unwrap();
+    std::fs::write(&model, &bytes[..bytes.len() / 2]).unwrap();
+    let (code, _, err) = chsr(&["verify", s(&dir)]);
+    assert_eq!(code, 1);
+    assert!(err.contains("SHA-256 mismatch"), "{err}");
+    assert!(err.contains("rebuild with `chsr build --model`"), "{err}");
+    assert!(
+        err.contains("error: 1 of 6 files failed verification"),
+        "{err}"
+    );
+    let (code, out, err) = search_chem(&dir);
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert!(
+        err.starts_with("error: ") && err.contains("SHA-256 mismatch"),
+        "{err}"
+    );
+    // No model file at all.
+    std::fs::remove_file(&model).unwrap();
+    let (code, _, err) = chsr(&["verify", s(&dir)]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("(embedding model): listed in manifest.json but missing"),
+        "{err}"
+    );
+    let (code, _, err) = search_chem(&dir);
+    assert_eq!(code, 1);
+    assert!(err.contains("model"), "{err}");
 }
