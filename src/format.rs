@@ -787,17 +787,19 @@ impl Manifest {
                 m.format
             )));
         }
+        // Said of the manifest, not of a shard (the shard variants' text would name a shard).
         if m.format_version != FORMAT_VERSION {
-            return Err(FormatError::Version {
-                found: m.format_version,
-                expected: FORMAT_VERSION,
-            });
+            return Err(FormatError::Manifest(format!(
+                "written by format v{}, this reader reads v{FORMAT_VERSION}: rebuild with `chsr build`",
+                m.format_version
+            )));
         }
         if m.analyzer_version != crate::analysis::ANALYZER_VERSION {
-            return Err(FormatError::AnalyzerVersion {
-                found: m.analyzer_version,
-                expected: crate::analysis::ANALYZER_VERSION,
-            });
+            return Err(FormatError::Manifest(format!(
+                "shards analysed with analyzer v{}, this reader uses v{}: rebuild with `chsr build`",
+                m.analyzer_version,
+                crate::analysis::ANALYZER_VERSION
+            )));
         }
         let files = m
             .shards

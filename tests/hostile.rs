@@ -457,17 +457,21 @@ fn cli_manifest_problems() {
     let (dir, _) = shard_dir("manifest");
     let path = dir.join("manifest.json");
     let good = std::fs::read_to_string(&path).unwrap();
+    let written_by = format!(
+        "invalid manifest: written by format v{}, this reader reads v{FORMAT_VERSION}: rebuild with `chsr build`",
+        FORMAT_VERSION + 1
+    );
     let cases: Vec<(String, &str)> = vec![
         (
             good.replace(
                 &format!("\"format_version\": {FORMAT_VERSION}"),
                 &format!("\"format_version\": {}", FORMAT_VERSION + 1),
             ),
-            "rebuild with `chsr build`",
+            &written_by,
         ),
         (
             good.replace("\"analyzer_version\": 1", "\"analyzer_version\": 7"),
-            "analyzer v7",
+            "invalid manifest: shards analysed with analyzer v7, this reader uses v1",
         ),
         (
             good.replace("chsr-manifest", "something-else"),
