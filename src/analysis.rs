@@ -123,17 +123,7 @@ impl Analyzer {
     /// stemmer of every language present, so a query meets documents analysed in any of them.
     /// Returns distinct terms; the query is bounded by [`MAX_QUERY_BYTES`] and [`MAX_QUERY_TERMS`].
     pub fn analyze_query(&self, query: &str, langs: &[Lang]) -> QueryTerms {
-        let mut truncated = false;
-        let q = if query.len() > MAX_QUERY_BYTES {
-            truncated = true;
-            let mut cut = MAX_QUERY_BYTES;
-            while !query.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            &query[..cut]
-        } else {
-            query
-        };
+        let (q, mut truncated) = bound_query(query);
         let norm = normalize_formulas(q);
         let mut terms: Vec<String> = Vec::new();
         let mut scratch = Vec::new();
@@ -213,6 +203,21 @@ impl Analyzer {
         self.push_terms(token, lang, &mut out);
         out
     }
+}
+
+/// The part of a query that is read at all: its first [`MAX_QUERY_BYTES`] bytes, cut on a
+/// character boundary, and whether anything was cut. Every stage that reads the query text
+/// (analysis, understanding, glossary expansion, embedding) reads only this part, so the work a
+/// query causes is bounded whatever its length.
+pub fn bound_query(query: &str) -> (&str, bool) {
+    if query.len() <= MAX_QUERY_BYTES {
+        return (query, false);
+    }
+    let mut cut = MAX_QUERY_BYTES;
+    while !query.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    (&query[..cut], true)
 }
 
 /// Removes diacritics (NFD, then drops combining marks): `énergie` → `energie`.

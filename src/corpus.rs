@@ -6,7 +6,9 @@
 //! `question_number`, `exercise_group`, `exercise_number`, `session`, `centre`, `label`, `answers`,
 //! `path` are optional strings or integers. `visibility` (or `access`) marks restricted material:
 //! anything other than `public` is refused by the builder unless the output is declared private.
-//! Unknown fields are ignored. Every error names the file, the line and the field.
+//! Unknown fields are ignored. Every error names the file, the line and the field. Metadata values
+//! (everything but `id` and `text`) are trimmed, as scope values are; a blank optional value is
+//! absent.
 
 use crate::format::ChunkRecord;
 use serde_json::{Map, Value};
@@ -170,7 +172,11 @@ pub fn parse_line(
             Some(Value::String(s)) if s.trim().is_empty() && name != "text" => {
                 Err(field_err(name, "must not be empty".into()))
             }
-            Some(Value::String(s)) => Ok(s.clone()),
+            // Metadata is compared with scopes, which are trimmed: store it trimmed too, or a
+            // subject written "physics " would build a shard no scope can select.
+            Some(Value::String(s)) if name == "text" => Ok(s.clone()),
+            Some(Value::String(s)) if name == "id" => Ok(s.clone()),
+            Some(Value::String(s)) => Ok(s.trim().to_string()),
             Some(other) => Err(field_err(
                 name,
                 format!("expected a string, found {}", kind(other)),
@@ -229,7 +235,11 @@ pub fn parse_line(
     ) {
         (Err(m), _) => return Err(field_err("visibility", m)),
         (_, Err(m)) => return Err(field_err("access", m)),
-        (Ok(v), Ok(a)) => v.or(a),
+        // Fail closed: when both are given, a non-public one wins over a public one.
+        (Ok(v), Ok(a)) => match (v, a) {
+            (Some(v), Some(a)) if is_public(&v) => Some(a),
+            (v, a) => v.or(a),
+        },
     };
     let vector = match (obj.get("vector"), obj.get("vector_model")) {
         (None | Some(Value::Null), None | Some(Value::Null)) => None,
@@ -296,8 +306,8 @@ fn kind(v: &Value) -> &'static str {
 fn optional_scalar(obj: &Map<String, Value>, name: &str) -> Result<Option<String>, String> {
     match obj.get(name) {
         None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) if s.is_empty() => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(Value::String(s)) if s.trim().is_empty() => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.trim().to_string())),
         Some(Value::Number(n)) if n.is_i64() || n.is_u64() => Ok(Some(n.to_string())),
         Some(other) => Err(format!(
             "expected a string or an integer, found {}",
@@ -363,6 +373,11 @@ fn check_unique(chunks: &[SourcedChunk]) -> Result<(), IngestError> {
     Ok(())
 }
 
+/// Whether a `visibility`/`access` value means public (`public`, any case).
+pub fn is_public(value: &str) -> bool {
+    value.eq_ignore_ascii_case("public")
+}
+
 /// Refuses non-public records unless `private` is set.
 pub fn check_visibility(chunks: &[SourcedChunk], private: bool) -> Result<(), IngestError> {
     if private {
@@ -370,7 +385,7 @@ pub fn check_visibility(chunks: &[SourcedChunk], private: bool) -> Result<(), In
     }
     for c in chunks {
         if let Some(v) = &c.visibility {
-            if !v.eq_ignore_ascii_case("public") {
+            if !is_public(v) {
                 return Err(IngestError::NotPublic {
                     file: c.file.clone(),
                     line: c.line,

@@ -79,10 +79,15 @@ impl fmt::Display for FormatError {
             ),
             FormatError::Truncated { expected, found } => write!(
                 f,
-                "shard is truncated: {found} bytes present, {expected} expected (interrupted download?)"
+                "shard is truncated: {found} bytes present, {expected} expected (interrupted download \
+                 or copy?): fetch or copy it again, or rebuild with `chsr build`"
             ),
             FormatError::ChecksumMismatch => {
-                write!(f, "shard payload checksum mismatch: the file is corrupted")
+                write!(
+                    f,
+                    "shard payload checksum mismatch: the file is corrupted: fetch or copy it again, \
+                     or rebuild with `chsr build`"
+                )
             }
             FormatError::Decode(e) => write!(f, "shard payload does not decode: {e}"),
             FormatError::AnalyzerVersion { found, expected } => write!(
@@ -483,11 +488,86 @@ pub struct DenseIndex {
     pub graph: Vec<u8>,
 }
 
+/// The serialised layout of a [`DenseGraph`] (instant-distance 0.6's `HnswMap<QVec, u32>`: the
+/// graph, then the values), read a second time by [`DenseIndex::decode_graph`] to check what the
+/// graph search trusts without checking: its link tables. Point ids are `u32`, `u32::MAX` ends a
+/// node's links; a zero-layer node has 64 links, an upper-layer node 32 (serialised as tuples).
+#[derive(Deserialize)]
+struct GraphLayout {
+    hnsw: HnswLayout,
+    values: Vec<u32>,
+}
+
+#[derive(Deserialize)]
+struct HnswLayout {
+    #[allow(dead_code)]
+    ef_search: usize,
+    points: Vec<QVec>,
+    zero: Vec<ZeroLinks>,
+    layers: Vec<Vec<UpperLinks>>,
+}
+
+#[derive(Deserialize)]
+struct ZeroLinks([u32; 32], [u32; 32]);
+
+#[derive(Deserialize)]
+struct UpperLinks([u32; 32]);
+
+impl GraphLayout {
+    /// Checks the invariants the HNSW search indexes by (found missing by fuzzing: a forged graph
+    /// with a link past the end of its layer, or a zero layer shorter than the points, made the
+    /// graph search panic): one value and one zero-layer node per point; upper layers non-empty
+    /// and shrinking upwards; every link (up to the first `u32::MAX`) names a node of its layer.
+    fn check(&self) -> Result<(), &'static str> {
+        let n = self.hnsw.points.len();
+        if self.values.len() != n {
+            return Err("points and values differ in number");
+        }
+        if n == 0 {
+            return Ok(());
+        }
+        let links_ok = |links: &mut dyn Iterator<Item = &u32>, len: usize| {
+            links
+                .take_while(|&&id| id != u32::MAX)
+                .all(|&id| (id as usize) < len)
+        };
+        if self.hnsw.zero.len() != n {
+            return Err("the zero layer does not have one node per point");
+        }
+        if !self
+            .hnsw
+            .zero
+            .iter()
+            .all(|z| links_ok(&mut z.0.iter().chain(&z.1), n))
+        {
+            return Err("a zero-layer link names no point");
+        }
+        let mut below = n;
+        for layer in &self.hnsw.layers {
+            if layer.is_empty() || layer.len() > below {
+                return Err("upper layers are empty or do not shrink upwards");
+            }
+            if !layer.iter().all(|u| links_ok(&mut u.0.iter(), layer.len())) {
+                return Err("an upper-layer link names no node of its layer");
+            }
+            below = layer.len();
+        }
+        Ok(())
+    }
+}
+
 impl DenseIndex {
     /// Decodes the graph and checks it against the shard (`n_chunks` points, `dims` each, every
-    /// chunk exactly once).
+    /// chunk exactly once) and for internal consistency (its link tables).
     pub fn decode_graph(&self, n_chunks: usize) -> Result<DenseGraph, FormatError> {
         let config = bincode::config::standard().with_limit::<{ 1 << 31 }>();
+        let (layout, _): (GraphLayout, usize) =
+            bincode::serde::decode_from_slice(&self.graph, config)
+                .map_err(|e| FormatError::Decode(format!("dense graph: {e}")))?;
+        layout
+            .check()
+            .map_err(|m| FormatError::Decode(format!("dense graph: {m}")))?;
+        drop(layout);
         let (g, used): (DenseGraph, usize) = bincode::serde::decode_from_slice(&self.graph, config)
             .map_err(|e| FormatError::Decode(format!("dense graph: {e}")))?;
         if used != self.graph.len() {
@@ -707,17 +787,19 @@ impl Manifest {
                 m.format
             )));
         }
+        // Said of the manifest, not of a shard (the shard variants' text would name a shard).
         if m.format_version != FORMAT_VERSION {
-            return Err(FormatError::Version {
-                found: m.format_version,
-                expected: FORMAT_VERSION,
-            });
+            return Err(FormatError::Manifest(format!(
+                "written by format v{}, this reader reads v{FORMAT_VERSION}: rebuild with `chsr build`",
+                m.format_version
+            )));
         }
         if m.analyzer_version != crate::analysis::ANALYZER_VERSION {
-            return Err(FormatError::AnalyzerVersion {
-                found: m.analyzer_version,
-                expected: crate::analysis::ANALYZER_VERSION,
-            });
+            return Err(FormatError::Manifest(format!(
+                "shards analysed with analyzer v{}, this reader uses v{}: rebuild with `chsr build`",
+                m.analyzer_version,
+                crate::analysis::ANALYZER_VERSION
+            )));
         }
         let files = m
             .shards

@@ -6,7 +6,7 @@
 //! manifest's SHA-256 and the shard's own checksum); then [`Library::search`] runs the gate and
 //! the retrieval paths over the admitted chunks only.
 
-use crate::analysis::{Analyzer, Lang, MAX_QUERY_TERMS};
+use crate::analysis::{bound_query, Analyzer, Lang, MAX_QUERY_BYTES, MAX_QUERY_TERMS};
 use crate::bm25::{self, PoolShard};
 use crate::clock::now_ms;
 use crate::dense::{self, DenseConfig, DenseShard, Plan};
@@ -928,7 +928,16 @@ impl Library {
         let path = dir.join("manifest.json");
         let text = std::fs::read_to_string(&path).map_err(|e| LoadError::Io {
             file: path.display().to_string(),
-            message: e.to_string(),
+            message: if e.kind() == std::io::ErrorKind::NotFound {
+                format!(
+                    "no manifest.json in {}: not a chsr shard folder (make one with \
+                     `chsr build --out {} CORPUS.jsonl`)",
+                    dir.display(),
+                    dir.display()
+                )
+            } else {
+                e.to_string()
+            },
         })?;
         let manifest = Manifest::from_json(&text).map_err(|error| LoadError::Format {
             file: path.display().to_string(),
@@ -949,7 +958,7 @@ impl Library {
             let path = dir.join(&entry.file);
             let bytes = std::fs::read(&path).map_err(|e| LoadError::Io {
                 file: path.display().to_string(),
-                message: format!("cannot read shard listed in the manifest: {e}"),
+                message: missing_shard_message(&e),
             })?;
             self.load_shard(&entry.file, &bytes)?;
         }
@@ -1069,6 +1078,8 @@ impl Library {
         opts: &SearchOptions,
     ) -> Result<SearchResponse, SearchError> {
         let t0 = now_ms();
+        // Every stage below reads only the bounded query (a pasted megabyte costs what 16 KB do).
+        let (query, cut) = bound_query(query);
         if opts.k == 0 || opts.k > MAX_K {
             return Err(SearchError::Option(format!(
                 "k must be between 1 and {MAX_K}, got {}",
@@ -1148,8 +1159,13 @@ impl Library {
             true,
             &mut trace,
         );
-        for c in cands.iter_mut() {
-            c.leakage = Leakage::InScope;
+        if cut {
+            trace.truncated = true;
+            trace.notes.push(format!(
+                "the query was truncated: it is longer than {MAX_QUERY_BYTES} bytes, and only its \
+                 first {} bytes were read",
+                query.len()
+            ));
         }
         // Relaxation (E).
         if st.relax && st.gating == Gating::Gated {
@@ -1276,7 +1292,7 @@ impl Library {
                     .notes
                     .push("no searchable term in the query: browsing the scope in id order".into());
             }
-            return browse(&shards, &gates, opts.k)
+            let mut cands: Vec<Cand> = browse(&shards, &gates, opts.k)
                 .into_iter()
                 .map(|key| Cand {
                     key: Key {
@@ -1291,6 +1307,23 @@ impl Library {
                     leakage: Leakage::InScope,
                 })
                 .collect();
+            // Ungated browsing lists every shard: label what is outside the scope, and drop it
+            // when post-filtering, exactly as for a ranked list.
+            if gating != Gating::Gated {
+                let before = cands.len();
+                for c in cands.iter_mut() {
+                    if !gate::admits(scope, self.chunk(c.key)) {
+                        c.leakage = Leakage::Ungated;
+                    }
+                }
+                if gating == Gating::PostFiltered {
+                    cands.retain(|c| c.leakage == Leakage::InScope);
+                    if primary {
+                        trace.post_filtered_out = before - cands.len();
+                    }
+                }
+            }
+            return cands;
         }
         if st.lexical {
             let pool: Vec<PoolShard<'_>> = shards
@@ -1540,7 +1573,7 @@ impl Library {
                     trace,
                     format!(
                         "{}: vectors from model {} ({}), not the loaded model: rebuild with `chsr build --model`",
-                        s.entry.file, meta.model_id, &meta.model_sha256[..12.min(meta.model_sha256.len())]
+                        s.entry.file, meta.model_id, meta.model_sha256.chars().take(12).collect::<String>()
                     ),
                 ),
                 _ => note(trace, format!("{}: no dense index in this shard", s.entry.file)),
@@ -1845,6 +1878,18 @@ impl Library {
             }
         }
         to_context(chunks)
+    }
+}
+
+/// What to say when a shard the manifest lists cannot be read (native only).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn missing_shard_message(e: &std::io::Error) -> String {
+    if e.kind() == std::io::ErrorKind::NotFound {
+        "listed in manifest.json but missing: the folder is incomplete; copy every file \
+         `chsr build` wrote, or rebuild with `chsr build`"
+            .to_string()
+    } else {
+        format!("listed in manifest.json but unreadable: {e}")
     }
 }
 

@@ -678,24 +678,51 @@ mod cli {
         for e in &entries {
             let path = dir.join(&e.file);
             match std::fs::read(&path) {
-                Err(err) => errors.push(format!("{}: missing or unreadable: {err}", e.file)),
+                Err(err) => errors.push(format!(
+                    "{}: {}",
+                    e.file,
+                    chsr::library::missing_shard_message(&err)
+                )),
                 Ok(bytes) => match lib.load_shard(&e.file, &bytes) {
                     Ok(()) => println!("ok  {} ({} chunks, {} bytes)", e.file, e.chunks, e.bytes),
                     Err(err) => errors.push(err.to_string()),
                 },
             }
         }
+        // The embedding model the manifest lists, if any: present, the right file, decodable.
+        let model = lib.manifest().model.clone();
+        if let Some(m) = &model {
+            match std::fs::read(dir.join(&m.file)) {
+                Err(err) => errors.push(format!(
+                    "{} (embedding model): {}",
+                    m.file,
+                    chsr::library::missing_shard_message(&err)
+                )),
+                Ok(bytes) => match lib.load_model(&bytes) {
+                    Ok(()) => println!(
+                        "ok  {} (embedding model {}, {} bytes)",
+                        m.file, m.id, m.bytes
+                    ),
+                    Err(err) => errors.push(err.to_string()),
+                },
+            }
+        }
+        let what = if model.is_some() {
+            format!("{} shards and the embedding model", entries.len())
+        } else {
+            format!("{} shards", entries.len())
+        };
         if errors.is_empty() {
-            println!("{} shards verified", entries.len());
+            println!("{what} verified");
             Ok(())
         } else {
             for e in &errors {
-                println!("BAD {e}");
+                eprintln!("BAD {e}");
             }
             Err(format!(
-                "{} of {} shards failed verification",
+                "{} of {} files failed verification",
                 errors.len(),
-                entries.len()
+                entries.len() + usize::from(model.is_some())
             ))
         }
     }

@@ -55,7 +55,7 @@ pub fn snippet(
             }
         }
         let s = word_start(text, best.0);
-        (s, word_end(text, forward(text, s, budget)))
+        (s, word_end(text, s, forward(text, s, budget)))
     };
     let mut out = Vec::new();
     let push = |out: &mut Vec<Segment>, t: &str, hit: bool| {
@@ -116,12 +116,16 @@ fn word_start(text: &str, at: usize) -> usize {
     }
 }
 
-fn word_end(text: &str, at: usize) -> usize {
+/// Moves the window end `at` back to a word break (at most 40 bytes), but only within the second
+/// half of the window `from..at`: with a short budget, the last blank before `at` can be the one
+/// just before the start (found by fuzzing: the window then ended before it began, and slicing
+/// panicked), or one that would cut the hit out of its own snippet.
+fn word_end(text: &str, from: usize, at: usize) -> usize {
     if at >= text.len() {
         return text.len();
     }
-    match text[..at].rfind(char::is_whitespace) {
-        Some(i) if at - i < 40 => i,
+    match text[from..at].rfind(char::is_whitespace) {
+        Some(i) if i > (at - from) / 2 && at - (from + i) < 40 => from + i,
         _ => at,
     }
 }
