@@ -1,0 +1,53 @@
+// Shared by the browser benchmark scripts: a static server for the repository with
+// cross-origin isolation, and Debian's Chromium through playwright-core.
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8', '.json': 'application/json; charset=utf-8', '.wasm': 'application/wasm',
+};
+/** Serves the repository on 127.0.0.1 (a free port), with COOP/COEP so that timers have 5 µs
+ * resolution; resolves to the server. */
+export function serve() {
+  const server = createServer(async (req, res) => {
+    try {
+      const url = new URL(req.url, 'http://localhost');
+      let path = normalize(decodeURIComponent(url.pathname));
+      if (path.endsWith('/')) path += 'index.html';
+      const file = resolve(join(ROOT, path));
+      if (file !== ROOT && !file.startsWith(ROOT + sep)) { res.writeHead(403).end(); return; }
+      const st = await stat(file).catch(() => null);
+      if (!st || !st.isFile()) { res.writeHead(404).end('not found'); return; }
+      const body = await readFile(file);
+      res.writeHead(200, {
+        'content-type': TYPES[extname(file)] || 'application/octet-stream',
+        'content-length': body.length,
+        'cache-control': 'no-cache',
+        'cross-origin-opener-policy': 'same-origin',
+        'cross-origin-embedder-policy': 'require-corp',
+        'cross-origin-resource-policy': 'same-origin',
+      });
+      res.end(body);
+    } catch (e) {
+      res.writeHead(500).end(String(e));
+    }
+  });
+  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
+}
+
+// Chromium flags of the page tests (tests/browser/harness.mjs).
+const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
+  '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync',
+];
+
+/** Launches Debian's headless Chromium (never a downloaded browser). */
+export function launch() {
+  return chromium.launch({ executablePath: process.env.CHSR_CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS, timeout: 60_000 });
+}

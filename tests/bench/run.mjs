@@ -1,0 +1,354 @@
+#!/usr/bin/env node
+// Browser benchmark driver (scripts/bench-browser runs it): chsr's Wasm module and Orama, in
+// the same headless Chromium (Debian's /usr/bin/chromium, never a downloaded browser), on the
+// OpenCERB dev queries.
+//
+//   node tests/bench/run.mjs --export DIR [--repeat 3] [--limit N] [--out bench/perf/browser.json]
+//                            [--skip-demo] [--skip-orama]
+//
+// It serves the repository on 127.0.0.1 with cross-origin isolation (COOP/COEP), so that
+// performance.now() has 5 µs resolution instead of 100 µs, and counts the bytes every phase
+// receives through the DevTools protocol (Network.loadingFinished.encodedDataLength).
+import { writeFile, mkdir } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { join, resolve, sep, dirname, relative } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { ROOT, serve, launch } from './lib.mjs';
+
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(name);
+  return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : dflt;
+};
+const flag = (name) => args.includes(name);
+const EXPORT = resolve(opt('--export', join(ROOT, 'target/bench-perf/export')));
+const REPEAT = Number(opt('--repeat', '3'));
+const LIMIT = Number(opt('--limit', '0')) || undefined;
+const OUT = opt('--out', null);
+const VARIANTS = opt('--variants', 'A,B,B+,C,D,E').split(',');
+const ORAMA_WEIGHTS = opt('--orama-weights', '0.5:0.5,0.2:0.8')
+  .split(',').map((w) => { const [t, v] = w.split(':').map(Number); return { text: t, vector: v }; });
+const ORAMA_SIMILARITY = Number(opt('--orama-similarity', '-1'));
+const K = 8;
+
+const pct = (xs, p) => {
+  const v = [...xs].sort((a, b) => a - b);
+  if (!v.length) return NaN;
+  return v[Math.min(v.length - 1, Math.max(0, Math.ceil((p / 100) * v.length) - 1))];
+};
+const median = (xs) => pct(xs, 50);
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+const gz = (buf) => gzipSync(buf, { level: 9 }).length;
+const kB = (n) => (n / 1000).toFixed(1);
+const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : '-');
+const f3 = (x) => (Number.isFinite(x) ? x.toFixed(3) : '-');
+const log = (...a) => console.error(...a);
+
+/** Counts the bytes Chromium receives, per URL, through the DevTools protocol. */
+async function netMeter(page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  const urls = new Map();
+  let entries = [];
+  cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
+  cdp.on('Network.loadingFinished', (e) => {
+    entries.push({ url: urls.get(e.requestId), bytes: e.encodedDataLength });
+    urls.delete(e.requestId);
+  });
+  cdp.on('Network.loadingFailed', (e) => urls.delete(e.requestId));
+  return {
+    cdp,
+    /** Waits until every request seen has finished (the protocol's events lag the page). */
+    async take() {
+      for (let i = 0; i < 200 && urls.size > 0; i++) await new Promise((r) => setTimeout(r, 25));
+      await new Promise((r) => setTimeout(r, 50));
+      const out = entries; entries = []; return out;
+    },
+    total(list) { return list.reduce((a, e) => a + e.bytes, 0); },
+    async heap() {
+      await cdp.send('HeapProfiler.collectGarbage');
+      return (await cdp.send('Runtime.getHeapUsage')).usedSize;
+    },
+  };
+}
+
+/** Raw and gzip -9 sizes of files served from the repository, by URL. */
+function fileSizes(list) {
+  let raw = 0; let gzip = 0;
+  for (const e of list) {
+    const p = join(ROOT, decodeURIComponent(new URL(e.url).pathname));
+    const b = readFileSync(p);
+    raw += b.length; gzip += gz(b);
+  }
+  return { raw, gzip };
+}
+
+// ------------------------------------------------------------------ metrics (src/eval/metrics.rs)
+function ndcgAt(ids, grades, k) {
+  const ideal = Object.values(grades).sort((a, b) => b - a).slice(0, k);
+  const idcg = ideal.reduce((s, g, r) => s + g / Math.log2(r + 2), 0);
+  if (idcg === 0) return 0;
+  const dcg = ids.slice(0, k).reduce((s, id, r) => s + (grades[id] || 0) / Math.log2(r + 2), 0);
+  return dcg / idcg;
+}
+function leakage(q, sl) {
+  const res = sl.slice(0, K);
+  if (!res.length) return 0;
+  const subj = q.scope.subject !== undefined ? String(q.scope.subject).trim() : null;
+  const lev = q.scope.level !== undefined ? String(q.scope.level).trim() : null;
+  return res.filter(([s, l]) => (subj !== null && s !== subj) || (lev !== null && l !== lev)).length / res.length;
+}
+function recallAt(ids, grades, k) {
+  const denom = Math.min(Object.keys(grades).length, k);
+  if (!denom) return 0;
+  return new Set(ids.slice(0, k).filter((id) => id in grades)).size / denom;
+}
+function quality(queries, runs) {
+  const nd = runs.map((r, i) => ndcgAt(r.ids, queries[i].grades, K));
+  const lk = runs.map((r, i) => leakage(queries[i], r.sl));
+  const rc = runs.map((r, i) => recallAt(r.ids, queries[i].grades, K));
+  return { ndcg8: mean(nd), recall8: mean(rc), leak8: mean(lk), any_leak: mean(lk.map((x) => (x > 0 ? 1 : 0))) };
+}
+function latency(xs) {
+  return { p50: pct(xs, 50), p95: pct(xs, 95), p99: pct(xs, 99), mean: mean(xs), max: Math.max(...xs) };
+}
+/** Per query, the median over rounds of each number; ids etc. from the first round. */
+function mergeRounds(rounds) {
+  return rounds[0].map((first, i) => {
+    const out = { ...first, call_ms: median(rounds.map((r) => r[i].call_ms)) };
+    if (first.timings) {
+      out.timings = Object.fromEntries(Object.keys(first.timings).map((k) => [k, median(rounds.map((r) => r[i].timings[k]))]));
+    }
+    return out;
+  });
+}
+
+// ------------------------------------------------------------------ main
+const results = { settings: { repeat: REPEAT, limit: LIMIT || null, k: K }, load: loadInfo() };
+function loadInfo() {
+  try { return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number); } catch { return null; }
+}
+
+const server = await serve();
+const origin = `http://127.0.0.1:${server.address().port}`;
+const exportUrl = `/${relative(ROOT, EXPORT).split(sep).join('/')}`;
+const browser = await launch();
+results.chromium = browser.version();
+const queries = JSON.parse(readFileSync(join(EXPORT, 'queries.json'), 'utf8')).slice(0, LIMIT);
+const manifest = JSON.parse(readFileSync(join(ROOT, 'www/shards/manifest.json'), 'utf8'));
+log(`chromium ${results.chromium}, ${queries.length} queries, repeat ${REPEAT}, load ${results.load}`);
+
+// Sizes of what is published.
+{
+  const f = (p) => readFileSync(join(ROOT, p));
+  const wasm = f('www/pkg/chsr_bg.wasm'); const js = f('www/pkg/chsr.js');
+  results.sizes = {
+    wasm: { raw: wasm.length, gzip: gz(wasm) }, js: { raw: js.length, gzip: gz(js) },
+    manifest: { raw: f('www/shards/manifest.json').length, gzip: gz(f('www/shards/manifest.json')) },
+    model: manifest.model ? { raw: f(`www/shards/${manifest.model.file}`).length, gzip: gz(f(`www/shards/${manifest.model.file}`)) } : null,
+    shards: manifest.shards.map((s) => {
+      const b = f(`www/shards/${s.file}`);
+      return { file: s.file, subject: s.subject, level: s.level, chunks: s.chunks, raw: b.length, gzip: gz(b) };
+    }),
+  };
+}
+
+// 1. The demo page: bytes and time before the first result, per subject-level scope.
+if (!flag('--skip-demo')) {
+  results.demo = [];
+  for (const s of manifest.shards) {
+    const q = queries.find((x) => x.scope.subject === s.subject && x.scope.level === s.level) || queries[0];
+    const ctx = await browser.newContext();
+    const page = await ctx.newPage();
+    const net = await netMeter(page);
+    const t0 = Date.now();
+    await page.goto(`${origin}/www/index.html`);
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+    const tReady = Date.now() - t0;
+    const readyBytes = net.total(await net.take());
+    await page.selectOption('#subject', s.subject);
+    await page.selectOption('#level', s.level);
+    await page.fill('#q', q.query);
+    const t1 = Date.now();
+    await page.press('#q', 'Enter');
+    await page.waitForFunction(() => (window.__chsrSearches || 0) > 0, null, { timeout: 60_000 });
+    const tFirst = Date.now() - t1;
+    const list = await net.take();
+    const n = await page.$$eval('#results > li.card', (c) => c.length);
+    results.demo.push({
+      subject: s.subject, level: s.level, query: q.id, results: n,
+      ready_ms: tReady, search_ms: tFirst, ready_bytes: readyBytes, search_bytes: net.total(list),
+      total_bytes: readyBytes + net.total(list),
+    });
+    log(`demo ${s.subject}/${s.level}: ${n} results, ${kB(readyBytes + net.total(list))} kB, ready ${tReady} ms + search ${tFirst} ms`);
+    await ctx.close();
+  }
+}
+
+// 2. chsr in the bench page.
+const chsrCtx = await browser.newContext();
+const cp = await chsrCtx.newPage();
+const cnet = await netMeter(cp);
+await cp.goto(`${origin}/tests/bench/bench.html`);
+await cp.waitForSelector('body[data-ready="true"]');
+results.cross_origin_isolated = await cp.evaluate(() => window.bench.crossOriginIsolated());
+const heap0 = await cnet.heap();
+await cnet.take();
+results.chsr = {};
+results.chsr.init = await cp.evaluate(() => window.bench.initChsr('/www'));
+results.chsr.init.bytes = cnet.total(await cnet.take());
+await cp.evaluate(() => window.bench.manifest());
+await cnet.take();
+// First results from a loaded module: lexical-only (no model) and hybrid, smallest and largest shard.
+{
+  const bySize = [...manifest.shards].sort((a, b) => a.bytes - b.bytes);
+  results.chsr.first = [];
+  for (const s of [bySize[0], bySize[bySize.length - 1]]) {
+    const q = queries.find((x) => x.scope.subject === s.subject && x.scope.level === s.level) || queries[0];
+    for (const lexicalOnly of [true, false]) {
+      const scope = Object.fromEntries(Object.entries(q.scope).map(([k, v]) => [k, String(v)]));
+      const r = await cp.evaluate(([qq, sc, lo]) => window.bench.firstResult(qq, sc, 'D', lo), [q.query, scope, lexicalOnly]);
+      const list = await cnet.take();
+      r.bytes = cnet.total(list); r.lexical_only = lexicalOnly; r.subject = s.subject; r.level = s.level;
+      r.bytes_with_module = r.bytes + results.chsr.init.bytes;
+      results.chsr.first.push(r);
+      log(`first result ${s.subject}/${s.level} ${lexicalOnly ? 'lexical' : 'hybrid'}: ${kB(r.bytes_with_module)} kB with the module, ${f2(r.total_ms)} ms after init`);
+    }
+  }
+}
+// Cold loads: every shard and the model, three times each.
+results.chsr.cold = [];
+for (const s of manifest.shards) {
+  const runs = [];
+  for (let i = 0; i < 3; i++) runs.push(await cp.evaluate((f) => window.bench.coldShard(f), s.file));
+  await cnet.take();
+  const row = {
+    file: s.file, subject: s.subject, level: s.level, chunks: s.chunks, bytes: s.bytes,
+    fetch_ms: median(runs.map((r) => r.fetch_ms)), load_ms: median(runs.map((r) => r.load_ms)),
+    webcrypto_sha256_ms: median(runs.map((r) => r.webcrypto_sha256_ms)), first: runs[0],
+  };
+  row.total_ms = row.fetch_ms + row.load_ms;
+  results.chsr.cold.push(row);
+  log(`cold ${s.subject}/${s.level} (${s.chunks} chunks, ${kB(s.bytes)} kB): fetch ${f2(row.fetch_ms)} + verify/decode ${f2(row.load_ms)} ms`);
+}
+if (manifest.model) {
+  const runs = [];
+  for (let i = 0; i < 3; i++) runs.push(await cp.evaluate(() => window.bench.coldModel()));
+  await cnet.take();
+  results.chsr.cold_model = {
+    bytes: runs[0].bytes, fetch_ms: median(runs.map((r) => r.fetch_ms)), load_ms: median(runs.map((r) => r.load_ms)),
+  };
+  log(`cold model (${kB(runs[0].bytes)} kB): fetch ${f2(results.chsr.cold_model.fetch_ms)} + load ${f2(results.chsr.cold_model.load_ms)} ms`);
+}
+await cp.close();
+
+// Warm setting in a fresh page: every shard and the model loaded once; memory measured there.
+const cp2 = await chsrCtx.newPage();
+const cnet2 = await netMeter(cp2);
+await cp2.goto(`${origin}/tests/bench/bench.html`);
+await cp2.waitForSelector('body[data-ready="true"]');
+const chsrHeap0 = await cnet2.heap();
+await cp2.evaluate(() => window.bench.initChsr('/www'));
+await cp2.evaluate(() => window.bench.manifest());
+results.chsr.load_all = await cp2.evaluate(() => window.bench.loadAll());
+results.chsr.load_all.bytes = cnet2.total(await cnet2.take());
+results.chsr.memory = { js_heap_baseline: chsrHeap0, js_heap_after_load: await cnet2.heap(), wasm_memory: results.chsr.load_all.wasm_memory };
+log(`chsr all loaded: ${kB(results.chsr.load_all.bytes)} kB, JS heap ${kB(results.chsr.memory.js_heap_after_load)} kB, Wasm memory ${kB(results.chsr.memory.wasm_memory)} kB`);
+await cp2.evaluate((u) => window.bench.loadQueries(u), `${exportUrl}/queries.json`);
+
+// 3. Orama in its own page.
+let op; let onet;
+if (!flag('--skip-orama')) {
+  const oCtx = await browser.newContext();
+  op = await oCtx.newPage();
+  onet = await netMeter(op);
+  await op.goto(`${origin}/tests/bench/bench.html`);
+  await op.waitForSelector('body[data-ready="true"]');
+  const oHeap0 = await onet.heap();
+  await onet.take();
+  results.orama = { version: JSON.parse(readFileSync(join(ROOT, 'tests/bench/node_modules/@orama/orama/package.json'), 'utf8')).version };
+  results.orama.init = await op.evaluate(() => window.bench.initOrama('/tests/bench/node_modules/@orama/orama/dist/browser/index.js'));
+  const modList = await onet.take();
+  results.orama.init.bytes = onet.total(modList);
+  results.orama.init.files = modList.length;
+  results.orama.init.sizes = fileSizes(modList);
+  results.orama.build = await op.evaluate((u) => window.bench.buildOrama(u), exportUrl);
+  const dataList = await onet.take();
+  results.orama.build.bytes = onet.total(dataList);
+  results.orama.build.sizes = fileSizes(dataList);
+  results.orama.memory = { js_heap_baseline: oHeap0, js_heap_after_load: await onet.heap() };
+  log(`orama ${results.orama.version}: modules ${kB(results.orama.init.bytes)} kB (${modList.length} files), data ${kB(results.orama.build.bytes)} kB, index ${f2(results.orama.build.index_ms)} ms, JS heap ${kB(results.orama.memory.js_heap_after_load)} kB`);
+  await op.evaluate((u) => window.bench.loadQueries(u), `${exportUrl}/queries.json`);
+}
+
+// 4. Warm queries: rounds alternate between systems so that a busy machine affects all alike.
+const systems = VARIANTS.map((v) => ({ name: `chsr ${v}`, kind: 'chsr', variant: v }));
+if (op) {
+  for (const w of ORAMA_WEIGHTS) systems.push({ name: `orama hybrid ${w.text}/${w.vector}`, kind: 'orama', mode: 'hybrid', weights: w });
+  systems.push({ name: 'orama fulltext', kind: 'orama', mode: 'fulltext' });
+  systems.push({ name: 'orama vector', kind: 'orama', mode: 'vector' });
+}
+const rounds = new Map(systems.map((s) => [s.name, []]));
+for (let r = 0; r < REPEAT; r++) {
+  for (const s of systems) {
+    const warm = r === 0;
+    const t0 = Date.now();
+    const out = s.kind === 'chsr'
+      ? await cp2.evaluate(([v, l, w]) => window.bench.runChsr(v, 1, l, w), [s.variant, LIMIT, warm])
+      : await op.evaluate(([m, wt, sim, l, w]) => window.bench.runOrama(m, wt, sim, 1, l, w), [s.mode, s.weights || null, ORAMA_SIMILARITY, LIMIT, warm]);
+    rounds.get(s.name).push(out);
+    log(`round ${r + 1}/${REPEAT} ${s.name}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  }
+}
+results.systems = systems.map((s) => {
+  const runs = mergeRounds(rounds.get(s.name));
+  const row = { name: s.name, kind: s.kind, variant: s.variant, mode: s.mode, weights: s.weights, ...quality(queries, runs) };
+  row.call_ms = latency(runs.map((x) => x.call_ms));
+  if (s.kind === 'chsr') {
+    for (const x of runs) x.timings.dense_search_ms = x.timings.dense_ms - x.timings.embed_ms;
+    const keys = Object.keys(runs[0].timings);
+    row.timings = Object.fromEntries(keys.map((k) => [k, latency(runs.map((x) => x.timings[k]))]));
+    const plans = {};
+    for (const x of runs) for (const p of x.plans || []) plans[p] = (plans[p] || 0) + 1;
+    row.dense_plans = plans;
+  }
+  row.per_query = runs.map((x, i) => ({ id: queries[i].id, ms: Number(x.call_ms.toFixed(4)), ndcg: Number(ndcgAt(x.ids, queries[i].grades, K).toFixed(4)) }));
+  return row;
+});
+results.load_after = loadInfo();
+await browser.close();
+server.close();
+
+// ------------------------------------------------------------------ report
+const out = [];
+const p = (s = '') => out.push(s);
+p(`chsr browser benchmark: Chromium ${results.chromium}, ${queries.length} queries, k=${K}, ${REPEAT} rounds (per-query median), cross-origin isolated: ${results.cross_origin_isolated}`);
+p(`load average before/after: ${results.load} / ${results.load_after}`);
+p();
+const sz = results.sizes;
+p(`Wasm ${kB(sz.wasm.raw)} kB raw / ${kB(sz.wasm.gzip)} kB gzip; chsr.js ${kB(sz.js.raw)} / ${kB(sz.js.gzip)} kB; manifest ${kB(sz.manifest.raw)} / ${kB(sz.manifest.gzip)} kB; model ${sz.model ? `${kB(sz.model.raw)} / ${kB(sz.model.gzip)} kB` : '-'}`);
+p();
+p('| system | nDCG@8 | R@8 | leak@8 | p50 ms | p95 ms | p99 ms | gate | lexical | embed | dense search | fusion+rerank | total (Rust) | Rust p95 |');
+p('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+for (const s of results.systems) {
+  const t = s.timings || {};
+  const m = (k) => (t[k] ? f3(t[k].p50) : '');
+  p(`| ${s.name} | ${f3(s.ndcg8)} | ${f3(s.recall8)} | ${f3(s.leak8)} | ${f3(s.call_ms.p50)} | ${f3(s.call_ms.p95)} | ${f3(s.call_ms.p99)} | ${m('gate_ms')} | ${m('lexical_ms')} | ${m('embed_ms')} | ${m('dense_search_ms')} | ${m('fusion_ms')} | ${m('total_ms')} | ${t.total_ms ? f3(t.total_ms.p95) : ''} |`);
+}
+p();
+p('p50/p95/p99: the JS call (search + conversion of the response to JS objects), per-query median over the rounds.');
+p('Stage columns: p50 over queries of trace.timings (measured inside Rust); dense search = dense_ms - embed_ms; fusion includes rerank and dedup.');
+if (results.chsr.cold) {
+  p();
+  p('| shard | chunks | kB | fetch ms | verify+decode ms | WebCrypto SHA-256 ms |');
+  p('|---|---:|---:|---:|---:|---:|');
+  for (const c of results.chsr.cold) p(`| ${c.subject}/${c.level} | ${c.chunks} | ${kB(c.bytes)} | ${f2(c.fetch_ms)} | ${f2(c.load_ms)} | ${f2(c.webcrypto_sha256_ms)} |`);
+  if (results.chsr.cold_model) p(`| model | | ${kB(results.chsr.cold_model.bytes)} | ${f2(results.chsr.cold_model.fetch_ms)} | ${f2(results.chsr.cold_model.load_ms)} | |`);
+}
+console.log(out.join('\n'));
+if (OUT) {
+  await mkdir(dirname(resolve(OUT)), { recursive: true });
+  await writeFile(OUT, `${JSON.stringify(results, null, 1)}\n`);
+  log(`wrote ${OUT}`);
+}
