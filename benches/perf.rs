@@ -3,7 +3,8 @@
 //! ```sh
 //! cargo bench --bench perf -- export --shards DIR --queries Q.jsonl --out DIR
 //! cargo bench --bench perf -- synth --corpus chunks.jsonl --copies N [--mode deepen|widen] --out F
-//! cargo bench --bench perf -- load --shards DIR [--repeat N] [--json OUT]
+//! cargo bench --bench perf -- load --shards DIR [--repeat N] [--json OUT] [--dump DIR]
+//! cargo bench --bench perf -- dense --shards DIR --queries Q.jsonl [--repeat N]
 //! ```
 //!
 //! * `export` writes what the browser benchmark needs to index the *same* chunks in a peer
@@ -16,7 +17,12 @@
 //!   drops and swaps with a deterministic generator); `deepen` keeps all metadata (the shards grow),
 //!   `widen` also renames the subject of each copy (new shards of the original size).
 //! * `load` times each stage of loading every shard of a folder natively (SHA-256, bincode
-//!   decode, lexical validation, graph decode) and reports the bytes of each part of the payload.
+//!   decode, lexical validation, graph decode) and reports the bytes of each part of the payload
+//!   (`--dump DIR` writes each part, bincode-encoded, for a script to compress).
+//!
+//! * `dense` compares, on the queries whose scope is a whole shard, the HNSW graph search the
+//!   library plans for them with an exact scan of every vector of the shard: time and overlap
+//!   of the top 50 (what dropping the graph from the shards would cost or gain).
 //!
 //! Nothing here is a test: it prints numbers (and JSON for the scripts in `scripts/bench-*`).
 
@@ -41,6 +47,7 @@ fn main() {
         Some("export") => export(&Opts::parse(&args[1..])),
         Some("synth") => synth(&Opts::parse(&args[1..])),
         Some("load") => load(&Opts::parse(&args[1..])),
+        Some("dense") => dense_plans(&Opts::parse(&args[1..])),
         _ => Err("usage: perf export|synth|load [--option value]... (see benches/perf.rs)".into()),
     };
     if let Err(e) = result {
@@ -403,10 +410,12 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
+fn bin<T: serde::Serialize>(v: &T) -> Vec<u8> {
+    bincode::serde::encode_to_vec(v, bincode::config::standard()).unwrap_or_default()
+}
+
 fn enc_len<T: serde::Serialize>(v: &T) -> usize {
-    bincode::serde::encode_to_vec(v, bincode::config::standard())
-        .map(|b| b.len())
-        .unwrap_or(0)
+    bin(v).len()
 }
 
 fn load(o: &Opts) -> Result<(), String> {
@@ -470,6 +479,29 @@ fn load(o: &Opts) -> Result<(), String> {
             payload = Some(p);
         }
         let p = payload.expect("decoded at least once");
+        if let Ok(dump) = o.path("dump") {
+            // Each part of the payload on its own (bincode), so a script can gzip them.
+            std::fs::create_dir_all(&dump).map_err(err(dump.display()))?;
+            let stem = e.file.trim_end_matches(".chsr");
+            let text: Vec<&str> = p.chunks.iter().map(|c| c.text.as_str()).collect();
+            let meta: Vec<ChunkRecord> = p
+                .chunks
+                .iter()
+                .map(|c| ChunkRecord {
+                    text: String::new(),
+                    ..c.clone()
+                })
+                .collect();
+            for (part, bytes) in [
+                ("text", bin(&text)),
+                ("meta", bin(&meta)),
+                ("lexical", bin(&p.lexical)),
+                ("dense", bin(&p.dense)),
+            ] {
+                let f = dump.join(format!("{stem}.{part}.bin"));
+                std::fs::write(&f, bytes).map_err(err(f.display()))?;
+            }
+        }
         let text: usize = p.chunks.iter().map(|c| c.text.len()).sum();
         let chunks_len = enc_len(&p.chunks);
         let lexical = enc_len(&p.lexical);
@@ -542,5 +574,72 @@ fn load(o: &Opts) -> Result<(), String> {
         let v = json!({"repeat": repeat, "shards": rows, "model": model_row});
         std::fs::write(&p, serde_json::to_string_pretty(&v).unwrap()).map_err(err(p.display()))?;
     }
+    Ok(())
+}
+
+// ------------------------------------------------------------------------------------- dense
+
+fn dense_plans(o: &Opts) -> Result<(), String> {
+    use chsr::dense::{search, DenseConfig};
+    use chsr::format::QVec;
+    use chsr::gate::Bitset;
+    let dir = o.path("shards")?;
+    let repeat = o.num("repeat", 5)?.max(1) as usize;
+    let mut lib = open_all(&dir)?;
+    lib.load_model_from_dir(&dir).map_err(|e| e.to_string())?;
+    let model_entry = lib
+        .manifest()
+        .model
+        .clone()
+        .ok_or("no model in the manifest")?;
+    let model_bytes = std::fs::read(dir.join(&model_entry.file)).map_err(err(&model_entry.file))?;
+    let model = ModelEmbedder::from_bytes(&model_bytes).map_err(|e| e.to_string())?;
+    let qpath = o.path("queries")?;
+    let text = std::fs::read_to_string(&qpath).map_err(err(qpath.display()))?;
+    let graph_cfg = DenseConfig::default();
+    let exact_cfg = DenseConfig {
+        exact_max: usize::MAX,
+        exact_fraction: 1.0,
+    };
+    let (mut t_graph, mut t_exact, mut overlap, mut n) = (0.0, 0.0, 0.0, 0usize);
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let q: Value = serde_json::from_str(line).map_err(err("queries"))?;
+        let scope = q["scope"].as_object().ok_or("scope")?;
+        // Only scopes that are a whole shard (subject and level): the graph plan's case.
+        if scope.len() != 2 {
+            continue;
+        }
+        let (subj, lev) = (scope["subject"].as_str(), scope["level"].as_str());
+        let Some(s) = lib.loaded().find(|s| {
+            Some(s.entry.subject.as_str()) == subj && Some(s.entry.level.as_str()) == lev
+        }) else {
+            continue;
+        };
+        let d = s.dense.as_ref().ok_or("no dense index")?;
+        let gate = Bitset::full(s.chunks().len());
+        let qv = QVec::quantize(&model.embed_query(q["query"].as_str().unwrap_or_default()));
+        let id_of = |_: usize, doc: u32| s.chunks()[doc as usize].id.as_str();
+        let run = |cfg: &DenseConfig| {
+            let t = Instant::now();
+            let mut out = Vec::new();
+            for _ in 0..repeat {
+                out = search(&[(d, &gate)], &qv, 50, cfg, id_of).0;
+            }
+            (t.elapsed().as_secs_f64() * 1000.0 / repeat as f64, out)
+        };
+        let (tg, g) = run(&graph_cfg);
+        let (te, e) = run(&exact_cfg);
+        let exact_ids: BTreeSet<u32> = e.iter().map(|x| x.doc).collect();
+        overlap +=
+            g.iter().filter(|x| exact_ids.contains(&x.doc)).count() as f64 / e.len().max(1) as f64;
+        t_graph += tg;
+        t_exact += te;
+        n += 1;
+    }
+    let n = n.max(1) as f64;
+    println!(
+        "{} whole-shard queries: graph {:.3} ms, exact scan {:.3} ms per query (native); graph top-50 overlap with exact {:.3}",
+        n, t_graph / n, t_exact / n, overlap / n
+    );
     Ok(())
 }

@@ -26,6 +26,9 @@ const REPEAT = Number(opt('--repeat', '3'));
 const LIMIT = Number(opt('--limit', '0')) || undefined;
 const OUT = opt('--out', null);
 const VARIANTS = opt('--variants', 'A,B,B+,C,D,E').split(',');
+// Site whose pkg/ and shards/ the bench page uses (another Wasm build, other shards), from the root.
+const SITE = opt('--site', '/www');
+const SITE_DIR = join(ROOT, SITE);
 const ORAMA_WEIGHTS = opt('--orama-weights', '0.5:0.5,0.2:0.8')
   .split(',').map((w) => { const [t, v] = w.split(':').map(Number); return { text: t, vector: v }; });
 const ORAMA_SIMILARITY = Number(opt('--orama-similarity', '-1'));
@@ -125,7 +128,7 @@ function mergeRounds(rounds) {
 }
 
 // ------------------------------------------------------------------ main
-const results = { settings: { repeat: REPEAT, limit: LIMIT || null, k: K }, load: loadInfo() };
+const results = { settings: { repeat: REPEAT, limit: LIMIT || null, k: K, site: SITE }, load: loadInfo() };
 function loadInfo() {
   try { return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number); } catch { return null; }
 }
@@ -136,26 +139,26 @@ const exportUrl = `/${relative(ROOT, EXPORT).split(sep).join('/')}`;
 const browser = await launch();
 results.chromium = browser.version();
 const queries = JSON.parse(readFileSync(join(EXPORT, 'queries.json'), 'utf8')).slice(0, LIMIT);
-const manifest = JSON.parse(readFileSync(join(ROOT, 'www/shards/manifest.json'), 'utf8'));
+const manifest = JSON.parse(readFileSync(join(SITE_DIR, 'shards/manifest.json'), 'utf8'));
 log(`chromium ${results.chromium}, ${queries.length} queries, repeat ${REPEAT}, load ${results.load}`);
 
 // Sizes of what is published.
 {
-  const f = (p) => readFileSync(join(ROOT, p));
-  const wasm = f('www/pkg/chsr_bg.wasm'); const js = f('www/pkg/chsr.js');
+  const f = (p) => readFileSync(join(SITE_DIR, p));
+  const wasm = f('pkg/chsr_bg.wasm'); const js = f('pkg/chsr.js');
   results.sizes = {
     wasm: { raw: wasm.length, gzip: gz(wasm) }, js: { raw: js.length, gzip: gz(js) },
-    manifest: { raw: f('www/shards/manifest.json').length, gzip: gz(f('www/shards/manifest.json')) },
-    model: manifest.model ? { raw: f(`www/shards/${manifest.model.file}`).length, gzip: gz(f(`www/shards/${manifest.model.file}`)) } : null,
+    manifest: { raw: f('shards/manifest.json').length, gzip: gz(f('shards/manifest.json')) },
+    model: manifest.model ? { raw: f(`shards/${manifest.model.file}`).length, gzip: gz(f(`shards/${manifest.model.file}`)) } : null,
     shards: manifest.shards.map((s) => {
-      const b = f(`www/shards/${s.file}`);
+      const b = f(`shards/${s.file}`);
       return { file: s.file, subject: s.subject, level: s.level, chunks: s.chunks, raw: b.length, gzip: gz(b) };
     }),
   };
 }
 
 // 1. The demo page: bytes and time before the first result, per subject-level scope.
-if (!flag('--skip-demo')) {
+if (!flag('--skip-demo') && SITE === '/www') {
   results.demo = [];
   for (const s of manifest.shards) {
     const q = queries.find((x) => x.scope.subject === s.subject && x.scope.level === s.level) || queries[0];
@@ -196,7 +199,7 @@ results.cross_origin_isolated = await cp.evaluate(() => window.bench.crossOrigin
 const heap0 = await cnet.heap();
 await cnet.take();
 results.chsr = {};
-results.chsr.init = await cp.evaluate(() => window.bench.initChsr('/www'));
+results.chsr.init = await cp.evaluate((site) => window.bench.initChsr(site), SITE);
 results.chsr.init.bytes = cnet.total(await cnet.take());
 await cp.evaluate(() => window.bench.manifest());
 await cnet.take();
@@ -249,7 +252,7 @@ const cnet2 = await netMeter(cp2);
 await cp2.goto(`${origin}/tests/bench/bench.html`);
 await cp2.waitForSelector('body[data-ready="true"]');
 const chsrHeap0 = await cnet2.heap();
-await cp2.evaluate(() => window.bench.initChsr('/www'));
+await cp2.evaluate((site) => window.bench.initChsr(site), SITE);
 await cp2.evaluate(() => window.bench.manifest());
 results.chsr.load_all = await cp2.evaluate(() => window.bench.loadAll());
 results.chsr.load_all.bytes = cnet2.total(await cnet2.take());
@@ -278,6 +281,8 @@ if (!flag('--skip-orama')) {
   results.orama.build.bytes = onet.total(dataList);
   results.orama.build.sizes = fileSizes(dataList);
   results.orama.memory = { js_heap_baseline: oHeap0, js_heap_after_load: await onet.heap() };
+  results.orama.saved = await op.evaluate(() => window.bench.oramaSaved());
+  log(`orama save(): ${kB(results.orama.saved.json_chars)} kB of JSON in ${f2(results.orama.saved.save_ms)} ms`);
   log(`orama ${results.orama.version}: modules ${kB(results.orama.init.bytes)} kB (${modList.length} files), data ${kB(results.orama.build.bytes)} kB, index ${f2(results.orama.build.index_ms)} ms, JS heap ${kB(results.orama.memory.js_heap_after_load)} kB`);
   await op.evaluate((u) => window.bench.loadQueries(u), `${exportUrl}/queries.json`);
 }
@@ -290,13 +295,22 @@ if (op) {
   systems.push({ name: 'orama vector', kind: 'orama', mode: 'vector' });
 }
 const rounds = new Map(systems.map((s) => [s.name, []]));
+// CPU time of the renderer processes (DevTools SystemInfo, 10 ms resolution): a pass's CPU
+// milliseconds per query do not grow when the machine is busy, unlike wall-clock times.
+const bcdp = await browser.newBrowserCDPSession();
+const rendererCpu = async () => (await bcdp.send('SystemInfo.getProcessInfo')).processInfo
+  .filter((x) => x.type === 'renderer').reduce((a, x) => a + x.cpuTime, 0);
+const cpu = new Map(systems.map((s) => [s.name, []]));
 for (let r = 0; r < REPEAT; r++) {
   for (const s of systems) {
     const warm = r === 0;
     const t0 = Date.now();
+    const c0 = await rendererCpu();
     const out = s.kind === 'chsr'
       ? await cp2.evaluate(([v, l, w]) => window.bench.runChsr(v, 1, l, w), [s.variant, LIMIT, warm])
       : await op.evaluate(([m, wt, sim, l, w]) => window.bench.runOrama(m, wt, sim, 1, l, w), [s.mode, s.weights || null, ORAMA_SIMILARITY, LIMIT, warm]);
+    const c1 = await rendererCpu();
+    cpu.get(s.name).push((1000 * (c1 - c0)) / (out.length + (warm ? Math.min(60, out.length) : 0)));
     rounds.get(s.name).push(out);
     log(`round ${r + 1}/${REPEAT} ${s.name}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   }
@@ -305,6 +319,8 @@ results.systems = systems.map((s) => {
   const runs = mergeRounds(rounds.get(s.name));
   const row = { name: s.name, kind: s.kind, variant: s.variant, mode: s.mode, weights: s.weights, ...quality(queries, runs) };
   row.call_ms = latency(runs.map((x) => x.call_ms));
+  row.cpu_ms_per_query = median(cpu.get(s.name));
+  row.wall_ms_per_query = mean(runs.map((x) => x.call_ms));
   if (s.kind === 'chsr') {
     for (const x of runs) x.timings.dense_search_ms = x.timings.dense_ms - x.timings.embed_ms;
     const keys = Object.keys(runs[0].timings);
@@ -329,15 +345,16 @@ p();
 const sz = results.sizes;
 p(`Wasm ${kB(sz.wasm.raw)} kB raw / ${kB(sz.wasm.gzip)} kB gzip; chsr.js ${kB(sz.js.raw)} / ${kB(sz.js.gzip)} kB; manifest ${kB(sz.manifest.raw)} / ${kB(sz.manifest.gzip)} kB; model ${sz.model ? `${kB(sz.model.raw)} / ${kB(sz.model.gzip)} kB` : '-'}`);
 p();
-p('| system | nDCG@8 | R@8 | leak@8 | p50 ms | p95 ms | p99 ms | gate | lexical | embed | dense search | fusion+rerank | total (Rust) | Rust p95 |');
-p('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+p('| system | nDCG@8 | R@8 | leak@8 | p50 ms | p95 ms | p99 ms | mean ms | CPU ms/q | gate | lexical | embed | dense search | fusion+rerank | total (Rust) | Rust p95 |');
+p('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const s of results.systems) {
   const t = s.timings || {};
   const m = (k) => (t[k] ? f3(t[k].p50) : '');
-  p(`| ${s.name} | ${f3(s.ndcg8)} | ${f3(s.recall8)} | ${f3(s.leak8)} | ${f3(s.call_ms.p50)} | ${f3(s.call_ms.p95)} | ${f3(s.call_ms.p99)} | ${m('gate_ms')} | ${m('lexical_ms')} | ${m('embed_ms')} | ${m('dense_search_ms')} | ${m('fusion_ms')} | ${m('total_ms')} | ${t.total_ms ? f3(t.total_ms.p95) : ''} |`);
+  p(`| ${s.name} | ${f3(s.ndcg8)} | ${f3(s.recall8)} | ${f3(s.leak8)} | ${f3(s.call_ms.p50)} | ${f3(s.call_ms.p95)} | ${f3(s.call_ms.p99)} | ${f3(s.wall_ms_per_query)} | ${f3(s.cpu_ms_per_query)} | ${m('gate_ms')} | ${m('lexical_ms')} | ${m('embed_ms')} | ${m('dense_search_ms')} | ${m('fusion_ms')} | ${m('total_ms')} | ${t.total_ms ? f3(t.total_ms.p95) : ''} |`);
 }
 p();
-p('p50/p95/p99: the JS call (search + conversion of the response to JS objects), per-query median over the rounds.');
+p('p50/p95/p99/mean: the JS call (search + conversion of the response to JS objects), per-query median over the rounds.');
+p('CPU ms/q: renderer CPU time of a pass divided by its queries (median over rounds), insensitive to a busy machine.');
 p('Stage columns: p50 over queries of trace.timings (measured inside Rust); dense search = dense_ms - embed_ms; fusion includes rerank and dedup.');
 if (results.chsr.cold) {
   p();
@@ -345,6 +362,28 @@ if (results.chsr.cold) {
   p('|---|---:|---:|---:|---:|---:|');
   for (const c of results.chsr.cold) p(`| ${c.subject}/${c.level} | ${c.chunks} | ${kB(c.bytes)} | ${f2(c.fetch_ms)} | ${f2(c.load_ms)} | ${f2(c.webcrypto_sha256_ms)} |`);
   if (results.chsr.cold_model) p(`| model | | ${kB(results.chsr.cold_model.bytes)} | ${f2(results.chsr.cold_model.fetch_ms)} | ${f2(results.chsr.cold_model.load_ms)} | |`);
+}
+{
+  const c = results.chsr;
+  p();
+  p('| what | chsr | Orama |');
+  p('|---|---:|---:|');
+  const mem = (m) => (m ? `${kB(m.js_heap_after_load - m.js_heap_baseline)} kB` : '-');
+  const o = results.orama;
+  p(`| engine code (raw / gzip) | ${kB(sz.wasm.raw + sz.js.raw)} / ${kB(sz.wasm.gzip + sz.js.gzip)} kB | ${o ? `${kB(o.init.sizes.raw)} / ${kB(o.init.sizes.gzip)} kB (${o.init.files} files)` : '-'} |`);
+  p(`| data for every scope (raw / gzip) | ${kB(sz.shards.reduce((a, x) => a + x.raw, 0) + (sz.model ? sz.model.raw : 0))} / ${kB(sz.shards.reduce((a, x) => a + x.gzip, 0) + (sz.model ? sz.model.gzip : 0))} kB | ${o ? `${kB(o.build.sizes.raw)} / ${kB(o.build.sizes.gzip)} kB` : '-'} |`);
+  if (o && o.saved) p(`| Orama save() JSON | | ${kB(o.saved.json_chars)} kB |`);
+  p(`| JS heap after loading everything (minus the empty page) | ${mem(c.memory)} | ${mem(o && o.memory)} |`);
+  p(`| Wasm linear memory after loading everything | ${kB(c.memory.wasm_memory)} kB | - |`);
+  if (o) p(`| index build in the page | (prebuilt shards: ${f2(c.load_all.ms)} ms to fetch and load all) | ${f2(o.build.index_ms)} ms (+ ${f2(o.build.parse_ms)} ms parse) |`);
+  for (const f of c.first || []) p(`| first result, ${f.subject}/${f.level}, ${f.lexical_only ? 'lexical only' : 'hybrid'}: bytes incl. module / ms after module | ${kB(f.bytes_with_module)} kB / ${f2(f.total_ms)} ms | |`);
+  for (const d of results.demo || []) p(`| demo page, ${d.subject}/${d.level}: bytes before the first result | ${kB(d.total_bytes)} kB | |`);
+  const best = results.systems.filter((x) => x.kind === 'orama' && x.mode === 'hybrid').sort((a, b) => b.ndcg8 - a.ndcg8)[0];
+  const d = results.systems.find((x) => x.name === 'chsr D');
+  if (best && d) {
+    p();
+    p(`chsr D vs ${best.name}: nDCG@8 ${f3(d.ndcg8)} vs ${f3(best.ndcg8)}; p50 ${f2(d.call_ms.p50)} vs ${f2(best.call_ms.p50)} ms (${(best.call_ms.p50 / d.call_ms.p50).toFixed(1)}x); p95 ${f2(d.call_ms.p95)} vs ${f2(best.call_ms.p95)} ms (${(best.call_ms.p95 / d.call_ms.p95).toFixed(1)}x)`);
+  }
 }
 console.log(out.join('\n'));
 if (OUT) {
