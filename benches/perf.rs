@@ -5,6 +5,7 @@
 //! cargo bench --bench perf -- synth --corpus chunks.jsonl --copies N [--mode deepen|widen] --out F
 //! cargo bench --bench perf -- load --shards DIR [--repeat N] [--json OUT] [--dump DIR]
 //! cargo bench --bench perf -- dense --shards DIR --queries Q.jsonl [--repeat N]
+//! cargo bench --bench perf -- snippets --shards DIR --queries Q.jsonl [--variant D] [--dump F]
 //! ```
 //!
 //! * `export` writes what the browser benchmark needs to index the *same* chunks in a peer
@@ -23,6 +24,9 @@
 //! * `dense` compares, on the queries whose scope is a whole shard, the HNSW graph search the
 //!   library plans for them with an exact scan of every vector of the shard: time and overlap
 //!   of the top 50 (what dropping the graph from the shards would cost or gain).
+//!
+//! * `snippets` times, natively, a variant's searches and the snippet computation of their
+//!   results alone (what the search spends outside its timed stages).
 //!
 //! Nothing here is a test: it prints numbers (and JSON for the scripts in `scripts/bench-*`).
 
@@ -48,6 +52,7 @@ fn main() {
         Some("synth") => synth(&Opts::parse(&args[1..])),
         Some("load") => load(&Opts::parse(&args[1..])),
         Some("dense") => dense_plans(&Opts::parse(&args[1..])),
+        Some("snippets") => snippets(&Opts::parse(&args[1..])),
         _ => Err("usage: perf export|synth|load [--option value]... (see benches/perf.rs)".into()),
     };
     if let Err(e) = result {
@@ -640,6 +645,77 @@ fn dense_plans(o: &Opts) -> Result<(), String> {
     println!(
         "{} whole-shard queries: graph {:.3} ms, exact scan {:.3} ms per query (native); graph top-50 overlap with exact {:.3}",
         n, t_graph / n, t_exact / n, overlap / n
+    );
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------- snippets
+
+fn snippets(o: &Opts) -> Result<(), String> {
+    use chsr::analysis::Analyzer;
+    use chsr::library::{SearchOptions, Variant};
+    use chsr::snippet::{snippet, SNIPPET_CHARS};
+    let dir = o.path("shards")?;
+    let mut lib = open_all(&dir)?;
+    lib.load_model_from_dir(&dir).map_err(|e| e.to_string())?;
+    let variant = Variant::parse(o.0.get("variant").map(String::as_str).unwrap_or("D"))
+        .ok_or("unknown --variant")?;
+    let opts = SearchOptions::for_variant(variant);
+    let qpath = o.path("queries")?;
+    let text = std::fs::read_to_string(&qpath).map_err(err(qpath.display()))?;
+    let analyzer = Analyzer::new();
+    let chunks: BTreeMap<&str, &ChunkRecord> = lib
+        .loaded()
+        .flat_map(|s| s.chunks().iter())
+        .map(|c| (c.id.as_str(), c))
+        .collect();
+    let (mut t_search, mut t_rust, mut t_snip, mut n) = (0.0, 0.0, 0.0, 0usize);
+    let mut dump = match o.path("dump") {
+        Ok(p) => Some(BufWriter::new(
+            std::fs::File::create(&p).map_err(err(p.display()))?,
+        )),
+        Err(_) => None,
+    };
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let q: Value = serde_json::from_str(line).map_err(err("queries"))?;
+        let scope = chsr::scope::Scope::from_json(&q["scope"]).map_err(|e| e.to_string())?;
+        let query = q["query"].as_str().unwrap_or_default();
+        let _ = lib.search(query, &scope, &opts);
+        let t = Instant::now();
+        let resp = lib
+            .search(query, &scope, &opts)
+            .map_err(|e| e.to_string())?;
+        t_search += ms(t);
+        t_rust += resp.trace.timings.total_ms;
+        let t = Instant::now();
+        let mut snips = Vec::new();
+        for h in &resp.results {
+            let c = chunks[h.id.as_str()];
+            let lang = Lang::from_code(&c.lang);
+            snips.push(snippet(
+                &analyzer,
+                &c.text,
+                lang,
+                &resp.trace.query_terms,
+                SNIPPET_CHARS,
+            ));
+        }
+        t_snip += ms(t);
+        if let Some(w) = dump.as_mut() {
+            // The snippets themselves, to check that a faster snippet gives the same output.
+            writeln!(w, "{}", serde_json::to_string(&snips).unwrap()).map_err(err("dump"))?;
+        }
+        n += 1;
+    }
+    let n = n.max(1) as f64;
+    println!(
+        "variant {} over {} queries (native): search {:.3} ms per query (trace total {:.3}), of which the results' snippets {:.3} ms ({:.0}%)",
+        variant.name(),
+        n,
+        t_search / n,
+        t_rust / n,
+        t_snip / n,
+        100.0 * t_snip / t_search.max(1e-9)
     );
     Ok(())
 }
