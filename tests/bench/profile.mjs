@@ -6,7 +6,7 @@
 //
 //   node tests/bench/profile.mjs --base /target/bench-perf/prof --export DIR [--shard SUBSTRING]
 //        [--variant D] [--top 25] [--out FILE.json]
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { ROOT, serve, launch } from './lib.mjs';
 
@@ -83,4 +83,3 @@ report.push(await profiled(`warm queries, variant ${VARIANT}, 594 queries x 3`, 
 await browser.close();
 server.close();
 if (OUT) writeFileSync(OUT, `${JSON.stringify(report.map(({ result, ...r }) => r), null, 1)}\n`);
-void readFileSync;

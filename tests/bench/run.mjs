@@ -392,6 +392,6 @@ if (results.chsr.cold) {
 console.log(out.join('\n'));
 if (OUT) {
   await mkdir(dirname(resolve(OUT)), { recursive: true });
-  await writeFile(OUT, `${JSON.stringify(results, null, 1)}\n`);
+  await writeFile(OUT, `${JSON.stringify(results)}\n`);
   log(`wrote ${OUT}`);
 }
