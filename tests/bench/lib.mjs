@@ -13,8 +13,10 @@ const TYPES = {
   '.css': 'text/css; charset=utf-8', '.json': 'application/json; charset=utf-8', '.wasm': 'application/wasm',
 };
 /** Serves the repository on 127.0.0.1 (a free port), with COOP/COEP so that timers have 5 µs
- * resolution; resolves to the server. */
+ * resolution; resolves to the server, whose `stats` count the body bytes it sent. */
 export function serve() {
+  // Body bytes sent, over every request (page, workers, service worker): what crossed the wire.
+  const stats = { bytes: 0, requests: 0, log: [] };
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url, 'http://localhost');
@@ -34,10 +36,15 @@ export function serve() {
         'cross-origin-resource-policy': 'same-origin',
       });
       res.end(body);
+      stats.bytes += body.length;
+      stats.requests += 1;
+      stats.log.push({ path: url.pathname, bytes: body.length });
     } catch (e) {
       res.writeHead(500).end(String(e));
     }
   });
+  server.stats = stats;
+  server.resetStats = () => { stats.bytes = 0; stats.requests = 0; stats.log = []; };
   return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
 }
 
