@@ -22,7 +22,10 @@ use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::fmt;
 
+pub mod frame;
 pub mod model;
+
+use frame::{FrameError, FrameKind};
 
 /// Magic bytes opening every shard file.
 pub const MAGIC: &[u8; 8] = b"CHSRSHRD";
@@ -31,7 +34,7 @@ pub const FORMAT_VERSION: u32 = 1;
 /// Name of the manifest format, stored in `manifest.json`.
 pub const MANIFEST_FORMAT: &str = "chsr-manifest";
 /// Size of the fixed header preceding the payload.
-pub const HEADER_LEN: usize = 8 + 4 + 8 + 32;
+pub const HEADER_LEN: usize = frame::FRAME_HEADER_LEN;
 /// Upper bound on a payload we agree to decode (guards against hostile length fields).
 pub const MAX_PAYLOAD: u64 = 1 << 31;
 
@@ -615,66 +618,44 @@ pub struct ShardPayload {
     pub dense: Option<DenseIndex>,
 }
 
+/// The shard file kind: [`MAGIC`], [`FORMAT_VERSION`], at most [`MAX_PAYLOAD`] bytes of payload.
+const SHARD_FRAME: FrameKind = FrameKind {
+    magic: MAGIC,
+    version: FORMAT_VERSION,
+    max_payload: MAX_PAYLOAD,
+};
+
+impl From<FrameError> for FormatError {
+    fn from(e: FrameError) -> FormatError {
+        match e {
+            FrameError::Magic => FormatError::Magic,
+            FrameError::Version { found, expected } => FormatError::Version { found, expected },
+            FrameError::Truncated { expected, found } => FormatError::Truncated { expected, found },
+            FrameError::ChecksumMismatch => FormatError::ChecksumMismatch,
+            FrameError::Decode(m) => FormatError::Decode(m),
+        }
+    }
+}
+
 /// Encodes a payload into a complete shard file (header + payload).
 pub fn encode_shard(payload: &ShardPayload) -> Vec<u8> {
-    let body = bincode::serde::encode_to_vec(payload, bincode::config::standard())
-        .expect("in-memory bincode encoding cannot fail");
-    let mut out = Vec::with_capacity(HEADER_LEN + body.len());
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    out.extend_from_slice(&(body.len() as u64).to_le_bytes());
-    out.extend_from_slice(&Sha256::digest(&body));
-    out.extend_from_slice(&body);
-    out
+    SHARD_FRAME.encode(payload)
 }
 
 /// Decodes and validates a shard file: magic, version, length, checksum, payload, consistency.
 pub fn decode_shard(bytes: &[u8]) -> Result<ShardPayload, FormatError> {
-    if bytes.len() < 8 || &bytes[..8] != MAGIC {
-        return Err(FormatError::Magic);
-    }
-    if bytes.len() < HEADER_LEN {
-        return Err(FormatError::Truncated {
-            expected: HEADER_LEN as u64,
-            found: bytes.len() as u64,
-        });
-    }
-    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-    if version != FORMAT_VERSION {
-        return Err(FormatError::Version {
-            found: version,
-            expected: FORMAT_VERSION,
-        });
-    }
-    let len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
-    if len > MAX_PAYLOAD {
-        return Err(FormatError::Decode(format!(
-            "payload length {len} is implausible"
-        )));
-    }
-    let expected = HEADER_LEN as u64 + len;
-    if (bytes.len() as u64) < expected {
-        return Err(FormatError::Truncated {
-            expected,
-            found: bytes.len() as u64,
-        });
-    }
-    if (bytes.len() as u64) > expected {
-        return Err(FormatError::Decode(format!(
-            "{} trailing bytes after the payload",
-            bytes.len() as u64 - expected
-        )));
-    }
-    let body = &bytes[HEADER_LEN..];
-    if Sha256::digest(body).as_slice() != &bytes[20..52] {
-        return Err(FormatError::ChecksumMismatch);
-    }
-    let config = bincode::config::standard().with_limit::<{ 1 << 31 }>();
-    let (payload, used): (ShardPayload, usize) = bincode::serde::decode_from_slice(body, config)
-        .map_err(|e| FormatError::Decode(e.to_string()))?;
-    if used != body.len() {
-        return Err(FormatError::Decode("payload has unread bytes".into()));
-    }
+    decode_shard_inner(bytes, true)
+}
+
+/// [`decode_shard`] for bytes whose whole-file SHA-256 the caller has just matched against a
+/// trusted digest (the manifest's): that digest covers the payload, so the payload checksum is
+/// not computed a second time. Every other check runs.
+pub fn decode_shard_prehashed(bytes: &[u8]) -> Result<ShardPayload, FormatError> {
+    decode_shard_inner(bytes, false)
+}
+
+fn decode_shard_inner(bytes: &[u8], checksum: bool) -> Result<ShardPayload, FormatError> {
+    let payload: ShardPayload = SHARD_FRAME.decode(bytes, checksum)?;
     if payload.params.analyzer_version != crate::analysis::ANALYZER_VERSION {
         return Err(FormatError::AnalyzerVersion {
             found: payload.params.analyzer_version,

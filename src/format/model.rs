@@ -20,8 +20,8 @@
 //! size whatever bincode's integer encoding. Decoding never panics: every inconsistency is a
 //! [`ModelFormatError`].
 
+use super::frame::{FrameError, FrameKind};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use std::collections::HashSet;
 use std::fmt;
 
@@ -30,7 +30,7 @@ pub const MODEL_MAGIC: &[u8; 8] = b"CHSRMODL";
 /// Version of the model layout this build writes and reads.
 pub const MODEL_FORMAT_VERSION: u32 = 1;
 /// Size of the fixed header preceding the payload.
-pub const MODEL_HEADER_LEN: usize = 8 + 4 + 8 + 32;
+pub const MODEL_HEADER_LEN: usize = super::frame::FRAME_HEADER_LEN;
 /// Upper bound on a payload we agree to decode (guards against hostile length fields).
 pub const MAX_MODEL_PAYLOAD: u64 = 1 << 30;
 /// Largest vector dimension accepted.
@@ -317,66 +317,47 @@ pub fn f32_to_f16(x: f32) -> u16 {
     sign | (half + round as u32) as u16
 }
 
+/// The model file kind: [`MODEL_MAGIC`], [`MODEL_FORMAT_VERSION`], at most [`MAX_MODEL_PAYLOAD`].
+const MODEL_FRAME: FrameKind = FrameKind {
+    magic: MODEL_MAGIC,
+    version: MODEL_FORMAT_VERSION,
+    max_payload: MAX_MODEL_PAYLOAD,
+};
+
+impl From<FrameError> for ModelFormatError {
+    fn from(e: FrameError) -> ModelFormatError {
+        match e {
+            FrameError::Magic => ModelFormatError::Magic,
+            FrameError::Version { found, expected } => {
+                ModelFormatError::Version { found, expected }
+            }
+            FrameError::Truncated { expected, found } => {
+                ModelFormatError::Truncated { expected, found }
+            }
+            FrameError::ChecksumMismatch => ModelFormatError::ChecksumMismatch,
+            FrameError::Decode(m) => ModelFormatError::Decode(m),
+        }
+    }
+}
+
 /// Encodes a payload into a complete model file (header + payload).
 pub fn encode_model(payload: &ModelPayload) -> Vec<u8> {
-    let body = bincode::serde::encode_to_vec(payload, bincode::config::standard())
-        .expect("in-memory bincode encoding cannot fail");
-    let mut out = Vec::with_capacity(MODEL_HEADER_LEN + body.len());
-    out.extend_from_slice(MODEL_MAGIC);
-    out.extend_from_slice(&MODEL_FORMAT_VERSION.to_le_bytes());
-    out.extend_from_slice(&(body.len() as u64).to_le_bytes());
-    out.extend_from_slice(&Sha256::digest(&body));
-    out.extend_from_slice(&body);
-    out
+    MODEL_FRAME.encode(payload)
 }
 
 /// Decodes and validates a model file: magic, version, length, checksum, payload, consistency.
 pub fn decode_model(bytes: &[u8]) -> Result<ModelPayload, ModelFormatError> {
-    if bytes.len() < 8 || &bytes[..8] != MODEL_MAGIC {
-        return Err(ModelFormatError::Magic);
-    }
-    if bytes.len() < MODEL_HEADER_LEN {
-        return Err(ModelFormatError::Truncated {
-            expected: MODEL_HEADER_LEN as u64,
-            found: bytes.len() as u64,
-        });
-    }
-    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-    if version != MODEL_FORMAT_VERSION {
-        return Err(ModelFormatError::Version {
-            found: version,
-            expected: MODEL_FORMAT_VERSION,
-        });
-    }
-    let len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
-    if len > MAX_MODEL_PAYLOAD {
-        return Err(ModelFormatError::Decode(format!(
-            "payload length {len} is implausible"
-        )));
-    }
-    let expected = MODEL_HEADER_LEN as u64 + len;
-    if (bytes.len() as u64) < expected {
-        return Err(ModelFormatError::Truncated {
-            expected,
-            found: bytes.len() as u64,
-        });
-    }
-    if (bytes.len() as u64) > expected {
-        return Err(ModelFormatError::Decode(format!(
-            "{} trailing bytes after the payload",
-            bytes.len() as u64 - expected
-        )));
-    }
-    let body = &bytes[MODEL_HEADER_LEN..];
-    if Sha256::digest(body).as_slice() != &bytes[20..52] {
-        return Err(ModelFormatError::ChecksumMismatch);
-    }
-    let config = bincode::config::standard().with_limit::<{ 1 << 30 }>();
-    let (payload, used): (ModelPayload, usize) = bincode::serde::decode_from_slice(body, config)
-        .map_err(|e| ModelFormatError::Decode(e.to_string()))?;
-    if used != body.len() {
-        return Err(ModelFormatError::Decode("payload has unread bytes".into()));
-    }
+    decode_model_inner(bytes, true)
+}
+
+/// [`decode_model`] for bytes whose whole-file SHA-256 the caller has just matched against a
+/// trusted digest (the manifest's): the payload checksum is not computed a second time.
+pub fn decode_model_prehashed(bytes: &[u8]) -> Result<ModelPayload, ModelFormatError> {
+    decode_model_inner(bytes, false)
+}
+
+fn decode_model_inner(bytes: &[u8], checksum: bool) -> Result<ModelPayload, ModelFormatError> {
+    let payload: ModelPayload = MODEL_FRAME.decode(bytes, checksum)?;
     payload.validate()?;
     Ok(payload)
 }

@@ -1,0 +1,119 @@
+//! The framing every chsr file shares (shards and models): magic bytes, a format version, the
+//! payload length and the payload's SHA-256, then the payload. One writer and one reader serve
+//! both file kinds; each kind maps [`FrameError`] into its own error enum, so its messages can
+//! say what to do for that kind of file.
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+/// Size of the fixed header: magic (8) + version (4) + payload length (8) + SHA-256 (32).
+pub const FRAME_HEADER_LEN: usize = 8 + 4 + 8 + 32;
+
+/// What kind of file a frame holds: its magic, the version this build writes and reads, and the
+/// largest payload a reader agrees to decode (a guard against hostile length fields).
+#[derive(Clone, Copy, Debug)]
+pub struct FrameKind {
+    /// Magic bytes opening the file.
+    pub magic: &'static [u8; 8],
+    /// Format version written and read.
+    pub version: u32,
+    /// Upper bound on the payload length.
+    pub max_payload: u64,
+}
+
+/// Why the frame around a payload is unusable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FrameError {
+    /// The file does not start with the kind's magic bytes.
+    Magic,
+    /// The file was written by another format version.
+    Version {
+        /// Version found in the file.
+        found: u32,
+        /// Version this reader reads.
+        expected: u32,
+    },
+    /// The file is shorter than its header says.
+    Truncated {
+        /// Bytes the header announces (header + payload).
+        expected: u64,
+        /// Bytes present.
+        found: u64,
+    },
+    /// The payload's SHA-256 differs from the header's.
+    ChecksumMismatch,
+    /// The header is readable but inconsistent (implausible length, trailing bytes), or the
+    /// payload does not decode.
+    Decode(String),
+}
+
+impl FrameKind {
+    /// Serialises `payload` with bincode 2 (standard configuration) and frames it.
+    pub fn encode<T: Serialize>(&self, payload: &T) -> Vec<u8> {
+        let body = bincode::serde::encode_to_vec(payload, bincode::config::standard())
+            .expect("in-memory bincode encoding cannot fail");
+        let mut out = Vec::with_capacity(FRAME_HEADER_LEN + body.len());
+        out.extend_from_slice(self.magic);
+        out.extend_from_slice(&self.version.to_le_bytes());
+        out.extend_from_slice(&(body.len() as u64).to_le_bytes());
+        out.extend_from_slice(&Sha256::digest(&body));
+        out.extend_from_slice(&body);
+        out
+    }
+
+    /// Checks the frame (magic, version, length, and the checksum when `checksum` is set; a
+    /// caller that has just matched the whole file against a trusted digest skips it) and
+    /// decodes the payload, which must use every byte.
+    pub fn decode<T: DeserializeOwned>(
+        &self,
+        bytes: &[u8],
+        checksum: bool,
+    ) -> Result<T, FrameError> {
+        if bytes.len() < 8 || &bytes[..8] != self.magic {
+            return Err(FrameError::Magic);
+        }
+        if bytes.len() < FRAME_HEADER_LEN {
+            return Err(FrameError::Truncated {
+                expected: FRAME_HEADER_LEN as u64,
+                found: bytes.len() as u64,
+            });
+        }
+        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+        if version != self.version {
+            return Err(FrameError::Version {
+                found: version,
+                expected: self.version,
+            });
+        }
+        let len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
+        if len > self.max_payload {
+            return Err(FrameError::Decode(format!(
+                "payload length {len} is implausible"
+            )));
+        }
+        let expected = FRAME_HEADER_LEN as u64 + len;
+        let found = bytes.len() as u64;
+        if found < expected {
+            return Err(FrameError::Truncated { expected, found });
+        }
+        if found > expected {
+            return Err(FrameError::Decode(format!(
+                "{} trailing bytes after the payload",
+                found - expected
+            )));
+        }
+        let body = &bytes[FRAME_HEADER_LEN..];
+        if checksum && Sha256::digest(body).as_slice() != &bytes[20..52] {
+            return Err(FrameError::ChecksumMismatch);
+        }
+        // The length was bounded above, so this limit only stops allocations the bytes cannot back.
+        let config = bincode::config::standard().with_limit::<{ 1 << 31 }>();
+        let (payload, used): (T, usize) = bincode::serde::decode_from_slice(body, config)
+            .map_err(|e| FrameError::Decode(e.to_string()))?;
+        if used != body.len() {
+            return Err(FrameError::Decode("payload has unread bytes".into()));
+        }
+        Ok(payload)
+    }
+}
