@@ -24,11 +24,13 @@ impl Bitset {
 
     /// The full set over `len` chunks.
     pub fn full(len: usize) -> Bitset {
-        let mut b = Bitset::empty(len);
-        for i in 0..len {
-            b.insert(i);
+        let mut words = vec![u64::MAX; len.div_ceil(64)];
+        if len % 64 != 0 {
+            if let Some(last) = words.last_mut() {
+                *last = (1u64 << (len % 64)) - 1;
+            }
         }
-        b
+        Bitset { words, len }
     }
 
     /// Adds chunk `i`.
@@ -83,6 +85,26 @@ pub fn gate(scope: &Scope, chunks: &[ChunkRecord]) -> Bitset {
     b
 }
 
+/// The gate over a shard whose chunks all have this `subject` and `level` (a decoded shard
+/// guarantees it): those two constraints are decided once for the shard and only the other
+/// fields are tested per chunk; a scope with no other field admits the whole shard at once.
+/// Same result as [`gate`].
+pub fn gate_shard(scope: &Scope, subject: &str, level: &str, chunks: &[ChunkRecord]) -> Bitset {
+    let mut rest = scope.clone();
+    for (field, value) in [(Field::Subject, subject), (Field::Level, level)] {
+        if let Some(want) = scope.get(field) {
+            if value.trim() != want {
+                return Bitset::empty(chunks.len());
+            }
+            rest.fields.remove(&field);
+        }
+    }
+    if rest.is_empty() {
+        return Bitset::full(chunks.len());
+    }
+    gate(&rest, chunks)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -123,5 +145,49 @@ mod tests {
         b.insert(129);
         assert!(b.contains(129) && !b.contains(130) && !b.contains(5000));
         assert_eq!(Bitset::full(130).count(), 130);
+        for len in [0, 1, 63, 64, 65, 128] {
+            let full = Bitset::full(len);
+            assert_eq!(
+                full.iter().collect::<Vec<_>>(),
+                (0..len).collect::<Vec<_>>()
+            );
+        }
+    }
+
+    #[test]
+    fn shard_gate_equals_the_per_chunk_gate() {
+        let chunks: Vec<ChunkRecord> = (0..150)
+            .map(|i| {
+                let doc = ["solution", "exercise", "textbook"][i % 3];
+                let chapter = (i % 4 != 0).then(|| ((i % 5) + 1).to_string());
+                chunk(&format!("c{i:03}"), doc, chapter.as_deref())
+            })
+            .collect();
+        let scopes = [
+            Scope::new(),
+            Scope::new().with(Field::Subject, "physics"),
+            Scope::new().with(Field::Subject, "chemistry"),
+            Scope::new()
+                .with(Field::Subject, "physics")
+                .with(Field::Level, "college"),
+            Scope::new().with(Field::Level, "high_school"),
+            Scope::new()
+                .with(Field::Level, "college")
+                .with(Field::DocType, "exercise"),
+            Scope::new()
+                .with(Field::Subject, "physics")
+                .with(Field::Chapter, "3")
+                .with(Field::DocType, "solution"),
+            Scope::new()
+                .with(Field::Subject, "chemistry")
+                .with(Field::Chapter, "3"),
+        ];
+        for s in &scopes {
+            let per_chunk: Vec<usize> = gate(s, &chunks).iter().collect();
+            let per_shard: Vec<usize> = gate_shard(s, "physics", "college", &chunks)
+                .iter()
+                .collect();
+            assert_eq!(per_chunk, per_shard, "scope {s:?}");
+        }
     }
 }

@@ -12,8 +12,8 @@ use crate::clock::now_ms;
 use crate::dense::{self, DenseConfig, DenseShard, Plan};
 use crate::expand::{expand_section, natural_cmp, to_context, Expanded};
 use crate::format::{
-    decode_shard, sha256_hex, ChunkRecord, Field, FormatError, Manifest, QVec, ShardEntry,
-    ShardPayload,
+    decode_shard, decode_shard_prehashed, sha256_hex, ChunkRecord, Field, FormatError, Manifest,
+    QVec, ShardEntry, ShardPayload,
 };
 use crate::fusion::{weighted_rrf, DEFAULT_RRF_K};
 use crate::gate::{self, Bitset};
@@ -450,6 +450,19 @@ impl ModelEmbedder {
         })
     }
 
+    /// Decodes a model file whose SHA-256 (`sha256`) the caller computed and checked against a
+    /// trusted digest: the file is not hashed again.
+    pub fn from_prehashed(
+        bytes: &[u8],
+        sha256: String,
+    ) -> Result<ModelEmbedder, crate::format::model::ModelFormatError> {
+        let payload = crate::format::model::decode_model_prehashed(bytes)?;
+        Ok(ModelEmbedder {
+            model: crate::embed::StaticModel::from_payload(payload)?,
+            sha256,
+        })
+    }
+
     /// The model.
     pub fn model(&self) -> &crate::embed::StaticModel {
         &self.model
@@ -806,7 +819,7 @@ impl Library {
                 ),
             });
         }
-        let e = ModelEmbedder::from_bytes(bytes).map_err(|err| LoadError::Model {
+        let e = ModelEmbedder::from_prehashed(bytes, found).map_err(|err| LoadError::Model {
             file: entry.file.clone(),
             message: err.to_string(),
         })?;
@@ -889,7 +902,8 @@ impl Library {
             file: file.into(),
             error,
         };
-        let payload = decode_shard(bytes).map_err(fmt_err)?;
+        // The manifest's digest covers the whole file: the payload is not hashed again.
+        let payload = decode_shard_prehashed(bytes).map_err(fmt_err)?;
         if payload.subject != entry.subject || payload.level != entry.level {
             return Err(LoadError::Mismatch {
                 file: file.into(),
@@ -1228,7 +1242,9 @@ impl Library {
         let gates: Vec<Bitset> = shards
             .iter()
             .map(|s| match gating {
-                Gating::Gated => gate::gate(scope, s.chunks()),
+                Gating::Gated => {
+                    gate::gate_shard(scope, &s.payload.subject, &s.payload.level, s.chunks())
+                }
                 Gating::Ungated | Gating::PostFiltered => Bitset::full(s.chunks().len()),
             })
             .collect();
