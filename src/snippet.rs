@@ -29,11 +29,42 @@ pub fn snippet(
     // Byte spans of matching tokens in the original text.
     let mut hits: Vec<(usize, usize)> = Vec::new();
     if !terms.is_empty() {
+        // A token's match depends only on its text: analyse each distinct token once.
+        let mut seen: std::collections::HashMap<&str, bool> = std::collections::HashMap::new();
+        // Stemming keeps a word's first two letters (the English stemmer's exceptions "dying",
+        // "lying", "tying" turn a second-letter y into i, so both are tried), so an alphabetic
+        // token whose (folded, lowercased) first two letters start no query term cannot match:
+        // its analysis is skipped.
+        let prefixes: Vec<String> = terms.iter().map(|t| t.chars().take(2).collect()).collect();
+        let may_match = |tok: &str| {
+            if tok.len() >= 2 && tok.bytes().all(|b| b.is_ascii_alphabetic()) {
+                let head = [
+                    tok.as_bytes()[0].to_ascii_lowercase(),
+                    tok.as_bytes()[1].to_ascii_lowercase(),
+                ];
+                let alt = [head[0], if head[1] == b'y' { b'i' } else { head[1] }];
+                return prefixes
+                    .iter()
+                    .any(|p| head.starts_with(p.as_bytes()) || alt.starts_with(p.as_bytes()));
+            }
+            if !tok.chars().all(char::is_alphabetic) {
+                return true;
+            }
+            let head: String = tok.chars().take(3).collect::<String>().to_lowercase();
+            let head = crate::analysis::fold_accents(&head);
+            prefixes.iter().any(|p| head.starts_with(p.as_str()))
+        };
         for tok in tokenize(text) {
-            let norm = normalize_formulas(tok.text);
-            let matched = tokenize(&norm)
-                .flat_map(|t| analyzer.token_terms(t.text, lang))
-                .any(|t| terms.contains(&t));
+            let matched = *seen.entry(tok.text).or_insert_with(|| {
+                if !may_match(tok.text) {
+                    return false;
+                }
+                let norm = normalize_formulas(tok.text);
+                let any = tokenize(&norm)
+                    .flat_map(|t| analyzer.token_terms(t.text, lang))
+                    .any(|t| terms.contains(&t));
+                any
+            });
             if matched {
                 hits.push((tok.start, tok.end));
             }
@@ -169,5 +200,51 @@ mod tests {
         assert!(joined.starts_with('…') && joined.ends_with('…'), "{joined}");
         assert!(joined.chars().count() < 140, "{}", joined.chars().count());
         assert!(segs.iter().any(|s| s.hit && s.text == "entropy"));
+    }
+
+    /// The prefilter that skips most tokens must mark exactly what analysing every token marks.
+    #[test]
+    fn prefilter_marks_what_full_analysis_marks() {
+        let a = Analyzer::new();
+        let cases = [
+            (
+                "die lie tie",
+                "Cells dying, lying flat, tying knots; they die.",
+                Lang::En,
+            ),
+            (
+                "énergie cinétique",
+                "L'Énergie CINÉTIQUE et l'energie potentielle.",
+                Lang::Fr,
+            ),
+            (
+                "H2O yield",
+                "Water (H₂O, h2o) yields; yielding YIELDED.",
+                Lang::En,
+            ),
+            ("ions", "Ions, ionic, Ion-exchange: ionisation.", Lang::En),
+        ];
+        for (query, text, lang) in cases {
+            let terms = a.analyze_query(query, &[lang]).terms;
+            let got: Vec<String> = snippet(&a, text, lang, &terms, 280)
+                .into_iter()
+                .filter(|s| s.hit)
+                .flat_map(|s| {
+                    tokenize(&s.text)
+                        .map(|t| t.text.to_string())
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            let want: Vec<String> = tokenize(text)
+                .filter(|tok| {
+                    tokenize(&normalize_formulas(tok.text))
+                        .flat_map(|t| a.token_terms(t.text, lang))
+                        .any(|t| terms.contains(&t))
+                })
+                .map(|t| t.text.to_string())
+                .collect();
+            assert_eq!(got, want, "{query:?} in {text:?}");
+            assert!(!want.is_empty(), "{query:?} matches nothing in {text:?}");
+        }
     }
 }
