@@ -307,6 +307,7 @@ pub struct LexicalIndex {
     /// Start offset of each term's postings in `postings`, plus a final end offset.
     pub offsets: Vec<u32>,
     /// Encoded postings.
+    #[serde(with = "serde_bytes")]
     pub postings: Vec<u8>,
     /// Number of terms per chunk.
     pub doc_len: Vec<u32>,
@@ -416,6 +417,22 @@ impl Iterator for PostingIter<'_> {
     }
 }
 
+/// `Vec<i8>` as a byte string: the same bytes as a sequence of `i8` in bincode's standard
+/// configuration (one byte each), but decoded as one copy instead of element by element.
+mod i8_bytes {
+    use serde::{Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &[i8], s: S) -> Result<S::Ok, S::Error> {
+        let bytes: Vec<u8> = v.iter().map(|&x| x as u8).collect();
+        s.serialize_bytes(&bytes)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<i8>, D::Error> {
+        let bytes: serde_bytes::ByteBuf = serde::Deserialize::deserialize(d)?;
+        Ok(bytes.into_iter().map(|x| x as i8).collect())
+    }
+}
+
 /// A quantised unit vector: int8 components and one scale (component ≈ `scale * q[i]`).
 ///
 /// Similarities are computed with an exact integer dot product, then one float multiply, so the
@@ -423,6 +440,7 @@ impl Iterator for PostingIter<'_> {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct QVec {
     /// Quantised components.
+    #[serde(with = "i8_bytes")]
     pub q: Vec<i8>,
     /// Scale of the components.
     pub scale: f32,
@@ -488,6 +506,7 @@ pub struct DenseIndex {
     /// Seed of the graph's layer assignment.
     pub seed: u64,
     /// The [`DenseGraph`], bincode-encoded.
+    #[serde(with = "serde_bytes")]
     pub graph: Vec<u8>,
 }
 

@@ -241,10 +241,13 @@ pub struct ModelPayload {
     /// Vocabulary ids of the rows, strictly increasing.
     pub row_ids: Vec<u32>,
     /// Per-row weight, f32 little-endian (4 bytes per row).
+    #[serde(with = "serde_bytes")]
     pub weights: Vec<u8>,
     /// Per-row int8 scale, f32 little-endian (4 bytes per row); empty for f16.
+    #[serde(with = "serde_bytes")]
     pub scales: Vec<u8>,
     /// Row-major vectors, `rows × dims` components (int8, or f16 little-endian).
+    #[serde(with = "serde_bytes")]
     pub vectors: Vec<u8>,
 }
 
