@@ -28,7 +28,9 @@ fn main() {
     );
     let mut lib = Library::new(out.manifest.clone());
     for s in &out.shards {
-        lib.load_shard(&s.entry.file, &s.bytes).unwrap();
+        for (file, bytes) in s.files() {
+            lib.load_file(file, bytes).unwrap();
+        }
     }
     let mb = 1 << 20;
     let words: String = (0..)

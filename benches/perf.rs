@@ -33,7 +33,7 @@
 use chsr::analysis::{is_stopword, Lang};
 use chsr::build::index_text;
 use chsr::dense::DenseShard;
-use chsr::format::{sha256_hex, ChunkRecord, ShardPayload, HEADER_LEN};
+use chsr::format::{decode_dense_part, sha256_hex, ChunkRecord, ShardPayload, HEADER_LEN};
 use chsr::library::{Library, ModelEmbedder, QueryEmbedder};
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -104,6 +104,12 @@ fn open_all(dir: &Path) -> Result<Library, String> {
         let path = dir.join(&entry.file);
         let bytes = std::fs::read(&path).map_err(err(path.display()))?;
         lib.load_shard(&entry.file, &bytes)
+            .map_err(|e| e.to_string())?;
+    }
+    for part in lib.dense_needed() {
+        let path = dir.join(&part.file);
+        let bytes = std::fs::read(&path).map_err(err(path.display()))?;
+        lib.load_dense(&part.file, &bytes)
             .map_err(|e| e.to_string())?;
     }
     Ok(lib)
@@ -450,6 +456,11 @@ fn load(o: &Opts) -> Result<(), String> {
         let path = dir.join(&e.file);
         let bytes = std::fs::read(&path).map_err(err(path.display()))?;
         let body = &bytes[HEADER_LEN..];
+        // The shard's dense part, in its own file since the lexical-first split.
+        let part_bytes = match &e.dense {
+            Some(d) => Some(std::fs::read(dir.join(&d.file)).map_err(err(&d.file))?),
+            None => None,
+        };
         let (mut t_sha, mut t_body, mut t_dec, mut t_val, mut t_graph, mut t_total) =
             (vec![], vec![], vec![], vec![], vec![], vec![]);
         let mut payload: Option<ShardPayload> = None;
@@ -462,8 +473,11 @@ fn load(o: &Opts) -> Result<(), String> {
             t_body.push(ms(t));
             let t = Instant::now();
             let config = bincode::config::standard().with_limit::<{ 1 << 31 }>();
-            let (p, _): (ShardPayload, usize) =
+            let (mut p, _): (ShardPayload, usize) =
                 bincode::serde::decode_from_slice(body, config).map_err(err(&e.file))?;
+            if let Some(b) = &part_bytes {
+                p.dense = Some(decode_dense_part(b, false).map_err(err(&e.file))?.index);
+            }
             t_dec.push(ms(t));
             let t = Instant::now();
             p.lexical
@@ -480,6 +494,9 @@ fn load(o: &Opts) -> Result<(), String> {
             let mut l = Library::new(manifest.clone());
             let t = Instant::now();
             l.load_shard(&e.file, &bytes).map_err(|x| x.to_string())?;
+            if let (Some(d), Some(b)) = (&e.dense, &part_bytes) {
+                l.load_dense(&d.file, b).map_err(|x| x.to_string())?;
+            }
             t_total.push(ms(t));
             payload = Some(p);
         }

@@ -9,7 +9,7 @@ fn main() {}
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
     use chsr::dense::{exact_all, graph_all, DenseShard};
-    use chsr::format::{decode_shard, Manifest, QVec};
+    use chsr::format::{decode_dense_part, decode_shard, Manifest, QVec};
     use chsr::library::{ModelEmbedder, QueryEmbedder};
     use std::time::Instant;
 
@@ -49,7 +49,10 @@ fn main() {
     println!("|---|---:|---:|---:|---:|---:|---:|");
     for s in &manifest.shards {
         let p = decode_shard(&std::fs::read(dir.join(&s.file)).unwrap()).unwrap();
-        let d = p.dense.as_ref().unwrap();
+        let part = s.dense.as_ref().expect("the shard has a dense part");
+        let d = &decode_dense_part(&std::fs::read(dir.join(&part.file)).unwrap(), true)
+            .unwrap()
+            .index;
         let shard = DenseShard::new(d.decode_graph(p.chunks.len()).unwrap(), d.dims as usize);
         let mine: Vec<&Vec<f32>> = qs
             .iter()

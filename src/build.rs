@@ -7,9 +7,9 @@
 use crate::analysis::{Analyzer, Lang, ANALYZER_VERSION};
 use crate::corpus::SourcedChunk;
 use crate::format::{
-    encode_shard, sha256_hex, write_varint, BuildParams, ChunkRecord, DenseIndex, FacetCounts,
-    Field, LexicalIndex, Manifest, ModelEntry, QVec, ShardEntry, ShardPayload, VectorSpec,
-    BYO_PREFIX, FORMAT_VERSION, MANIFEST_FORMAT,
+    encode_dense_part, encode_shard, sha256_hex, write_varint, BuildParams, ChunkRecord,
+    DenseIndex, DensePart, FacetCounts, Field, LexicalIndex, Manifest, ModelEntry, PartEntry, QVec,
+    ShardEntry, ShardPayload, VectorSpec, BYO_PREFIX, FORMAT_VERSION, MANIFEST_FORMAT,
 };
 use std::collections::BTreeMap;
 
@@ -114,6 +114,19 @@ pub struct BuiltShard {
     pub entry: ShardEntry,
     /// The complete shard file.
     pub bytes: Vec<u8>,
+    /// The complete dense-part file (named in `entry.dense`), when the shard has vectors.
+    pub dense_bytes: Option<Vec<u8>>,
+}
+
+impl BuiltShard {
+    /// The files of this shard, as (file name, bytes): the shard file, then its dense part.
+    pub fn files(&self) -> Vec<(&str, &[u8])> {
+        let mut v = vec![(self.entry.file.as_str(), self.bytes.as_slice())];
+        if let (Some(e), Some(b)) = (&self.entry.dense, &self.dense_bytes) {
+            v.push((e.file.as_str(), b.as_slice()));
+        }
+        v
+    }
 }
 
 /// The result of a build, held in memory.
@@ -298,6 +311,7 @@ pub fn build_with(
             )),
             (None, None) => None,
         };
+        let n_chunks = records.len() as u64;
         let payload = ShardPayload {
             params: BuildParams {
                 analyzer_version: ANALYZER_VERSION,
@@ -308,21 +322,44 @@ pub fn build_with(
             subject: subject.clone(),
             level: level.clone(),
             lexical,
-            dense,
+            // The vectors go to their own file (below): a reader searches lexically first.
+            dense: None,
             chunks: records,
         };
         let bytes = encode_shard(&payload);
         let sha = sha256_hex(&bytes);
+        let stem = format!("{}--{}", slug(&subject), slug(&level));
+        let dense = dense.map(|index| {
+            let part = encode_dense_part(&DensePart {
+                subject: subject.clone(),
+                level: level.clone(),
+                chunks: n_chunks,
+                shard_sha256: sha.clone(),
+                index,
+            });
+            let part_sha = sha256_hex(&part);
+            let entry = PartEntry {
+                file: format!("{stem}.{}.chsrv", &part_sha[..16]),
+                sha256: part_sha,
+                bytes: part.len() as u64,
+            };
+            (entry, part)
+        });
         let entry = ShardEntry {
-            file: format!("{}--{}.{}.chsr", slug(&subject), slug(&level), &sha[..16]),
+            file: format!("{stem}.{}.chsr", &sha[..16]),
             sha256: sha,
             bytes: bytes.len() as u64,
-            chunks: payload.chunks.len() as u64,
+            chunks: n_chunks,
             facets: facets(&payload.chunks),
             subject,
             level,
+            dense: dense.as_ref().map(|(e, _)| e.clone()),
         };
-        shards.push(BuiltShard { entry, bytes });
+        shards.push(BuiltShard {
+            entry,
+            bytes,
+            dense_bytes: dense.map(|(_, b)| b),
+        });
     }
     let manifest = Manifest {
         format: MANIFEST_FORMAT.to_string(),
@@ -350,10 +387,10 @@ pub fn build_with(
 #[cfg(not(target_arch = "wasm32"))]
 pub fn write_output(out: &BuildOutput, dir: &std::path::Path) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
-    for s in &out.shards {
-        let tmp = dir.join(format!(".{}.tmp", s.entry.file));
-        std::fs::write(&tmp, &s.bytes)?;
-        std::fs::rename(&tmp, dir.join(&s.entry.file))?;
+    for (file, bytes) in out.shards.iter().flat_map(BuiltShard::files) {
+        let tmp = dir.join(format!(".{file}.tmp"));
+        std::fs::write(&tmp, bytes)?;
+        std::fs::rename(&tmp, dir.join(file))?;
     }
     if let (Some(entry), Some(bytes)) = (&out.manifest.model, &out.model_file) {
         let tmp = dir.join(format!(".{}.tmp", entry.file));
@@ -366,13 +403,16 @@ pub fn write_output(out: &BuildOutput, dir: &std::path::Path) -> std::io::Result
     let keep: std::collections::BTreeSet<&str> = out
         .shards
         .iter()
-        .map(|s| s.entry.file.as_str())
+        .flat_map(|s| s.files().into_iter().map(|(f, _)| f))
         .chain(out.manifest.model.as_ref().map(|m| m.file.as_str()))
         .collect();
     for e in std::fs::read_dir(dir)? {
         let e = e?;
         let name = e.file_name().to_string_lossy().to_string();
-        if (name.ends_with(".chsr") || name.ends_with(".chsrm")) && !keep.contains(name.as_str()) {
+        let ours = [".chsr", ".chsrv", ".chsrm"]
+            .iter()
+            .any(|x| name.ends_with(x));
+        if ours && !keep.contains(name.as_str()) {
             std::fs::remove_file(e.path())?;
         }
     }

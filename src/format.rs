@@ -696,6 +696,52 @@ fn decode_shard_inner(bytes: &[u8], checksum: bool) -> Result<ShardPayload, Form
     Ok(payload)
 }
 
+/// Magic bytes opening every dense-part file.
+pub const DENSE_MAGIC: &[u8; 8] = b"CHSRDENS";
+
+/// The dense part of a shard, stored in its own file so that a reader can search lexically as
+/// soon as the shard file has arrived and add the vectors when this file lands (the browser
+/// fetches it after the first result). Bound to its shard file by that file's SHA-256.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DensePart {
+    /// Subject of the shard.
+    pub subject: String,
+    /// Level of the shard.
+    pub level: String,
+    /// Number of chunks of the shard (one vector each).
+    pub chunks: u64,
+    /// SHA-256 of the shard file this part belongs to.
+    pub shard_sha256: String,
+    /// The dense index.
+    pub index: DenseIndex,
+}
+
+/// The dense-part file kind: [`DENSE_MAGIC`], [`FORMAT_VERSION`], at most [`MAX_PAYLOAD`].
+const DENSE_FRAME: FrameKind = FrameKind {
+    magic: DENSE_MAGIC,
+    version: FORMAT_VERSION,
+    max_payload: MAX_PAYLOAD,
+};
+
+/// Encodes a dense part into a complete file (header + payload).
+pub fn encode_dense_part(part: &DensePart) -> Vec<u8> {
+    DENSE_FRAME.encode(part)
+}
+
+/// Decodes a dense-part file: magic, version, length, checksum (unless `checksum` is false
+/// because the caller has matched the whole file against the manifest's digest), payload. The
+/// graph itself is checked when the reader decodes it (`DenseIndex::decode_graph`).
+pub fn decode_dense_part(bytes: &[u8], checksum: bool) -> Result<DensePart, FormatError> {
+    let part: DensePart = DENSE_FRAME.decode(bytes, checksum)?;
+    if part.index.dims == 0 || part.index.dims > model::MAX_DIMS {
+        return Err(FormatError::Decode(format!(
+            "dense part: {} dimensions",
+            part.index.dims
+        )));
+    }
+    Ok(part)
+}
+
 /// Lower-case hex SHA-256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes)
@@ -724,6 +770,20 @@ pub struct ShardEntry {
     pub chunks: u64,
     /// Facet counts per field name (`doc_type`, `lang`, `chapter`, `year`, `exam`, `paper`, `topic`).
     pub facets: BTreeMap<String, FacetCounts>,
+    /// The shard's dense part ([`DensePart`]), in its own file, when the shard has vectors.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dense: Option<PartEntry>,
+}
+
+/// A file that completes a shard, as listed in the manifest.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartEntry {
+    /// Content-hashed file name, relative to the manifest.
+    pub file: String,
+    /// SHA-256 of the whole file.
+    pub sha256: String,
+    /// File size in bytes.
+    pub bytes: u64,
 }
 
 /// The embedding model a shard folder was built with, as listed in the manifest.
@@ -804,7 +864,7 @@ impl Manifest {
         let files = m
             .shards
             .iter()
-            .map(|s| &s.file)
+            .flat_map(|s| std::iter::once(&s.file).chain(s.dense.as_ref().map(|d| &d.file)))
             .chain(m.model.as_ref().map(|e| &e.file));
         for file in files {
             if file.contains('/') || file.contains('\\') || file.starts_with('.') {

@@ -33,6 +33,16 @@ impl Bitset {
         Bitset { words, len }
     }
 
+    /// Number of chunks the set ranges over.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the set ranges over no chunk at all.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     /// Adds chunk `i`.
     pub fn insert(&mut self, i: usize) {
         self.words[i / 64] |= 1 << (i % 64);

@@ -12,8 +12,8 @@ use crate::clock::now_ms;
 use crate::dense::{self, DenseConfig, DenseShard, Plan};
 use crate::expand::{expand_section, natural_cmp, to_context, Expanded};
 use crate::format::{
-    decode_shard, decode_shard_prehashed, sha256_hex, ChunkRecord, Field, FormatError, Manifest,
-    QVec, ShardEntry, ShardPayload,
+    decode_dense_part, decode_shard, decode_shard_prehashed, sha256_hex, ChunkRecord, DenseIndex,
+    Field, FormatError, Manifest, PartEntry, QVec, ShardEntry, ShardPayload,
 };
 use crate::fusion::{weighted_rrf, DEFAULT_RRF_K};
 use crate::gate::{self, Bitset};
@@ -69,6 +69,13 @@ pub enum LoadError {
         /// What is wrong.
         message: String,
     },
+    /// A shard's dense part arrived before the shard itself.
+    PartBeforeShard {
+        /// The part's file name.
+        file: String,
+        /// The shard it completes.
+        shard: String,
+    },
     /// Reading a file failed (native only).
     Io {
         /// Path.
@@ -94,6 +101,10 @@ impl fmt::Display for LoadError {
                  come from different builds"
             ),
             LoadError::Model { file, message } => write!(f, "{file}: {message}"),
+            LoadError::PartBeforeShard { file, shard } => write!(
+                f,
+                "{file}: the vectors of {shard}, which is not loaded: load the shard first"
+            ),
             LoadError::Io { file, message } => write!(f, "{file}: {message}"),
         }
     }
@@ -476,6 +487,14 @@ impl QueryEmbedder for ModelEmbedder {
     fn embed_query(&self, query: &str) -> Vec<f32> {
         self.model.embed_query(query)
     }
+}
+
+/// Decodes and checks a dense index's graph for a shard of `n_chunks`, then drops the encoded
+/// graph (the decoded one replaces it; `DenseIndex` keeps the model id and parameters).
+fn decode_dense(d: &mut DenseIndex, n_chunks: usize) -> Result<DenseShard, FormatError> {
+    let graph = d.decode_graph(n_chunks)?;
+    d.graph = Vec::new();
+    Ok(DenseShard::new(graph, d.dims as usize))
 }
 
 /// A shard decoded and ready to search.
@@ -865,13 +884,19 @@ impl Library {
             .collect()
     }
 
-    /// Whether the shard file is loaded.
+    /// Whether the shard file, or the dense-part file, is loaded.
     pub fn is_loaded(&self, file: &str) -> bool {
         self.manifest
             .shards
             .iter()
-            .position(|s| s.file == file)
-            .is_some_and(|i| self.shards[i].is_some())
+            .zip(&self.shards)
+            .any(|(e, loaded)| match loaded {
+                Some(_) if e.file == file => true,
+                Some(shard) => {
+                    shard.dense.is_some() && e.dense.as_ref().is_some_and(|d| d.file == file)
+                }
+                None => false,
+            })
     }
 
     /// Verifies (manifest SHA-256, then the shard's own header and checksum) and decodes a shard.
@@ -911,11 +936,9 @@ impl Library {
                 found: format!("{}/{}", payload.subject, payload.level),
             });
         }
-        let dense = match &payload.dense {
-            Some(d) => Some(DenseShard::new(
-                d.decode_graph(payload.chunks.len()).map_err(fmt_err)?,
-                d.dims as usize,
-            )),
+        let mut payload = payload;
+        let dense = match &mut payload.dense {
+            Some(d) => Some(decode_dense(d, payload.chunks.len()).map_err(fmt_err)?),
             None => None,
         };
         let mut langs: Vec<Lang> = payload
@@ -933,6 +956,99 @@ impl Library {
             total_len,
             dense,
         });
+        Ok(())
+    }
+
+    /// Loads any file the manifest lists: a shard ([`Library::load_shard`]), a shard's dense
+    /// part ([`Library::load_dense`], after its shard) or the model ([`Library::load_model`]).
+    pub fn load_file(&mut self, file: &str, bytes: &[u8]) -> Result<(), LoadError> {
+        let m = &self.manifest;
+        if m.shards.iter().any(|s| s.file == file) {
+            self.load_shard(file, bytes)
+        } else if m
+            .shards
+            .iter()
+            .any(|s| s.dense.as_ref().is_some_and(|d| d.file == file))
+        {
+            self.load_dense(file, bytes)
+        } else if m.model.as_ref().is_some_and(|e| e.file == file) {
+            self.load_model(bytes)
+        } else {
+            Err(LoadError::UnknownFile(file.to_string()))
+        }
+    }
+
+    /// The dense parts of the loaded shards that are not loaded yet, in manifest order: a
+    /// browser fetches them after the first (lexical) result, then searches again.
+    pub fn dense_needed(&self) -> Vec<PartEntry> {
+        self.loaded()
+            .filter(|s| s.dense.is_none())
+            .filter_map(|s| s.entry.dense.clone())
+            .collect()
+    }
+
+    /// Verifies (against the manifest's SHA-256), decodes and attaches the dense part `file` of
+    /// a loaded shard. Loading a part that is already loaded is a no-op.
+    pub fn load_dense(&mut self, file: &str, bytes: &[u8]) -> Result<(), LoadError> {
+        let i = self
+            .manifest
+            .shards
+            .iter()
+            .position(|s| s.dense.as_ref().is_some_and(|d| d.file == file))
+            .ok_or_else(|| LoadError::UnknownFile(file.to_string()))?;
+        let entry = self.manifest.shards[i].clone();
+        let part_entry = entry.dense.clone().expect("found by its dense part");
+        let Some(shard) = self.shards[i].as_mut() else {
+            return Err(LoadError::PartBeforeShard {
+                file: file.into(),
+                shard: entry.file,
+            });
+        };
+        if shard.dense.is_some() {
+            return Ok(());
+        }
+        let found = sha256_hex(bytes);
+        if found != part_entry.sha256 {
+            if let Err(error) = decode_dense_part(bytes, true) {
+                return Err(LoadError::Format {
+                    file: file.into(),
+                    error,
+                });
+            }
+            return Err(LoadError::Integrity {
+                file: file.into(),
+                expected: part_entry.sha256,
+                found,
+            });
+        }
+        let fmt_err = |error| LoadError::Format {
+            file: file.into(),
+            error,
+        };
+        let mut part = decode_dense_part(bytes, false).map_err(fmt_err)?;
+        if part.subject != entry.subject
+            || part.level != entry.level
+            || part.chunks != shard.payload.chunks.len() as u64
+            || part.shard_sha256 != entry.sha256
+        {
+            return Err(LoadError::Mismatch {
+                file: file.into(),
+                expected: format!(
+                    "the vectors of {} ({}/{}, {} chunks)",
+                    entry.file,
+                    entry.subject,
+                    entry.level,
+                    shard.payload.chunks.len()
+                ),
+                found: format!(
+                    "vectors of {}/{} ({} chunks) for the shard with SHA-256 {}",
+                    part.subject, part.level, part.chunks, part.shard_sha256
+                ),
+            });
+        }
+        let d = decode_dense(&mut part.index, shard.payload.chunks.len()).map_err(fmt_err)?;
+        shard.payload.dense = Some(part.index);
+        shard.dense = Some(d);
         Ok(())
     }
 
@@ -975,6 +1091,14 @@ impl Library {
                 message: missing_shard_message(&e),
             })?;
             self.load_shard(&entry.file, &bytes)?;
+        }
+        for part in self.dense_needed() {
+            let path = dir.join(&part.file);
+            let bytes = std::fs::read(&path).map_err(|e| LoadError::Io {
+                file: path.display().to_string(),
+                message: missing_shard_message(&e),
+            })?;
+            self.load_dense(&part.file, &bytes)?;
         }
         Ok(())
     }
@@ -1374,20 +1498,41 @@ impl Library {
         // gibberish, another language without a glossary entry): the static model has no better
         // evidence than that lexicon, so the dense path is skipped rather than returning the
         // nearest vectors to noise.
-        let known = q.terms.iter().any(|t| {
-            shards
-                .iter()
-                .any(|s| s.payload.lexical.term_id(t).is_some())
-        })
-            // A caller's own query vector is evidence of its own.
-            || opts.query_vector.is_some();
+        // The rule holds per shard: a shard whose lexicon holds no query term gives the dense
+        // path no evidence either (in a widened pass, the nearest vectors of the original level
+        // to a word only the other level knows would be noise).
+        let known_in: Vec<bool> = shards
+            .iter()
+            .map(|s| {
+                // A caller's own query vector is evidence of its own.
+                opts.query_vector.is_some()
+                    || q.terms
+                        .iter()
+                        .any(|t| s.payload.lexical.term_id(t).is_some())
+            })
+            .collect();
+        let known = known_in.iter().any(|&k| k);
         if st.dense && !known && primary {
             trace.notes.push(
                 "no query term occurs in the searched shards: the dense path was skipped".into(),
             );
         }
         if st.dense && known {
-            match self.dense_list(query, &shards, &gates, window, opts, trace, primary, &id_of) {
+            let dense_gates: Vec<Bitset> = gates
+                .iter()
+                .zip(&known_in)
+                .map(|(g, &k)| if k { g.clone() } else { Bitset::empty(g.len()) })
+                .collect();
+            match self.dense_list(
+                query,
+                &shards,
+                &dense_gates,
+                window,
+                opts,
+                trace,
+                primary,
+                &id_of,
+            ) {
                 Some(keys) => {
                     lists.push(keys);
                     which.push("dense");
@@ -1592,7 +1737,13 @@ impl Library {
                         s.entry.file, meta.model_id, meta.model_sha256.chars().take(12).collect::<String>()
                     ),
                 ),
-                _ => note(trace, format!("{}: no dense index in this shard", s.entry.file)),
+                _ => match &s.entry.dense {
+                    Some(part) => note(
+                        trace,
+                        format!("{}: vectors not loaded yet ({})", s.entry.file, part.file),
+                    ),
+                    None => note(trace, format!("{}: no dense index in this shard", s.entry.file)),
+                },
             }
         }
         if pool.is_empty() {

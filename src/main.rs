@@ -675,6 +675,7 @@ mod cli {
         let mut lib = Library::open_dir(dir).map_err(|e| e.to_string())?;
         let entries = lib.manifest().shards.clone();
         let mut errors = Vec::new();
+        let mut files = entries.len();
         for e in &entries {
             let path = dir.join(&e.file);
             match std::fs::read(&path) {
@@ -687,6 +688,28 @@ mod cli {
                     Ok(()) => println!("ok  {} ({} chunks, {} bytes)", e.file, e.chunks, e.bytes),
                     Err(err) => errors.push(err.to_string()),
                 },
+            }
+            // Its dense part, if any (checked against the shard it belongs to).
+            if let Some(d) = &e.dense {
+                files += 1;
+                match std::fs::read(dir.join(&d.file)) {
+                    Err(err) => errors.push(format!(
+                        "{} (vectors of {}): {}",
+                        d.file,
+                        e.file,
+                        chsr::library::missing_shard_message(&err)
+                    )),
+                    Ok(_) if !lib.is_loaded(&e.file) => errors.push(format!(
+                        "{} (vectors of {}): not checked, its shard is bad",
+                        d.file, e.file
+                    )),
+                    Ok(bytes) => match lib.load_dense(&d.file, &bytes) {
+                        Ok(()) => {
+                            println!("ok  {} (vectors of {}, {} bytes)", d.file, e.file, d.bytes)
+                        }
+                        Err(err) => errors.push(err.to_string()),
+                    },
+                }
             }
         }
         // The embedding model the manifest lists, if any: present, the right file, decodable.
@@ -707,11 +730,14 @@ mod cli {
                 },
             }
         }
-        let what = if model.is_some() {
-            format!("{} shards and the embedding model", entries.len())
-        } else {
-            format!("{} shards", entries.len())
-        };
+        let parts = files - entries.len();
+        let mut what = format!("{} shards", entries.len());
+        if parts > 0 {
+            what += &format!(", {parts} dense parts");
+        }
+        if model.is_some() {
+            what += " and the embedding model";
+        }
         if errors.is_empty() {
             println!("{what} verified");
             Ok(())
@@ -722,7 +748,7 @@ mod cli {
             Err(format!(
                 "{} of {} files failed verification",
                 errors.len(),
-                entries.len() + usize::from(model.is_some())
+                files + usize::from(model.is_some())
             ))
         }
     }

@@ -85,6 +85,22 @@ impl ChsrIndex {
             .map_err(|e| JsError::new(&e.to_string()))
     }
 
+    /// The dense parts (`{file, sha256, bytes}`) of the loaded shards that are not loaded yet:
+    /// fetch them (with the model) after the first result, then search again.
+    #[wasm_bindgen(js_name = denseNeeded)]
+    pub fn dense_needed(&self) -> Result<JsValue, JsError> {
+        to_js(&self.lib.dense_needed())
+    }
+
+    /// Verifies (manifest SHA-256, the file's own version) and attaches a loaded shard's dense
+    /// part.
+    #[wasm_bindgen(js_name = loadDense)]
+    pub fn load_dense(&mut self, file: &str, bytes: &[u8]) -> Result<(), JsError> {
+        self.lib
+            .load_dense(file, bytes)
+            .map_err(|e| JsError::new(&e.to_string()))
+    }
+
     /// The manifest's embedding model entry (`{file, sha256, bytes, id, dims}`) if the shards
     /// have dense indexes and the model is not loaded yet, else `null`.
     #[wasm_bindgen(js_name = modelNeeded)]

@@ -8,7 +8,7 @@ mod common;
 use chsr::build::{build_with, BuildOptions, BuildOutput, Embedder};
 use chsr::corpus::parse_jsonl;
 use chsr::dense::{exact_all, graph_all, DenseConfig, DenseShard, Plan};
-use chsr::format::{decode_shard, Field, QVec};
+use chsr::format::{decode_dense_part, decode_shard, Field, QVec};
 use chsr::library::{Library, QueryEmbedder, SearchOptions, Variant};
 use chsr::scope::Scope;
 use common::SPINE;
@@ -64,7 +64,9 @@ fn build_dense(opts: &BuildOptions) -> BuildOutput {
 fn library(out: &BuildOutput) -> Library {
     let mut lib = Library::new(out.manifest.clone());
     for s in &out.shards {
-        lib.load_shard(&s.entry.file, &s.bytes).unwrap();
+        for (file, bytes) in s.files() {
+            lib.load_file(file, bytes).unwrap();
+        }
     }
     lib.set_embedder(Box::new(Hashed(
         out.manifest.model.as_ref().unwrap().sha256.clone(),
@@ -82,7 +84,9 @@ fn dense_shards_are_byte_identical_across_builds() {
     let m = a.manifest.model.as_ref().unwrap();
     assert_eq!(m.dims, DIMS as u32);
     assert!(m.file.starts_with("model.") && m.file.ends_with(".chsrm"));
-    let d = decode_shard(&a.shards[0].bytes).unwrap().dense.unwrap();
+    let d = decode_dense_part(a.shards[0].dense_bytes.as_ref().unwrap(), true)
+        .unwrap()
+        .index;
     assert_eq!(
         (d.dims, d.ef_search, d.model_sha256.as_str()),
         (DIMS as u32, 128, m.sha256.as_str())
@@ -146,7 +150,9 @@ fn graph_recall_against_exact_search() {
     let (mut hit, mut total) = (0usize, 0usize);
     for s in &out.shards {
         let p = decode_shard(&s.bytes).unwrap();
-        let d = p.dense.as_ref().unwrap();
+        let d = decode_dense_part(s.dense_bytes.as_ref().unwrap(), true)
+            .unwrap()
+            .index;
         let shard = DenseShard::new(d.decode_graph(p.chunks.len()).unwrap(), d.dims as usize);
         for c in chunks
             .iter()
@@ -190,6 +196,160 @@ fn a_model_from_another_build_is_refused_and_the_lexical_path_still_answers() {
     );
     let e = lib.load_model(b"garbage").unwrap_err().to_string();
     assert!(e.contains("SHA-256 mismatch"), "{e}");
+}
+
+/// Lexical first: a shard searches without its dense part (the trace says the vectors are not
+/// loaded yet); once the part is attached the results are those of a library that loaded both
+/// at once.
+#[test]
+fn a_shard_searches_lexically_until_its_dense_part_arrives() {
+    let out = build_dense(&BuildOptions::default());
+    let full = library(&out);
+    let mut lib = Library::new(out.manifest.clone());
+    lib.set_embedder(Box::new(Hashed(
+        out.manifest.model.as_ref().unwrap().sha256.clone(),
+    )));
+    let scope = Scope::new()
+        .with(Field::Subject, "physics")
+        .with(Field::Level, "college");
+    let s = out
+        .shards
+        .iter()
+        .find(|s| s.entry.subject == "physics" && s.entry.level == "college")
+        .unwrap();
+    let part = s
+        .entry
+        .dense
+        .clone()
+        .expect("a dense build writes a dense part");
+    assert!(
+        lib.dense_needed().is_empty(),
+        "no shard loaded, no part needed"
+    );
+    lib.load_shard(&s.entry.file, &s.bytes).unwrap();
+    assert_eq!(lib.dense_needed(), vec![part.clone()]);
+    assert!(!lib.is_loaded(&part.file));
+    let opts = SearchOptions::for_variant(Variant::D);
+    let before = lib.search("specific heat of water", &scope, &opts).unwrap();
+    assert!(!before.results.is_empty());
+    assert!(before.results.iter().all(|h| h.dense_rank.is_none()));
+    assert!(
+        before
+            .trace
+            .notes
+            .iter()
+            .any(|n| n.contains("vectors not loaded yet") && n.contains(&part.file)),
+        "{:?}",
+        before.trace.notes
+    );
+    lib.load_dense(&part.file, s.dense_bytes.as_ref().unwrap())
+        .unwrap();
+    assert!(lib.is_loaded(&part.file) && lib.dense_needed().is_empty());
+    let after = lib.search("specific heat of water", &scope, &opts).unwrap();
+    let want = full
+        .search("specific heat of water", &scope, &opts)
+        .unwrap();
+    let ids = |r: &chsr::library::SearchResponse| {
+        r.results.iter().map(|h| h.id.clone()).collect::<Vec<_>>()
+    };
+    assert_eq!(ids(&after), ids(&want));
+    assert!(after.results.iter().any(|h| h.dense_rank.is_some()));
+}
+
+/// A dense part is checked like a shard (manifest SHA-256, its own frame) and must belong to
+/// the loaded shard: every way of getting it wrong is a clear error, and the shard keeps working.
+#[test]
+fn a_dense_part_that_does_not_belong_is_refused() {
+    let out = build_dense(&BuildOptions::default());
+    let (a, b) = (&out.shards[0], &out.shards[1]);
+    let (pa, pb) = (
+        a.entry.dense.clone().unwrap(),
+        b.entry.dense.clone().unwrap(),
+    );
+    let bytes_a = a.dense_bytes.clone().unwrap();
+    let mut lib = Library::new(out.manifest.clone());
+    // Before its shard.
+    let e = lib.load_dense(&pa.file, &bytes_a).unwrap_err().to_string();
+    assert!(e.contains("load the shard first"), "{e}");
+    lib.load_shard(&a.entry.file, &a.bytes).unwrap();
+    // Not in the manifest.
+    let e = lib
+        .load_dense("nope.vec.chsr", &bytes_a)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("lists no shard"), "{e}");
+    // Another shard's bytes under this name: SHA-256 mismatch.
+    let e = lib
+        .load_dense(&pa.file, b.dense_bytes.as_ref().unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("SHA-256 mismatch"), "{e}");
+    // Truncated: the frame says so.
+    let e = lib
+        .load_dense(&pa.file, &bytes_a[..bytes_a.len() / 2])
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("truncated"), "{e}");
+    // A consistent manifest that pairs shard A with B's vectors (a mixed-up deploy).
+    let mut m = out.manifest.clone();
+    m.shards[0].dense = Some(pb.clone());
+    let mut mixed = Library::new(m);
+    mixed.load_shard(&a.entry.file, &a.bytes).unwrap();
+    let e = mixed
+        .load_dense(&pb.file, b.dense_bytes.as_ref().unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("different builds"), "{e}");
+    assert_eq!(mixed.dense_needed(), vec![pb]);
+    // The shard still answers lexically after every refusal.
+    let scope = Scope::new()
+        .with(Field::Subject, a.entry.subject.clone())
+        .with(Field::Level, a.entry.level.clone());
+    let r = lib
+        .search("heat", &scope, &SearchOptions::for_variant(Variant::C))
+        .unwrap();
+    assert!(r.results.len() <= 8);
+    lib.load_dense(&pa.file, &bytes_a).unwrap();
+    assert!(lib.dense_needed().is_empty());
+}
+
+/// The dense path is skipped per shard when the shard's lexicon holds no query term: widening
+/// from a level that knows none of the words does not bring back that level's nearest vectors
+/// (noise) next to the other level's real matches, whichever dense parts are loaded.
+#[test]
+fn a_widened_pass_adds_no_vector_noise_from_the_level_that_knows_no_term() {
+    let out = build_dense(&BuildOptions::default());
+    let hs = Scope::new()
+        .with(Field::Subject, "physics")
+        .with(Field::Level, "high_school");
+    let opts = SearchOptions::for_variant(Variant::E);
+    let mut partial = Library::new(out.manifest.clone());
+    partial.set_embedder(Box::new(Hashed(
+        out.manifest.model.as_ref().unwrap().sha256.clone(),
+    )));
+    for s in out.shards.iter().filter(|s| s.entry.subject == "physics") {
+        partial.load_shard(&s.entry.file, &s.bytes).unwrap();
+        if s.entry.level == "high_school" {
+            let part = s.entry.dense.as_ref().unwrap();
+            partial
+                .load_dense(&part.file, s.dense_bytes.as_ref().unwrap())
+                .unwrap();
+        }
+    }
+    for lib in [library(&out), partial] {
+        let r = lib.search("sublimation", &hs, &opts).unwrap();
+        assert!(!r.results.is_empty());
+        assert!(
+            r.results
+                .iter()
+                .all(|h| h.level == "college" && h.leakage != chsr::library::Leakage::InScope),
+            "{:?}",
+            r.results
+                .iter()
+                .map(|h| (&h.id, &h.leakage))
+                .collect::<Vec<_>>()
+        );
+    }
 }
 
 proptest! {

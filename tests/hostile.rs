@@ -895,7 +895,13 @@ fn dense_shard() -> (BuildOutput, chsr::format::ShardPayload, GraphBytes) {
         embed: &f,
     };
     let out = chsr::build::build_with(&chunks, &Default::default(), Some(&e));
-    let payload = chsr::format::decode_shard(&out.shards[0].bytes).unwrap();
+    // The forged shards below carry their graph inline (a layout the reader still accepts).
+    let mut payload = chsr::format::decode_shard(&out.shards[0].bytes).unwrap();
+    payload.dense = Some(
+        chsr::format::decode_dense_part(out.shards[0].dense_bytes.as_ref().unwrap(), true)
+            .unwrap()
+            .index,
+    );
     let bytes = &payload.dense.as_ref().unwrap().graph;
     let (g, used): (GraphBytes, usize) =
         bincode::serde::decode_from_slice(bytes, bincode::config::standard()).unwrap();
@@ -923,6 +929,7 @@ fn load_forged(
     let bytes = chsr::format::encode_shard(&p);
     let mut m = out.manifest.clone();
     m.shards[0].sha256 = chsr::format::sha256_hex(&bytes);
+    m.shards[0].dense = None;
     let file = m.shards[0].file.clone();
     let mut lib = Library::new(m);
     lib.set_embedder(Box::new(Toy(chsr::format::sha256_hex(TOY_FILE))));
@@ -1049,9 +1056,24 @@ fn cli_model_file_missing_or_mismatched() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("(embedding model "), "{out}");
     assert!(
-        out.contains("5 shards and the embedding model verified"),
+        out.contains("5 shards, 5 dense parts and the embedding model verified"),
         "{out}"
     );
+    // A missing or damaged dense part is named, and the rest still verifies.
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    let part = dir.join(m["shards"][0]["dense"]["file"].as_str().unwrap());
+    let part_bytes = std::fs::read(&part).unwrap();
+    std::fs::remove_file(&part).unwrap();
+    let (code, _, err) = chsr(&["verify", s(&dir)]);
+    assert_eq!(code, 1);
+    assert!(err.contains("(vectors of chemistry--college."), "{err}");
+    assert!(err.contains("1 of 11 files failed verification"), "{err}");
+    std::fs::write(&part, &part_bytes[..part_bytes.len() - 1]).unwrap();
+    let (code, _, err) = chsr(&["verify", s(&dir)]);
+    assert_eq!(code, 1);
+    assert!(err.contains(".chsrv: shard is truncated"), "{err}");
+    std::fs::write(&part, &part_bytes).unwrap();
     // Another file under the model's name (a stale copy, a truncated download).
     let bytes = std::fs::read(&model).unwrap();
     std::fs::write(&model, &bytes[..bytes.len() / 2]).unwrap();
@@ -1060,7 +1082,7 @@ fn cli_model_file_missing_or_mismatched() {
     assert!(err.contains("SHA-256 mismatch"), "{err}");
     assert!(err.contains("rebuild with `chsr build --model`"), "{err}");
     assert!(
-        err.contains("error: 1 of 6 files failed verification"),
+        err.contains("error: 1 of 11 files failed verification"),
         "{err}"
     );
     let (code, out, err) = search_chem(&dir);

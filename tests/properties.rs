@@ -14,7 +14,9 @@ mod common;
 
 use chsr::build::{build_with, BuildOptions, Embedder};
 use chsr::corpus::SourcedChunk;
-use chsr::format::{decode_shard, encode_shard, ChunkRecord, Field};
+use chsr::format::{
+    decode_dense_part, decode_shard, encode_dense_part, encode_shard, ChunkRecord, Field,
+};
 use chsr::gate;
 use chsr::library::{Leakage, Library, SearchError, SearchOptions, Variant};
 use chsr::scope::Scope;
@@ -118,14 +120,22 @@ proptest! {
                 .collect();
             want.sort_by(|a, b| a.id.cmp(&b.id));
             prop_assert_eq!(&p.chunks, &want);
-            if let Some(d) = &p.dense {
-                prop_assert!(dense);
-                d.decode_graph(p.chunks.len()).expect("the dense graph decodes");
+            // The vectors travel in their own file, bound to this shard.
+            prop_assert!(p.dense.is_none());
+            prop_assert_eq!(s.dense_bytes.is_some(), dense);
+            if let Some(bytes) = &s.dense_bytes {
+                let part = decode_dense_part(bytes, true).expect("a built dense part decodes");
+                prop_assert_eq!(&encode_dense_part(&part), bytes);
+                prop_assert_eq!(&part.shard_sha256, &s.entry.sha256);
+                part.index.decode_graph(p.chunks.len()).expect("the dense graph decodes");
             }
             total += p.chunks.len();
-            // And the reader takes it against its manifest.
+            // And the reader takes it against its manifest, the shard first.
             let mut lib = Library::new(out.manifest.clone());
-            lib.load_shard(&s.entry.file, &s.bytes).expect("a built shard loads");
+            for (file, bytes) in s.files() {
+                lib.load_file(file, bytes).expect("a built shard loads");
+            }
+            prop_assert!(lib.dense_needed().is_empty());
         }
         prop_assert_eq!(total, chunks.len());
     }

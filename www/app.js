@@ -307,7 +307,7 @@ async function copyContext() {
 // ---------------------------------------------------------------- offline
 
 function rememberLoaded() {
-  keepOffline(client.loadedShards().map((s) => client.fileUrl(s.file)));
+  keepOffline(client.loadedShards().flatMap((s) => ChsrClient.shardFiles(s)).map((f) => client.fileUrl(f)));
 }
 
 let offlineSeq = 0;
@@ -335,7 +335,7 @@ async function refreshOffline() {
     if (!ok && registration) {
       const b = el('button', { type: 'button', class: 'secondary small' }, t('offline.save'));
       b.setAttribute('aria-label', `${t('offline.save')}: ${placeLabel(t, s.subject, s.level)}`);
-      b.addEventListener('click', () => { b.disabled = true; b.textContent = t('offline.saving'); keepOffline([urls[i]]); });
+      b.addEventListener('click', () => { b.disabled = true; b.textContent = t('offline.saving'); keepOffline(ChsrClient.shardFiles(s).map((f) => client.fileUrl(f))); });
       item.append(b);
     }
     return item;

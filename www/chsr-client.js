@@ -203,29 +203,54 @@ export class ChsrClient {
   async loadFiles(files, onProgress) {
     const entries = this.manifest().shards.filter((s) => files.includes(s.file));
     for (const entry of entries) {
-      if (!this.pending.has(entry.file)) {
-        if (onProgress) onProgress(entry);
-        const p = fetchWithRetry(this.fileUrl(entry.file), 'bytes', {
-          expected: entry.bytes,
-          onBytes: onProgress && ((received, expected) => onProgress(entry, { received, expected })),
-          onRetry: onProgress && ((error) => onProgress(entry, { retry: error })),
-          // The module checks the manifest SHA-256, the shard's magic, version and checksum.
-          check: (bytes) => {
-            if (!this.index.isLoaded(entry.file)) this.index.loadShard(entry.file, bytes);
-            if (this.onShardBytes) {
-              // Verified bytes, for whoever keeps them (the page's offline cache); never fatal.
-              try { this.onShardBytes(entry, bytes); } catch (e) { console.warn('chsr: onShardBytes:', e); }
-            }
-          },
-        }).catch((e) => {
-          e.entry = entry;
-          throw e;
-        });
-        this.pending.set(entry.file, p);
-        p.catch(() => this.pending.delete(entry.file));
-      }
-      await this.pending.get(entry.file);
+      await this.loadEntry(entry, (bytes) => this.index.loadShard(entry.file, bytes), onProgress);
     }
+  }
+
+  /**
+   * Loads the dense parts (the vectors, one file per shard, fetched after the shard: the shard
+   * alone already answers lexically) of the loaded shards. A part that cannot be loaded (after
+   * its retry) is not fatal: searches go on lexically (the trace notes it) and `denseError` says why.
+   */
+  async loadDenseParts(onProgress) {
+    const shards = this.manifest().shards;
+    for (const part of this.index.denseNeeded()) {
+      const shard = shards.find((s) => s.dense && s.dense.file === part.file) || {};
+      const entry = { ...part, subject: shard.subject, level: shard.level, vectorsOf: shard.file };
+      try {
+        await this.loadEntry(entry, (bytes) => this.index.loadDense(part.file, bytes), onProgress);
+        this.denseError = null;
+      } catch (e) {
+        this.denseError = e;
+      }
+    }
+  }
+
+  // One manifest file (`entry`: {file, bytes, ...}), fetched once even when several searches ask
+  // for it, retried once, then handed to `load` (which throws when the module's checks fail).
+  async loadEntry(entry, load, onProgress) {
+    if (!this.pending.has(entry.file)) {
+      if (onProgress) onProgress(entry);
+      const p = fetchWithRetry(this.fileUrl(entry.file), 'bytes', {
+        expected: entry.bytes,
+        onBytes: onProgress && ((received, expected) => onProgress(entry, { received, expected })),
+        onRetry: onProgress && ((error) => onProgress(entry, { retry: error })),
+        // The module checks the manifest SHA-256, the file's magic, version and checksum.
+        check: (bytes) => {
+          if (!this.index.isLoaded(entry.file)) load(bytes);
+          if (this.onShardBytes) {
+            // Verified bytes, for whoever keeps them (the page's offline cache); never fatal.
+            try { this.onShardBytes(entry, bytes); } catch (e) { console.warn('chsr: onShardBytes:', e); }
+          }
+        },
+      }).catch((e) => {
+        e.entry = entry;
+        throw e;
+      });
+      this.pending.set(entry.file, p);
+      p.catch(() => this.pending.delete(entry.file));
+    }
+    await this.pending.get(entry.file);
   }
 
   /**
@@ -236,11 +261,13 @@ export class ChsrClient {
    */
   async search(query, scope, options, onProgress, { widen = true } = {}) {
     await this.ensureLoaded(scope, options, onProgress);
+    await this.loadDenseParts(onProgress);
     await this.awaitModel(onProgress);
     let resp = this.runSearch(query, scope, options);
     const pending = resp.trace.relaxation ? resp.trace.relaxation.pending_shards : [];
     if (widen && pending.length > 0) {
       await this.loadFiles(pending, onProgress);
+      await this.loadDenseParts(onProgress);
       resp = this.runSearch(query, scope, options);
     }
     return resp;
@@ -292,5 +319,10 @@ export class ChsrClient {
   /** Manifest entries of the shards loaded in this page. */
   loadedShards() {
     return this.manifest().shards.filter((s) => this.index.isLoaded(s.file));
+  }
+
+  /** The files of a manifest shard entry: the shard, then its dense part (if any). */
+  static shardFiles(entry) {
+    return entry.dense ? [entry.file, entry.dense.file] : [entry.file];
   }
 }

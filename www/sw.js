@@ -10,7 +10,7 @@
 // bytes (`cache-bytes`), or names files for the worker to fetch (`cache-urls`).
 //
 // Requests:
-//   content-hashed data (`name.<16 hex>.ext`: shards `.chsr`, the model `.chsrm`) — cache first (the name is the
+//   content-hashed data (`name.<16 hex>.ext`: shards `.chsr`, their vectors `.chsrv`, the model `.chsrm`) — cache first (the name is the
 //     content), else the network, then saved; `cache: 'reload'` requests (a retry after an integrity
 //     failure) always go to the network and replace the saved copy;
 //   other data files next to a manifest (an unhashed model) — network first, saved, cache fallback;
@@ -21,7 +21,7 @@
 const BUILD = new URL(self.location.href).searchParams.get('build') || 'dev';
 const CACHE = `chsr-${BUILD}`;
 const HASHED = /\.[0-9a-f]{16}\.[a-z0-9]+$/;
-const DATA_EXT = /\.(chsr|chsrm|bin|onnx)$/;
+const DATA_EXT = /\.(chsr|chsrv|chsrm|bin|onnx)$/;
 
 const scopeUrl = (path) => new URL(path, self.registration.scope).href;
 
@@ -41,7 +41,10 @@ async function precache() {
     if (!man) continue;
     const json = await man.json();
     const base = new URL('.', scopeUrl(m));
-    for (const s of json.shards || []) wanted.add(new URL(s.file, base).href);
+    for (const s of json.shards || []) {
+      wanted.add(new URL(s.file, base).href);
+      if (s.dense && s.dense.file) wanted.add(new URL(s.dense.file, base).href);
+    }
     const model = json.model && (typeof json.model === 'string' ? json.model : json.model.file);
     if (model) wanted.add(new URL(model, base).href);
   }

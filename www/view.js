@@ -27,7 +27,9 @@ export function placeLabel(t, subject, level) {
 /** What a manifest entry is, in words: "Physics · High school", or the embedding model. */
 export function entryLabel(t, entry) {
   if (!entry) return t('error.libraryIndex');
-  return entry.subject ? placeLabel(t, entry.subject, entry.level) : t('model.what');
+  if (!entry.subject) return t('model.what');
+  const place = placeLabel(t, entry.subject, entry.level);
+  return entry.vectorsOf ? t('vectors.of', { what: place }) : place;
 }
 
 /** A scope in words: "Physics · High school · Chapter 2". */

@@ -204,6 +204,7 @@ pub fn shard_load(data: &[u8]) {
                 bytes: bytes.len() as u64,
                 chunks: p.chunks.len() as u64,
                 facets: Default::default(),
+                dense: None,
             };
             match pos {
                 Some(i) => manifest.shards[i] = entry,
