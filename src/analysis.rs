@@ -438,7 +438,7 @@ pub fn tokenize(text: &str) -> impl Iterator<Item = Token<'_>> + '_ {
     })
 }
 
-/// English stopwords (function words that carry no topic).
+/// English stopwords (function words that carry no topic), sorted for binary search.
 const STOP_EN: &[&str] = &[
     "a",
     "about",
@@ -447,6 +447,7 @@ const STOP_EN: &[&str] = &[
     "again",
     "against",
     "all",
+    "also",
     "am",
     "an",
     "and",
@@ -499,9 +500,12 @@ const STOP_EN: &[&str] = &[
     "its",
     "itself",
     "just",
+    "may",
     "me",
+    "might",
     "more",
     "most",
+    "must",
     "my",
     "myself",
     "no",
@@ -522,6 +526,7 @@ const STOP_EN: &[&str] = &[
     "over",
     "own",
     "same",
+    "shall",
     "she",
     "should",
     "so",
@@ -546,6 +551,7 @@ const STOP_EN: &[&str] = &[
     "under",
     "until",
     "up",
+    "us",
     "very",
     "was",
     "we",
@@ -566,32 +572,28 @@ const STOP_EN: &[&str] = &[
     "yours",
     "yourself",
     "yourselves",
-    "also",
-    "may",
-    "might",
-    "must",
-    "shall",
-    "us",
 ];
 
-/// French stopwords, accent-folded (function words that carry no topic).
+/// French stopwords, accent-folded (function words that carry no topic), sorted for binary search.
 const STOP_FR: &[&str] = &[
-    "au", "aux", "avec", "ce", "ces", "cet", "cette", "dans", "de", "des", "du", "elle", "elles",
-    "en", "et", "eux", "il", "ils", "je", "la", "le", "les", "leur", "leurs", "lui", "ma", "mais",
-    "me", "meme", "mes", "moi", "mon", "ne", "nos", "notre", "nous", "on", "ou", "par", "pas",
-    "pour", "qu", "que", "qui", "sa", "se", "ses", "son", "sur", "ta", "te", "tes", "toi", "ton",
-    "tu", "un", "une", "vos", "votre", "vous", "ete", "etre", "avoir", "est", "sont", "etait",
-    "ont", "sera", "sont", "ai", "as", "avons", "avez", "cela", "ceci", "ca", "lors", "si", "dont",
-    "ni", "donc", "car", "puis", "aussi", "tres", "plus", "sans", "sous", "entre", "vers", "chez",
-    "y", "c", "d", "j", "l", "m", "n", "s", "t",
+    "ai", "as", "au", "aussi", "aux", "avec", "avez", "avoir", "avons", "c", "ca", "car", "ce",
+    "ceci", "cela", "ces", "cet", "cette", "chez", "d", "dans", "de", "des", "donc", "dont", "du",
+    "elle", "elles", "en", "entre", "est", "et", "etait", "ete", "etre", "eux", "il", "ils", "j",
+    "je", "l", "la", "le", "les", "leur", "leurs", "lors", "lui", "m", "ma", "mais", "me", "meme",
+    "mes", "moi", "mon", "n", "ne", "ni", "nos", "notre", "nous", "on", "ont", "ou", "par", "pas",
+    "plus", "pour", "puis", "qu", "que", "qui", "s", "sa", "sans", "se", "sera", "ses", "si",
+    "son", "sont", "sous", "sur", "t", "ta", "te", "tes", "toi", "ton", "tres", "tu", "un", "une",
+    "vers", "vos", "votre", "vous", "y",
 ];
 
 /// Whether a folded lowercase word is a stopword for `lang` (both lists for [`Lang::Other`]).
 pub fn is_stopword(folded: &str, lang: Lang) -> bool {
     match lang {
-        Lang::En => STOP_EN.contains(&folded),
-        Lang::Fr => STOP_FR.contains(&folded),
-        Lang::Other => STOP_EN.contains(&folded) || STOP_FR.contains(&folded),
+        Lang::En => STOP_EN.binary_search(&folded).is_ok(),
+        Lang::Fr => STOP_FR.binary_search(&folded).is_ok(),
+        Lang::Other => {
+            STOP_EN.binary_search(&folded).is_ok() || STOP_FR.binary_search(&folded).is_ok()
+        }
     }
 }
 
@@ -601,6 +603,20 @@ mod tests {
 
     fn terms(text: &str, lang: Lang) -> Vec<String> {
         Analyzer::new().analyze(text, lang)
+    }
+
+    #[test]
+    fn stopword_lists_are_sorted_for_binary_search() {
+        for list in [STOP_EN, STOP_FR] {
+            assert!(
+                list.windows(2).all(|w| w[0] < w[1]),
+                "sorted, no duplicates"
+            );
+        }
+        assert!(is_stopword("the", Lang::En) && is_stopword("which", Lang::En));
+        assert!(!is_stopword("heat", Lang::En) && !is_stopword("aaa", Lang::En));
+        assert!(is_stopword("les", Lang::Fr) && !is_stopword("chaleur", Lang::Fr));
+        assert!(is_stopword("the", Lang::Other) && is_stopword("les", Lang::Other));
     }
 
     #[test]
