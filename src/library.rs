@@ -299,6 +299,9 @@ pub struct SearchOptions {
     pub allow_fallback: bool,
     /// Section expansion: character budget per result (0 = off).
     pub expand_chars: usize,
+    /// Return each result's full text (`Hit::text`); a page that shows snippets and fetches the
+    /// text on demand sets it off and saves copying every text into JavaScript.
+    pub text: bool,
     /// Dense plan thresholds.
     pub dense: DenseConfig,
     /// Reranker weights.
@@ -372,6 +375,11 @@ impl SearchOptions {
                         .ok_or_else(|| SearchError::Option("allow_fallback must be true or false".into()))?
                 }
                 "expand_chars" => o.expand_chars = uint(v, "expand_chars", 0, 100_000)?,
+                "text" => {
+                    o.text = v
+                        .as_bool()
+                        .ok_or_else(|| SearchError::Option("text must be true or false".into()))?
+                }
                 "query_vector" => {
                     let arr = v
                         .as_array()
@@ -401,7 +409,7 @@ impl SearchOptions {
                 other => {
                     return Err(SearchError::Option(format!(
                         "unknown option {other:?}; valid: k, variant, gating, rrf_k, window, snippet_chars, k_min, \
-                         allow_fallback, expand_chars, dense_weight, query_vector, vector_model"
+                         allow_fallback, expand_chars, text, dense_weight, query_vector, vector_model"
                     )))
                 }
             }
@@ -426,6 +434,7 @@ impl Default for SearchOptions {
             k_min: 1,
             allow_fallback: false,
             expand_chars: 0,
+            text: true,
             dense: DenseConfig::default(),
             rerank: RerankConfig::default(),
             probe: false,
@@ -611,7 +620,7 @@ pub struct Hit {
     pub adjustments: Vec<Adjustment>,
     /// Snippet with highlighted matches.
     pub snippet: Vec<Segment>,
-    /// Full chunk text.
+    /// Full chunk text (empty when the search asked for no text: `SearchOptions::text`).
     pub text: String,
     /// Other chunks of the section (when section expansion is on).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -2023,7 +2032,11 @@ impl Library {
                     dense_rank: cand.dense_rank,
                     adjustments: cand.adjustments.clone(),
                     snippet: snippet(&self.analyzer, &c.text, lang, terms, opts.snippet_chars),
-                    text: c.text.clone(),
+                    text: if opts.text {
+                        c.text.clone()
+                    } else {
+                        String::new()
+                    },
                     expanded,
                 }
             })

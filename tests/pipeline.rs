@@ -290,3 +290,28 @@ fn section_expansion_and_context_packaging() {
     ));
     assert!(ctx.contains("[/DOCUMENT 1]"));
 }
+
+/// A page that renders snippets asks for no full text: same results, snippets and context, and
+/// the text fields stay empty (nothing large is copied out per search).
+#[test]
+fn results_without_text_keep_ids_snippets_and_context() {
+    let lib = library();
+    let with = SearchOptions::for_variant(Variant::D);
+    let without =
+        SearchOptions::from_json(&serde_json::json!({"variant": "D", "text": false})).unwrap();
+    let a = lib
+        .search("heat flows conduction", &college_physics(), &with)
+        .unwrap();
+    let b = lib
+        .search("heat flows conduction", &college_physics(), &without)
+        .unwrap();
+    assert!(!a.results.is_empty());
+    assert_eq!(a.results.len(), b.results.len());
+    for (x, y) in a.results.iter().zip(&b.results) {
+        assert_eq!((&x.id, &x.snippet), (&y.id, &y.snippet));
+        assert!(!x.text.is_empty() && y.text.is_empty());
+    }
+    assert_eq!(lib.to_context(&a), lib.to_context(&b));
+    let e = SearchOptions::from_json(&serde_json::json!({"text": "no"})).unwrap_err();
+    assert!(e.to_string().contains("text must be true or false"), "{e}");
+}

@@ -9,7 +9,8 @@ import { applyUpdate, keepOffline, keepOfflineBytes, offlineSupported, onOffline
 const $ = (id) => document.getElementById(id);
 const FACETS = ['doc_type', 'chapter', 'year', 'paper', 'exam', 'lang'];
 const FIELDS = ['subject', 'level', ...FACETS];
-const OPTIONS = { k: 10 };
+// Cards show snippets; a result's full text comes with "Show the whole section" (text: true).
+const OPTIONS = { k: 10, text: false };
 const EXPAND_CHARS = 6000;
 const DEBOUNCE_MS = 300;
 
@@ -270,7 +271,7 @@ function showModelState() {
 
 function loadSection(hit) {
   const { query, scope, options } = last;
-  const resp = client.runSearch(query, scope, { ...options, expand_chars: EXPAND_CHARS });
+  const resp = client.runSearch(query, scope, { ...options, text: true, expand_chars: EXPAND_CHARS });
   return resp.results.find((h) => h.id === hit.id) || hit;
 }
 

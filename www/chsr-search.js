@@ -259,7 +259,7 @@ export class ChsrSearchElement extends HTMLElement {
       this.setStatus(() => this.t('status.cleared'));
       return;
     }
-    const options = { k: this.k };
+    const options = { k: this.k, text: false };
     this.dataset.state = 'searching';
     try {
       const resp = await this.client.search(query, scope, options, (entry, info) => {
@@ -296,7 +296,7 @@ export class ChsrSearchElement extends HTMLElement {
     const hits = resp.results;
     const loadSection = (hit) => {
       const { query, scope, options } = this.last;
-      const full = this.client.runSearch(query, scope, { ...options, expand_chars: 6000 });
+      const full = this.client.runSearch(query, scope, { ...options, text: true, expand_chars: 6000 });
       return full.results.find((h) => h.id === hit.id) || hit;
     };
     this.ui.results.replaceChildren(...hits.map((h) => card(t, h, { trace, loadSection, idPrefix: this.uid })));
