@@ -498,6 +498,32 @@ impl QueryEmbedder for ModelEmbedder {
     }
 }
 
+/// Decodes the bytes of manifest file `file` with `decode(bytes, checksum)` once their SHA-256
+/// matches the manifest's `expected`: that digest covers the whole file, so the payload checksum
+/// is not computed again (`checksum` false). On a mismatch the file is decoded with its checksum
+/// anyway, to report the most precise reason (truncation, another version…) when there is one.
+fn verified<T>(
+    file: &str,
+    bytes: &[u8],
+    expected: &str,
+    decode: impl Fn(&[u8], bool) -> Result<T, FormatError>,
+) -> Result<T, LoadError> {
+    let fmt_err = |error| LoadError::Format {
+        file: file.into(),
+        error,
+    };
+    let found = sha256_hex(bytes);
+    if found != expected {
+        decode(bytes, true).map_err(fmt_err)?;
+        return Err(LoadError::Integrity {
+            file: file.into(),
+            expected: expected.into(),
+            found,
+        });
+    }
+    decode(bytes, false).map_err(fmt_err)
+}
+
 /// Decodes and checks a dense index's graph for a shard of `n_chunks`, then drops the encoded
 /// graph (the decoded one replaces it; `DenseIndex` keeps the model id and parameters).
 fn decode_dense(d: &mut DenseIndex, n_chunks: usize) -> Result<DenseShard, FormatError> {
@@ -917,27 +943,17 @@ impl Library {
             .position(|s| s.file == file)
             .ok_or_else(|| LoadError::UnknownFile(file.to_string()))?;
         let entry = self.manifest.shards[i].clone();
-        let found = sha256_hex(bytes);
-        if found != entry.sha256 {
-            // Decode anyway to give the most precise reason (truncation, version…) when we can.
-            if let Err(error) = decode_shard(bytes) {
-                return Err(LoadError::Format {
-                    file: file.into(),
-                    error,
-                });
-            }
-            return Err(LoadError::Integrity {
-                file: file.into(),
-                expected: entry.sha256,
-                found,
-            });
-        }
         let fmt_err = |error| LoadError::Format {
             file: file.into(),
             error,
         };
-        // The manifest's digest covers the whole file: the payload is not hashed again.
-        let payload = decode_shard_prehashed(bytes).map_err(fmt_err)?;
+        let payload = verified(file, bytes, &entry.sha256, |b, checksum| {
+            if checksum {
+                decode_shard(b)
+            } else {
+                decode_shard_prehashed(b)
+            }
+        })?;
         if payload.subject != entry.subject || payload.level != entry.level {
             return Err(LoadError::Mismatch {
                 file: file.into(),
@@ -1016,25 +1032,11 @@ impl Library {
         if shard.dense.is_some() {
             return Ok(());
         }
-        let found = sha256_hex(bytes);
-        if found != part_entry.sha256 {
-            if let Err(error) = decode_dense_part(bytes, true) {
-                return Err(LoadError::Format {
-                    file: file.into(),
-                    error,
-                });
-            }
-            return Err(LoadError::Integrity {
-                file: file.into(),
-                expected: part_entry.sha256,
-                found,
-            });
-        }
         let fmt_err = |error| LoadError::Format {
             file: file.into(),
             error,
         };
-        let mut part = decode_dense_part(bytes, false).map_err(fmt_err)?;
+        let mut part = verified(file, bytes, &part_entry.sha256, decode_dense_part)?;
         if part.subject != entry.subject
             || part.level != entry.level
             || part.chunks != shard.payload.chunks.len() as u64
