@@ -115,6 +115,23 @@ fn open_all(dir: &Path) -> Result<Library, String> {
     Ok(lib)
 }
 
+/// Every shard and dense part of `dir`, the model loaded into the library, and the model again
+/// as a standalone embedder (for query vectors outside a search).
+fn open_with_model(
+    dir: &Path,
+) -> Result<(Library, chsr::format::ModelEntry, ModelEmbedder), String> {
+    let mut lib = open_all(dir)?;
+    lib.load_model_from_dir(dir).map_err(|e| e.to_string())?;
+    let model_entry = lib
+        .manifest()
+        .model
+        .clone()
+        .ok_or("the shards have no embedding model: build them with --model")?;
+    let model_bytes = std::fs::read(dir.join(&model_entry.file)).map_err(err(&model_entry.file))?;
+    let model = ModelEmbedder::from_bytes(&model_bytes).map_err(|e| e.to_string())?;
+    Ok((lib, model_entry, model))
+}
+
 // ------------------------------------------------------------------------------------ export
 
 const SCOPE_FIELDS: [&str; 12] = [
@@ -166,15 +183,7 @@ fn export(o: &Opts) -> Result<(), String> {
     let dir = o.path("shards")?;
     let out = o.path("out")?;
     std::fs::create_dir_all(&out).map_err(err(out.display()))?;
-    let mut lib = open_all(&dir)?;
-    lib.load_model_from_dir(&dir).map_err(|e| e.to_string())?;
-    let model_entry = lib
-        .manifest()
-        .model
-        .clone()
-        .ok_or("the shards have no embedding model: build them with --model")?;
-    let model_bytes = std::fs::read(dir.join(&model_entry.file)).map_err(err(&model_entry.file))?;
-    let model = ModelEmbedder::from_bytes(&model_bytes).map_err(|e| e.to_string())?;
+    let (lib, model_entry, model) = open_with_model(&dir)?;
     let dims = model_entry.dims as usize;
 
     // Documents and their stored vectors, shard by shard in manifest order.
@@ -607,15 +616,7 @@ fn dense_plans(o: &Opts) -> Result<(), String> {
     use chsr::gate::Bitset;
     let dir = o.path("shards")?;
     let repeat = o.num("repeat", 5)?.max(1) as usize;
-    let mut lib = open_all(&dir)?;
-    lib.load_model_from_dir(&dir).map_err(|e| e.to_string())?;
-    let model_entry = lib
-        .manifest()
-        .model
-        .clone()
-        .ok_or("no model in the manifest")?;
-    let model_bytes = std::fs::read(dir.join(&model_entry.file)).map_err(err(&model_entry.file))?;
-    let model = ModelEmbedder::from_bytes(&model_bytes).map_err(|e| e.to_string())?;
+    let (lib, _, model) = open_with_model(&dir)?;
     let qpath = o.path("queries")?;
     let text = std::fs::read_to_string(&qpath).map_err(err(qpath.display()))?;
     let graph_cfg = DenseConfig::default();
