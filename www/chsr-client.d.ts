@@ -44,6 +44,8 @@ export interface SearchOptions {
   allow_fallback?: boolean;
   /** Section expansion budget per result in characters, 0 = off (default 0). */
   expand_chars?: number;
+  /** Return each hit's full `text` (default true; false leaves it empty). */
+  text?: boolean;
 }
 
 export type Leakage = 'in_scope' | 'cross_topic' | 'cross_level' | 'fallback' | 'ungated';
@@ -83,6 +85,7 @@ export interface Hit {
   adjustments: Adjustment[];
   /** Snippet pieces; `hit` pieces match a query term. Insert as text, never as HTML. */
   snippet: Segment[];
+  /** The full chunk text ('' when the search passed `text: false`). */
   text: string;
   /** Other chunks of the section (with `expand_chars`). */
   expanded?: Expanded[];
@@ -151,6 +154,15 @@ export interface ShardEntry {
   chunks: number;
   /** Facet counts: field → value → chunks. */
   facets: Record<string, Record<string, number>>;
+  /** The shard's dense part (its vectors, `*.chsrv`), when it has one. */
+  dense?: PartEntry;
+}
+
+/** A file completing a shard (its dense part). */
+export interface PartEntry {
+  file: string;
+  sha256: string;
+  bytes: number;
 }
 
 /** The embedding model the shards' dense indexes were built with. */
@@ -191,7 +203,9 @@ export class ChsrError extends Error {
   attempts?: number;
 }
 
-export type Progress = (entry: ShardEntry, info?: { received: number; expected: number } | { retry: ChsrError }) => void;
+/** A dense part being downloaded, labelled with its shard's subject and level. */
+export type PartProgressEntry = PartEntry & { subject: string; level: string; vectorsOf: string };
+export type Progress = (entry: ShardEntry | PartProgressEntry, info?: { received: number; expected: number } | { retry: ChsrError }) => void;
 
 export function initWasm(wasmUrl?: string | URL): Promise<unknown>;
 export function engineError(e: unknown): ChsrError;
@@ -217,6 +231,10 @@ export class ChsrClient {
   fileUrl(file: string): string;
   ensureLoaded(scope: Scope, options?: SearchOptions, onProgress?: Progress): Promise<void>;
   loadFiles(files: string[], onProgress?: Progress): Promise<void>;
+  /** Loads the dense parts of the loaded shards; a failure is kept in `denseError`, not thrown. */
+  loadDenseParts(onProgress?: Progress): Promise<void>;
+  /** Why the last dense part could not be loaded (searches then stay lexical for that shard). */
+  denseError: ChsrError | null;
   /** Loads what the scope needs (and what relaxation asks for, unless `widen: false`), then searches. */
   search(query: string, scope: Scope, options?: SearchOptions, onProgress?: Progress, how?: { widen?: boolean }): Promise<SearchResponse>;
   /** Searches the shards already loaded. */
@@ -224,4 +242,6 @@ export class ChsrClient {
   /** The same search's results as `[DOCUMENT N]` context for an assistant. */
   toContext(query: string, scope: Scope, options?: SearchOptions): string;
   loadedShards(): ShardEntry[];
+  /** The files of a shard entry: the shard, then its dense part. */
+  static shardFiles(entry: ShardEntry): string[];
 }

@@ -15,8 +15,8 @@ use chsr::analysis::{fold_accents, normalize_formulas, tokenize, Analyzer, Lang,
 use chsr::build::{build, build_with, BuildOptions, BuildOutput, Embedder};
 use chsr::corpus::{check_visibility, parse_jsonl, parse_line, IngestError, SourcedChunk};
 use chsr::format::{
-    decode_shard, encode_shard, sha256_hex, ChunkRecord, Field, Manifest, ShardEntry,
-    FORMAT_VERSION, HEADER_LEN, MAGIC,
+    decode_dense_part, decode_shard, encode_dense_part, encode_shard, sha256_hex, ChunkRecord,
+    Field, Manifest, ShardEntry, DENSE_MAGIC, FORMAT_VERSION, HEADER_LEN, MAGIC,
 };
 use chsr::gate;
 use chsr::glossary::Glossary;
@@ -129,13 +129,17 @@ pub fn build_small(chunks: &[SourcedChunk], dense: bool) -> BuildOutput {
 ///
 /// First byte even: the rest is a whole shard file (exercises magic, version, length and checksum
 /// checks). Odd: the rest is a payload, wrapped in a valid header with its real SHA-256, so the
-/// bincode decoder and the consistency checks see arbitrary bytes (a forged shard).
+/// bincode decoder and the consistency checks see arbitrary bytes (a forged shard). Bit 1 set:
+/// the same for a shard's dense-part file (`decode_dense_part`, then its graph).
 /// Properties: no panic; anything that decodes re-encodes to bytes that decode to the same
 /// payload; every posting of an accepted index lies inside the shard.
 pub fn shard_decode(data: &[u8]) {
     let Some((&mode, rest)) = data.split_first() else {
         return;
     };
+    if mode & 2 == 2 {
+        return dense_part_decode(mode, rest);
+    }
     let bytes = if mode & 1 == 0 {
         rest.to_vec()
     } else {
@@ -157,6 +161,32 @@ pub fn shard_decode(data: &[u8]) {
                 if let Err(e) = d.decode_graph(n) {
                     let _ = e.to_string();
                 }
+            }
+        }
+        Err(e) => {
+            let _ = e.to_string();
+        }
+    }
+}
+
+/// The dense-part half of [`shard_decode`].
+fn dense_part_decode(mode: u8, rest: &[u8]) {
+    let bytes = if mode & 1 == 0 {
+        rest.to_vec()
+    } else {
+        let mut out = wrap(rest);
+        out[..8].copy_from_slice(DENSE_MAGIC);
+        out
+    };
+    match decode_dense_part(&bytes, true) {
+        Ok(p) => {
+            let again = encode_dense_part(&p);
+            let q = decode_dense_part(&again, true).expect("a re-encoded dense part decodes");
+            assert_eq!(encode_dense_part(&q), again, "encode(decode(x)) is stable");
+            // A reader checks `chunks` against its loaded shard first; bound it likewise here.
+            let n = p.chunks.min(1 << 16) as usize;
+            if let Err(e) = p.index.decode_graph(n) {
+                let _ = e.to_string();
             }
         }
         Err(e) => {

@@ -60,6 +60,14 @@ fn main() {
                 &format!("{tag}-forged"),
                 &with_mode(3, payload_of(&s.bytes)),
             );
+            if let Some(part) = &s.dense_bytes {
+                write("shard_decode", &format!("{tag}-part-file"), &with_mode(2, part));
+                write(
+                    "shard_decode",
+                    &format!("{tag}-part-payload"),
+                    &with_mode(3, payload_of(part)),
+                );
+            }
         }
         if !dense {
             write("manifest", "small", out.manifest.to_json().as_bytes());
