@@ -1,13 +1,18 @@
 //! The Wasm module under `wasm-pack test` (Node and headless Chromium): build the spine fixture,
 //! load its shards through the JS-facing API, and check the ids against the golden file that the
-//! native test (`tests/spine.rs`) checks too — same ids natively and in Wasm.
+//! native test (`tests/spine.rs`) checks too — same ids natively and in Wasm. The parity property
+//! (`tests/parity/mod.rs`): a few hundred random queries, scopes, variants and options give the
+//! same digests here, through the library and through `ChsrIndex`, as natively
+//! (`tests/wasm_parity.rs`), against one golden file.
 #![cfg(target_arch = "wasm32")]
+
+mod parity;
 
 use chsr::build::{build, BuildOptions};
 use chsr::corpus::parse_jsonl;
 use chsr::wasm::ChsrIndex;
 use serde::Serialize;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsError, JsValue};
 use wasm_bindgen_test::*;
 
 const SPINE: &str = include_str!("fixtures/spine.jsonl");
@@ -130,4 +135,75 @@ fn shards_needed_follow_the_scope_and_bad_input_throws() {
         .as_string()
         .unwrap()
         .contains("k must be"));
+}
+
+/// The parity cases through `ChsrIndex` (JS values in and out, as the page calls it): the
+/// response comes back as a JS object and is read into JSON before digesting.
+fn run_index(index: &ChsrIndex, case: &parity::Case) -> String {
+    let message = |e: JsError| {
+        js_sys::Error::from(JsValue::from(e))
+            .message()
+            .as_string()
+            .unwrap()
+    };
+    let r = index
+        .search(&case.query, js(&case.scope), js(&case.options))
+        .map_err(message)
+        .and_then(|resp| {
+            let context = index
+                .to_context(&case.query, js(&case.scope), js(&case.options))
+                .map_err(message)?;
+            Ok((serde_wasm_bindgen::from_value(resp).unwrap(), context))
+        });
+    parity::outcome_text(r)
+}
+
+#[wasm_bindgen_test]
+fn random_queries_give_the_native_digests() {
+    use parity::*;
+    let fixture = Fixture::build();
+    let cases = cases(&fixture);
+    // Through the library, as natively.
+    let libs: Vec<_> = Setup::ALL.iter().map(|s| fixture.library(*s)).collect();
+    let outcomes: Vec<String> = cases
+        .iter()
+        .map(|c| run_library(&libs[c.setup.index()], c))
+        .collect();
+    let lines = |outcomes: &[String]| {
+        let mut lines = fixture.manifest_lines();
+        lines.extend(
+            cases
+                .iter()
+                .zip(outcomes)
+                .enumerate()
+                .map(|(i, (c, o))| case_line(i, c, o)),
+        );
+        lines
+    };
+    if let Err(e) = compare(&lines(&outcomes), &cases, &outcomes, "wasm library") {
+        panic!("{e}");
+    }
+    drop(libs);
+    // Through ChsrIndex, the page's API.
+    let indexes: Vec<ChsrIndex> = Setup::ALL
+        .iter()
+        .map(|s| {
+            let out = fixture.output(*s);
+            let mut index = ChsrIndex::from_manifest(&out.manifest.to_json()).unwrap();
+            for sh in &out.shards {
+                index.load_shard(&sh.entry.file, &sh.bytes).unwrap();
+            }
+            if *s == Setup::Dense {
+                index.load_model(MODEL).unwrap();
+            }
+            index
+        })
+        .collect();
+    let outcomes: Vec<String> = cases
+        .iter()
+        .map(|c| run_index(&indexes[c.setup.index()], c))
+        .collect();
+    if let Err(e) = compare(&lines(&outcomes), &cases, &outcomes, "wasm ChsrIndex") {
+        panic!("{e}");
+    }
 }

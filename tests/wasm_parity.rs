@@ -1,0 +1,91 @@
+//! Native half of the native/Wasm parity property (`tests/parity/mod.rs`): a few hundred random
+//! queries, scopes, variants and options over the spine fixture, each result digested and
+//! compared with `tests/fixtures/parity_golden.txt`, which `tests/wasm.rs` checks under Node and
+//! headless Chromium too. `CHSR_BLESS=1 cargo test --test wasm_parity` rewrites the file.
+#![cfg(not(target_arch = "wasm32"))]
+
+mod parity;
+
+use parity::*;
+
+#[test]
+fn random_queries_match_the_golden_digests() {
+    let fixture = Fixture::build();
+    let libs: Vec<_> = Setup::ALL.iter().map(|s| fixture.library(*s)).collect();
+    let cases = cases(&fixture);
+    let outcomes: Vec<String> = cases
+        .iter()
+        .map(|c| run_library(&libs[c.setup.index()], c))
+        .collect();
+    let mut lines = fixture.manifest_lines();
+    lines.extend(
+        cases
+            .iter()
+            .zip(&outcomes)
+            .enumerate()
+            .map(|(i, (c, o))| case_line(i, c, o)),
+    );
+    if std::env::var_os("CHSR_BLESS").is_some_and(|v| v == "1") {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(GOLDEN_PATH);
+        std::fs::write(&path, format!("{HEADER}{}\n", lines.join("\n"))).unwrap();
+        eprintln!("wrote {}", path.display());
+        return;
+    }
+    if let Err(e) = compare(&lines, &cases, &outcomes, "native") {
+        panic!("{e}\n(after an intended change: CHSR_BLESS=1 cargo test --test wasm_parity)");
+    }
+}
+
+#[test]
+fn the_generator_covers_what_it_claims() {
+    // Guards the generator itself: every variant, every set-up, errors, empty and long queries,
+    // and scopes whose gate admits nothing all occur.
+    let fixture = Fixture::build();
+    let cases = cases(&fixture);
+    assert_eq!(cases.len(), CASES);
+    for v in ["A", "B", "B+", "C", "D", "E"] {
+        assert!(
+            cases.iter().any(|c| c.options["variant"] == v),
+            "variant {v}"
+        );
+    }
+    for s in Setup::ALL {
+        assert!(cases.iter().any(|c| c.setup == s), "{s:?}");
+    }
+    assert!(cases.iter().any(|c| c.query.is_empty()));
+    assert!(cases.iter().any(|c| c.query.len() > 16 * 1024));
+    let libs: Vec<_> = Setup::ALL.iter().map(|s| fixture.library(*s)).collect();
+    let outcomes: Vec<String> = cases
+        .iter()
+        .map(|c| run_library(&libs[c.setup.index()], c))
+        .collect();
+    let errors = outcomes.iter().filter(|o| o.starts_with("error ")).count();
+    assert!(errors > 0 && errors < CASES / 5, "{errors} errors");
+    assert!(
+        outcomes
+            .iter()
+            .any(|o| o.contains("\"admissible\":#0000000000000000")),
+        "no scope empties the gate"
+    );
+    assert!(outcomes.iter().any(|o| o.contains("\"truncated\":t")));
+    assert!(outcomes.iter().any(|o| o.contains("\"dense_rank\":#")));
+    // Shard names are digested without their content hash (the build lines pin the bytes).
+    assert!(outcomes.iter().any(|o| o.contains(".*.chsr")));
+    // Every dense search of the fixture scans exactly: graphs built in Wasm differ (see
+    // `Fixture::manifest_lines`), the exact scan never reads them.
+    assert!(outcomes
+        .iter()
+        .any(|o| o.contains("\"dense_plans\":[\"exact\"")));
+    for o in &outcomes {
+        if let Some(at) = o.find("\"dense_plans\":[") {
+            let plans = &o[at..at + o[at..].find(']').unwrap()];
+            assert!(!plans.contains("graph"), "{plans}");
+        }
+    }
+    // The same seed gives the same cases.
+    let again = parity::cases(&fixture);
+    assert!(cases.iter().zip(&again).all(|(a, b)| a.query == b.query
+        && a.scope == b.scope
+        && a.options == b.options
+        && a.setup == b.setup));
+}
