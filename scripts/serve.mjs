@@ -2,7 +2,8 @@
 // A tiny static file server for the study site (no dependencies), bound to 127.0.0.1.
 //   node scripts/serve.mjs [--root www] [--port 8080] [--log]   (--log: print "GET /path STATUS" per request)
 // Prints "chsr: serving <root> at http://127.0.0.1:<port>/" once listening (port 0 = any free port).
-// Sends the site's Content-Security-Policy as a header (the policy the README documents), allows
+// Sends the site's Content-Security-Policy as a header (the policy the README documents; for a
+// page, the policy of its own <meta>, which holds its import map's hash), allows
 // cross-origin reads (the <chsr-search> embed is loaded from other sites' pages), and refuses paths
 // outside the root.
 import { createServer } from 'node:http';
@@ -39,11 +40,13 @@ const server = createServer(async (req, res) => {
     const st = await stat(file).catch(() => null);
     if (!st || !st.isFile()) { res.writeHead(404, { 'content-type': 'text/plain' }).end('not found'); return; }
     const body = await readFile(file);
+    const meta = extname(file) === '.html'
+      && String(body).match(/<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"/i);
     res.writeHead(200, {
       'content-type': TYPES[extname(file)] || 'application/octet-stream',
       'content-length': body.length,
       'cache-control': 'no-cache',
-      'content-security-policy': CSP,
+      'content-security-policy': meta ? meta[1] : CSP,
       'x-content-type-options': 'nosniff',
       'access-control-allow-origin': '*',
       'referrer-policy': 'no-referrer',

@@ -7,11 +7,16 @@
 // Shards (`*.chsr`), their vectors (`*.chsrv`) and the embedding model (`*.chsrm`) have content-hashed names pinned by the
 // manifest: they are saved as they are used (the page hands their verified bytes to the worker),
 // and a new build carries over those its manifests still name.
+// First the pages are stamped with Subresource Integrity (scripts/site-integrity.mjs: each
+// `index.template.html` becomes `index.html`); build.json also lists those digests (`integrity`,
+// paths relative to DIR: for hosts and LMS pages that load chsr-search.js) and the site-wide
+// Content-Security-Policy with the import maps' hashes (`csp`).
 //   node scripts/site-version.mjs [DIR]   (default: www)
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stampPages, TEMPLATE } from './site-integrity.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const dir = process.argv[2] || join(here, '..', 'www');
@@ -28,7 +33,8 @@ function walk(d) {
   return out;
 }
 
-const all = walk(dir);
+const { integrity, csp } = stampPages(dir);
+const all = walk(dir).filter((f) => !f.endsWith(TEMPLATE));
 const manifests = all.filter((f) => f.endsWith('/manifest.json') || f === 'manifest.json');
 const files = all.filter((f) => !SKIP.has(f) && !/\.(chsr|chsrv|chsrm|d\.ts)$/.test(f));
 const hash = createHash('sha256');
@@ -41,5 +47,5 @@ for (const f of files) {
 const build = hash.digest('hex').slice(0, 16);
 // Directory URLs of the pages, so a navigation to "./" or "embed/" finds its page offline.
 const dirs = files.filter((f) => f.endsWith('index.html')).map((f) => f.slice(0, -'index.html'.length) || './');
-writeFileSync(join(dir, 'build.json'), `${JSON.stringify({ build, files: [...dirs, ...files], manifests }, null, 1)}\n`);
+writeFileSync(join(dir, 'build.json'), `${JSON.stringify({ build, files: [...dirs, ...files], manifests, integrity, csp }, null, 1)}\n`);
 console.log(`build ${build}: ${files.length} files to keep offline (${manifests.length} manifest(s))`);

@@ -208,6 +208,8 @@ export type PartProgressEntry = PartEntry & { subject: string; level: string; ve
 export type Progress = (entry: ShardEntry | PartProgressEntry, info?: { received: number; expected: number } | { retry: ChsrError }) => void;
 
 export function initWasm(wasmUrl?: string | URL): Promise<unknown>;
+/** The `sha384-…` integrity the document's import maps give for `url` (the Wasm module's is checked), or null. */
+export function integrityFor(url: string): string | null;
 export function engineError(e: unknown): ChsrError;
 
 export class ChsrClient {

@@ -33,12 +33,34 @@ export function engineError(e) {
   return new ChsrError(code, message, { cause: e });
 }
 
-/** Initialises the Wasm module once. */
+/**
+ * The integrity metadata (`sha384-…`) that the document's import maps give for `url`, or null.
+ * scripts/build-site lists the Wasm module there, so its download is checked like the modules.
+ */
+export function integrityFor(url) {
+  if (typeof document === 'undefined') return null;
+  for (const s of document.querySelectorAll('script[type="importmap"]')) {
+    try {
+      for (const [key, value] of Object.entries(JSON.parse(s.textContent).integrity || {})) {
+        if (new URL(key, document.baseURI).href === url) return value;
+      }
+    } catch { /* not a map of ours */ }
+  }
+  return null;
+}
+
+/** Initialises the Wasm module once (checked against its import-map integrity, if any). */
 export function initWasm(wasmUrl) {
   if (!ready) {
-    ready = init(wasmUrl ? { module_or_path: wasmUrl } : undefined).catch((e) => {
+    const base = typeof document === 'undefined' ? import.meta.url : document.baseURI;
+    const url = new URL(wasmUrl || new URL('./pkg/chsr_bg.wasm', import.meta.url), base).href;
+    const integrity = integrityFor(url);
+    ready = init({ module_or_path: integrity ? new Request(url, { integrity }) : url }).catch((e) => {
       ready = null;
-      throw new ChsrError('engine', `the WebAssembly module did not start: ${(e && e.message) || e}`, { cause: e });
+      const why = integrity && e instanceof TypeError
+        ? `${url} could not be downloaded or failed its integrity check (${e.message})`
+        : (e && e.message) || e;
+      throw new ChsrError('engine', `the WebAssembly module did not start: ${why}`, { cause: e, url });
     });
   }
   return ready;

@@ -1,0 +1,130 @@
+// Subresource Integrity for the site's pages (called by scripts/site-version.mjs, so by
+// scripts/build-site and by the page tests' stampSite).
+//
+// Each page template `DIR/**/index.template.html` becomes `index.html` next to it, with:
+//   - `integrity="sha384-…"` on every local `<script src>` (the entry modules and the classic
+//     guard.js) and `<link rel="stylesheet" href>`;
+//   - an import map `<script type="importmap">{"integrity": {...}}</script>` before the first
+//     script, naming the sha384 of every module the entry modules import statically (followed
+//     through the whole graph: `import … from './x.js'`, `export … from`, `import './x.js'`) and
+//     of every file a module locates with `new URL('file', import.meta.url)` (the Wasm module
+//     `pkg/chsr_bg.wasm`, which chsr-client.js fetches with that integrity);
+//   - the import map's `'sha256-…'` added to `script-src` of the page's CSP `<meta>` (an import
+//     map is an inline script; the policy keeps refusing every other inline script).
+// A browser refuses a module or stylesheet whose bytes differ from the digest; guard.js then shows
+// a plain error instead of a page that never starts.
+//   import { stampPages } from './site-integrity.mjs';
+//   const { pages, integrity, csp } = stampPages('www');
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, posix, relative, sep } from 'node:path';
+
+export const TEMPLATE = 'index.template.html';
+const TAG = /<(script|link)\b[^>]*>/gi;
+const STATIC_IMPORT = /(?:^|[;\n}])\s*(?:import|export)\s+(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"]+)['"]/g;
+const ASSET_URL = /new\s+URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url\s*\)/g;
+
+const sha = (alg, bytes) => `${alg}-${createHash(alg).update(bytes).digest('base64')}`;
+const isLocal = (url) => !/^[a-z][a-z0-9+.-]*:|^\/\//i.test(url);
+const attr = (tag, name) => {
+  const m = tag.match(new RegExp(`\\s${name}\\s*=\\s*("([^"]*)"|'([^']*)')`, 'i'));
+  return m ? (m[2] ?? m[3]) : null;
+};
+
+function walk(d) {
+  const out = [];
+  for (const name of readdirSync(d).sort()) {
+    if (name.startsWith('.')) continue;
+    const p = join(d, name);
+    if (statSync(p).isDirectory()) out.push(...walk(p));
+    else out.push(p);
+  }
+  return out;
+}
+
+/** Files (absolute paths) of the static module graph from `entry`, and the assets its modules locate. */
+function moduleGraph(entry) {
+  const modules = new Set();
+  const assets = new Set();
+  const todo = [entry];
+  while (todo.length) {
+    const file = todo.pop();
+    if (modules.has(file)) continue;
+    if (!existsSync(file)) throw new Error(`${file}: imported but missing (run scripts/build-site)`);
+    modules.add(file);
+    const src = readFileSync(file, 'utf8');
+    for (const m of src.matchAll(STATIC_IMPORT)) {
+      if (isLocal(m[1]) && /^\.{0,2}\//.test(m[1])) todo.push(join(dirname(file), m[1]));
+    }
+    for (const m of src.matchAll(ASSET_URL)) {
+      const asset = join(dirname(file), m[1]);
+      if (isLocal(m[1]) && existsSync(asset) && statSync(asset).isFile()) assets.add(asset);
+    }
+  }
+  return { modules, assets };
+}
+
+// The URL of `file` relative to the page in `pageDir`, as an import map key ("./x.js", "../x.js").
+function keyFor(pageDir, file) {
+  const rel = relative(pageDir, file).split(sep).join(posix.sep);
+  return rel.startsWith('../') ? rel : `./${rel}`;
+}
+
+/**
+ * Stamps every page template under `dir`. Returns the pages written, the sha384 of every stamped
+ * file (paths relative to `dir`), and the site-wide policy (the pages' policy with every import
+ * map hash) for hosts that send one header for the whole site.
+ */
+export function stampPages(dir) {
+  const pages = [];
+  const integrity = {};
+  const hashes = new Set();
+  let policy = null;
+  for (const template of walk(dir).filter((f) => f.endsWith(`${sep}${TEMPLATE}`) || f === TEMPLATE)) {
+    const pageDir = dirname(template);
+    let html = readFileSync(template, 'utf8');
+    const digest = (file) => {
+      const v = sha('sha384', readFileSync(file));
+      integrity[relative(dir, file).split(sep).join(posix.sep)] = v;
+      return v;
+    };
+    const map = {};
+    html = html.replace(TAG, (tag, name) => {
+      const url = name.toLowerCase() === 'script' ? attr(tag, 'src') : attr(tag, 'href');
+      const isStyle = name.toLowerCase() === 'link' && /stylesheet/i.test(attr(tag, 'rel') || '');
+      if (!url || !isLocal(url) || url.startsWith('data:') || (name.toLowerCase() === 'link' && !isStyle)) return tag;
+      if (attr(tag, 'integrity') !== null) throw new Error(`${template}: ${tag} already has an integrity attribute`);
+      const file = join(pageDir, url);
+      const stamped = tag.replace(/\s*>$/, ` integrity="${digest(file)}">`);
+      if (attr(tag, 'type') === 'module') {
+        const { modules, assets } = moduleGraph(file);
+        for (const f of [...modules, ...assets]) map[keyFor(pageDir, f)] = digest(f);
+      }
+      return stamped;
+    });
+    const sorted = Object.fromEntries(Object.entries(map).sort(([a], [b]) => a.localeCompare(b)));
+    const json = JSON.stringify({ integrity: sorted }, null, 1).replace(/\n\s*/g, ' ');
+    const hash = sha('sha256', json);
+    hashes.add(hash);
+    const at = html.search(/<script\b/i);
+    if (at < 0) throw new Error(`${template}: no script to protect`);
+    const indent = html.slice(html.lastIndexOf('\n', at) + 1, at);
+    html = `${html.slice(0, at)}<script type="importmap">${json}</script>\n${indent}${html.slice(at)}`;
+    let found = false;
+    html = html.replace(/(<meta\s+http-equiv="Content-Security-Policy"\s+content=")([^"]*)(")/i, (all, a, csp, b) => {
+      found = true;
+      policy = csp;
+      return `${a}${withHashes(csp, [hash])}${b}`;
+    });
+    if (!found) throw new Error(`${template}: no Content-Security-Policy <meta> to add the import map's hash to`);
+    const out = join(pageDir, 'index.html');
+    writeFileSync(out, html);
+    pages.push(relative(dir, out).split(sep).join(posix.sep));
+  }
+  return { pages, integrity, csp: policy ? withHashes(policy, [...hashes].sort()) : null };
+}
+
+/** `csp` with `'hash'` sources added to `script-src`. */
+export function withHashes(csp, hashes) {
+  return csp.replace(/script-src ([^;]*)/, (all, sources) => `script-src ${sources.trim()} ${hashes.map((h) => `'${h}'`).join(' ')}`);
+}

@@ -1,0 +1,139 @@
+// Subresource Integrity (scripts/site-integrity.mjs via scripts/build-site): every page script and
+// stylesheet carries its sha384, an import map gives the digests of the imported modules and of
+// the Wasm module, and the policy allows that import map by its hash (no 'unsafe-inline'). A file
+// served with other bytes than the build stamped is refused by the browser: none of its code
+// runs, and the page shows a plain error (guard.js, or the engine error for the Wasm module).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { serve, launch, copySite, stampSite, search, watchErrors } from './harness.mjs';
+
+let server;
+let browser;
+let dir;
+before(async () => {
+  dir = copySite();
+  stampSite(dir);
+  server = await serve(dir);
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function open(path) {
+  const context = await browser.newContext({ locale: 'en-GB', serviceWorkers: 'block' });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.addInitScript(() => {
+    window.__csp = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  await page.goto(`${server.url}${path}`);
+  return { context, page, errors };
+}
+
+// Serves `file` (relative to the site) with other bytes while `fn` runs: a line of code that
+// would mark the page if it ran. The page itself is not restamped.
+async function tampered(file, fn) {
+  const path = join(dir, file);
+  const original = readFileSync(path);
+  const marker = file.endsWith('.wasm')
+    ? Buffer.concat([original, Buffer.from([0])])
+    : Buffer.concat([original, Buffer.from('\nglobalThis.__tampered = true;\n')]);
+  writeFileSync(path, marker);
+  try {
+    await fn();
+  } finally {
+    writeFileSync(path, original);
+  }
+}
+
+const sha384 = (file) => `sha384-${createHash('sha384').update(readFileSync(join(dir, file))).digest('base64')}`;
+
+test('the pages carry integrity for every script, module and the Wasm module, and still work', async () => {
+  const html = readFileSync(join(dir, 'index.html'), 'utf8');
+  assert.ok(html.includes(`<script src="guard.js" integrity="${sha384('guard.js')}">`), 'guard.js');
+  assert.ok(html.includes(`<script type="module" src="app.js" integrity="${sha384('app.js')}">`), 'app.js');
+  assert.ok(html.includes(`href="style.css" integrity="${sha384('style.css')}"`), 'style.css');
+  const map = JSON.parse(html.match(/<script type="importmap">([^<]*)<\/script>/)[1]);
+  for (const f of ['app.js', 'view.js', 'i18n.js', 'offline.js', 'chsr-client.js', 'pkg/chsr.js', 'pkg/chsr_bg.wasm']) {
+    assert.equal(map.integrity[`./${f}`], sha384(f), f);
+  }
+  const embed = readFileSync(join(dir, 'embed', 'index.html'), 'utf8');
+  assert.ok(embed.includes(`<script type="module" src="../chsr-search.js" integrity="${sha384('chsr-search.js')}">`));
+  const embedMap = JSON.parse(embed.match(/<script type="importmap">([^<]*)<\/script>/)[1]);
+  for (const f of ['chsr-client.js', 'view.js', 'i18n.js', 'offline.js', 'pkg/chsr.js', 'pkg/chsr_bg.wasm']) {
+    assert.equal(embedMap.integrity[`../${f}`], sha384(f), f);
+  }
+  // The import map is allowed by its hash, in the header and in the <meta>; nothing else inline.
+  for (const [path, text] of [['', html], ['embed/', embed]]) {
+    const mapText = text.match(/<script type="importmap">([^<]*)<\/script>/)[1];
+    const hash = `'sha256-${createHash('sha256').update(mapText).digest('base64')}'`;
+    const header = (await fetch(`${server.url}${path}`)).headers.get('content-security-policy');
+    const meta = text.match(/http-equiv="Content-Security-Policy"\s+content="([^"]*)"/)[1];
+    for (const csp of [header, meta]) {
+      assert.ok(csp.includes(`script-src 'self' 'wasm-unsafe-eval' ${hash};`), `${path}: ${csp}`);
+      assert.doesNotMatch(csp, /'unsafe-(inline|eval)'/);
+    }
+  }
+  const build = JSON.parse(readFileSync(join(dir, 'build.json'), 'utf8'));
+  assert.equal(build.integrity['pkg/chsr_bg.wasm'], sha384('pkg/chsr_bg.wasm'));
+  assert.ok(!build.files.some((f) => f.endsWith('.template.html')), 'templates are not published offline');
+
+  const { context, page, errors } = await open('');
+  await page.waitForSelector('body[data-ready="true"]');
+  const list = await search(page, 'specific heat', { subject: 'physics', level: 'high_school' });
+  assert.ok(list.length > 0);
+  assert.equal(await page.evaluate(() => document.body.dataset.loadError), undefined);
+  assert.deepEqual(await page.evaluate(() => window.__csp), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+for (const file of ['app.js', 'view.js', 'pkg/chsr.js']) {
+  test(`a tampered ${file} is refused and the page says so in plain words`, async () => {
+    await tampered(file, async () => {
+      const { context, page, errors } = await open('');
+      await page.waitForSelector('body[data-load-error="true"]');
+      assert.equal(await page.isVisible('#error'), true);
+      assert.match(await page.textContent('#error-text'), /could not be loaded or does not match the published version/);
+      assert.equal(await page.evaluate(() => globalThis.__tampered), undefined, 'the tampered code did not run');
+      assert.equal(await page.evaluate(() => document.body.dataset.ready), undefined, 'the app did not start');
+      assert.ok(errors.some((e) => /integrity/i.test(e)), errors.join('\n'));
+      // "Try again" reloads (the file is still tampered: the same error).
+      await Promise.all([page.waitForNavigation(), page.click('#error-retry')]);
+      await page.waitForSelector('body[data-load-error="true"]');
+      await context.close();
+    });
+  });
+}
+
+test('a tampered Wasm module is refused and the engine error is shown', async () => {
+  await tampered('pkg/chsr_bg.wasm', async () => {
+    const { context, page } = await open('');
+    await page.waitForSelector('#error:not([hidden])');
+    assert.match(await page.textContent('#error-text'), /could not start.*chsr_bg\.wasm could not be downloaded or failed its integrity check/s);
+    assert.equal(await page.evaluate(() => document.body.dataset.ready), undefined);
+    await context.close();
+  });
+  // Restored: the same browser starts the page again.
+  const { context, page } = await open('');
+  await page.waitForSelector('body[data-ready="true"]');
+  await context.close();
+});
+
+test('in the embed, a tampered module leaves a plain error in the element', async () => {
+  await tampered('chsr-client.js', async () => {
+    const { context, page } = await open('embed/?ui=fr');
+    await page.waitForSelector('#course-search[data-state="error"]');
+    assert.match(await page.textContent('#course-search'), /n’a pas pu démarrer/);
+    assert.equal(await page.evaluate(() => customElements.get('chsr-search')), undefined);
+    assert.equal(await page.evaluate(() => globalThis.__tampered), undefined);
+    await context.close();
+  });
+});
