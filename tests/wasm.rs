@@ -193,6 +193,20 @@ fn random_queries_give_the_native_digests() {
             for sh in &out.shards {
                 index.load_shard(&sh.entry.file, &sh.bytes).unwrap();
             }
+            // The dense parts the page fetches after the shards.
+            let parts: Vec<serde_json::Value> =
+                serde_wasm_bindgen::from_value(index.dense_needed().unwrap()).unwrap();
+            for part in &parts {
+                let file = part["file"].as_str().unwrap();
+                let sh = out
+                    .shards
+                    .iter()
+                    .find(|sh| sh.entry.dense.as_ref().is_some_and(|d| d.file == file))
+                    .unwrap();
+                index
+                    .load_dense(file, sh.dense_bytes.as_ref().unwrap())
+                    .unwrap();
+            }
             if *s == Setup::Dense {
                 index.load_model(MODEL).unwrap();
             }

@@ -22,7 +22,7 @@
 
 use chsr::build::{build, build_with, BuildOptions, BuildOutput, Embedder};
 use chsr::corpus::parse_jsonl;
-use chsr::format::{decode_shard, encode_shard, sha256_hex};
+use chsr::format::{decode_dense_part, encode_dense_part, sha256_hex};
 use chsr::library::{Library, ModelEmbedder, SearchOptions};
 use chsr::scope::Scope;
 use serde_json::{json, Map, Value};
@@ -151,8 +151,10 @@ impl Fixture {
         let out = self.output(setup);
         let mut lib = Library::new(out.manifest.clone());
         for s in &out.shards {
-            lib.load_shard(&s.entry.file, &s.bytes)
-                .expect("fixture shard loads");
+            // The shard, then its dense part (the vectors), if any.
+            for (file, bytes) in s.files() {
+                lib.load_file(file, bytes).expect("fixture file loads");
+            }
         }
         if setup == Setup::Dense {
             lib.load_model(MODEL).expect("model loads");
@@ -161,8 +163,8 @@ impl Fixture {
     }
 
     /// The digest lines of the build: the chunk vectors the dense build embeds, the lexical
-    /// manifest (it pins every lexical shard's SHA-256), and the dense shards with their HNSW
-    /// graphs left out. Graphs built in Wasm differ from native ones (instant-distance draws the
+    /// manifest (it pins every lexical shard's SHA-256), and the dense build's shards and dense
+    /// parts with their HNSW graphs left out. Graphs built in Wasm differ from native ones (instant-distance draws the
     /// layers with `rand`'s `SmallRng`, a different generator on 32-bit targets); shards are built
     /// natively (`chsr build`), and every fixture shard is small enough for the exact dense scan,
     /// which never reads the graph.
@@ -177,11 +179,12 @@ impl Fixture {
         }
         let mut without_graphs = String::new();
         for s in &self.dense.shards {
-            let mut payload = decode_shard(&s.bytes).expect("fixture shard decodes");
-            if let Some(d) = payload.dense.as_mut() {
-                d.graph.clear();
+            without_graphs.push_str(&sha256_hex(&s.bytes));
+            if let Some(bytes) = &s.dense_bytes {
+                let mut part = decode_dense_part(bytes, true).expect("fixture dense part decodes");
+                part.index.graph.clear();
+                without_graphs.push_str(&sha256_hex(&encode_dense_part(&part)));
             }
-            without_graphs.push_str(&sha256_hex(&encode_shard(&payload)));
         }
         let digest = |s: &str| sha256_hex(s.as_bytes())[..16].to_string();
         vec![
