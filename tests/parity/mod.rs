@@ -7,7 +7,7 @@
 //! accents, French words, hint phrases, punctuation, control and bidi characters, empty and very
 //! long strings) — with random scopes (valid subject/level pairs and facet values, combinations
 //! that empty the gate, unknown values) and random options (every variant, k, gating overrides,
-//! fallback, expansion, snippet sizes, weights, a few invalid ones), on three set-ups: lexical
+//! fallback, expansion, snippet sizes, weights, full text or not, a few invalid ones), on three set-ups: lexical
 //! shards, dense shards with the embedding model loaded, and dense shards without it.
 //!
 //! Each result becomes a canonical string — every field of the response (ids in order, every
@@ -481,6 +481,10 @@ fn options(rng: &mut Rng) -> Value {
     }
     if rng.chance(5) {
         o.insert("k_min".into(), json!(*rng.pick(&[0u64, 3, 8])));
+    }
+    if rng.chance(30) {
+        // As the page and the embed ask: snippets only, no full text.
+        o.insert("text".into(), json!(!rng.chance(80)));
     }
     if rng.chance(3) {
         // Invalid options are refused with a message, the same everywhere.
