@@ -15,7 +15,8 @@ use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 use std::fmt;
 
-/// Errors reading a corpus (the ingest concern).
+/// Errors reading line-oriented JSON input: a corpus, or an evaluation query set
+/// (`eval::queries`). Every variant names the file, and the line and field where there is one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum IngestError {
     /// The file could not be read.
@@ -47,6 +48,8 @@ pub enum IngestError {
     },
     /// Two records share an id.
     DuplicateId {
+        /// What the id identifies, as said in the message (`id`, `query id`).
+        what: &'static str,
         /// The repeated id.
         id: String,
         /// Where it appears first (`file:line`).
@@ -65,6 +68,13 @@ pub enum IngestError {
         /// The visibility value found.
         visibility: String,
     },
+    /// The file holds no record at all.
+    Empty {
+        /// File name as given.
+        file: String,
+        /// What it should hold (`query`, …).
+        what: &'static str,
+    },
 }
 
 impl fmt::Display for IngestError {
@@ -80,9 +90,13 @@ impl fmt::Display for IngestError {
                 field,
                 message,
             } => write!(f, "{file}:{line}: field `{field}`: {message}"),
-            IngestError::DuplicateId { id, first, second } => {
-                write!(f, "duplicate id {id:?} at {second} (first at {first})")
-            }
+            IngestError::DuplicateId {
+                what,
+                id,
+                first,
+                second,
+            } => write!(f, "duplicate {what} {id:?} at {second} (first at {first})"),
+            IngestError::Empty { file, what } => write!(f, "{file}: no {what} in the file"),
             IngestError::NotPublic {
                 file,
                 line,
@@ -292,7 +306,8 @@ pub fn parse_line(
     }))
 }
 
-fn kind(v: &Value) -> &'static str {
+/// How a JSON value's type is named in error messages ("a string", "null", …).
+pub fn kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",
@@ -324,7 +339,7 @@ pub fn parse_jsonl(file: &str, text: &str) -> Result<Vec<SourcedChunk>, IngestEr
             out.push(c);
         }
     }
-    check_unique(&out)?;
+    check_chunk_ids(&out)?;
     Ok(out)
 }
 
@@ -335,42 +350,65 @@ pub fn read_files<P: AsRef<std::path::Path>>(
 ) -> Result<Vec<SourcedChunk>, IngestError> {
     let mut all = Vec::new();
     for p in paths {
-        let name = p.as_ref().display().to_string();
-        let bytes = std::fs::read(p.as_ref()).map_err(|e| IngestError::Io {
-            file: name.clone(),
-            message: e.to_string(),
-        })?;
-        let text = String::from_utf8(bytes).map_err(|e| {
-            let upto = &e.as_bytes()[..e.utf8_error().valid_up_to()];
-            let line = upto.iter().filter(|&&b| b == b'\n').count() + 1;
-            IngestError::Json {
-                file: name.clone(),
-                line,
-                message: "invalid UTF-8".into(),
-            }
-        })?;
+        let (name, text) = read_text(p.as_ref())?;
         for (i, line) in text.lines().enumerate() {
             if let Some(c) = parse_line(&name, i + 1, line)? {
                 all.push(c);
             }
         }
     }
-    check_unique(&all)?;
+    check_chunk_ids(&all)?;
     Ok(all)
 }
 
-fn check_unique(chunks: &[SourcedChunk]) -> Result<(), IngestError> {
-    let mut seen: std::collections::HashMap<&str, &SourcedChunk> = std::collections::HashMap::new();
-    for c in chunks {
-        if let Some(first) = seen.insert(&c.record.id, c) {
+/// Reads a UTF-8 text file (native only): (its name as displayed, its text); invalid UTF-8 is
+/// an error naming the line where it starts.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn read_text(path: &std::path::Path) -> Result<(String, String), IngestError> {
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| IngestError::Io {
+        file: name.clone(),
+        message: e.to_string(),
+    })?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let upto = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = upto.iter().filter(|&&b| b == b'\n').count() + 1;
+        IngestError::Json {
+            file: name.clone(),
+            line,
+            message: "invalid UTF-8".into(),
+        }
+    })?;
+    Ok((name, text))
+}
+
+/// The first repeated id among `(id, file, line)` records, as [`IngestError::DuplicateId`]
+/// (`what` names the id in the message).
+pub fn check_unique<'a>(
+    what: &'static str,
+    records: impl IntoIterator<Item = (&'a str, &'a str, usize)>,
+) -> Result<(), IngestError> {
+    let mut seen: std::collections::HashMap<&str, (&str, usize)> = std::collections::HashMap::new();
+    for (id, file, line) in records {
+        if let Some((first_file, first_line)) = seen.insert(id, (file, line)) {
             return Err(IngestError::DuplicateId {
-                id: c.record.id.clone(),
-                first: format!("{}:{}", first.file, first.line),
-                second: format!("{}:{}", c.file, c.line),
+                what,
+                id: id.to_string(),
+                first: format!("{first_file}:{first_line}"),
+                second: format!("{file}:{line}"),
             });
         }
     }
     Ok(())
+}
+
+fn check_chunk_ids(chunks: &[SourcedChunk]) -> Result<(), IngestError> {
+    check_unique(
+        "id",
+        chunks
+            .iter()
+            .map(|c| (c.record.id.as_str(), c.file.as_str(), c.line)),
+    )
 }
 
 /// Whether a `visibility`/`access` value means public (`public`, any case).

@@ -8,84 +8,13 @@
 //! field: scalar), `confusable` (kept as given). Unknown fields (`derived_from`, `derivation`, …)
 //! are ignored. Every error names the file, the line and the field.
 
+#[cfg(not(target_arch = "wasm32"))]
+use crate::corpus::read_text;
+pub use crate::corpus::IngestError;
+use crate::corpus::{check_unique, kind};
 use crate::scope::Scope;
 use serde_json::{Map, Value};
-use std::collections::{BTreeMap, HashMap};
-use std::fmt;
-
-/// Errors reading a query set.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum QueryError {
-    /// The file could not be read.
-    Io {
-        /// File name as given.
-        file: String,
-        /// The I/O error message.
-        message: String,
-    },
-    /// A line is not a JSON object.
-    Json {
-        /// File name as given.
-        file: String,
-        /// 1-based line number.
-        line: usize,
-        /// The parser's message.
-        message: String,
-    },
-    /// A field is missing or has the wrong type.
-    Field {
-        /// File name as given.
-        file: String,
-        /// 1-based line number.
-        line: usize,
-        /// Field name.
-        field: String,
-        /// What is wrong with it.
-        message: String,
-    },
-    /// Two queries share an id.
-    DuplicateId {
-        /// The repeated id.
-        id: String,
-        /// Where it appears first (`file:line`).
-        first: String,
-        /// Where it appears again (`file:line`).
-        second: String,
-    },
-    /// The file holds no query.
-    Empty {
-        /// File name as given.
-        file: String,
-    },
-}
-
-impl fmt::Display for QueryError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            QueryError::Io { file, message } => write!(f, "{file}: cannot read: {message}"),
-            QueryError::Json {
-                file,
-                line,
-                message,
-            } => write!(f, "{file}:{line}: not a JSON object: {message}"),
-            QueryError::Field {
-                file,
-                line,
-                field,
-                message,
-            } => write!(f, "{file}:{line}: field `{field}`: {message}"),
-            QueryError::DuplicateId { id, first, second } => {
-                write!(
-                    f,
-                    "duplicate query id {id:?} at {second} (first at {first})"
-                )
-            }
-            QueryError::Empty { file } => write!(f, "{file}: no query in the file"),
-        }
-    }
-}
-
-impl std::error::Error for QueryError {}
+use std::collections::BTreeMap;
 
 /// One evaluation query.
 #[derive(Clone, Debug, PartialEq)]
@@ -159,27 +88,27 @@ pub fn parse_query_line(
     file: &str,
     line_no: usize,
     line: &str,
-) -> Result<Option<EvalQuery>, QueryError> {
+) -> Result<Option<EvalQuery>, IngestError> {
     if line.trim().is_empty() {
         return Ok(None);
     }
-    let value: Value = serde_json::from_str(line).map_err(|e| QueryError::Json {
+    let value: Value = serde_json::from_str(line).map_err(|e| IngestError::Json {
         file: file.into(),
         line: line_no,
         message: e.to_string(),
     })?;
-    let obj = value.as_object().ok_or_else(|| QueryError::Json {
+    let obj = value.as_object().ok_or_else(|| IngestError::Json {
         file: file.into(),
         line: line_no,
         message: "expected an object".into(),
     })?;
-    let err = |field: &str, message: String| QueryError::Field {
+    let err = |field: &str, message: String| IngestError::Field {
         file: file.into(),
         line: line_no,
         field: field.into(),
         message,
     };
-    let string = |name: &str, required: bool| -> Result<Option<String>, QueryError> {
+    let string = |name: &str, required: bool| -> Result<Option<String>, IngestError> {
         match obj.get(name) {
             None | Some(Value::Null) if required => Err(err(name, "missing (required)".into())),
             None | Some(Value::Null) => Ok(None),
@@ -309,52 +238,36 @@ pub fn parse_query_line(
 }
 
 /// Parses a whole JSONL text; ids must be unique and at least one query must be present.
-pub fn parse_queries(file: &str, text: &str) -> Result<Vec<EvalQuery>, QueryError> {
+pub fn parse_queries(file: &str, text: &str) -> Result<Vec<EvalQuery>, IngestError> {
     let mut out: Vec<EvalQuery> = Vec::new();
-    let mut seen: HashMap<String, usize> = HashMap::new();
     for (i, line) in text.lines().enumerate() {
         if let Some(q) = parse_query_line(file, i + 1, line)? {
-            if let Some(first) = seen.insert(q.id.clone(), q.line) {
-                return Err(QueryError::DuplicateId {
-                    id: q.id,
-                    first: format!("{file}:{first}"),
-                    second: format!("{file}:{}", i + 1),
-                });
-            }
             out.push(q);
         }
     }
+    check_unique(
+        "query id",
+        out.iter().map(|q| (q.id.as_str(), file, q.line)),
+    )?;
     if out.is_empty() {
-        return Err(QueryError::Empty { file: file.into() });
+        return Err(IngestError::Empty {
+            file: file.into(),
+            what: "query",
+        });
     }
     Ok(out)
 }
 
 /// Reads a query file (native only).
 #[cfg(not(target_arch = "wasm32"))]
-pub fn read_queries(path: &std::path::Path) -> Result<Vec<EvalQuery>, QueryError> {
-    let name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| QueryError::Io {
-        file: name.clone(),
-        message: e.to_string(),
-    })?;
+pub fn read_queries(path: &std::path::Path) -> Result<Vec<EvalQuery>, IngestError> {
+    let (name, text) = read_text(path)?;
     parse_queries(&name, &text)
 }
 
 fn object(v: &Value) -> Result<&Map<String, Value>, String> {
     v.as_object()
         .ok_or_else(|| format!("expected an object, found {}", kind(v)))
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 #[cfg(test)]
@@ -428,7 +341,7 @@ mod tests {
         );
         assert!(matches!(
             parse_queries("q.jsonl", "\n"),
-            Err(QueryError::Empty { .. })
+            Err(IngestError::Empty { .. })
         ));
     }
 
