@@ -50,6 +50,34 @@ fn ticks(top: f64, step: f64) -> Vec<f64> {
     (0..=n).map(|i| i as f64 * step).collect()
 }
 
+/// Horizontal grid lines from `x.0` to `x.1` at `values` (placed by `y`), each labelled left of
+/// the plot with `decimals` digits.
+fn y_grid(o: &mut String, values: &[f64], x: (f64, f64), y: impl Fn(f64) -> f64, decimals: usize) {
+    for &v in values {
+        let _ = writeln!(
+            o,
+            "<line x1=\"{0:.1}\" y1=\"{1:.1}\" x2=\"{2:.1}\" y2=\"{1:.1}\" stroke=\"#e5e5e5\"/>\
+             <text x=\"{3:.1}\" y=\"{4:.1}\" text-anchor=\"end\" {FONT} font-size=\"11\" fill=\"#444\">{5:.6$}</text>",
+            x.0,
+            y(v),
+            x.1,
+            x.0 - 6.0,
+            y(v) + 4.0,
+            v,
+            decimals
+        );
+    }
+}
+
+/// The y-axis title, rotated, centred on `mid` at `x` from the image's left edge.
+fn y_title(o: &mut String, x: f64, mid: f64, label: &str) {
+    let _ = writeln!(
+        o,
+        "<text transform=\"translate({x} {mid:.1}) rotate(-90)\" text-anchor=\"middle\" {FONT} font-size=\"12\" fill=\"#222\">{}</text>",
+        esc(label)
+    );
+}
+
 fn header(o: &mut String, w: u32, h: u32, title: &str) {
     let _ = writeln!(
         o,
@@ -105,19 +133,7 @@ pub fn leakage_recall(r: &EvalReport) -> String {
             v
         );
     }
-    for v in ticks(yt, ys) {
-        let _ = writeln!(
-            o,
-            "<line x1=\"{0:.1}\" y1=\"{1:.1}\" x2=\"{2:.1}\" y2=\"{1:.1}\" stroke=\"#e5e5e5\"/>\
-             <text x=\"{3:.1}\" y=\"{4:.1}\" text-anchor=\"end\" {FONT} font-size=\"11\" fill=\"#444\">{5:.2}</text>",
-            l,
-            y(v),
-            l + pw,
-            l - 6.0,
-            y(v) + 4.0,
-            v
-        );
-    }
+    y_grid(&mut o, &ticks(yt, ys), (l, l + pw), y, 2);
     let _ = writeln!(
         o,
         "<rect x=\"{l}\" y=\"{t}\" width=\"{pw}\" height=\"{ph}\" fill=\"none\" stroke=\"#888\"/>"
@@ -129,11 +145,11 @@ pub fn leakage_recall(r: &EvalReport) -> String {
         h as f64 - 14.0,
         r.k
     );
-    let _ = writeln!(
-        o,
-        "<text transform=\"translate(18 {:.1}) rotate(-90)\" text-anchor=\"middle\" {FONT} font-size=\"12\" fill=\"#222\">R@{} (higher is better)</text>",
+    y_title(
+        &mut o,
+        18.0,
         t + ph / 2.0,
-        r.k
+        &format!("R@{} (higher is better)", r.k),
     );
     for (i, v) in r.variants.iter().enumerate() {
         let c = PALETTE[i % PALETTE.len()];
@@ -210,24 +226,8 @@ pub fn slice_recall(r: &EvalReport) -> String {
         );
         lx += 28.0 + 7.5 * v.name.chars().count() as f64;
     }
-    for v in ticks(yt, ys) {
-        let _ = writeln!(
-            o,
-            "<line x1=\"{l}\" y1=\"{0:.1}\" x2=\"{1:.1}\" y2=\"{0:.1}\" stroke=\"#e5e5e5\"/>\
-             <text x=\"{2:.1}\" y=\"{3:.1}\" text-anchor=\"end\" {FONT} font-size=\"11\" fill=\"#444\">{4:.1}</text>",
-            y(v),
-            l + pw,
-            l - 6.0,
-            y(v) + 4.0,
-            v
-        );
-    }
-    let _ = writeln!(
-        o,
-        "<text transform=\"translate(16 {:.1}) rotate(-90)\" text-anchor=\"middle\" {FONT} font-size=\"12\" fill=\"#222\">R@{}</text>",
-        t + ph / 2.0,
-        r.k
-    );
+    y_grid(&mut o, &ticks(yt, ys), (l, l + pw), y, 1);
+    y_title(&mut o, 16.0, t + ph / 2.0, &format!("R@{}", r.k));
     for (gi, (name, vals)) in groups.iter().enumerate() {
         let gx = l + gi as f64 * group_w + gap / 2.0;
         for (vi, v) in vals.iter().enumerate() {
@@ -310,24 +310,8 @@ fn stacked_bars(
     let y = |v: f64| t + ph - v * ph;
     let mut o = String::new();
     header(&mut o, w, h, title);
-    for v in ticks(1.0, 0.2) {
-        let _ = writeln!(
-            o,
-            "<line x1=\"{l}\" y1=\"{0:.1}\" x2=\"{1:.1}\" y2=\"{0:.1}\" stroke=\"#e5e5e5\"/>\
-             <text x=\"{2:.1}\" y=\"{3:.1}\" text-anchor=\"end\" {FONT} font-size=\"11\" fill=\"#444\">{4:.1}</text>",
-            y(v),
-            l + pw,
-            l - 6.0,
-            y(v) + 4.0,
-            v
-        );
-    }
-    let _ = writeln!(
-        o,
-        "<text transform=\"translate(18 {:.1}) rotate(-90)\" text-anchor=\"middle\" {FONT} font-size=\"12\" fill=\"#222\">{}</text>",
-        t + ph / 2.0,
-        esc(y_label)
-    );
+    y_grid(&mut o, &ticks(1.0, 0.2), (l, l + pw), y, 1);
+    y_title(&mut o, 18.0, t + ph / 2.0, y_label);
     for (i, sb) in bars.iter().enumerate() {
         let bx = l + gap / 2.0 + i as f64 * (bar + gap);
         let mut acc = 0.0;
