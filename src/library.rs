@@ -498,6 +498,13 @@ impl QueryEmbedder for ModelEmbedder {
     }
 }
 
+/// Adds a note to the trace of the primary pass, once.
+fn note_once(trace: &mut Trace, primary: bool, m: String) {
+    if primary && !trace.notes.contains(&m) {
+        trace.notes.push(m);
+    }
+}
+
 /// Decodes the bytes of manifest file `file` with `decode(bytes, checksum)` once their SHA-256
 /// matches the manifest's `expected`: that digest covers the whole file, so the payload checksum
 /// is not computed again (`checksum` false). On a mismatch the file is decoded with its checksum
@@ -1680,29 +1687,23 @@ impl Library {
         primary: bool,
         id_of: &impl Fn(usize, u32) -> &'a str,
     ) -> Option<Vec<Key>> {
-        let note = |trace: &mut Trace, m: String| {
-            if primary && !trace.notes.contains(&m) {
-                trace.notes.push(m);
-            }
-        };
         if let (Some(spec), Some(qv)) = (&self.manifest.query_vectors, &opts.query_vector) {
             // Vectors brought with the corpus: the caller's query vector (checked in `search`).
             let sha = format!("{}{}", crate::format::BYO_PREFIX, spec.model_id);
             return self.dense_with(qv, &sha, shards, gates, window, opts, trace, primary, id_of);
         }
         if let Some(spec) = &self.manifest.query_vectors {
-            note(
-                trace,
-                format!(
-                    "dense path unavailable: these shards hold vectors from {:?}; pass query_vector (and vector_model)",
-                    spec.model_id
-                ),
+            let note = format!(
+                "dense path unavailable: these shards hold vectors from {:?}; pass query_vector (and vector_model)",
+                spec.model_id
             );
+            note_once(trace, primary, note);
             return None;
         }
         let Some(embedder) = &self.embedder else {
-            note(
+            note_once(
                 trace,
+                primary,
                 "dense path unavailable: no embedding model loaded".into(),
             );
             return None;
@@ -1728,34 +1729,27 @@ impl Library {
         primary: bool,
         id_of: &impl Fn(usize, u32) -> &'a str,
     ) -> Option<Vec<Key>> {
-        let note = |trace: &mut Trace, m: String| {
-            if primary && !trace.notes.contains(&m) {
-                trace.notes.push(m);
-            }
-        };
         let mut pool = Vec::new();
         let mut positions = Vec::new();
         for (si, (s, g)) in shards.iter().zip(gates).enumerate() {
-            match (&s.dense, &s.payload.dense) {
-                (Some(d), Some(meta)) if meta.model_sha256 == model_sha256 => {
+            let note = match (&s.dense, &s.payload.dense, &s.entry.dense) {
+                (Some(d), Some(meta), _) if meta.model_sha256 == model_sha256 => {
                     pool.push((d, g));
                     positions.push(si);
+                    continue;
                 }
-                (Some(_), Some(meta)) => note(
-                    trace,
-                    format!(
-                        "{}: vectors from model {} ({}), not the loaded model: rebuild with `chsr build --model`",
-                        s.entry.file, meta.model_id, meta.model_sha256.chars().take(12).collect::<String>()
-                    ),
+                (Some(_), Some(meta), _) => format!(
+                    "{}: vectors from model {} ({}), not the loaded model: rebuild with `chsr build --model`",
+                    s.entry.file,
+                    meta.model_id,
+                    meta.model_sha256.chars().take(12).collect::<String>()
                 ),
-                _ => match &s.entry.dense {
-                    Some(part) => note(
-                        trace,
-                        format!("{}: vectors not loaded yet ({})", s.entry.file, part.file),
-                    ),
-                    None => note(trace, format!("{}: no dense index in this shard", s.entry.file)),
-                },
-            }
+                (_, _, Some(part)) => {
+                    format!("{}: vectors not loaded yet ({})", s.entry.file, part.file)
+                }
+                _ => format!("{}: no dense index in this shard", s.entry.file),
+            };
+            note_once(trace, primary, note);
         }
         if pool.is_empty() {
             return None;
