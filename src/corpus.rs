@@ -155,25 +155,37 @@ const OPTIONAL: &[&str] = &[
     "path",
 ];
 
+/// Parses one JSONL line as a JSON object; blank lines yield `Ok(None)`, anything but an object
+/// is [`IngestError::Json`] at `file:line_no`.
+pub fn parse_object(
+    file: &str,
+    line_no: usize,
+    line: &str,
+) -> Result<Option<Map<String, Value>>, IngestError> {
+    if line.trim().is_empty() {
+        return Ok(None);
+    }
+    let json_err = |message: String| IngestError::Json {
+        file: file.into(),
+        line: line_no,
+        message,
+    };
+    match serde_json::from_str(line).map_err(|e| json_err(e.to_string()))? {
+        Value::Object(obj) => Ok(Some(obj)),
+        _ => Err(json_err("expected an object".into())),
+    }
+}
+
 /// Parses one JSONL line. Empty and whitespace-only lines yield `Ok(None)`.
 pub fn parse_line(
     file: &str,
     line_no: usize,
     line: &str,
 ) -> Result<Option<SourcedChunk>, IngestError> {
-    if line.trim().is_empty() {
+    let Some(obj) = parse_object(file, line_no, line)? else {
         return Ok(None);
-    }
-    let value: Value = serde_json::from_str(line).map_err(|e| IngestError::Json {
-        file: file.into(),
-        line: line_no,
-        message: e.to_string(),
-    })?;
-    let obj = value.as_object().ok_or_else(|| IngestError::Json {
-        file: file.into(),
-        line: line_no,
-        message: "expected an object".into(),
-    })?;
+    };
+    let obj = &obj;
     let field_err = |field: &str, message: String| IngestError::Field {
         file: file.into(),
         line: line_no,

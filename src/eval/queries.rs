@@ -11,7 +11,7 @@
 #[cfg(not(target_arch = "wasm32"))]
 use crate::corpus::read_text;
 pub use crate::corpus::IngestError;
-use crate::corpus::{check_unique, kind};
+use crate::corpus::{check_unique, kind, parse_object};
 use crate::scope::Scope;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -89,19 +89,10 @@ pub fn parse_query_line(
     line_no: usize,
     line: &str,
 ) -> Result<Option<EvalQuery>, IngestError> {
-    if line.trim().is_empty() {
+    let Some(obj) = parse_object(file, line_no, line)? else {
         return Ok(None);
-    }
-    let value: Value = serde_json::from_str(line).map_err(|e| IngestError::Json {
-        file: file.into(),
-        line: line_no,
-        message: e.to_string(),
-    })?;
-    let obj = value.as_object().ok_or_else(|| IngestError::Json {
-        file: file.into(),
-        line: line_no,
-        message: "expected an object".into(),
-    })?;
+    };
+    let obj = &obj;
     let err = |field: &str, message: String| IngestError::Field {
         file: file.into(),
         line: line_no,
