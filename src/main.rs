@@ -543,14 +543,14 @@ mod cli {
         parts.join("/")
     }
 
+    /// The `--variant` value, or an error listing the valid ones.
+    fn variant_arg(v: &str) -> Result<Variant, String> {
+        Variant::parse(v)
+            .ok_or_else(|| format!("unknown --variant {v:?}; valid: A, B, B+, C, D, E"))
+    }
+
     fn search(a: SearchArgs) -> Result<(), String> {
-        let variant = Variant::parse(&a.variant).ok_or_else(|| {
-            format!(
-                "unknown --variant {:?}; valid: A, B, B+, C, D, E",
-                a.variant
-            )
-        })?;
-        let mut opts = SearchOptions::for_variant(variant);
+        let mut opts = SearchOptions::for_variant(variant_arg(&a.variant)?);
         if let Some(g) = &a.gating {
             opts.stages.gating = Gating::parse(g).ok_or_else(|| {
                 format!("unknown --gating {g:?}; valid: gated, ungated, post_filtered")
@@ -624,13 +624,7 @@ mod cli {
     }
 
     fn explain(a: ExplainArgs) -> Result<(), String> {
-        let variant = Variant::parse(&a.variant).ok_or_else(|| {
-            format!(
-                "unknown --variant {:?}; valid: A, B, B+, C, D, E",
-                a.variant
-            )
-        })?;
-        let mut opts = SearchOptions::for_variant(variant);
+        let mut opts = SearchOptions::for_variant(variant_arg(&a.variant)?);
         opts.k = a.k;
         let scope = a.scope.scope();
         let mut lib = Library::open_dir(&a.shards).map_err(|e| e.to_string())?;
@@ -648,7 +642,7 @@ mod cli {
         }
         println!(
             "variant {} | scope {} | {} results | {} of {} chunks admissible",
-            variant.name(),
+            opts.variant.name(),
             scope,
             ex.response.results.len(),
             ex.response.trace.admissible,
