@@ -25,7 +25,7 @@ use std::fmt;
 pub mod frame;
 pub mod model;
 
-use frame::{FrameError, FrameKind};
+use frame::FrameKind;
 
 /// Magic bytes opening every shard file.
 pub const MAGIC: &[u8; 8] = b"CHSRSHRD";
@@ -644,17 +644,7 @@ const SHARD_FRAME: FrameKind = FrameKind {
     max_payload: MAX_PAYLOAD,
 };
 
-impl From<FrameError> for FormatError {
-    fn from(e: FrameError) -> FormatError {
-        match e {
-            FrameError::Magic => FormatError::Magic,
-            FrameError::Version { found, expected } => FormatError::Version { found, expected },
-            FrameError::Truncated { expected, found } => FormatError::Truncated { expected, found },
-            FrameError::ChecksumMismatch => FormatError::ChecksumMismatch,
-            FrameError::Decode(m) => FormatError::Decode(m),
-        }
-    }
-}
+crate::format::frame::frame_errors!(FormatError);
 
 /// Encodes a payload into a complete shard file (header + payload).
 pub fn encode_shard(payload: &ShardPayload) -> Vec<u8> {

@@ -22,31 +22,46 @@ pub struct FrameKind {
     pub max_payload: u64,
 }
 
-/// Why the frame around a payload is unusable.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FrameError {
+/// How a file kind's error enum says what can go wrong with a frame: each file kind keeps its
+/// own error type (and its own advice in the messages), and the frame reader builds them.
+pub trait FrameErrors: Sized {
     /// The file does not start with the kind's magic bytes.
-    Magic,
-    /// The file was written by another format version.
-    Version {
-        /// Version found in the file.
-        found: u32,
-        /// Version this reader reads.
-        expected: u32,
-    },
-    /// The file is shorter than its header says.
-    Truncated {
-        /// Bytes the header announces (header + payload).
-        expected: u64,
-        /// Bytes present.
-        found: u64,
-    },
+    fn magic() -> Self;
+    /// The file was written by format version `found`; this reader reads `expected`.
+    fn version(found: u32, expected: u32) -> Self;
+    /// The file holds `found` bytes of the `expected` (header + payload).
+    fn truncated(expected: u64, found: u64) -> Self;
     /// The payload's SHA-256 differs from the header's.
-    ChecksumMismatch,
-    /// The header is readable but inconsistent (implausible length, trailing bytes), or the
-    /// payload does not decode.
-    Decode(String),
+    fn checksum_mismatch() -> Self;
+    /// The header is inconsistent (implausible length, trailing bytes) or the payload does not
+    /// decode.
+    fn decode(message: String) -> Self;
 }
+
+/// Implements [`FrameErrors`] for an error enum with the variants `Magic`, `Version { found,
+/// expected }`, `Truncated { expected, found }`, `ChecksumMismatch` and `Decode(String)`.
+macro_rules! frame_errors {
+    ($error:ident) => {
+        impl $crate::format::frame::FrameErrors for $error {
+            fn magic() -> Self {
+                $error::Magic
+            }
+            fn version(found: u32, expected: u32) -> Self {
+                $error::Version { found, expected }
+            }
+            fn truncated(expected: u64, found: u64) -> Self {
+                $error::Truncated { expected, found }
+            }
+            fn checksum_mismatch() -> Self {
+                $error::ChecksumMismatch
+            }
+            fn decode(message: String) -> Self {
+                $error::Decode(message)
+            }
+        }
+    };
+}
+pub(crate) use frame_errors;
 
 impl FrameKind {
     /// Serialises `payload` with bincode 2 (standard configuration) and frames it.
@@ -65,54 +80,46 @@ impl FrameKind {
     /// Checks the frame (magic, version, length, and the checksum when `checksum` is set; a
     /// caller that has just matched the whole file against a trusted digest skips it) and
     /// decodes the payload, which must use every byte.
-    pub fn decode<T: DeserializeOwned>(
+    pub fn decode<T: DeserializeOwned, E: FrameErrors>(
         &self,
         bytes: &[u8],
         checksum: bool,
-    ) -> Result<T, FrameError> {
+    ) -> Result<T, E> {
         if bytes.len() < 8 || &bytes[..8] != self.magic {
-            return Err(FrameError::Magic);
+            return Err(E::magic());
         }
         if bytes.len() < FRAME_HEADER_LEN {
-            return Err(FrameError::Truncated {
-                expected: FRAME_HEADER_LEN as u64,
-                found: bytes.len() as u64,
-            });
+            return Err(E::truncated(FRAME_HEADER_LEN as u64, bytes.len() as u64));
         }
         let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
         if version != self.version {
-            return Err(FrameError::Version {
-                found: version,
-                expected: self.version,
-            });
+            return Err(E::version(version, self.version));
         }
         let len = u64::from_le_bytes(bytes[12..20].try_into().expect("8 bytes"));
         if len > self.max_payload {
-            return Err(FrameError::Decode(format!(
-                "payload length {len} is implausible"
-            )));
+            return Err(E::decode(format!("payload length {len} is implausible")));
         }
         let expected = FRAME_HEADER_LEN as u64 + len;
         let found = bytes.len() as u64;
         if found < expected {
-            return Err(FrameError::Truncated { expected, found });
+            return Err(E::truncated(expected, found));
         }
         if found > expected {
-            return Err(FrameError::Decode(format!(
+            return Err(E::decode(format!(
                 "{} trailing bytes after the payload",
                 found - expected
             )));
         }
         let body = &bytes[FRAME_HEADER_LEN..];
         if checksum && Sha256::digest(body).as_slice() != &bytes[20..52] {
-            return Err(FrameError::ChecksumMismatch);
+            return Err(E::checksum_mismatch());
         }
         // The length was bounded above, so this limit only stops allocations the bytes cannot back.
         let config = bincode::config::standard().with_limit::<{ 1 << 31 }>();
         let (payload, used): (T, usize) = bincode::serde::decode_from_slice(body, config)
-            .map_err(|e| FrameError::Decode(e.to_string()))?;
+            .map_err(|e| E::decode(e.to_string()))?;
         if used != body.len() {
-            return Err(FrameError::Decode("payload has unread bytes".into()));
+            return Err(E::decode("payload has unread bytes".into()));
         }
         Ok(payload)
     }

@@ -20,7 +20,7 @@
 //! size whatever bincode's integer encoding. Decoding never panics: every inconsistency is a
 //! [`ModelFormatError`].
 
-use super::frame::{FrameError, FrameKind};
+use super::frame::FrameKind;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::fmt;
@@ -327,21 +327,7 @@ const MODEL_FRAME: FrameKind = FrameKind {
     max_payload: MAX_MODEL_PAYLOAD,
 };
 
-impl From<FrameError> for ModelFormatError {
-    fn from(e: FrameError) -> ModelFormatError {
-        match e {
-            FrameError::Magic => ModelFormatError::Magic,
-            FrameError::Version { found, expected } => {
-                ModelFormatError::Version { found, expected }
-            }
-            FrameError::Truncated { expected, found } => {
-                ModelFormatError::Truncated { expected, found }
-            }
-            FrameError::ChecksumMismatch => ModelFormatError::ChecksumMismatch,
-            FrameError::Decode(m) => ModelFormatError::Decode(m),
-        }
-    }
-}
+crate::format::frame::frame_errors!(ModelFormatError);
 
 /// Encodes a payload into a complete model file (header + payload).
 pub fn encode_model(payload: &ModelPayload) -> Vec<u8> {
