@@ -277,6 +277,9 @@ function loadSection(hit) {
 
 function render(resp) {
   const { results: hits, trace } = resp;
+  // Benchmark hooks (tests/bench/run.mjs): when the first result was rendered, and the last response.
+  if (!window.__chsrFirstResultAt) window.__chsrFirstResultAt = Date.now();
+  window.__chsrLast = resp;
   $('results').replaceChildren(...hits.map((h) => card(t, h, { trace, loadSection, idPrefix: 'r' })));
   setStatus(() => statusText(t, trace, hits.length, hits));
   const banner = widenedText(t, trace);

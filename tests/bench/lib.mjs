@@ -5,6 +5,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { siteHandler } from '../../scripts/serve.mjs';
 
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
@@ -13,13 +14,24 @@ const TYPES = {
   '.css': 'text/css; charset=utf-8', '.json': 'application/json; charset=utf-8', '.wasm': 'application/wasm',
 };
 /** Serves the repository on 127.0.0.1 (a free port), with COOP/COEP so that timers have 5 µs
- * resolution; resolves to the server, whose `stats` count the body bytes it sent. */
+ * resolution; resolves to the server, whose `stats` count the body bytes it sent. The study site
+ * (`/www/…`) is served by scripts/serve.mjs's handler instead (its headers, caching and
+ * compression), so that the demo is measured as that server sends it. */
 export function serve() {
   // Body bytes sent, over every request (page, workers, service worker): what crossed the wire.
+  // `log` entries: {path, bytes, t} with `t` the request's arrival (Date.now()).
   const stats = { bytes: 0, requests: 0, log: [] };
+  const site = siteHandler(join(ROOT, 'www'), {
+    onSent: ({ path, bytes, t }) => {
+      stats.bytes += bytes;
+      stats.requests += 1;
+      stats.log.push({ path, bytes, t });
+    },
+  });
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url, 'http://localhost');
+      if (url.pathname.startsWith('/www/')) { await site(req, res, url.pathname.slice('/www'.length)); return; }
       let path = normalize(decodeURIComponent(url.pathname));
       if (path.endsWith('/')) path += 'index.html';
       const file = resolve(join(ROOT, path));
@@ -38,7 +50,7 @@ export function serve() {
       res.end(body);
       stats.bytes += body.length;
       stats.requests += 1;
-      stats.log.push({ path: url.pathname, bytes: body.length });
+      stats.log.push({ path: url.pathname, bytes: body.length, t: Date.now() });
     } catch (e) {
       res.writeHead(500).end(String(e));
     }

@@ -4,7 +4,7 @@
 // OpenCERB dev queries.
 //
 //   node tests/bench/run.mjs --export DIR [--repeat 3] [--limit N] [--out bench/perf/browser.json]
-//                            [--skip-demo] [--skip-orama]
+//                            [--skip-demo] [--skip-orama] [--only demo,first,cold,warm] [--demo-rounds N]
 //
 // It serves the repository on 127.0.0.1 with cross-origin isolation (COOP/COEP), so that
 // performance.now() has 5 µs resolution instead of 100 µs, and counts the bytes every phase
@@ -33,6 +33,10 @@ const ORAMA_WEIGHTS = opt('--orama-weights', '0.5:0.5,0.2:0.8')
   .split(',').map((w) => { const [t, v] = w.split(':').map(Number); return { text: t, vector: v }; });
 const ORAMA_SIMILARITY = Number(opt('--orama-similarity', '-1'));
 const K = 8;
+// `--only demo,first,cold,warm`: run only these parts (default: all).
+const ONLY_SET = opt('--only', null);
+const ONLY = (part) => !ONLY_SET || ONLY_SET.split(',').includes(part);
+const DEMO_ROUNDS = Number(opt('--demo-rounds', '1'));
 
 const pct = (xs, p) => {
   const v = [...xs].sort((a, b) => a - b);
@@ -48,10 +52,10 @@ const f3 = (x) => (Number.isFinite(x) ? x.toFixed(3) : '-');
 const log = (...a) => console.error(...a);
 
 /** Counts the bytes Chromium receives, per URL, through the DevTools protocol. */
-async function netMeter(page) {
+async function netMeter(page, { cacheDisabled = true } = {}) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
-  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled });
   const urls = new Map();
   let entries = [];
   cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
@@ -158,38 +162,57 @@ log(`chromium ${results.chromium}, ${queries.length} queries, repeat ${REPEAT}, 
   };
 }
 
-// 1. The demo page: bytes and time before the first result, per subject-level scope.
-if (!flag('--skip-demo') && SITE === '/www') {
+// 1. The demo page opened from a link that names a query and a subject-level scope (the first
+// search starts with the page): bytes the server sent for requests that arrived before the first
+// result was rendered (the service worker's included), the time from navigation to it, and what
+// follows (the results upgraded once the model lands, the service worker's install).
+async function demoRun(s, q) {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  const net = await netMeter(page, { cacheDisabled: false });
+  server.resetStats();
+  const params = new URLSearchParams({ q: q.query, subject: s.subject, level: s.level });
+  const t0 = Date.now();
+  await page.goto(`${origin}/www/index.html?${params}`);
+  await page.waitForFunction(() => (window.__chsrSearches || 0) > 0, null, { timeout: 60_000 });
+  const polled = Date.now();
+  // The page's own clock stamp (app.js) when it has one, else the moment the poll saw it.
+  const firstAt = (await page.evaluate(() => window.__chsrFirstResultAt)) || polled;
+  const n = await page.$$eval('#results > li.card', (c) => c.length);
+  const trace = await page.evaluate(() => (window.__chsrLast ? window.__chsrLast.trace : null));
+  // Then let the background work finish: the upgrade to hybrid, the service worker's install.
+  let upgradedAt = null;
+  try {
+    await page.waitForFunction(() => window.__chsrUpgradedAt || window.__chsrModelLoadedAt, null, { timeout: 15_000 });
+    upgradedAt = await page.evaluate(() => window.__chsrUpgradedAt || null);
+  } catch { /* a page without an upgrade (the model loaded before the first result) */ }
+  await page.waitForFunction(() => window.__chsrRegistered === true, null, { timeout: 30_000 }).catch(() => {});
+  await page.waitForTimeout(1500);
+  await net.take();
+  const before = server.stats.log.filter((e) => e.t <= firstAt);
+  const after = server.stats.log.filter((e) => e.t > firstAt);
+  const sum = (l) => l.reduce((a, e) => a + e.bytes, 0);
+  const row = {
+    subject: s.subject, level: s.level, query: q.id, results: n,
+    first_ms: firstAt - t0, upgraded_ms: upgradedAt ? upgradedAt - t0 : null,
+    lexical_first: trace ? (trace.dense_plans || []).length === 0 : null,
+    served_bytes: sum(before), served_requests: before.length, served_files: before.map((e) => `${e.path} ${e.bytes}`),
+    after_bytes: sum(after), after_files: after.map((e) => `${e.path} ${e.bytes}`),
+  };
+  await ctx.close();
+  return row;
+}
+if (!flag('--skip-demo') && ONLY('demo') && SITE === '/www') {
   results.demo = [];
   for (const s of manifest.shards) {
     const q = queries.find((x) => x.scope.subject === s.subject && x.scope.level === s.level) || queries[0];
-    const ctx = await browser.newContext();
-    const page = await ctx.newPage();
-    const net = await netMeter(page);
-    server.resetStats();
-    const t0 = Date.now();
-    await page.goto(`${origin}/www/index.html`);
-    await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
-    const tReady = Date.now() - t0;
-    const readyBytes = net.total(await net.take());
-    await page.selectOption('#subject', s.subject);
-    await page.selectOption('#level', s.level);
-    await page.fill('#q', q.query);
-    const t1 = Date.now();
-    await page.press('#q', 'Enter');
-    await page.waitForFunction(() => (window.__chsrSearches || 0) > 0, null, { timeout: 60_000 });
-    const tFirst = Date.now() - t1;
-    // Everything the server sent until the first result, the service worker's fetches included.
-    const served = { bytes: server.stats.bytes, requests: server.stats.requests, files: server.stats.log.map((e) => `${e.path} ${e.bytes}`) };
-    const list = await net.take();
-    const n = await page.$$eval('#results > li.card', (c) => c.length);
-    results.demo.push({
-      subject: s.subject, level: s.level, query: q.id, results: n,
-      ready_ms: tReady, search_ms: tFirst, ready_bytes: readyBytes, search_bytes: net.total(list),
-      total_bytes: readyBytes + net.total(list), served_bytes: served.bytes, served_requests: served.requests, served_files: served.files,
-    });
-    log(`demo ${s.subject}/${s.level}: ${n} results, page received ${kB(readyBytes + net.total(list))} kB, server sent ${kB(served.bytes)} kB (${served.requests} requests, service worker included), ready ${tReady} ms + search ${tFirst} ms`);
-    await ctx.close();
+    const runs = [];
+    for (let i = 0; i < DEMO_ROUNDS; i++) runs.push(await demoRun(s, q));
+    const row = { ...runs[0], first_ms: median(runs.map((r) => r.first_ms)), first_ms_runs: runs.map((r) => r.first_ms),
+      upgraded_ms: runs[0].upgraded_ms === null ? null : median(runs.map((r) => r.upgraded_ms)),
+      served_bytes_runs: runs.map((r) => r.served_bytes) };
+    results.demo.push(row);
+    log(`demo ${s.subject}/${s.level}: ${row.results} results, server sent ${kB(row.served_bytes)} kB in ${row.served_requests} requests before the first result (${row.lexical_first ? 'lexical' : 'hybrid'}) at ${row.first_ms} ms [${row.first_ms_runs}]${row.upgraded_ms ? `, upgraded at ${row.upgraded_ms} ms` : ''}; then ${kB(row.after_bytes)} kB`);
   }
 }
 
@@ -208,7 +231,7 @@ results.chsr.init.bytes = cnet.total(await cnet.take());
 await cp.evaluate(() => window.bench.manifest());
 await cnet.take();
 // First results from a loaded module: lexical-only (no model) and hybrid, smallest and largest shard.
-{
+if (ONLY('first')) {
   const bySize = [...manifest.shards].sort((a, b) => a.bytes - b.bytes);
   results.chsr.first = [];
   for (const s of [bySize[0], bySize[bySize.length - 1]]) {
@@ -224,6 +247,7 @@ await cnet.take();
     }
   }
 }
+if (ONLY('cold')) {
 // Cold loads: every shard and the model, three times each.
 results.chsr.cold = [];
 for (const s of manifest.shards) {
@@ -236,8 +260,13 @@ for (const s of manifest.shards) {
     webcrypto_sha256_ms: median(runs.map((r) => r.webcrypto_sha256_ms)), first: runs[0],
   };
   row.total_ms = row.fetch_ms + row.load_ms;
+  if (runs[0].digest_load_ms !== undefined) {
+    // What chsr-client.js does when WebCrypto is there: digest in JS, then loadShardWithDigest.
+    row.digest_load_ms = median(runs.map((r) => r.digest_load_ms));
+    row.client_total_ms = median(runs.map((r) => r.fetch_ms + r.webcrypto_sha256_ms + r.digest_load_ms));
+  }
   results.chsr.cold.push(row);
-  log(`cold ${s.subject}/${s.level} (${s.chunks} chunks, ${kB(s.bytes)} kB): fetch ${f2(row.fetch_ms)} + verify/decode ${f2(row.load_ms)} ms`);
+  log(`cold ${s.subject}/${s.level} (${s.chunks} chunks, ${kB(s.bytes)} kB): fetch ${f2(row.fetch_ms)} + verify/decode ${f2(row.load_ms)} ms${row.client_total_ms !== undefined ? `; with the WebCrypto digest: ${f2(row.webcrypto_sha256_ms)} + ${f2(row.digest_load_ms)} ms, total ${f2(row.client_total_ms)} ms` : ''}`);
 }
 if (manifest.model) {
   const runs = [];
@@ -248,8 +277,10 @@ if (manifest.model) {
   };
   log(`cold model (${kB(runs[0].bytes)} kB): fetch ${f2(results.chsr.cold_model.fetch_ms)} + load ${f2(results.chsr.cold_model.load_ms)} ms`);
 }
+}
 await cp.close();
 
+if (ONLY('warm')) {
 // Warm setting in a fresh page: every shard and the model loaded once; memory measured there.
 const cp2 = await chsrCtx.newPage();
 const cnet2 = await netMeter(cp2);
@@ -338,6 +369,7 @@ results.systems = systems.map((s) => {
   row.per_query = runs.map((x, i) => ({ id: queries[i].id, ms: Number(x.call_ms.toFixed(4)), min_ms: Number(x.call_min_ms.toFixed(4)), ndcg: Number(ndcgAt(x.ids, queries[i].grades, K).toFixed(4)) }));
   return row;
 });
+}
 results.load_after = loadInfo();
 await browser.close();
 server.close();
@@ -353,7 +385,7 @@ p(`Wasm ${kB(sz.wasm.raw)} kB raw / ${kB(sz.wasm.gzip)} kB gzip; chsr.js ${kB(sz
 p();
 p('| system | nDCG@8 | R@8 | leak@8 | p50 ms | p95 ms | p99 ms | mean ms | min-of-rounds p50 / p95 ms | CPU ms/q | gate | lexical | embed | dense search | fusion+rerank | total (Rust) | Rust p95 |');
 p('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-for (const s of results.systems) {
+for (const s of results.systems || []) {
   const t = s.timings || {};
   const m = (k) => (t[k] ? f3(t[k].p50) : '');
   p(`| ${s.name} | ${f3(s.ndcg8)} | ${f3(s.recall8)} | ${f3(s.leak8)} | ${f3(s.call_ms.p50)} | ${f3(s.call_ms.p95)} | ${f3(s.call_ms.p99)} | ${f3(s.wall_ms_per_query)} | ${f3(s.call_min_ms.p50)} / ${f3(s.call_min_ms.p95)} | ${f3(s.cpu_ms_per_query)} | ${m('gate_ms')} | ${m('lexical_ms')} | ${m('embed_ms')} | ${m('dense_search_ms')} | ${m('fusion_ms')} | ${m('total_ms')} | ${t.total_ms ? f3(t.total_ms.p95) : ''} |`);
@@ -368,6 +400,12 @@ if (results.chsr.cold) {
   p('| shard | chunks | kB | fetch ms | verify+decode ms | WebCrypto SHA-256 ms |');
   p('|---|---:|---:|---:|---:|---:|');
   for (const c of results.chsr.cold) p(`| ${c.subject}/${c.level} | ${c.chunks} | ${kB(c.bytes)} | ${f2(c.fetch_ms)} | ${f2(c.load_ms)} | ${f2(c.webcrypto_sha256_ms)} |`);
+  if (results.chsr.cold.some((c) => c.digest_load_ms !== undefined)) {
+    p();
+    p('| shard | fetch ms | WebCrypto digest + loadShardWithDigest ms | cold load (fetch + digest + verify/decode) ms |');
+    p('|---|---:|---:|---:|');
+    for (const c of results.chsr.cold) p(`| ${c.subject}/${c.level} | ${f2(c.fetch_ms)} | ${f2(c.webcrypto_sha256_ms)} + ${f2(c.digest_load_ms)} | ${f2(c.client_total_ms)} |`);
+  }
   if (results.chsr.cold_model) p(`| model | | ${kB(results.chsr.cold_model.bytes)} | ${f2(results.chsr.cold_model.fetch_ms)} | ${f2(results.chsr.cold_model.load_ms)} | |`);
 }
 {
@@ -380,13 +418,13 @@ if (results.chsr.cold) {
   p(`| engine code (raw / gzip) | ${kB(sz.wasm.raw + sz.js.raw)} / ${kB(sz.wasm.gzip + sz.js.gzip)} kB | ${o ? `${kB(o.init.sizes.raw)} / ${kB(o.init.sizes.gzip)} kB (${o.init.files} files)` : '-'} |`);
   p(`| data for every scope (raw / gzip) | ${kB(sz.shards.reduce((a, x) => a + x.raw, 0) + (sz.model ? sz.model.raw : 0))} / ${kB(sz.shards.reduce((a, x) => a + x.gzip, 0) + (sz.model ? sz.model.gzip : 0))} kB | ${o ? `${kB(o.build.sizes.raw)} / ${kB(o.build.sizes.gzip)} kB` : '-'} |`);
   if (o && o.saved) p(`| Orama save() JSON | | ${kB(o.saved.json_chars)} kB |`);
-  p(`| JS heap after loading everything (minus the empty page) | ${mem(c.memory)} | ${mem(o && o.memory)} |`);
-  p(`| Wasm linear memory after loading everything | ${kB(c.memory.wasm_memory)} kB | - |`);
+  if (c.memory) p(`| JS heap after loading everything (minus the empty page) | ${mem(c.memory)} | ${mem(o && o.memory)} |`);
+  if (c.memory) p(`| Wasm linear memory after loading everything | ${kB(c.memory.wasm_memory)} kB | - |`);
   if (o) p(`| index build in the page | (prebuilt shards: ${f2(c.load_all.ms)} ms to fetch and load all) | ${f2(o.build.index_ms)} ms (+ ${f2(o.build.parse_ms)} ms parse) |`);
   for (const f of c.first || []) p(`| first result, ${f.subject}/${f.level}, ${f.lexical_only ? 'lexical only' : 'hybrid'}: bytes incl. module / ms after module | ${kB(f.bytes_with_module)} kB / ${f2(f.total_ms)} ms | |`);
-  for (const d of results.demo || []) p(`| demo page, ${d.subject}/${d.level}: bytes before the first result (page / all, service worker included) | ${kB(d.total_bytes)} / ${kB(d.served_bytes)} kB | |`);
-  const best = results.systems.filter((x) => x.kind === 'orama' && x.mode === 'hybrid').sort((a, b) => b.ndcg8 - a.ndcg8)[0];
-  const d = results.systems.find((x) => x.name === 'chsr D');
+  for (const d of results.demo || []) p(`| demo page from a link, ${d.subject}/${d.level}: bytes the server sent before the first result (service worker included) / ms from navigation (${d.lexical_first ? 'lexical first' : 'hybrid'}) | ${kB(d.served_bytes)} kB / ${d.first_ms} ms | |`);
+  const best = (results.systems || []).filter((x) => x.kind === 'orama' && x.mode === 'hybrid').sort((a, b) => b.ndcg8 - a.ndcg8)[0];
+  const d = (results.systems || []).find((x) => x.name === 'chsr D');
   if (best && d) {
     p();
     p(`chsr D vs ${best.name}: nDCG@8 ${f3(d.ndcg8)} vs ${f3(best.ndcg8)}; p50 ${f2(d.call_ms.p50)} vs ${f2(best.call_ms.p50)} ms (${(best.call_ms.p50 / d.call_ms.p50).toFixed(1)}x); p95 ${f2(d.call_ms.p95)} vs ${f2(best.call_ms.p95)} ms (${(best.call_ms.p95 / d.call_ms.p95).toFixed(1)}x); CPU/query ${f2(d.cpu_ms_per_query)} vs ${f2(best.cpu_ms_per_query)} ms (${(best.cpu_ms_per_query / d.cpu_ms_per_query).toFixed(1)}x)`);
