@@ -55,7 +55,7 @@ function setLang(lang, { remember = false } = {}) {
   if (errorThunk) showError(errorThunk, retryAction);
   if (client) showModelState();
   if (noticeThunk) setNotice(noticeThunk);
-  if (last && last.resp) render(last.resp);
+  if (last && last.resp) render(last.resp, { keep: true });
   refreshOffline();
 }
 
@@ -213,6 +213,7 @@ function progress(my) {
 
 function clearResults() {
   last = null;
+  delete document.body.dataset.pending;
   $('results').replaceChildren();
   $('widened').hidden = true;
   $('query-tools').hidden = true;
@@ -220,13 +221,15 @@ function clearResults() {
   $('copy-status').textContent = '';
 }
 
-async function runSearch({ push = false, browse = false } = {}) {
+// `upgrade`: the same search again because enhancement files (the model) arrived after its
+// results were shown; the cards are replaced in place (see render).
+async function runSearch({ push = false, browse = false, upgrade = false } = {}) {
   if (!client) return;
   const my = ++seq;
   window.__chsrSeq = my;
   const query = $('q').value;
   const scope = currentScope();
-  syncUrl(push);
+  if (!upgrade) syncUrl(push);
   // An empty query browses the scope on Enter, but only within a subject (never the whole library).
   if (!query.trim() && !(browse && scope.subject)) {
     clearResults();
@@ -236,13 +239,22 @@ async function runSearch({ push = false, browse = false } = {}) {
   }
   const options = { ...OPTIONS };
   try {
-    const resp = await client.search(query, scope, options, progress(my));
+    const resp = await client.search(query, scope, options, upgrade ? null : progress(my));
     if (my !== seq) return;
     clearError();
+    const wasPending = upgrade && last && last.resp && last.resp.pending.length > 0;
+    if (wasPending) resp.upgraded = last.resp.pending;
     last = { query, scope, options, resp };
-    render(resp);
+    render(resp, { keep: upgrade });
     showModelState();
     rememberLoaded();
+    afterFirstResult();
+    if (resp.pending.length > 0) {
+      // The vector path comes after the first result: load what it needs, then search again
+      // (unless another search has started since: it does the same).
+      client.enhance().then(() => { if (my === seq) runSearch({ browse, upgrade: true }); });
+    }
+    if (wasPending && !window.__chsrUpgradedAt) window.__chsrUpgradedAt = Date.now();
   } catch (e) {
     if (my !== seq) return;
     clearResults();
@@ -251,6 +263,13 @@ async function runSearch({ push = false, browse = false } = {}) {
   } finally {
     searchDone(my);
   }
+}
+
+// What waits for the first result to be on screen (the service worker's registration): run once.
+let firstResultShown = false;
+function afterFirstResult() {
+  if (firstResultShown) return;
+  firstResultShown = true;
 }
 
 // Test and automation hooks: `__chsrSeq` is the latest search started, `__chsrDone` the latest
@@ -275,20 +294,53 @@ function loadSection(hit) {
   return resp.results.find((h) => h.id === hit.id) || hit;
 }
 
-function render(resp) {
+// `keep`: the same search re-rendered (upgraded): open "why" panels, shown sections and the focus
+// stay where they were, so that the cards do not jump or close under the reader.
+function render(resp, { keep = false } = {}) {
   const { results: hits, trace } = resp;
   // Benchmark hooks (tests/bench/run.mjs): when the first result was rendered, and the last response.
   if (!window.__chsrFirstResultAt) window.__chsrFirstResultAt = Date.now();
   window.__chsrLast = resp;
+  const state = keep ? cardState($('results')) : null;
   $('results').replaceChildren(...hits.map((h) => card(t, h, { trace, loadSection, idPrefix: 'r' })));
+  if (state) restoreCardState($('results'), state);
   setStatus(() => statusText(t, trace, hits.length, hits));
   const banner = widenedText(t, trace);
   $('widened').textContent = banner || '';
   $('widened').hidden = !banner;
-  $('why-query-body').replaceChildren(whyQuery(t, trace));
+  $('why-query-body').replaceChildren(whyQuery(t, trace, whyExtra(resp)));
   $('query-tools').hidden = false;
   $('copy-context').hidden = hits.length === 0;
+  if (resp.pending.length > 0) document.body.dataset.pending = resp.pending.map((p) => p.kind).join(' ');
+  else delete document.body.dataset.pending;
   refreshOffline();
+}
+
+// The entries the vector path is waiting for, or was waiting for when the results were first shown.
+function whyExtra(resp) {
+  return { pending: resp.pending.map((p) => p.entry), upgraded: (resp.upgraded || []).map((p) => p.entry) };
+}
+
+function cardState(list) {
+  const byId = (el) => el && el.closest('li.card') && el.closest('li.card').dataset.id;
+  const active = document.activeElement && list.contains(document.activeElement) ? document.activeElement : null;
+  return {
+    open: new Set([...list.querySelectorAll('li.card > details.why[open]')].map(byId)),
+    sections: new Set([...list.querySelectorAll('li.card .show-section[aria-expanded="true"]')].map(byId)),
+    focus: active && { id: byId(active), cls: active.classList.contains('show-section') ? '.show-section' : active.tagName === 'SUMMARY' ? 'details.why > summary' : null },
+  };
+}
+
+function restoreCardState(list, state) {
+  for (const c of list.querySelectorAll('li.card')) {
+    if (state.open.has(c.dataset.id)) c.querySelector('details.why').open = true;
+    if (state.sections.has(c.dataset.id)) c.querySelector('.show-section').click();
+  }
+  if (state.focus && state.focus.cls) {
+    const c = [...list.querySelectorAll('li.card')].find((x) => x.dataset.id === state.focus.id);
+    const target = c && c.querySelector(state.focus.cls);
+    if (target) target.focus({ preventScroll: true });
+  }
 }
 
 async function copyContext() {
@@ -373,9 +425,6 @@ async function start() {
   }
   manifest = client.manifest();
   client.onShardBytes = (entry, bytes) => keepOfflineBytes(client.fileUrl(entry.file), bytes);
-  client.onModelProgress = (entry, info) => {
-    if (document.body.classList.contains('loading')) progress(seq)(entry, info);
-  };
   setStatus(() => t('status.ready', { docs: t.num(manifest.chunks), shards: manifest.shards.length }));
   const { query } = applyUrl();
   wire();
@@ -447,7 +496,7 @@ function init() {
   $('error-retry').addEventListener('click', () => { if (retryAction) retryAction(); });
   $('model-retry').addEventListener('click', () => {
     if (!client) return;
-    client.retryModel();
+    client.retryEnhancements();
     runSearch();
   });
   $('update-reload').addEventListener('click', applyUpdate);

@@ -142,7 +142,15 @@ export interface Trace {
   timings: { gate_ms: number; lexical_ms: number; embed_ms: number; dense_ms: number; fusion_ms: number; total_ms: number };
 }
 
-export interface SearchResponse { results: Hit[]; trace: Trace }
+/** A file that improves results but is not needed for the first one: a loaded shard's dense part, the model. */
+export type Enhancement = { kind: 'dense'; entry: PartProgressEntry } | { kind: 'model'; entry: ModelEntry };
+
+export interface SearchResponse {
+  results: Hit[];
+  trace: Trace;
+  /** From `ChsrClient.search`: enhancement files not loaded yet; call `enhance()`, then search again. */
+  pending?: Enhancement[];
+}
 
 export interface ShardEntry {
   subject: string;
@@ -211,6 +219,8 @@ export function initWasm(wasmUrl?: string | URL): Promise<unknown>;
 /** The `sha384-…` integrity the document's import maps give for `url` (the Wasm module's is checked), or null. */
 export function integrityFor(url: string): string | null;
 export function engineError(e: unknown): ChsrError;
+/** The kinds of enhancement files and how each is found and loaded. */
+export const ENHANCEMENTS: Array<{ kind: string; needed(index: ChsrIndex, client: ChsrClient): Array<ModelEntry | PartProgressEntry>; load(index: ChsrIndex, entry: ModelEntry | PartProgressEntry, bytes: Uint8Array): void }>;
 
 export class ChsrClient {
   /** Loads the Wasm module (once), fetches the manifest (retrying once) and creates a client. */
@@ -219,26 +229,33 @@ export class ChsrClient {
   readonly index: ChsrIndex;
   /** Optional hook, called with each shard's (and the model's) bytes once they passed the checks (the page hands them to its service worker). */
   onShardBytes: ((entry: ShardEntry | ModelEntry, bytes: Uint8Array) => void) | null;
-  /** Optional hook for the model download's progress. */
+  /** Optional hook for the downloads of enhancement files (dense parts, the model). */
   onModelProgress: ((entry: ModelEntry, info: { received: number; expected: number } | { retry: ChsrError }) => void) | null;
   /** The model's manifest entry once its download started; why it could not be loaded, if so. */
   modelEntry: ModelEntry | null;
   modelError: ChsrError | null;
-  /** Resolves when the model is loaded (null when the manifest names none). */
-  modelReady: Promise<ModelEntry | null> | null;
+  /** Enhancement files the index still needs and that did not fail. */
+  enhancementsPending(): Enhancement[];
+  /** Downloads and loads the pending enhancement files; resolves (never rejects) to whether any was loaded. */
+  enhance(onProgress?: Progress): Promise<boolean>;
+  /** Forgets enhancement failures and downloads those files again. */
+  retryEnhancements(onProgress?: Progress): Promise<boolean>;
+  /** Loads the model now; rejects with its error. */
+  loadModel(): Promise<ModelEntry | null>;
   /** Downloads the model again after a failure. */
-  retryModel(): Promise<ModelEntry | null>;
+  retryModel(): Promise<boolean>;
   manifest(): Manifest;
   shardsNeeded(scope: Scope, options?: SearchOptions): ShardEntry[];
   fileUrl(file: string): string;
   ensureLoaded(scope: Scope, options?: SearchOptions, onProgress?: Progress): Promise<void>;
   loadFiles(files: string[], onProgress?: Progress): Promise<void>;
-  /** Loads the dense parts of the loaded shards; a failure is kept in `denseError`, not thrown. */
-  loadDenseParts(onProgress?: Progress): Promise<void>;
   /** Why the last dense part could not be loaded (searches then stay lexical for that shard). */
   denseError: ChsrError | null;
-  /** Loads what the scope needs (and what relaxation asks for, unless `widen: false`), then searches. */
-  search(query: string, scope: Scope, options?: SearchOptions, onProgress?: Progress, how?: { widen?: boolean }): Promise<SearchResponse>;
+  /**
+   * Loads what the scope needs (and what relaxation asks for, unless `widen: false`), then searches;
+   * enhancement files are waited for only with `enhanced: true` (see `pending`).
+   */
+  search(query: string, scope: Scope, options?: SearchOptions, onProgress?: Progress, how?: { widen?: boolean; enhanced?: boolean }): Promise<SearchResponse>;
   /** Searches the shards already loaded. */
   runSearch(query: string, scope: Scope, options?: SearchOptions): SearchResponse;
   /** The same search's results as `[DOCUMENT N]` context for an assistant. */

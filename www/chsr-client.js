@@ -142,56 +142,125 @@ async function fetchWithRetry(url, as, { expected, onBytes, onRetry, check } = {
   throw lastError;
 }
 
+/**
+ * Files that make results better but are not needed for the first one: the client searches
+ * without them (the lexical path; the trace says the vector path did not run) and loads them
+ * after the first result (`ChsrClient.enhance`), then the page searches again. Each kind lists the
+ * manifest entries the index still needs (`needed(index, client)`) and loads one verified file
+ * (`load(index, entry, bytes)`); a new kind is one more entry here.
+ */
+export const ENHANCEMENTS = [
+  {
+    // The vectors of the loaded shards (`*.chsrv`, one file per shard).
+    kind: 'dense',
+    needed: (index, client) => {
+      const parts = index.denseNeeded();
+      if (parts.length === 0) return [];
+      const shards = client.manifest().shards;
+      return parts.map((part) => {
+        const shard = shards.find((s) => s.dense && s.dense.file === part.file) || {};
+        return { ...part, subject: shard.subject, level: shard.level, vectorsOf: shard.file };
+      });
+    },
+    load: (index, entry, bytes) => index.loadDense(entry.file, bytes),
+  },
+  {
+    // The embedding model (queries to vectors).
+    kind: 'model',
+    needed: (index) => { const e = index.modelNeeded(); return e ? [e] : []; },
+    load: (index, entry, bytes) => { if (index.modelNeeded()) index.loadModel(bytes); },
+  },
+];
+
 /** A chsr index bound to a manifest URL. */
 export class ChsrClient {
   constructor(index, baseUrl) {
     this.index = index;
     this.baseUrl = baseUrl;
     this.pending = new Map();
-    /** The manifest's model entry while it is needed; `modelError`: why it could not be loaded. */
+    /** Enhancement files that could not be loaded: file → ChsrError (cleared by a retry). */
+    this.enhanceErrors = new Map();
+    /** The manifest's model entry once its download started; `modelError`: why it could not be loaded. */
     this.modelEntry = null;
     this.modelError = null;
-    /** Optional hook `(entry, info)` for the model download (`info` as for shards). */
+    /** Why the last dense part could not be loaded (searches then stay lexical for that shard). */
+    this.denseError = null;
+    /** Optional hook `(entry, info)` for the downloads of enhancement files, the model's included (`info` as for shards). */
     this.onModelProgress = null;
     /** Optional hook `(entry, bytes)`, called with each shard's (and the model's) bytes once they passed the checks. */
     this.onShardBytes = null;
   }
 
-  /** Fetches `manifest.json` at `manifestUrl` and creates a client. */
+  /** Fetches `manifest.json` at `manifestUrl` and creates a client (nothing else is downloaded). */
   static async open(manifestUrl, { wasmUrl } = {}) {
     await initWasm(wasmUrl);
     const url = new URL(manifestUrl, document.baseURI);
     const text = await fetchWithRetry(url.href, 'text');
-    const client = new ChsrClient(indexFromManifest(text), new URL('.', url).href);
-    client.modelReady = client.loadModel();
-    client.modelReady.catch(() => {}); // awaited, and reported, by search()
-    return client;
+    return new ChsrClient(indexFromManifest(text), new URL('.', url).href);
+  }
+
+  /** Enhancement files the index still needs and that did not fail: [{kind, entry}]. */
+  enhancementsPending() {
+    const out = [];
+    for (const e of ENHANCEMENTS) {
+      for (const entry of e.needed(this.index, this)) {
+        if (!this.enhanceErrors.has(entry.file)) out.push({ kind: e.kind, entry });
+      }
+    }
+    return out;
   }
 
   /**
-   * Fetches and loads the embedding model the manifest names (dense path), once; like a shard,
-   * it is retried once when the download fails, stops short or fails the module's checks.
+   * Downloads and loads every pending enhancement file (the loaded shards' dense parts, the
+   * model), in parallel, each once and retried once like a shard. Resolves (never rejects) when
+   * they are done, to whether any was loaded; failures are kept (`modelError`, `denseError`) and
+   * the lexical path goes on. `onProgress(entry, info)` as for shards.
    */
+  async enhance(onProgress) {
+    const done = await Promise.all(this.enhancementsPending().map(({ kind, entry }) => {
+      const e = ENHANCEMENTS.find((x) => x.kind === kind);
+      return this.loadEnhancement(e, entry, onProgress);
+    }));
+    return done.some(Boolean);
+  }
+
+  async loadEnhancement(kind, entry, onProgress) {
+    if (kind.kind === 'model') this.modelEntry = entry;
+    const progress = (e, info) => {
+      if (onProgress) onProgress(e, info);
+      if (this.onModelProgress) this.onModelProgress(e, info);
+    };
+    try {
+      await this.loadEntry(entry, (bytes) => kind.load(this.index, entry, bytes), progress);
+      if (kind.kind === 'model') this.modelError = null;
+      else this.denseError = null;
+      return true;
+    } catch (e) {
+      this.enhanceErrors.set(entry.file, e);
+      if (kind.kind === 'model') this.modelError = e;
+      else this.denseError = e;
+      return false;
+    }
+  }
+
+  /** Loads the embedding model now (the dense path); resolves to its entry, null without one. */
   async loadModel() {
-    const entry = this.index.modelNeeded();
-    if (!entry) return null;
-    this.modelEntry = entry;
-    const progress = (info) => { if (this.onModelProgress) this.onModelProgress(entry, info); };
-    await fetchWithRetry(new URL(entry.file, this.baseUrl).href, 'bytes', {
-      expected: entry.bytes,
-      onBytes: (received, expected) => progress({ received, expected }),
-      onRetry: (error) => progress({ retry: error }),
-      check: (bytes) => {
-        if (this.index.modelNeeded()) this.index.loadModel(bytes);
-        if (this.onShardBytes) {
-          try { this.onShardBytes(entry, bytes); } catch (e) { console.warn('chsr: onShardBytes:', e); }
-        }
-      },
-    }).catch((e) => {
-      e.entry = entry;
-      throw e;
-    });
-    return entry;
+    await this.enhance();
+    if (this.modelError) throw this.modelError;
+    return this.modelEntry;
+  }
+
+  /** Forgets the enhancement failures (the model's, the dense parts') and downloads those files again. */
+  retryEnhancements(onProgress) {
+    this.enhanceErrors.clear();
+    this.modelError = null;
+    this.denseError = null;
+    return this.enhance(onProgress);
+  }
+
+  /** Downloads the model again after a failure (see `retryEnhancements`). */
+  retryModel() {
+    return this.retryEnhancements();
   }
 
   /** The manifest as a plain object. */
@@ -229,25 +298,6 @@ export class ChsrClient {
     }
   }
 
-  /**
-   * Loads the dense parts (the vectors, one file per shard, fetched after the shard: the shard
-   * alone already answers lexically) of the loaded shards. A part that cannot be loaded (after
-   * its retry) is not fatal: searches go on lexically (the trace notes it) and `denseError` says why.
-   */
-  async loadDenseParts(onProgress) {
-    const shards = this.manifest().shards;
-    for (const part of this.index.denseNeeded()) {
-      const shard = shards.find((s) => s.dense && s.dense.file === part.file) || {};
-      const entry = { ...part, subject: shard.subject, level: shard.level, vectorsOf: shard.file };
-      try {
-        await this.loadEntry(entry, (bytes) => this.index.loadDense(part.file, bytes), onProgress);
-        this.denseError = null;
-      } catch (e) {
-        this.denseError = e;
-      }
-    }
-  }
-
   // One manifest file (`entry`: {file, bytes, ...}), fetched once even when several searches ask
   // for it, retried once, then handed to `load` (which throws when the module's checks fail).
   async loadEntry(entry, load, onProgress) {
@@ -276,46 +326,25 @@ export class ChsrClient {
   }
 
   /**
-   * Loads what is needed, then searches: {results, trace}. When scope relaxation wants shards
-   * that are not loaded yet (another level of the subject), they are fetched and the search runs
-   * once more — unless `{widen: false}` is passed as the last argument (a locked embed never
-   * downloads what it could not show).
+   * Loads the shards the search needs, then searches: {results, trace, pending}. When scope
+   * relaxation wants shards that are not loaded yet (another level of the subject), they are
+   * fetched and the search runs once more — unless `{widen: false}` is passed as the last argument
+   * (a locked embed never downloads what it could not show). Enhancement files (the model) are not
+   * waited for unless `{enhanced: true}` is passed: `pending` lists those still to come
+   * ([{kind, entry}]), and the caller calls `enhance()` after showing the results and searches
+   * again when it resolves.
    */
-  async search(query, scope, options, onProgress, { widen = true } = {}) {
+  async search(query, scope, options, onProgress, { widen = true, enhanced = false } = {}) {
     await this.ensureLoaded(scope, options, onProgress);
-    await this.loadDenseParts(onProgress);
-    await this.awaitModel(onProgress);
+    if (enhanced) await this.enhance(onProgress);
     let resp = this.runSearch(query, scope, options);
     const pending = resp.trace.relaxation ? resp.trace.relaxation.pending_shards : [];
     if (widen && pending.length > 0) {
       await this.loadFiles(pending, onProgress);
-      await this.loadDenseParts(onProgress);
       resp = this.runSearch(query, scope, options);
     }
+    resp.pending = resp.trace.browse ? [] : this.enhancementsPending();
     return resp;
-  }
-
-  /**
-   * Waits for the embedding model. If it cannot be loaded (after its retry), searches go on with
-   * the lexical path only (the trace notes it) and `modelError` says why; `retryModel()` tries again.
-   */
-  async awaitModel(onProgress) {
-    if (!this.modelReady) return;
-    if (onProgress && this.modelEntry && this.index.modelNeeded()) onProgress(this.modelEntry);
-    try {
-      await this.modelReady;
-      this.modelError = null;
-    } catch (e) {
-      this.modelError = e;
-    }
-  }
-
-  /** Downloads the model again after a failure. */
-  retryModel() {
-    this.modelError = null;
-    this.modelReady = this.loadModel();
-    this.modelReady.catch(() => {});
-    return this.modelReady;
   }
 
   runSearch(query, scope, options) {

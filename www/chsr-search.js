@@ -246,7 +246,8 @@ export class ChsrSearchElement extends HTMLElement {
     return Object.entries(this.lock).every(([f, v]) => hit[f] !== undefined && String(hit[f]) === v);
   }
 
-  async search(explicit) {
+  // `upgrade`: the same search again once enhancement files (the model) arrived after its results.
+  async search(explicit, { upgrade = false } = {}) {
     if (!this.client || this.ui.input.disabled) return;
     const my = ++this.seq;
     const query = this.ui.input.value;
@@ -254,6 +255,7 @@ export class ChsrSearchElement extends HTMLElement {
     const scope = { ...this.currentChoice(), ...lock };
     if (!query.trim() && !explicit) {
       this.last = null;
+      delete this.dataset.pending;
       this.ui.results.replaceChildren();
       this.ui.tools.hidden = true;
       this.setStatus(() => this.t('status.cleared'));
@@ -262,7 +264,7 @@ export class ChsrSearchElement extends HTMLElement {
     const options = { k: this.k, text: false };
     this.dataset.state = 'searching';
     try {
-      const resp = await this.client.search(query, scope, options, (entry, info) => {
+      const resp = await this.client.search(query, scope, options, upgrade ? null : (entry, info) => {
         if (my !== this.seq) return;
         const what = entryLabel(this.t, entry);
         if (info && info.retry) this.setStatus(() => this.t('status.retrying', { what }));
@@ -273,14 +275,20 @@ export class ChsrSearchElement extends HTMLElement {
       const shown = resp.results.filter((h) => this.insideLock(h));
       const hidden = resp.results.length - shown.length;
       this.setError(null);
-      this.last = { query, scope, options, resp: { ...resp, results: shown }, hidden };
+      const wasPending = upgrade && this.last && this.last.resp.pending.length > 0;
+      this.last = { query, scope, options, resp: { ...resp, results: shown, upgraded: wasPending ? this.last.resp.pending : undefined }, hidden };
       this.render(this.last.resp, hidden);
+      if (resp.pending.length > 0) {
+        // The vector path comes after the first result: load what it needs, then search again.
+        this.client.enhance().then(() => { if (my === this.seq) this.search(explicit, { upgrade: true }); });
+      }
       if (BASE.origin === window.location.origin) keepOffline(this.client.loadedShards().map((s) => this.client.fileUrl(s.file)));
       this.dataset.state = 'done';
       this.dispatchEvent(new CustomEvent('chsr-results', { detail: { query, scope, shown: shown.length, hidden }, bubbles: true, composed: true }));
     } catch (e) {
       if (my !== this.seq) return;
       this.last = null;
+      delete this.dataset.pending;
       this.ui.results.replaceChildren();
       this.ui.tools.hidden = true;
       this.setStatus(() => '');
@@ -299,9 +307,16 @@ export class ChsrSearchElement extends HTMLElement {
       const full = this.client.runSearch(query, scope, { ...options, text: true, expand_chars: 6000 });
       return full.results.find((h) => h.id === hit.id) || hit;
     };
+    const open = new Set([...this.ui.results.querySelectorAll('li.card > details.why[open]')].map((d) => d.closest('li.card').dataset.id));
     this.ui.results.replaceChildren(...hits.map((h) => card(t, h, { trace, loadSection, idPrefix: this.uid })));
+    // Re-rendered (an upgrade, a language switch): "why" panels that were open stay open.
+    for (const c of this.ui.results.querySelectorAll('li.card')) if (open.has(c.dataset.id)) c.querySelector('details.why').open = true;
+    if (resp.pending && resp.pending.length) this.dataset.pending = resp.pending.map((p) => p.kind).join(' ');
+    else delete this.dataset.pending;
     this.setStatus(() => (hits.length === 0 && hidden > 0 ? t('status.lockedHidden', { hidden: t.num(hidden) }) : statusText(t, trace, hits.length, hits)));
-    this.ui.whyBody.replaceChildren(whyQuery(t, trace));
+    this.ui.whyBody.replaceChildren(whyQuery(t, trace, {
+      pending: (resp.pending || []).map((p) => p.entry), upgraded: (resp.upgraded || []).map((p) => p.entry),
+    }));
     this.ui.tools.hidden = false;
     // The packaged context repeats the engine's results: offered only when none was hidden.
     this.ui.copy.hidden = hits.length === 0 || hidden > 0;

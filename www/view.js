@@ -177,8 +177,15 @@ export function widenedText(t, trace) {
   return t('widened.banner', { steps: t.list(steps) });
 }
 
-/** "How this search worked": the gate plan, dense plan, relaxation trace, hints, notes. */
-export function whyQuery(t, trace) {
+/**
+ * "How this search worked": the gate plan, dense plan, relaxation trace, hints, notes.
+ * `extra.pending`: manifest entries the vector path still waits for (the results will be updated);
+ * `extra.upgraded`: those it waited for when these results were first shown (keywords only).
+ */
+export function whyQuery(t, trace, extra = {}) {
+  const pending = extra.pending || [];
+  const upgraded = extra.upgraded || [];
+  const what = (entries) => t.list(entries.map((e) => entryLabel(t, e)));
   const dl = el('dl', { class: 'why-list' });
   row(dl, t('query.variant'), t('query.variantValue', { variant: trace.variant, gating: t(`gating.${trace.gating}`) }));
   row(dl, t('query.scope'), scopeLabel(t, trace.scope || {}));
@@ -192,7 +199,9 @@ export function whyQuery(t, trace) {
   const plans = trace.dense_plans || [];
   row(dl, t('query.dense'), plans.length
     ? el('ul', { class: 'plain' }, plans.map((p, i) => el('li', {}, `${trace.shards[i] ? `${trace.shards[i]}: ` : ''}${t(`plan.${p}`)}`)))
-    : t('query.denseNone', { reason: denseReason(t, trace) }));
+    : pending.length ? el('span', { class: 'dense-pending' }, t('query.densePending', { what: what(pending) }))
+      : t('query.denseNone', { reason: denseReason(t, trace) }));
+  if (upgraded.length) row(dl, t('query.update'), el('span', { class: 'dense-upgraded' }, t('query.upgradedValue', { what: what(upgraded) })));
   row(dl, t('query.candidates'), t('query.candidatesValue', { lex: t.num(trace.lexical_candidates), dense: t.num(trace.dense_candidates) }));
   if (trace.duplicates && trace.duplicates.length) {
     row(dl, t('query.duplicates'), el('ul', { class: 'plain' }, trace.duplicates.map((d) => el('li', {}, `${d.id} ≈ ${d.of}`))));

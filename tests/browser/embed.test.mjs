@@ -24,7 +24,9 @@ async function embedSearch(page, sel, query) {
   const n = Number(await page.getAttribute(sel, 'data-searches') || 0);
   await page.fill(`${sel} input[type="search"]`, query);
   await page.press(`${sel} input[type="search"]`, 'Enter');
-  await page.waitForFunction(([s, k]) => Number(document.querySelector(s).dataset.searches || 0) > k && document.querySelector(s).dataset.state !== 'searching', [sel, n]);
+  // Settled: not waiting for the model any more (its arrival searches again).
+  await page.waitForFunction(([s, k]) => Number(document.querySelector(s).dataset.searches || 0) > k && document.querySelector(s).dataset.state !== 'searching'
+    && !document.querySelector(s).dataset.pending, [sel, n]);
   return page.$$eval(`${sel} >> li.card`, (l) => l.map((c) => ({ id: c.dataset.id, subject: c.dataset.subject, level: c.dataset.level, leakage: c.dataset.leakage })));
 }
 

@@ -83,10 +83,13 @@ export function watchErrors(page) {
   return errors;
 }
 
-/** Waits until the search started after `beforeSeq` (or a later one) has finished. */
+/**
+ * Waits until the search started after `beforeSeq` (or a later one) has finished and its results
+ * are final: not waiting for enhancement files (the model), whose arrival searches again.
+ */
 export async function waitSearch(page, beforeSeq) {
-  await page.waitForFunction((n) => (window.__chsrSeq || 0) > n && window.__chsrDone === window.__chsrSeq,
-    beforeSeq, { timeout: 30_000 });
+  await page.waitForFunction((n) => (window.__chsrSeq || 0) > n && window.__chsrDone === window.__chsrSeq
+    && !document.body.dataset.pending, beforeSeq, { timeout: 30_000 });
 }
 
 /** The current search sequence number of the study page. */

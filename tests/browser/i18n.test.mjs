@@ -147,7 +147,7 @@ test('a model that cannot be downloaded leaves keyword search working, says so, 
   await page.unroute('**/*.chsrm');
   const seq = await page.evaluate(() => window.__chsrSeq);
   await page.click('#model-retry');
-  await page.waitForFunction((n) => window.__chsrSeq > n && window.__chsrDone === window.__chsrSeq, seq);
+  await page.waitForFunction((n) => window.__chsrSeq > n && window.__chsrDone === window.__chsrSeq && !document.body.dataset.pending, seq);
   assert.equal(await page.isVisible('#model-notice'), false);
   assert.match(await page.textContent('#why-query'), /Vector search plan\s*physics--high-school/);
   await context.close();

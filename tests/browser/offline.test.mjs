@@ -79,7 +79,7 @@ test('after one visit, a reload with the network cut still searches', async () =
   const response = await page.reload();
   assert.ok(response.fromServiceWorker(), 'the page comes from the service worker');
   await page.waitForSelector('body[data-ready="true"]');
-  await page.waitForFunction(() => window.__chsrDone > 0 && window.__chsrDone === window.__chsrSeq);
+  await page.waitForFunction(() => window.__chsrDone > 0 && window.__chsrDone === window.__chsrSeq && !document.body.dataset.pending);
   assert.deepEqual((await cards(page)).map((c) => c.id), list.map((c) => c.id));
   const seq = await searchSeq(page);
   await page.fill('#q', 'kinetic energy');

@@ -47,7 +47,7 @@ test('the scope and query go into the URL; a shared link restores them; back and
 
   // The same link in a fresh page gives the same pickers and the same results.
   const shared = await openStudyPage(browser, page.url());
-  await shared.page.waitForFunction(() => window.__chsrDone > 0 && window.__chsrDone === window.__chsrSeq);
+  await shared.page.waitForFunction(() => window.__chsrDone > 0 && window.__chsrDone === window.__chsrSeq && !document.body.dataset.pending);
   assert.equal(await shared.page.inputValue('#q'), 'specific heat');
   assert.equal(await shared.page.inputValue('#subject'), 'physics');
   assert.equal(await shared.page.inputValue('#level'), 'high_school');
@@ -87,7 +87,7 @@ test('search as you type: results come without pressing Enter (debounced)', asyn
 
 test('a link with an unknown subject says so and keeps the rest of the scope', async () => {
   const { page } = await openStudyPage(browser, `${server.url}?subject=biology&level=high_school&q=cell`);
-  await page.waitForFunction(() => window.__chsrDone > 0 && window.__chsrDone === window.__chsrSeq);
+  await page.waitForFunction(() => window.__chsrDone > 0 && window.__chsrDone === window.__chsrSeq && !document.body.dataset.pending);
   // The notice stays with the results of the rest of the scope.
   assert.ok((await cards(page)).every((c) => c.level === 'high_school'));
   const alert = await page.textContent('#scope-notice');
