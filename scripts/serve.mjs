@@ -5,8 +5,12 @@
 // Sends the site's Content-Security-Policy as a header (the policy the README documents; for a
 // page, the policy of its own <meta>, which holds its import map's hash), allows
 // cross-origin reads (the <chsr-search> embed is loaded from other sites' pages), and refuses paths
-// outside the root. `siteHandler` is also used by the browser benchmark (tests/bench/lib.mjs), so
+// outside the root. Every response has an ETag (a digest of the file) and a conditional request
+// (`If-None-Match`) that matches gets 304 without a body, as a static host answers: the service
+// worker's install revalidates the files the page already has instead of downloading them again.
+// `siteHandler` is also used by the browser benchmark (tests/bench/lib.mjs), so
 // that the demo is measured as this server sends it.
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -28,6 +32,7 @@ export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; st
  */
 export function siteHandler(root, { onSent } = {}) {
   root = resolve(root);
+  const etags = new Map(); // file → {mtimeMs, size, etag}
   return async (req, res, pathname) => {
     const t = Date.now();
     const done = (status, bytes, path) => { if (onSent) onSent({ path, status, bytes, t }); };
@@ -42,15 +47,27 @@ export function siteHandler(root, { onSent } = {}) {
       const body = await readFile(file);
       const meta = extname(file) === '.html'
         && String(body).match(/<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"/i);
-      res.writeHead(200, {
+      let known = etags.get(file);
+      if (!known || known.mtimeMs !== st.mtimeMs || known.size !== body.length) {
+        known = { mtimeMs: st.mtimeMs, size: body.length, etag: `"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"` };
+        etags.set(file, known);
+      }
+      const headers = {
         'content-type': TYPES[extname(file)] || 'application/octet-stream',
-        'content-length': body.length,
         'cache-control': 'no-cache',
+        etag: known.etag,
         'content-security-policy': meta ? meta[1] : CSP,
         'x-content-type-options': 'nosniff',
         'access-control-allow-origin': '*',
         'referrer-policy': 'no-referrer',
-      });
+      };
+      const match = req.headers['if-none-match'];
+      if (match && match.split(',').some((e) => e.trim().replace(/^W\//, '') === known.etag)) {
+        res.writeHead(304, headers).end();
+        done(304, 0, url.pathname);
+        return;
+      }
+      res.writeHead(200, { ...headers, 'content-length': body.length });
       const head = req.method === 'HEAD';
       res.end(head ? undefined : body);
       done(200, head ? 0 : body.length, url.pathname);

@@ -4,7 +4,7 @@
 import { ChsrClient } from './chsr-client.js';
 import { pickLang, translator } from './i18n.js';
 import { el, card, copyText, entryLabel, errorText, placeLabel, statusText, whyQuery, widenedText } from './view.js';
-import { applyUpdate, keepOffline, keepOfflineBytes, offlineSupported, onOfflineEvent, registerOffline, savedCopies } from './offline.js';
+import { applyUpdate, keepOffline, keepOfflineBytes, offlineSupported, onOfflineEvent, registerOffline, registrationStarted, savedCopies } from './offline.js';
 
 const $ = (id) => document.getElementById(id);
 const FACETS = ['doc_type', 'chapter', 'year', 'paper', 'exam', 'lang'];
@@ -248,7 +248,6 @@ async function runSearch({ push = false, browse = false, upgrade = false } = {})
     render(resp, { keep: upgrade });
     showModelState();
     rememberLoaded();
-    afterFirstResult();
     if (resp.pending.length > 0) {
       // The vector path comes after the first result: load what it needs, then search again
       // (unless another search has started since: it does the same).
@@ -265,17 +264,30 @@ async function runSearch({ push = false, browse = false, upgrade = false } = {})
   }
 }
 
-// What waits for the first result to be on screen (the service worker's registration): run once.
+// What waits for the first search to be over (the service worker's registration, whose install
+// downloads files): run once, after the first search finished, or when the browser is first idle
+// if the page opened without a query and no search has started by then.
 let firstResultShown = false;
+const afterFirst = [];
+function whenFirstResult(fn) {
+  if (firstResultShown) fn();
+  else afterFirst.push(fn);
+}
 function afterFirstResult() {
   if (firstResultShown) return;
   firstResultShown = true;
+  for (const fn of afterFirst.splice(0)) fn();
+}
+function whenIdle(fn) {
+  if (window.requestIdleCallback) window.requestIdleCallback(fn, { timeout: 3000 });
+  else setTimeout(fn, 1000);
 }
 
 // Test and automation hooks: `__chsrSeq` is the latest search started, `__chsrDone` the latest
 // finished while still current; `__chsrSearches` counts finished searches.
 function searchDone(my) {
   if (my !== seq) return;
+  afterFirstResult();
   document.body.classList.remove('loading');
   window.__chsrDone = my;
   window.__chsrSearches = (window.__chsrSearches || 0) + 1;
@@ -371,7 +383,8 @@ async function refreshOffline() {
   if (!manifest) return;
   const my = ++offlineSeq;
   const list = $('offline-list');
-  if (!offlineSupported() || !registration) {
+  // Before the registration (it waits for the first result) the list shows what is saved already.
+  if (!offlineSupported() || (!registration && registrationStarted())) {
     $('offline-summary').textContent = t('offline.title');
     list.replaceChildren(el('li', {}, t('offline.unsupported')));
     $('offline-current').hidden = true;
@@ -431,6 +444,7 @@ async function start() {
   document.body.dataset.ready = 'true';
   refreshOffline();
   if (query.trim()) await runSearch();
+  else whenIdle(() => { if (seq === 0) afterFirstResult(); });
 }
 
 let wired = false;
@@ -504,13 +518,13 @@ function init() {
     if (ev.type === 'update') $('update').hidden = false;
     if (ev.type === 'cached') refreshOffline();
   });
-  registerOffline().then((reg) => {
+  whenFirstResult(() => registerOffline().then((reg) => {
     registration = reg;
     window.__chsrRegistered = true; // test hook: the registration attempt is over (install may go on)
     refreshOffline();
     if (reg && client) rememberLoaded();
     if (reg) navigator.serviceWorker.ready.then(() => { if (client) rememberLoaded(); refreshOffline(); });
-  });
+  }));
   start();
 }
 

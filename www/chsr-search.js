@@ -153,7 +153,13 @@ export class ChsrSearchElement extends HTMLElement {
       return;
     }
     this.setStatus(() => this.t('status.loading'));
-    if (BASE.origin === window.location.origin) registerOffline(BASE.href);
+    // Offline support (same origin only) is set up after the first search, or when the browser is idle.
+    if (BASE.origin === window.location.origin) {
+      const register = () => { if (!this.registered) { this.registered = true; registerOffline(BASE.href); } };
+      this.afterFirstSearch = register;
+      if (window.requestIdleCallback) window.requestIdleCallback(() => { if (!this.dataset.searches) register(); }, { timeout: 3000 });
+      else setTimeout(() => { if (!this.dataset.searches) register(); }, 1000);
+    }
     try {
       this.client = await openClient(manifest);
     } catch (e) {
@@ -295,6 +301,7 @@ export class ChsrSearchElement extends HTMLElement {
       this.setError(() => errorText(this.t, e, { locked: Object.keys(lock).length > 0 }));
     } finally {
       this.dataset.searches = String(Number(this.dataset.searches || 0) + 1);
+      if (this.afterFirstSearch) this.afterFirstSearch();
     }
   }
 

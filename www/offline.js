@@ -6,6 +6,7 @@ const listeners = new Set();
 let registration = null;
 let registering = null;
 const handedOver = new Set(); // URLs whose bytes were given to the worker (no download needed)
+const waiting = new Map(); // URL → verified bytes handed over before the registration started
 let updateReady = null;
 
 /** Whether this browser can keep the site offline (service workers and the Cache API). */
@@ -68,6 +69,14 @@ async function register(siteBase) {
   } catch (e) {
     console.warn('chsr: offline support unavailable:', e && e.message);
     return null;
+  } finally {
+    // Bytes the page verified before it registered the worker (the first result comes first).
+    const held = [...waiting];
+    waiting.clear();
+    for (const [url, bytes] of held) {
+      handedOver.delete(url);
+      keepOfflineBytes(url, bytes);
+    }
   }
 }
 
@@ -90,11 +99,16 @@ export async function keepOffline(urls) {
 /**
  * Hands verified bytes of a content-hashed file (a shard the page just downloaded) to the service
  * worker, so that it saves them without downloading them a second time (on the first visit the
- * page downloads before the worker controls it). The buffer is transferred, not copied.
+ * page downloads before the worker controls it). The buffer is transferred, not copied. Bytes
+ * handed over before `registerOffline` was called are held until the registration is done.
  */
 export async function keepOfflineBytes(url, bytes) {
-  if (!registering) return;
+  if (!offlineSupported()) return;
   handedOver.add(url);
+  if (!registering) {
+    waiting.set(url, bytes);
+    return;
+  }
   if (!(await registering)) {
     handedOver.delete(url);
     return;
@@ -103,11 +117,16 @@ export async function keepOfflineBytes(url, bytes) {
   if (reg.active) reg.active.postMessage({ type: 'cache-bytes', url, bytes }, [bytes.buffer]);
 }
 
+/** Whether `registerOffline` was called (the page calls it after its first result). */
+export function registrationStarted() {
+  return registering !== null;
+}
+
 /** For each URL, whether a saved copy exists: Map(url → boolean). */
 export async function savedCopies(urls) {
   const out = new Map();
   for (const u of urls) out.set(u, false);
-  if (!offlineSupported() || !registration || !(registration.active || navigator.serviceWorker.controller)) return out;
+  if (!offlineSupported() || !((registration && registration.active) || navigator.serviceWorker.controller)) return out;
   for (const u of urls) {
     try {
       out.set(u, Boolean(await caches.match(u)));

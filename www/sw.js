@@ -2,7 +2,7 @@
 //
 // One cache per build, named `chsr-<build>`; the build id comes from the registration URL
 // (`sw.js?build=<id>`, read by offline.js from `build.json`, which `scripts/site-version.mjs` writes
-// with the list of the page's files). Installing a build fills its cache completely — the page,
+// with the list of the page's files; the page registers once its first result is shown). Installing a build fills its cache completely — the page,
 // the Wasm module, the manifest, and every data file (shard, model) of the old cache that the new
 // manifest still names — before it may activate; activating deletes the other builds' caches. A
 // page is therefore always served from one consistent build, and a redeploy replaces the cache in
@@ -26,13 +26,15 @@ const DATA_EXT = /\.(chsr|chsrv|chsrm|bin|onnx)$/;
 const scopeUrl = (path) => new URL(path, self.registration.scope).href;
 
 async function precache() {
-  const res = await fetch(scopeUrl('build.json'), { cache: 'reload' });
+  const res = await fetch(scopeUrl('build.json'), { cache: 'no-cache' });
   if (!res.ok) throw new Error(`build.json: HTTP ${res.status}`);
   const build = await res.clone().json();
   if (build.build !== BUILD) throw new Error(`build.json names build ${build.build}, not ${BUILD}`);
   const cache = await caches.open(CACHE);
   // addAll is all or nothing: a failed file fails the install and the old build stays in charge.
-  await cache.addAll(build.files.map((f) => new Request(scopeUrl(f), { cache: 'reload' })));
+  // `no-cache` revalidates with the server: a file the page already loaded (the Wasm module, the
+  // scripts) comes from the HTTP cache after a 304, not downloaded twice; a changed one is fetched.
+  await cache.addAll(build.files.map((f) => new Request(scopeUrl(f), { cache: 'no-cache' })));
   await cache.put(scopeUrl('build.json'), res);
   // Data files the old caches hold and the new manifests still name are carried over.
   const wanted = new Set();

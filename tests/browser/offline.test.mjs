@@ -131,3 +131,38 @@ test('a redeploy installs the new build beside the old one, then replaces it in 
   await page.waitForSelector('#offline-current.saved');
   await context.close();
 });
+
+test('the service worker is registered after the first result, and its install does not download the page again', async () => {
+  const { build, server } = await site();
+  const context = await browser.newContext({ locale: 'en-GB' });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  let cardsAtRegistration = null;
+  page.on('request', (r) => {
+    if (/\/build\.json$/.test(r.url()) && cardsAtRegistration === null) {
+      cardsAtRegistration = page.evaluate(() => document.querySelectorAll('#results > li.card').length);
+    }
+  });
+  await page.goto(`${server.url}?q=specific+heat&subject=physics&level=high_school`);
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30_000 });
+  assert.ok(cardsAtRegistration, 'build.json was requested');
+  assert.ok((await cardsAtRegistration) > 0, 'results were on screen before the worker was registered');
+  assert.deepEqual(await cacheNames(page), [`chsr-${build}`]);
+  // Every file the page loaded was sent once: the install revalidated it (304), and the worker got
+  // the shard's and the model's verified bytes from the page.
+  await page.waitForSelector('#offline-current.saved', { timeout: 30_000 });
+  const sent = server.requests.filter((r) => / 200$/.test(r)).map((r) => r.split(' ')[1].replace(/\?.*$/, ''));
+  for (const f of ['/pkg/chsr_bg.wasm', '/app.js', '/shards/manifest.json']) {
+    assert.equal(sent.filter((p) => p === f).length, 1, `${f} sent once: ${server.requests.join(', ')}`);
+  }
+  assert.ok(server.requests.some((r) => /^GET \/pkg\/chsr_bg\.wasm 304$/.test(r)), 'the install revalidated the module');
+  assert.equal(sent.filter((p) => /\.chsrm?$/.test(p)).length, 2, 'the shard and the model once each');
+  // The cache is complete: the module, as the page got it.
+  const cached = await page.evaluate(async (name) => {
+    const res = await (await caches.open(name)).match(new URL('pkg/chsr_bg.wasm', document.baseURI).href);
+    return res ? (await res.arrayBuffer()).byteLength : 0;
+  }, `chsr-${build}`);
+  assert.ok(cached > 100_000, `module cached (${cached} bytes)`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
