@@ -8,6 +8,8 @@
 // outside the root. Every response has an ETag (a digest of the file) and a conditional request
 // (`If-None-Match`) that matches gets 304 without a body, as a static host answers: the service
 // worker's install revalidates the files the page already has instead of downloading them again.
+// Content-hashed data files (`name.<16 hex>.chsr|chsrm`, pinned by the manifest) are sent
+// `Cache-Control: public, max-age=31536000, immutable`; everything else `no-cache`.
 // `siteHandler` is also used by the browser benchmark (tests/bench/lib.mjs), so
 // that the demo is measured as this server sends it.
 import { createHash } from 'node:crypto';
@@ -22,6 +24,7 @@ const TYPES = {
   '.svg': 'image/svg+xml', '.png': 'image/png', '.webmanifest': 'application/manifest+json', '.txt': 'text/plain; charset=utf-8',
   '.md': 'text/plain; charset=utf-8',
 };
+const IMMUTABLE = /\.[0-9a-f]{16}\.(chsr|chsrm)$/;
 export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; " +
   "connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'";
 
@@ -54,7 +57,7 @@ export function siteHandler(root, { onSent } = {}) {
       }
       const headers = {
         'content-type': TYPES[extname(file)] || 'application/octet-stream',
-        'cache-control': 'no-cache',
+        'cache-control': IMMUTABLE.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache',
         etag: known.etag,
         'content-security-policy': meta ? meta[1] : CSP,
         'x-content-type-options': 'nosniff',

@@ -311,7 +311,7 @@ function loadSection(hit) {
 function render(resp, { keep = false } = {}) {
   const { results: hits, trace } = resp;
   // Benchmark hooks (tests/bench/run.mjs): when the first result was rendered, and the last response.
-  if (!window.__chsrFirstResultAt) window.__chsrFirstResultAt = Date.now();
+  if (!window.__chsrFirstResultAt) { window.__chsrFirstResultAt = Date.now(); window.__chsrFirstTrace = trace; }
   window.__chsrLast = resp;
   const state = keep ? cardState($('results')) : null;
   $('results').replaceChildren(...hits.map((h) => card(t, h, { trace, loadSection, idPrefix: 'r' })));

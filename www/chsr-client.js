@@ -76,13 +76,20 @@ function indexFromManifest(text) {
 
 const isOffline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
 
-// One download. The first try revalidates with the server (`no-cache`); the retry bypasses every
-// cache (`reload`), so a stale or damaged saved copy is replaced. `expected` is the byte count the
-// manifest announces: a shorter body is an interrupted download.
+// Shard and model files are named by their content (`name.<16 hex>.ext`): a cached copy never
+// goes stale, so they are fetched with the default cache mode (served `immutable`).
+const CONTENT_HASHED = /\.[0-9a-f]{16}\.[a-z0-9]+$/;
+
+// One download. The first try revalidates with the server (`no-cache`), or for a content-hashed
+// file uses the HTTP cache as is (`default`); the retry bypasses every cache (`reload`), so a stale
+// or damaged saved copy is replaced. `expected` is the byte count the manifest announces: a shorter
+// body is an interrupted download. The count is of decoded bytes: with `Content-Encoding` (gzip,
+// br) the browser decodes the body before the reader sees it, and Content-Length is not used.
 async function fetchOnce(url, as, attempt, { expected, onBytes } = {}) {
   let res;
+  const first = CONTENT_HASHED.test(new URL(url).pathname) ? 'default' : 'no-cache';
   try {
-    res = await fetch(url, { cache: attempt === 0 ? 'no-cache' : 'reload' });
+    res = await fetch(url, { cache: attempt === 0 ? first : 'reload' });
   } catch (e) {
     throw new ChsrError(isOffline() ? 'offline' : 'network', `no answer for ${url}: ${(e && e.message) || e}`, { url, cause: e });
   }

@@ -179,7 +179,7 @@ async function demoRun(s, q) {
   // The page's own clock stamp (app.js) when it has one, else the moment the poll saw it.
   const firstAt = (await page.evaluate(() => window.__chsrFirstResultAt)) || polled;
   const n = await page.$$eval('#results > li.card', (c) => c.length);
-  const trace = await page.evaluate(() => (window.__chsrLast ? window.__chsrLast.trace : null));
+  const trace = await page.evaluate(() => window.__chsrFirstTrace || null);
   // Then let the background work finish: the upgrade to hybrid, the service worker's install.
   let upgradedAt = null;
   try {

@@ -3,12 +3,21 @@
 // the results are on screen, and when it lands the same search runs again (hybrid) in place.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, cards, watchErrors } from './harness.mjs';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { serve, launch, cards, copySite, watchErrors } from './harness.mjs';
 
 let server;
 let browser;
+const dirs = [];
+const servers = [];
 before(async () => { server = await serve(); browser = await launch(); });
-after(async () => { await browser?.close(); await server?.stop(); });
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  for (const s of servers) await s.stop();
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 test('the first result comes before the model is requested; the results upgrade when it lands', async () => {
   // The service worker is kept out: the test holds the model's request itself.
@@ -60,5 +69,72 @@ test('the first result comes before the model is requested; the results upgrade 
   assert.equal(page.url(), url);
   assert.equal(await page.evaluate(() => window.history.length), history);
   assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('shards and the model are cached as immutable: a second visit downloads only the manifest', async () => {
+  // The HTTP cache alone (no service worker): a page opened again in the same browser.
+  const context = await browser.newContext({ locale: 'en-GB', serviceWorkers: 'block' });
+  const headers = new Map();
+  context.on('response', (r) => {
+    const path = new URL(r.url()).pathname;
+    if (/(\.chsrm?|manifest\.json)$/.test(path)) headers.set(path.replace(/^.*\//, ''), r.headers()['cache-control']);
+  });
+  const visit = async () => {
+    const page = await context.newPage();
+    await page.goto(`${server.url}?q=specific+heat&subject=physics&level=high_school`);
+    await page.waitForFunction(() => window.__chsrDone > 0 && window.__chsrDone === window.__chsrSeq && !document.body.dataset.pending);
+    const list = await cards(page);
+    assert.ok(list.length > 0);
+    await page.close();
+    return list;
+  };
+  const before = server.requests.length;
+  const first = await visit();
+  const firstGets = server.requests.slice(before);
+  assert.equal(firstGets.filter((r) => /\.chsrm? 200$/.test(r)).length, 2, firstGets.join(', '));
+  assert.match(headers.get('manifest.json'), /no-cache/);
+  for (const [name, cc] of headers) if (name !== 'manifest.json') assert.equal(cc, 'public, max-age=31536000, immutable', name);
+  const mid = server.requests.length;
+  const second = await visit();
+  const secondGets = server.requests.slice(mid);
+  assert.deepEqual(secondGets.filter((r) => /\.chsrm? /.test(r)), [], 'no shard or model request');
+  assert.ok(secondGets.some((r) => /^GET \/shards\/manifest\.json (200|304)$/.test(r)), 'the manifest is revalidated');
+  assert.deepEqual(second.map((c) => c.id), first.map((c) => c.id));
+  await context.close();
+});
+
+test('a damaged copy in the HTTP cache is replaced: the retry bypasses the cache', async () => {
+  const dir = copySite();
+  dirs.push(dir);
+  const own = await serve(dir);
+  servers.push(own);
+  const name = readdirSync(join(dir, 'shards')).find((f) => /^physics--high-school\..*\.chsr$/.test(f));
+  const good = readFileSync(join(dir, 'shards', name));
+  const bad = Buffer.from(good);
+  bad[bad.length - 10] ^= 0xff;
+  writeFileSync(join(dir, 'shards', name), bad);
+  const context = await browser.newContext({ locale: 'en-GB', serviceWorkers: 'block' });
+  const url = `${own.url}?q=specific+heat&subject=physics&level=high_school`;
+  // The server sends a damaged shard (twice): the browser now caches it (immutable).
+  let page = await context.newPage();
+  await page.goto(url);
+  await page.waitForFunction(() => /integrity check twice/.test(document.getElementById('error').textContent));
+  await page.close();
+  // The server is fixed. The first try takes the cached damaged copy, the retry reloads it.
+  writeFileSync(join(dir, 'shards', name), good);
+  const mark = own.requests.length;
+  page = await context.newPage();
+  await page.goto(url);
+  await page.waitForFunction(() => window.__chsrDone > 0 && window.__chsrDone === window.__chsrSeq && !document.body.dataset.pending);
+  assert.ok((await cards(page)).length > 0);
+  assert.equal(await page.isVisible('#error'), false);
+  const gets = own.requests.slice(mark).filter((r) => r.includes(name));
+  assert.deepEqual(gets, [`GET /shards/${name} 200`], 'one download: the retry');
+  // Two fetches in the page: the cached copy (nothing transferred), then the reload.
+  const entries = await page.evaluate((n) => performance.getEntriesByType('resource').filter((e) => e.name.endsWith(n)).map((e) => e.transferSize), name);
+  assert.equal(entries.length, 2, String(entries));
+  assert.equal(entries[0], 0, 'the first try came from the HTTP cache');
+  assert.ok(entries[1] > 0, 'the retry went to the server');
   await context.close();
 });
