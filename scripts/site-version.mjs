@@ -36,7 +36,8 @@ function walk(d) {
 const { integrity, csp } = stampPages(dir);
 const all = walk(dir).filter((f) => !f.endsWith(TEMPLATE));
 const manifests = all.filter((f) => f.endsWith('/manifest.json') || f === 'manifest.json');
-const files = all.filter((f) => !SKIP.has(f) && !/\.(chsr|chsrv|chsrm|d\.ts)$/.test(f));
+// `.br`/`.gz`: the compressed copies scripts/precompress.mjs writes for the server (not site files).
+const files = all.filter((f) => !SKIP.has(f) && !/\.(chsr|chsrv|chsrm|d\.ts|br|gz)$/.test(f));
 const hash = createHash('sha256');
 for (const f of files) {
   hash.update(f);

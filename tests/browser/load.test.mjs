@@ -138,3 +138,49 @@ test('a damaged copy in the HTTP cache is replaced: the retry bypasses the cache
   assert.ok(entries[1] > 0, 'the retry went to the server');
   await context.close();
 });
+
+test('compressed responses (brotli, gzip) pass the byte-count and integrity checks', async () => {
+  for (const encoding of ['br', 'gzip']) {
+    const context = await browser.newContext({ locale: 'en-GB', serviceWorkers: 'block', extraHTTPHeaders: { 'accept-encoding': encoding } });
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    const seen = new Map();
+    page.on('response', async (r) => {
+      if (/\.(chsrm?|wasm)$/.test(r.url())) seen.set(new URL(r.url()).pathname.replace(/^.*\//, ''), { enc: r.headers()['content-encoding'], length: Number(r.headers()['content-length']) });
+    });
+    await page.goto(`${server.url}?q=specific+heat&subject=physics&level=high_school`);
+    await page.waitForFunction(() => window.__chsrDone > 0 && window.__chsrDone === window.__chsrSeq && !document.body.dataset.pending);
+    assert.ok((await cards(page)).length > 0);
+    assert.equal(await page.isVisible('#error'), false);
+    assert.equal(await page.isVisible('#model-notice'), false);
+    assert.ok((await page.evaluate(() => window.__chsrLast.trace.dense_plans.length)) > 0, 'the model loaded');
+    const manifest = await page.evaluate(() => fetch('shards/manifest.json').then((r) => r.json()));
+    const shard = manifest.shards.find((s) => s.subject === 'physics' && s.level === 'high_school');
+    for (const entry of [shard, manifest.model]) {
+      const got = seen.get(entry.file);
+      assert.ok(got, entry.file);
+      assert.equal(got.enc, encoding, `${entry.file} sent ${encoding}-encoded`);
+      assert.ok(got.length < entry.bytes, `${entry.file}: ${got.length} bytes on the wire for ${entry.bytes}`);
+    }
+    assert.equal(seen.get('chsr_bg.wasm').enc, encoding);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
+
+test('the server never sends a stale compressed copy', async () => {
+  const dir = copySite();
+  dirs.push(dir);
+  const own = await serve(dir);
+  servers.push(own);
+  writeFileSync(join(dir, 'style.css'), `${readFileSync(join(dir, 'style.css'), 'utf8')}\n/* changed after the build */\n`);
+  for (const encoding of ['br', 'gzip']) {
+    const res = await fetch(`${own.url}style.css`, { headers: { 'accept-encoding': encoding } });
+    // The stale copy is skipped: gzip made on the fly, or the file as it is.
+    assert.equal(res.headers.get('content-encoding'), encoding === 'gzip' ? 'gzip' : null);
+    assert.equal(await res.text(), readFileSync(join(dir, 'style.css'), 'utf8'));
+  }
+  const res = await fetch(`${own.url}app.js`, { headers: { 'accept-encoding': 'br' } });
+  assert.equal(res.headers.get('content-encoding'), 'br', 'a fresh copy is used');
+  assert.equal(await res.text(), readFileSync(join(dir, 'app.js'), 'utf8'));
+});
