@@ -506,20 +506,22 @@ fn note_once(trace: &mut Trace, primary: bool, m: String) {
 }
 
 /// Decodes the bytes of manifest file `file` with `decode(bytes, checksum)` once their SHA-256
-/// matches the manifest's `expected`: that digest covers the whole file, so the payload checksum
-/// is not computed again (`checksum` false). On a mismatch the file is decoded with its checksum
-/// anyway, to report the most precise reason (truncation, another version…) when there is one.
+/// (`found`, hex, computed over exactly `bytes` by the caller) matches the manifest's `expected`:
+/// that digest covers the whole file, so the payload checksum is not computed again (`checksum`
+/// false). On a mismatch the file is decoded with its checksum anyway, to report the most precise
+/// reason (truncation, another version…) when there is one.
 fn verified<T>(
     file: &str,
     bytes: &[u8],
     expected: &str,
+    found: &str,
     decode: impl Fn(&[u8], bool) -> Result<T, FormatError>,
 ) -> Result<T, LoadError> {
     let fmt_err = |error| LoadError::Format {
         file: file.into(),
         error,
     };
-    let found = sha256_hex(bytes);
+    let found = found.to_ascii_lowercase();
     if found != expected {
         decode(bytes, true).map_err(fmt_err)?;
         return Err(LoadError::Integrity {
@@ -865,11 +867,19 @@ impl Library {
 
     /// Verifies (against the manifest's SHA-256) and loads the embedding model file.
     pub fn load_model(&mut self, bytes: &[u8]) -> Result<(), LoadError> {
+        self.load_model_with_digest(bytes, &sha256_hex(bytes))
+    }
+
+    /// As [`Library::load_model`], with the file's SHA-256 (hex) computed by the caller over
+    /// exactly `bytes` (in the browser, WebCrypto's `crypto.subtle.digest`, several times faster
+    /// than hashing in Wasm): it is compared with the manifest's digest and the file is not hashed
+    /// here.
+    pub fn load_model_with_digest(&mut self, bytes: &[u8], sha256: &str) -> Result<(), LoadError> {
         let entry = self.manifest.model.clone().ok_or_else(|| LoadError::Model {
             file: "(model)".into(),
             message: "this manifest names no embedding model: build the shards with `chsr build --model`".into(),
         })?;
-        let found = sha256_hex(bytes);
+        let found = sha256.to_ascii_lowercase();
         if found != entry.sha256 {
             return Err(LoadError::Model {
                 file: entry.file,
@@ -943,6 +953,19 @@ impl Library {
 
     /// Verifies (manifest SHA-256, then the shard's own header and checksum) and decodes a shard.
     pub fn load_shard(&mut self, file: &str, bytes: &[u8]) -> Result<(), LoadError> {
+        self.load_shard_with_digest(file, bytes, &sha256_hex(bytes))
+    }
+
+    /// As [`Library::load_shard`], with the file's SHA-256 (hex) computed by the caller over
+    /// exactly `bytes` (in the browser, WebCrypto's `crypto.subtle.digest`, several times faster
+    /// than hashing in Wasm): it is compared with the manifest's digest, and on a match the payload
+    /// is decoded without being hashed again; errors are those of `load_shard`.
+    pub fn load_shard_with_digest(
+        &mut self,
+        file: &str,
+        bytes: &[u8],
+        sha256: &str,
+    ) -> Result<(), LoadError> {
         let i = self
             .manifest
             .shards
@@ -954,7 +977,7 @@ impl Library {
             file: file.into(),
             error,
         };
-        let payload = verified(file, bytes, &entry.sha256, |b, checksum| {
+        let payload = verified(file, bytes, &entry.sha256, sha256, |b, checksum| {
             if checksum {
                 decode_shard(b)
             } else {
@@ -1022,6 +1045,17 @@ impl Library {
     /// Verifies (against the manifest's SHA-256), decodes and attaches the dense part `file` of
     /// a loaded shard. Loading a part that is already loaded is a no-op.
     pub fn load_dense(&mut self, file: &str, bytes: &[u8]) -> Result<(), LoadError> {
+        self.load_dense_with_digest(file, bytes, &sha256_hex(bytes))
+    }
+
+    /// As [`Library::load_dense`], with the file's SHA-256 (hex) computed by the caller over
+    /// exactly `bytes` (see [`Library::load_shard_with_digest`]).
+    pub fn load_dense_with_digest(
+        &mut self,
+        file: &str,
+        bytes: &[u8],
+        sha256: &str,
+    ) -> Result<(), LoadError> {
         let i = self
             .manifest
             .shards
@@ -1043,7 +1077,7 @@ impl Library {
             file: file.into(),
             error,
         };
-        let mut part = verified(file, bytes, &part_entry.sha256, decode_dense_part)?;
+        let mut part = verified(file, bytes, &part_entry.sha256, sha256, decode_dense_part)?;
         if part.subject != entry.subject
             || part.level != entry.level
             || part.chunks != shard.payload.chunks.len() as u64

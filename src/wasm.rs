@@ -85,6 +85,22 @@ impl ChsrIndex {
             .map_err(|e| JsError::new(&e.to_string()))
     }
 
+    /// As `loadShard`, with the file's SHA-256 (64 hex digits) computed by the caller over exactly
+    /// these bytes, e.g. with `crypto.subtle.digest('SHA-256', bytes)` (WebCrypto is several times
+    /// faster than hashing in Wasm): the module compares it with the manifest's digest instead of
+    /// hashing the file; the other checks and the error messages are those of `loadShard`.
+    #[wasm_bindgen(js_name = loadShardWithDigest)]
+    pub fn load_shard_with_digest(
+        &mut self,
+        file: &str,
+        bytes: &[u8],
+        sha256_hex: &str,
+    ) -> Result<(), JsError> {
+        self.lib
+            .load_shard_with_digest(file, bytes, sha256_hex)
+            .map_err(|e| JsError::new(&e.to_string()))
+    }
+
     /// The dense parts (`{file, sha256, bytes}`) of the loaded shards that are not loaded yet:
     /// fetch them (with the model) after the first result, then search again.
     #[wasm_bindgen(js_name = denseNeeded)]
@@ -98,6 +114,19 @@ impl ChsrIndex {
     pub fn load_dense(&mut self, file: &str, bytes: &[u8]) -> Result<(), JsError> {
         self.lib
             .load_dense(file, bytes)
+            .map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// As `loadDense`, with the file's SHA-256 computed by the caller (see `loadShardWithDigest`).
+    #[wasm_bindgen(js_name = loadDenseWithDigest)]
+    pub fn load_dense_with_digest(
+        &mut self,
+        file: &str,
+        bytes: &[u8],
+        sha256_hex: &str,
+    ) -> Result<(), JsError> {
+        self.lib
+            .load_dense_with_digest(file, bytes, sha256_hex)
             .map_err(|e| JsError::new(&e.to_string()))
     }
 
@@ -117,6 +146,18 @@ impl ChsrIndex {
     pub fn load_model(&mut self, bytes: &[u8]) -> Result<(), JsError> {
         self.lib
             .load_model(bytes)
+            .map_err(|e| JsError::new(&e.to_string()))
+    }
+
+    /// As `loadModel`, with the file's SHA-256 computed by the caller (see `loadShardWithDigest`).
+    #[wasm_bindgen(js_name = loadModelWithDigest)]
+    pub fn load_model_with_digest(
+        &mut self,
+        bytes: &[u8],
+        sha256_hex: &str,
+    ) -> Result<(), JsError> {
+        self.lib
+            .load_model_with_digest(bytes, sha256_hex)
             .map_err(|e| JsError::new(&e.to_string()))
     }
 

@@ -221,3 +221,23 @@ fn random_queries_give_the_native_digests() {
         panic!("{e}");
     }
 }
+
+#[wasm_bindgen_test]
+fn a_digest_from_the_caller_is_checked_against_the_manifest() {
+    let out = build(
+        &parse_jsonl("spine.jsonl", SPINE).unwrap(),
+        &BuildOptions::default(),
+    );
+    let mut index = ChsrIndex::from_manifest(&out.manifest.to_json()).unwrap();
+    let s = &out.shards[0];
+    let wrong = "0".repeat(64);
+    assert!(index
+        .load_shard_with_digest(&s.entry.file, &s.bytes, &wrong)
+        .is_err());
+    assert!(!index.is_loaded(&s.entry.file));
+    let digest = chsr::format::sha256_hex(&s.bytes);
+    index
+        .load_shard_with_digest(&s.entry.file, &s.bytes, &digest)
+        .unwrap();
+    assert!(index.is_loaded(&s.entry.file));
+}

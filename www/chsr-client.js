@@ -1,7 +1,7 @@
 // chsr-client.js: the network side of chsr in the browser.
 // It fetches the manifest and the shards a scope needs (retrying a failed, interrupted or corrupted
-// download once) and hands the bytes to the Wasm module, which verifies their SHA-256 and checksum,
-// decodes them and runs every search. No retrieval logic lives here.
+// download once), hashes them with WebCrypto and hands bytes and digest to the Wasm module, which
+// compares the digest with the manifest's, checks the format, decodes them and runs every search. No retrieval logic lives here.
 // Failures are thrown as `ChsrError` with a `code` the page turns into words (see CODES).
 import init, { ChsrIndex } from './pkg/chsr.js';
 
@@ -137,7 +137,7 @@ async function fetchWithRetry(url, as, { expected, onBytes, onRetry, check } = {
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const body = await fetchOnce(url, as, attempt, { expected, onBytes });
-      if (check) check(body);
+      if (check) await check(body);
       return body;
     } catch (e) {
       lastError = e instanceof ChsrError ? e : new ChsrError('integrity', (e && e.message) || String(e), { url, cause: e });
@@ -150,11 +150,30 @@ async function fetchWithRetry(url, as, { expected, onBytes, onRetry, check } = {
 }
 
 /**
+ * The SHA-256 of `bytes` as 64 hex digits, from WebCrypto (several times faster than hashing in
+ * Wasm); null where WebCrypto is missing (an insecure context, an old runtime): the module then
+ * hashes the file itself.
+ */
+export async function sha256Hex(bytes) {
+  const subtle = globalThis.crypto && globalThis.crypto.subtle;
+  if (!subtle || typeof subtle.digest !== 'function') return null;
+  try {
+    const d = new Uint8Array(await subtle.digest('SHA-256', bytes));
+    let hex = '';
+    for (const b of d) hex += (b < 16 ? '0' : '') + b.toString(16);
+    return hex;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Files that make results better but are not needed for the first one: the client searches
  * without them (the lexical path; the trace says the vector path did not run) and loads them
  * after the first result (`ChsrClient.enhance`), then the page searches again. Each kind lists the
  * manifest entries the index still needs (`needed(index, client)`) and loads one verified file
- * (`load(index, entry, bytes)`); a new kind is one more entry here.
+ * (`load(index, entry, bytes, digest)`, `digest`: the file's SHA-256 from WebCrypto, or null, then
+ * the module hashes it); a new kind is one more entry here.
  */
 export const ENHANCEMENTS = [
   {
@@ -169,13 +188,18 @@ export const ENHANCEMENTS = [
         return { ...part, subject: shard.subject, level: shard.level, vectorsOf: shard.file };
       });
     },
-    load: (index, entry, bytes) => index.loadDense(entry.file, bytes),
+    load: (index, entry, bytes, digest) => (digest && index.loadDenseWithDigest
+      ? index.loadDenseWithDigest(entry.file, bytes, digest) : index.loadDense(entry.file, bytes)),
   },
   {
     // The embedding model (queries to vectors).
     kind: 'model',
     needed: (index) => { const e = index.modelNeeded(); return e ? [e] : []; },
-    load: (index, entry, bytes) => { if (index.modelNeeded()) index.loadModel(bytes); },
+    load: (index, entry, bytes, digest) => {
+      if (!index.modelNeeded()) return;
+      if (digest && index.loadModelWithDigest) index.loadModelWithDigest(bytes, digest);
+      else index.loadModel(bytes);
+    },
   },
 ];
 
@@ -238,7 +262,7 @@ export class ChsrClient {
       if (this.onModelProgress) this.onModelProgress(e, info);
     };
     try {
-      await this.loadEntry(entry, (bytes) => kind.load(this.index, entry, bytes), progress);
+      await this.loadEntry(entry, (bytes, digest) => kind.load(this.index, entry, bytes, digest), progress);
       if (kind.kind === 'model') this.modelError = null;
       else this.denseError = null;
       return true;
@@ -301,7 +325,8 @@ export class ChsrClient {
   async loadFiles(files, onProgress) {
     const entries = this.manifest().shards.filter((s) => files.includes(s.file));
     for (const entry of entries) {
-      await this.loadEntry(entry, (bytes) => this.index.loadShard(entry.file, bytes), onProgress);
+      await this.loadEntry(entry, (bytes, digest) => (digest && this.index.loadShardWithDigest
+        ? this.index.loadShardWithDigest(entry.file, bytes, digest) : this.index.loadShard(entry.file, bytes)), onProgress);
     }
   }
 
@@ -314,9 +339,11 @@ export class ChsrClient {
         expected: entry.bytes,
         onBytes: onProgress && ((received, expected) => onProgress(entry, { received, expected })),
         onRetry: onProgress && ((error) => onProgress(entry, { retry: error })),
-        // The module checks the manifest SHA-256, the file's magic, version and checksum.
-        check: (bytes) => {
-          if (!this.index.isLoaded(entry.file)) load(bytes);
+        // The module checks the manifest SHA-256 (against WebCrypto's digest of the bytes when
+        // there is one, else hashing them itself), the file's magic and version; decodes.
+        check: async (bytes) => {
+          const digest = await sha256Hex(bytes);
+          if (!this.index.isLoaded(entry.file)) load(bytes, digest);
           if (this.onShardBytes) {
             // Verified bytes, for whoever keeps them (the page's offline cache); never fatal.
             try { this.onShardBytes(entry, bytes); } catch (e) { console.warn('chsr: onShardBytes:', e); }

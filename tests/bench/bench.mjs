@@ -86,7 +86,19 @@ const bench = {
     index.loadModel(bytes);
     const t2 = now();
     index.free();
-    return { bytes: bytes.length, fetch_ms: t1 - t0, load_ms: t2 - t1 };
+    const out = { bytes: bytes.length, fetch_ms: t1 - t0, load_ms: t2 - t1 };
+    if (state.chsr.ChsrIndex.prototype.loadModelWithDigest) {
+      const index2 = state.chsr.ChsrIndex.fromManifest(state.manifestText);
+      const t3 = now();
+      const d = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+      const hex = Array.from(d, (b) => b.toString(16).padStart(2, '0')).join('');
+      const t4 = now();
+      index2.loadModelWithDigest(bytes, hex);
+      out.webcrypto_sha256_ms = t4 - t3;
+      out.digest_load_ms = now() - t4;
+      index2.free();
+    }
+    return out;
   },
 
   /**

@@ -275,7 +275,12 @@ if (manifest.model) {
   results.chsr.cold_model = {
     bytes: runs[0].bytes, fetch_ms: median(runs.map((r) => r.fetch_ms)), load_ms: median(runs.map((r) => r.load_ms)),
   };
-  log(`cold model (${kB(runs[0].bytes)} kB): fetch ${f2(results.chsr.cold_model.fetch_ms)} + load ${f2(results.chsr.cold_model.load_ms)} ms`);
+  if (runs[0].digest_load_ms !== undefined) {
+    results.chsr.cold_model.webcrypto_sha256_ms = median(runs.map((r) => r.webcrypto_sha256_ms));
+    results.chsr.cold_model.digest_load_ms = median(runs.map((r) => r.digest_load_ms));
+  }
+  const cm = results.chsr.cold_model;
+  log(`cold model (${kB(runs[0].bytes)} kB): fetch ${f2(cm.fetch_ms)} + load ${f2(cm.load_ms)} ms${cm.digest_load_ms !== undefined ? `; with the WebCrypto digest: ${f2(cm.webcrypto_sha256_ms)} + ${f2(cm.digest_load_ms)} ms` : ''}`);
 }
 }
 await cp.close();
