@@ -11,7 +11,7 @@
 //! ```
 
 use crate::format::Manifest;
-use crate::library::{Library, SearchOptions};
+use crate::library::{Library, SearchOptions, SearchResponse};
 use crate::scope::Scope;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -175,13 +175,7 @@ impl ChsrIndex {
         scope: JsValue,
         options: JsValue,
     ) -> Result<JsValue, JsError> {
-        let scope = scope_of(scope)?;
-        let opts = options_of(options)?;
-        let resp = self
-            .lib
-            .search(query, &scope, &opts)
-            .map_err(|e| JsError::new(&e.to_string()))?;
-        to_js(&resp)
+        to_js(&self.respond(query, scope, options)?)
     }
 
     /// Explains, stage by stage, where each expected chunk id was lost or found:
@@ -209,12 +203,23 @@ impl ChsrIndex {
         scope: JsValue,
         options: JsValue,
     ) -> Result<String, JsError> {
+        let resp = self.respond(query, scope, options)?;
+        Ok(self.lib.to_context(&resp))
+    }
+}
+
+impl ChsrIndex {
+    /// The search behind `search` and `toContext`: reads the scope and options, then searches.
+    fn respond(
+        &self,
+        query: &str,
+        scope: JsValue,
+        options: JsValue,
+    ) -> Result<SearchResponse, JsError> {
         let scope = scope_of(scope)?;
         let opts = options_of(options)?;
-        let resp = self
-            .lib
+        self.lib
             .search(query, &scope, &opts)
-            .map_err(|e| JsError::new(&e.to_string()))?;
-        Ok(self.lib.to_context(&resp))
+            .map_err(|e| JsError::new(&e.to_string()))
     }
 }
