@@ -78,7 +78,7 @@ test('shards and the model are cached as immutable: a second visit downloads onl
   const headers = new Map();
   context.on('response', (r) => {
     const path = new URL(r.url()).pathname;
-    if (/(\.chsrm?|manifest\.json)$/.test(path)) headers.set(path.replace(/^.*\//, ''), r.headers()['cache-control']);
+    if (/(\.chsr[mv]?|manifest\.json)$/.test(path)) headers.set(path.replace(/^.*\//, ''), r.headers()['cache-control']);
   });
   const visit = async () => {
     const page = await context.newPage();
@@ -92,13 +92,14 @@ test('shards and the model are cached as immutable: a second visit downloads onl
   const before = server.requests.length;
   const first = await visit();
   const firstGets = server.requests.slice(before);
-  assert.equal(firstGets.filter((r) => /\.chsrm? 200$/.test(r)).length, 2, firstGets.join(', '));
+  // The shard, its dense part, the model.
+  assert.equal(firstGets.filter((r) => /\.chsr[mv]? 200$/.test(r)).length, 3, firstGets.join(', '));
   assert.match(headers.get('manifest.json'), /no-cache/);
   for (const [name, cc] of headers) if (name !== 'manifest.json') assert.equal(cc, 'public, max-age=31536000, immutable', name);
   const mid = server.requests.length;
   const second = await visit();
   const secondGets = server.requests.slice(mid);
-  assert.deepEqual(secondGets.filter((r) => /\.chsrm? /.test(r)), [], 'no shard or model request');
+  assert.deepEqual(secondGets.filter((r) => /\.chsr[mv]? /.test(r)), [], 'no shard, dense part or model request');
   assert.ok(secondGets.some((r) => /^GET \/shards\/manifest\.json (200|304)$/.test(r)), 'the manifest is revalidated');
   assert.deepEqual(second.map((c) => c.id), first.map((c) => c.id));
   await context.close();
@@ -146,7 +147,7 @@ test('compressed responses (brotli, gzip) pass the byte-count and integrity chec
     const errors = watchErrors(page);
     const seen = new Map();
     page.on('response', async (r) => {
-      if (/\.(chsrm?|wasm)$/.test(r.url())) seen.set(new URL(r.url()).pathname.replace(/^.*\//, ''), { enc: r.headers()['content-encoding'], length: Number(r.headers()['content-length']) });
+      if (/\.(chsr[mv]?|wasm)$/.test(r.url())) seen.set(new URL(r.url()).pathname.replace(/^.*\//, ''), { enc: r.headers()['content-encoding'], length: Number(r.headers()['content-length']) });
     });
     await page.goto(`${server.url}?q=specific+heat&subject=physics&level=high_school`);
     await page.waitForFunction(() => window.__chsrDone > 0 && window.__chsrDone === window.__chsrSeq && !document.body.dataset.pending);
@@ -156,7 +157,7 @@ test('compressed responses (brotli, gzip) pass the byte-count and integrity chec
     assert.ok((await page.evaluate(() => window.__chsrLast.trace.dense_plans.length)) > 0, 'the model loaded');
     const manifest = await page.evaluate(() => fetch('shards/manifest.json').then((r) => r.json()));
     const shard = manifest.shards.find((s) => s.subject === 'physics' && s.level === 'high_school');
-    for (const entry of [shard, manifest.model]) {
+    for (const entry of [shard, shard.dense, manifest.model]) {
       const got = seen.get(entry.file);
       assert.ok(got, entry.file);
       assert.equal(got.enc, encoding, `${entry.file} sent ${encoding}-encoded`);

@@ -156,7 +156,7 @@ test('the service worker is registered after the first result, and its install d
     assert.equal(sent.filter((p) => p === f).length, 1, `${f} sent once: ${server.requests.join(', ')}`);
   }
   assert.ok(server.requests.some((r) => /^GET \/pkg\/chsr_bg\.wasm 304$/.test(r)), 'the install revalidated the module');
-  assert.equal(sent.filter((p) => /\.chsrm?$/.test(p)).length, 2, 'the shard and the model once each');
+  assert.equal(sent.filter((p) => /\.chsr[mv]?$/.test(p)).length, 3, 'the shard, its dense part and the model once each');
   // The cache is complete: the module, as the page got it.
   const cached = await page.evaluate(async (name) => {
     const res = await (await caches.open(name)).match(new URL('pkg/chsr_bg.wasm', document.baseURI).href);
