@@ -185,3 +185,28 @@ test('the server never sends a stale compressed copy', async () => {
   assert.equal(res.headers.get('content-encoding'), 'br', 'a fresh copy is used');
   assert.equal(await res.text(), readFileSync(join(dir, 'app.js'), 'utf8'));
 });
+
+test('files are hashed with WebCrypto when it is there, and by the module when it is not', async () => {
+  for (const webCrypto of [true, false]) {
+    const context = await browser.newContext({ locale: 'en-GB', serviceWorkers: 'block' });
+    await context.addInitScript((keep) => {
+      window.__digests = 0;
+      if (!keep) {
+        Object.defineProperty(window.crypto, 'subtle', { get: () => undefined });
+        return;
+      }
+      const digest = window.crypto.subtle.digest.bind(window.crypto.subtle);
+      window.crypto.subtle.digest = (...args) => { window.__digests += 1; return digest(...args); };
+    }, webCrypto);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${server.url}?q=specific+heat&subject=physics&level=high_school`);
+    await page.waitForFunction(() => window.__chsrDone > 0 && window.__chsrDone === window.__chsrSeq && !document.body.dataset.pending);
+    assert.ok((await cards(page)).length > 0);
+    assert.ok((await page.evaluate(() => window.__chsrLast.trace.dense_plans.length)) > 0, 'hybrid after the upgrade');
+    // The shard, its dense part and the model: one digest each with WebCrypto, none without.
+    assert.equal(await page.evaluate(() => window.__digests), webCrypto ? 3 : 0);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
