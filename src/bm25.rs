@@ -10,6 +10,7 @@
 
 use crate::format::LexicalIndex;
 use crate::gate::Bitset;
+use std::collections::BTreeMap;
 
 /// A scored chunk: shard position in the pool, chunk index in the shard, score.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -99,6 +100,46 @@ pub fn search<'a>(
     out
 }
 
+/// Section evidence: blends each chunk's score with the best score in its section,
+/// `(1 − weight) · score + weight · best(section)`, re-sorts and keeps the first `window`.
+///
+/// Curriculum material answers a question with a section's worth of text, and a pasted question
+/// matches its section's exercises and worked examples more closely than the explanation: the
+/// best-matching chunk of a section vouches for the rest of it. `scored` should hold every
+/// matching chunk of the pool (the window is cut after blending). Chunks without a section
+/// (`section_of` gives `None`) keep their own score. Sections are per shard.
+pub fn section_blend<'a, 's>(
+    scored: Vec<Scored>,
+    weight: f64,
+    section_of: impl Fn(usize, u32) -> Option<&'s str>,
+    window: usize,
+    id_of: impl Fn(usize, u32) -> &'a str,
+) -> Vec<Scored> {
+    let mut best: BTreeMap<(usize, &'s str), f32> = BTreeMap::new();
+    for s in &scored {
+        if let Some(k) = section_of(s.shard, s.doc) {
+            let slot = best.entry((s.shard, k)).or_insert(s.score);
+            if s.score > *slot {
+                *slot = s.score;
+            }
+        }
+    }
+    let mut out: Vec<Scored> = scored
+        .into_iter()
+        .map(|s| {
+            let sec = section_of(s.shard, s.doc)
+                .and_then(|k| best.get(&(s.shard, k)).copied())
+                .unwrap_or(s.score);
+            Scored {
+                score: ((1.0 - weight) * s.score as f64 + weight * sec as f64) as f32,
+                ..s
+            }
+        })
+        .collect();
+    sort_and_cut(&mut out, window, &id_of);
+    out
+}
+
 /// Sorts by score descending, then id ascending, then shard; keeps the first `window`.
 pub fn sort_and_cut<'a>(
     v: &mut Vec<Scored>,
@@ -116,4 +157,48 @@ pub fn sort_and_cut<'a>(
         v.truncate(window);
     }
     v.sort_by(cmp);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn section_blend_lifts_a_sections_other_chunks() {
+        // Chunks 0 and 2 share section "s"; chunk 1 is alone in "t"; chunk 3 has no section.
+        let sec = ["s", "t", "s"];
+        let ids = ["a", "b", "c", "d"];
+        let scored = vec![
+            Scored {
+                shard: 0,
+                doc: 0,
+                score: 10.0,
+            },
+            Scored {
+                shard: 0,
+                doc: 1,
+                score: 6.0,
+            },
+            Scored {
+                shard: 0,
+                doc: 2,
+                score: 2.0,
+            },
+            Scored {
+                shard: 0,
+                doc: 3,
+                score: 5.0,
+            },
+        ];
+        let out = section_blend(
+            scored,
+            0.5,
+            |_, d| sec.get(d as usize).copied(),
+            3,
+            |_, d| ids[d as usize],
+        );
+        let got: Vec<(u32, f32)> = out.iter().map(|s| (s.doc, s.score)).collect();
+        // c: 0.5·2 + 0.5·10 = 6 ties b (its own best), broken by id; d keeps 5 and is cut.
+        assert_eq!(got, vec![(0, 10.0), (1, 6.0), (2, 6.0)]);
+    }
 }

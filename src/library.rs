@@ -29,6 +29,10 @@ use std::fmt;
 /// split with the bundled static model (see README, "Choosing the fusion weights").
 pub const DEFAULT_DENSE_WEIGHT: f64 = 0.1;
 
+/// Default weight of a chunk's section in its BM25 score (variants D and E): chosen by two-fold
+/// cross-validation on the OpenCERB dev split (see README, "Section evidence").
+pub const DEFAULT_SECTION_WEIGHT: f64 = 0.65;
+
 /// Largest `k` a search accepts.
 pub const MAX_K: usize = 200;
 
@@ -196,6 +200,8 @@ pub struct Stages {
     pub dense: bool,
     /// How the scope is applied.
     pub gating: Gating,
+    /// Section evidence in the BM25 list (each chunk's score blended with its section's best).
+    pub sections: bool,
     /// Metadata-aware rerank and dedup.
     pub rerank: bool,
     /// Query understanding (hints, intents, language).
@@ -246,6 +252,7 @@ impl Variant {
             lexical: true,
             dense: true,
             gating: Gating::Gated,
+            sections: false,
             rerank: false,
             understand: false,
             relax: false,
@@ -265,10 +272,12 @@ impl Variant {
             },
             Variant::C => base,
             Variant::D => Stages {
+                sections: true,
                 rerank: true,
                 ..base
             },
             Variant::E => Stages {
+                sections: true,
                 rerank: true,
                 understand: true,
                 relax: true,
@@ -310,6 +319,9 @@ pub struct SearchOptions {
     pub probe: bool,
     /// Weight of the dense list in the fusion (the BM25 list weighs 1).
     pub dense_weight: f64,
+    /// Weight of a chunk's section in its BM25 score, from 0 (the chunk alone) to 1 (its
+    /// section's best chunk), when the stages include [`Stages::sections`].
+    pub section_weight: f64,
     /// A query vector from the caller, for shards built with vectors brought with the corpus.
     pub query_vector: Option<Vec<f32>>,
     /// The model id of `query_vector` (must equal the corpus vectors' model).
@@ -406,10 +418,16 @@ impl SearchOptions {
                         .filter(|x| (0.0..=10.0).contains(x))
                         .ok_or_else(|| SearchError::Option("dense_weight must be a number from 0 to 10".into()))?
                 }
+                "section_weight" => {
+                    o.section_weight = v
+                        .as_f64()
+                        .filter(|x| (0.0..=1.0).contains(x))
+                        .ok_or_else(|| SearchError::Option("section_weight must be a number from 0 to 1".into()))?
+                }
                 other => {
                     return Err(SearchError::Option(format!(
                         "unknown option {other:?}; valid: k, variant, gating, rrf_k, window, snippet_chars, k_min, \
-                         allow_fallback, expand_chars, text, dense_weight, query_vector, vector_model"
+                         allow_fallback, expand_chars, text, dense_weight, section_weight, query_vector, vector_model"
                     )))
                 }
             }
@@ -439,6 +457,7 @@ impl Default for SearchOptions {
             rerank: RerankConfig::default(),
             probe: false,
             dense_weight: DEFAULT_DENSE_WEIGHT,
+            section_weight: DEFAULT_SECTION_WEIGHT,
             query_vector: None,
             vector_model: None,
         }
@@ -1529,7 +1548,19 @@ impl Library {
                     gate: g,
                 })
                 .collect();
-            let scored = bm25::search(&pool, &q.terms, window, id_of);
+            let scored = if st.sections && opts.section_weight > 0.0 {
+                // Every matching chunk is scored, so that each section's evidence is complete,
+                // then the blended list is cut to the window.
+                let all = bm25::search(&pool, &q.terms, usize::MAX, id_of);
+                let section_of = |si: usize, doc: u32| {
+                    shards[si].payload.chunks[doc as usize]
+                        .section_key
+                        .as_deref()
+                };
+                bm25::section_blend(all, opts.section_weight, section_of, window, id_of)
+            } else {
+                bm25::search(&pool, &q.terms, window, id_of)
+            };
             if primary {
                 trace.lexical_candidates = scored.len();
             }

@@ -14,6 +14,13 @@
 //! * **same section as the top hit**: curriculum answers come in sections; the section of the
 //!   best result is the most likely home of the rest.
 //!
+//! One penalty: an **exercise statement** yields (`exercise`, large enough to move it below every
+//! other candidate of the window) when the query asks for no document type. A question, typed
+//! or pasted, is best answered by explanation, worked examples, tables and solutions; other
+//! questions match its wording best and answer nothing. (Exercises still count as evidence for
+//! their section before the rerank: see `bm25::section_blend`.) A query that asks for exercises
+//! ("exercises on momentum", "QCM") or a scope that admits only exercises is unaffected.
+//!
 //! Near-duplicates: word-set Jaccard similarity ≥ `dedup_threshold` (0.75) with a better-ranked
 //! kept result removes the lower one.
 
@@ -35,6 +42,9 @@ pub struct RerankConfig {
     pub field: f64,
     /// Boost for sharing the top hit's section.
     pub same_section: f64,
+    /// Penalty for an exercise statement when the query asks for no document type: a typed or
+    /// pasted question wants explanation, worked examples or answers, not other questions.
+    pub exercise: f64,
     /// Jaccard similarity at or above which a lower-ranked result is a near-duplicate.
     pub dedup_threshold: f64,
 }
@@ -47,6 +57,7 @@ impl Default for RerankConfig {
             label: 0.02,
             field: 0.004,
             same_section: 0.002,
+            exercise: 0.01,
             dedup_threshold: 0.75,
         }
     }
@@ -158,6 +169,12 @@ pub fn rerank<'a, K: Clone>(
                     cfg.label,
                 );
             }
+        }
+        if cfg.exercise != 0.0 && u.wants_doc_type.is_none() && c.chunk.doc_type == "exercise" {
+            add(
+                "exercise statement, and the query asks for no exercise".into(),
+                -cfg.exercise,
+            );
         }
         for (f, v) in hints {
             if c.chunk.get(*f) == Some(v.as_str()) {
@@ -322,6 +339,45 @@ mod tests {
         let (out, _) = rerank(cands, &u, &hints, &RerankConfig::default(), usize::MAX);
         let order: Vec<&str> = out.iter().map(|c| c.chunk.id.as_str()).collect();
         assert_eq!(order, vec!["t", "q", "x"]);
+    }
+
+    #[test]
+    fn exercises_yield_unless_the_query_asks_for_exercises() {
+        let e = chunk(
+            "e",
+            "exercise",
+            "s1",
+            "Calculate the heat released by 50 g of water",
+        );
+        let t = chunk(
+            "t",
+            "textbook_section",
+            "s1",
+            "Heat capacity and specific heat",
+        );
+        let cands = || {
+            vec![
+                Candidate {
+                    key: 0,
+                    chunk: &e,
+                    score: 0.0164,
+                    adjustments: vec![],
+                },
+                Candidate {
+                    key: 1,
+                    chunk: &t,
+                    score: 0.0150,
+                    adjustments: vec![],
+                },
+            ]
+        };
+        let cfg = RerankConfig::default();
+        let order = |q: &str| {
+            let (out, _) = rerank(cands(), &understand(q), &[], &cfg, usize::MAX);
+            out.iter().map(|c| c.chunk.id.clone()).collect::<Vec<_>>()
+        };
+        assert_eq!(order("heat released by water"), vec!["t", "e"]);
+        assert_eq!(order("exercises heat released by water"), vec!["e", "t"]);
     }
 
     #[test]
