@@ -1574,6 +1574,33 @@ impl Library {
                     .collect(),
             );
             which.push("bm25");
+            // A label named in the query ("Table 4.1", "Appendix G") designates chunks directly:
+            // the admissible ones form a third list, in id order, so the fusion keeps them in the
+            // window even when the query's other words pull BM25 elsewhere (the rerank then
+            // lifts them).
+            if let (true, Some(label)) = (st.rerank, &u.label) {
+                let mut keys = Vec::new();
+                for (si, (s, g)) in shards.iter().zip(&gates).enumerate() {
+                    for d in g.iter() {
+                        if crate::rerank::label_matches(label, &s.payload.chunks[d]) {
+                            keys.push(Key {
+                                shard: si,
+                                doc: d as u32,
+                            });
+                        }
+                    }
+                }
+                keys.sort_by(|a, b| {
+                    id_of(a.shard, a.doc)
+                        .cmp(id_of(b.shard, b.doc))
+                        .then(a.shard.cmp(&b.shard))
+                });
+                keys.truncate(window);
+                if !keys.is_empty() {
+                    lists.push(keys);
+                    which.push("label");
+                }
+            }
         }
         let t_lex = now_ms();
         trace.timings.lexical_ms += t_lex - t_gate;

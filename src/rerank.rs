@@ -126,6 +126,24 @@ fn label_key(label: &str) -> String {
         .join(" ")
 }
 
+/// Whether a chunk is what a label named in a query designates: its own label (`table 4.1`
+/// names "Table 4.1" and its parts, "Table 4.1 (part 2/3)"), or, for `appendix X`, a chunk of
+/// the lettered chapter X (appendices are chapters named by a letter). `label` is normalised
+/// like [`crate::understand::Understanding::label`].
+pub fn label_matches(label: &str, chunk: &ChunkRecord) -> bool {
+    let label = label_key(label);
+    if let Some(cl) = &chunk.label {
+        let cl = label_key(cl);
+        if cl == label || cl.starts_with(&format!("{label} ")) {
+            return true;
+        }
+    }
+    match (label.strip_prefix("appendix "), &chunk.chapter) {
+        (Some(x), Some(ch)) => x.chars().all(|c| c.is_alphabetic()) && ch.to_lowercase() == x,
+        _ => false,
+    }
+}
+
 /// Applies boosts, re-sorts (score descending, then id ascending), then removes near-duplicates
 /// until `keep` results are kept (candidates after that are returned unchecked, in order).
 /// `hints` are the understood field values that were *not* applied as hard constraints.
@@ -136,7 +154,7 @@ pub fn rerank<'a, K: Clone>(
     cfg: &RerankConfig,
     keep: usize,
 ) -> (Vec<Candidate<'a, K>>, Vec<Duplicate>) {
-    let label = u.label.as_deref().map(label_key);
+    let label = u.label.clone();
     let first_glossary = cands.iter().position(|c| c.chunk.doc_type == "glossary");
     for (i, c) in cands.iter_mut().enumerate() {
         let mut add = |reason: String, delta: f64| {
@@ -158,13 +176,16 @@ pub fn rerank<'a, K: Clone>(
                 );
             }
         }
-        if let (Some(l), Some(cl)) = (&label, &c.chunk.label) {
-            let cl = label_key(cl);
-            if &cl == l || cl.starts_with(&format!("{l} ")) {
+        if let Some(l) = &label {
+            if label_matches(l, c.chunk) {
                 add(
                     format!(
-                        "label {} named in the query",
-                        c.chunk.label.as_deref().unwrap_or("")
+                        "{} named in the query",
+                        c.chunk
+                            .label
+                            .as_deref()
+                            .map(|x| format!("label {x}"))
+                            .unwrap_or_else(|| l.clone())
                     ),
                     cfg.label,
                 );
@@ -339,6 +360,22 @@ mod tests {
         let (out, _) = rerank(cands, &u, &hints, &RerankConfig::default(), usize::MAX);
         let order: Vec<&str> = out.iter().map(|c| c.chunk.id.as_str()).collect();
         assert_eq!(order, vec!["t", "q", "x"]);
+    }
+
+    #[test]
+    fn labels_name_their_chunks_and_appendices_their_chapter() {
+        let mut t = chunk("t", "table", "G.0", "Standard thermodynamic properties");
+        t.label = Some("Table G.1".into());
+        t.chapter = Some("G".into());
+        let mut p = t.clone();
+        p.label = Some("Table 4.12".into());
+        p.chapter = Some("4".into());
+        assert!(label_matches("table g.1", &t));
+        assert!(label_matches("appendix g", &t));
+        assert!(!label_matches("appendix h", &t));
+        assert!(!label_matches("table 4.1", &p));
+        assert!(label_matches("table 4.12", &p));
+        assert!(!label_matches("appendix 4", &p));
     }
 
     #[test]
