@@ -36,6 +36,8 @@ export interface SearchOptions {
   window?: number;
   /** Weight of the dense list in the fusion, 0–10 (the BM25 list weighs 1). */
   dense_weight?: number;
+  /** Weight of a chunk's section in its BM25 score, 0–1 (default 0.65; variants D and E). */
+  section_weight?: number;
   /** Snippet length in characters, 16–4000 (default 280). */
   snippet_chars?: number;
   /** Relaxation: without a subject, widen below this many results (default 1). */
