@@ -10,7 +10,7 @@
 
 use crate::format::LexicalIndex;
 use crate::gate::Bitset;
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 /// A scored chunk: shard position in the pool, chunk index in the shard, score.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -45,8 +45,19 @@ pub fn search<'a>(
     window: usize,
     id_of: impl Fn(usize, u32) -> &'a str,
 ) -> Vec<Scored> {
+    if window == 0 {
+        return Vec::new();
+    }
+    let mut out = score_all(pool, terms);
+    sort_and_cut(&mut out, window, &id_of);
+    out
+}
+
+/// The BM25 score of every admitted chunk that matches a term, unsorted (in shard order, then
+/// in the order the postings first reach each chunk).
+pub fn score_all(pool: &[PoolShard<'_>], terms: &[String]) -> Vec<Scored> {
     let n: u64 = pool.iter().map(|p| p.index.doc_len.len() as u64).sum();
-    if n == 0 || terms.is_empty() || window == 0 {
+    if n == 0 || terms.is_empty() {
         return Vec::new();
     }
     let total: u64 = pool.iter().map(|p| p.total_len).sum();
@@ -96,7 +107,6 @@ pub fn search<'a>(
             score: acc[doc as usize],
         }));
     }
-    sort_and_cut(&mut out, window, &id_of);
     out
 }
 
@@ -108,14 +118,15 @@ pub fn search<'a>(
 /// best-matching chunk of a section vouches for the rest of it. `scored` should hold every
 /// matching chunk of the pool (the window is cut after blending). Chunks without a section
 /// (`section_of` gives `None`) keep their own score. Sections are per shard.
-pub fn section_blend<'a, 's>(
+pub fn section_blend<'a, S: Copy + Eq + std::hash::Hash>(
     scored: Vec<Scored>,
     weight: f64,
-    section_of: impl Fn(usize, u32) -> Option<&'s str>,
+    section_of: impl Fn(usize, u32) -> Option<S>,
     window: usize,
     id_of: impl Fn(usize, u32) -> &'a str,
 ) -> Vec<Scored> {
-    let mut best: BTreeMap<(usize, &'s str), f32> = BTreeMap::new();
+    // A lookup table only: the result's order comes from the total sort below.
+    let mut best: HashMap<(usize, S), f32> = HashMap::new();
     for s in &scored {
         if let Some(k) = section_of(s.shard, s.doc) {
             let slot = best.entry((s.shard, k)).or_insert(s.score);

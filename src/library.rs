@@ -572,6 +572,27 @@ pub struct Shard {
     pub total_len: u64,
     /// The dense index, when the shard has one.
     pub dense: Option<DenseShard>,
+    /// Section of each chunk as a small integer (chunks with the same `section_key` share it;
+    /// [`NO_SECTION`] when a chunk has none), computed once at load for section evidence.
+    pub sections: Vec<u32>,
+}
+
+/// [`Shard::sections`] of a chunk without a section.
+pub const NO_SECTION: u32 = u32::MAX;
+
+/// Numbers the distinct section keys of `chunks` (in order of first appearance).
+fn section_numbers(chunks: &[ChunkRecord]) -> Vec<u32> {
+    let mut ids: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
+    chunks
+        .iter()
+        .map(|c| match c.section_key.as_deref() {
+            Some(k) => {
+                let next = ids.len() as u32;
+                *ids.entry(k).or_insert(next)
+            }
+            None => NO_SECTION,
+        })
+        .collect()
 }
 
 impl fmt::Debug for Shard {
@@ -1023,12 +1044,14 @@ impl Library {
         langs.sort();
         langs.dedup();
         let total_len = payload.lexical.total_len();
+        let sections = section_numbers(&payload.chunks);
         self.shards[i] = Some(Shard {
             entry,
             payload,
             langs,
             total_len,
             dense,
+            sections,
         });
         Ok(())
     }
@@ -1551,11 +1574,9 @@ impl Library {
             let scored = if st.sections && opts.section_weight > 0.0 {
                 // Every matching chunk is scored, so that each section's evidence is complete,
                 // then the blended list is cut to the window.
-                let all = bm25::search(&pool, &q.terms, usize::MAX, id_of);
+                let all = bm25::score_all(&pool, &q.terms);
                 let section_of = |si: usize, doc: u32| {
-                    shards[si].payload.chunks[doc as usize]
-                        .section_key
-                        .as_deref()
+                    Some(shards[si].sections[doc as usize]).filter(|&k| k != NO_SECTION)
                 };
                 bm25::section_blend(all, opts.section_weight, section_of, window, id_of)
             } else {
@@ -1579,10 +1600,11 @@ impl Library {
             // window even when the query's other words pull BM25 elsewhere (the rerank then
             // lifts them).
             if let (true, Some(label)) = (st.rerank, &u.label) {
+                let matcher = crate::rerank::LabelMatcher::new(label);
                 let mut keys = Vec::new();
                 for (si, (s, g)) in shards.iter().zip(&gates).enumerate() {
                     for d in g.iter() {
-                        if crate::rerank::label_matches(label, &s.payload.chunks[d]) {
+                        if matcher.matches(&s.payload.chunks[d]) {
                             keys.push(Key {
                                 shard: si,
                                 doc: d as u32,

@@ -126,22 +126,49 @@ fn label_key(label: &str) -> String {
         .join(" ")
 }
 
-/// Whether a chunk is what a label named in a query designates: its own label (`table 4.1`
-/// names "Table 4.1" and its parts, "Table 4.1 (part 2/3)"), or, for `appendix X`, a chunk of
-/// the lettered chapter X (appendices are chapters named by a letter). `label` is normalised
-/// like [`crate::understand::Understanding::label`].
-pub fn label_matches(label: &str, chunk: &ChunkRecord) -> bool {
-    let label = label_key(label);
-    if let Some(cl) = &chunk.label {
-        let cl = label_key(cl);
-        if cl == label || cl.starts_with(&format!("{label} ")) {
-            return true;
+/// What a label named in a query designates: a chunk's own label (`table 4.1` names "Table 4.1"
+/// and its parts, "Table 4.1 (part 2/3)"), or, for `appendix X`, a chunk of the lettered chapter
+/// X (appendices are chapters named by a letter). Built once per query, then tested per chunk.
+#[derive(Clone, Debug)]
+pub struct LabelMatcher {
+    key: String,
+    prefix: String,
+    appendix: Option<String>,
+}
+
+impl LabelMatcher {
+    /// A matcher for `label`, normalised like [`crate::understand::Understanding::label`].
+    pub fn new(label: &str) -> LabelMatcher {
+        let key = label_key(label);
+        let appendix = key
+            .strip_prefix("appendix ")
+            .filter(|x| x.chars().all(char::is_alphabetic))
+            .map(str::to_string);
+        LabelMatcher {
+            prefix: format!("{key} "),
+            key,
+            appendix,
         }
     }
-    match (label.strip_prefix("appendix "), &chunk.chapter) {
-        (Some(x), Some(ch)) => x.chars().all(|c| c.is_alphabetic()) && ch.to_lowercase() == x,
-        _ => false,
+
+    /// Whether `chunk` is what the label designates.
+    pub fn matches(&self, chunk: &ChunkRecord) -> bool {
+        if let Some(cl) = &chunk.label {
+            let cl = label_key(cl);
+            if cl == self.key || cl.starts_with(&self.prefix) {
+                return true;
+            }
+        }
+        match (&self.appendix, &chunk.chapter) {
+            (Some(x), Some(ch)) => ch.chars().flat_map(char::to_lowercase).eq(x.chars()),
+            _ => false,
+        }
     }
+}
+
+/// Whether a chunk is what a label named in a query designates ([`LabelMatcher`]).
+pub fn label_matches(label: &str, chunk: &ChunkRecord) -> bool {
+    LabelMatcher::new(label).matches(chunk)
 }
 
 /// Applies boosts, re-sorts (score descending, then id ascending), then removes near-duplicates
@@ -154,7 +181,7 @@ pub fn rerank<'a, K: Clone>(
     cfg: &RerankConfig,
     keep: usize,
 ) -> (Vec<Candidate<'a, K>>, Vec<Duplicate>) {
-    let label = u.label.clone();
+    let label = u.label.as_deref().map(|l| (l, LabelMatcher::new(l)));
     let first_glossary = cands.iter().position(|c| c.chunk.doc_type == "glossary");
     for (i, c) in cands.iter_mut().enumerate() {
         let mut add = |reason: String, delta: f64| {
@@ -176,8 +203,8 @@ pub fn rerank<'a, K: Clone>(
                 );
             }
         }
-        if let Some(l) = &label {
-            if label_matches(l, c.chunk) {
+        if let Some((l, matcher)) = &label {
+            if matcher.matches(c.chunk) {
                 add(
                     format!(
                         "{} named in the query",
@@ -185,7 +212,7 @@ pub fn rerank<'a, K: Clone>(
                             .label
                             .as_deref()
                             .map(|x| format!("label {x}"))
-                            .unwrap_or_else(|| l.clone())
+                            .unwrap_or_else(|| l.to_string())
                     ),
                     cfg.label,
                 );
