@@ -27,7 +27,6 @@
 use crate::format::{ChunkRecord, Field};
 use crate::understand::Understanding;
 use serde::Serialize;
-use std::collections::BTreeSet;
 
 /// Weights of the reranker.
 #[derive(Clone, Debug, PartialEq)]
@@ -96,15 +95,43 @@ pub struct Duplicate {
     pub similarity: f64,
 }
 
-fn word_set(text: &str) -> BTreeSet<String> {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| w.chars().count() > 1)
-        .map(|w| w.to_lowercase())
-        .collect()
+/// The set of a text's words (lowercase, 2+ characters) as sorted, distinct 64-bit FNV-1a
+/// hashes: the same Jaccard similarity as sets of strings (barring a 64-bit collision), without
+/// allocating a string per word. Deterministic, so native and Wasm agree.
+fn word_set(text: &str) -> Vec<u64> {
+    let mut set: Vec<u64> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().nth(1).is_some())
+        .map(|w| {
+            let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+            for c in w.chars().flat_map(char::to_lowercase) {
+                let mut buf = [0u8; 4];
+                for &b in c.encode_utf8(&mut buf).as_bytes() {
+                    h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
+                }
+            }
+            h
+        })
+        .collect();
+    set.sort_unstable();
+    set.dedup();
+    set
 }
 
-fn set_similarity(a: &BTreeSet<String>, b: &BTreeSet<String>) -> f64 {
-    let inter = a.intersection(b).count() as f64;
+fn set_similarity(a: &[u64], b: &[u64]) -> f64 {
+    let (mut i, mut j, mut inter) = (0, 0, 0usize);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                inter += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    let inter = inter as f64;
     let union = (a.len() + b.len()) as f64 - inter;
     if union == 0.0 {
         1.0
@@ -252,7 +279,7 @@ pub fn rerank<'a, K: Clone>(
     cands.sort_by(order);
     // Near-duplicate removal against better-ranked kept results.
     let mut kept: Vec<Candidate<'a, K>> = Vec::with_capacity(cands.len());
-    let mut kept_sets: Vec<BTreeSet<String>> = Vec::new();
+    let mut kept_sets: Vec<Vec<u64>> = Vec::new();
     let mut dups = Vec::new();
     let mut rest = cands.into_iter();
     for c in rest.by_ref() {
