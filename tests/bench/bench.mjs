@@ -102,8 +102,8 @@ const bench = {
   },
 
   /**
-   * The first result from nothing loaded but the module: manifest, the scope's shards (and the
-   * model unless lexicalOnly), then one search. Times each step.
+   * The first result from nothing loaded but the module: manifest, the scope's shards (and their
+   * dense parts and the model unless lexicalOnly), then one search. Times each step.
    */
   async firstResult(query, scope, variant, lexicalOnly) {
     const t0 = now();
@@ -112,12 +112,15 @@ const bench = {
     const need = index.shardsNeeded(scope, { variant });
     const t1 = now();
     const model = !lexicalOnly && index.modelNeeded();
-    const [shards, modelBytes] = await Promise.all([
+    const parts = lexicalOnly ? [] : need.filter((e) => e.dense).map((e) => e.dense);
+    const [shards, partBytes, modelBytes] = await Promise.all([
       Promise.all(need.map((e) => fetchBytes(`${state.base}/shards/${e.file}`))),
+      Promise.all(parts.map((d) => fetchBytes(`${state.base}/shards/${d.file}`))),
       model ? fetchBytes(`${state.base}/shards/${model.file}`) : null,
     ]);
     const t2 = now();
     need.forEach((e, i) => index.loadShard(e.file, shards[i]));
+    parts.forEach((d, i) => index.loadDense(d.file, partBytes[i]));
     if (modelBytes) index.loadModel(modelBytes);
     const t3 = now();
     const resp = index.search(query, scope, { k: 8, variant });
@@ -129,12 +132,15 @@ const bench = {
     };
   },
 
-  /** Loads every shard and the model into one index (the warm-query setting). */
+  /** Loads every shard, its dense part and the model into one index (the warm-query setting). */
   async loadAll() {
     const m = JSON.parse(state.manifestText);
     state.index = state.chsr.ChsrIndex.fromManifest(state.manifestText);
     const t0 = now();
-    for (const e of m.shards) state.index.loadShard(e.file, await fetchBytes(`${state.base}/shards/${e.file}`));
+    for (const e of m.shards) {
+      state.index.loadShard(e.file, await fetchBytes(`${state.base}/shards/${e.file}`));
+      if (e.dense) state.index.loadDense(e.dense.file, await fetchBytes(`${state.base}/shards/${e.dense.file}`));
+    }
     const entry = state.index.modelNeeded();
     if (entry) state.index.loadModel(await fetchBytes(`${state.base}/shards/${entry.file}`));
     return { ms: now() - t0, wasm_memory: state.wasm.memory.buffer.byteLength };
