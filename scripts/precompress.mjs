@@ -7,9 +7,10 @@
 // worth it) are removed. Brotli quality 11 for files under 1 MB, 9 above (quality 11 takes ~30 s
 // on a 9 MB shard for 8% less).
 //   node scripts/precompress.mjs [DIR]   (default: www)
-import { readdirSync, readFileSync, statSync, unlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync, unlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { walk } from './site-integrity.mjs';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -17,16 +18,6 @@ const dir = process.argv[2] || join(here, '..', 'www');
 const SKIP = /\.(br|gz|png|jpe?g|webp|woff2?)$/;
 const VARIANTS = /\.(br|gz)$/;
 
-function walk(d) {
-  const out = [];
-  for (const name of readdirSync(d).sort()) {
-    if (name.startsWith('.')) continue;
-    const p = join(d, name);
-    if (statSync(p).isDirectory()) out.push(...walk(p));
-    else out.push(p);
-  }
-  return out;
-}
 
 const all = walk(dir);
 let raw = 0; let br = 0; let gz = 0; let n = 0;

@@ -31,7 +31,8 @@ const attr = (tag, name) => {
   return m ? (m[2] ?? m[3]) : null;
 };
 
-function walk(d) {
+/** Every file below `d` (absolute paths, sorted, dot-files and dot-folders skipped). */
+export function walk(d) {
   const out = [];
   for (const name of readdirSync(d).sort()) {
     if (name.startsWith('.')) continue;

@@ -13,28 +13,20 @@
 // Content-Security-Policy with the import maps' hashes (`csp`).
 //   node scripts/site-version.mjs [DIR]   (default: www)
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { stampPages, TEMPLATE } from './site-integrity.mjs';
+import { stampPages, TEMPLATE, walk } from './site-integrity.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const dir = process.argv[2] || join(here, '..', 'www');
 const SKIP = new Set(['build.json', 'sw.js']);
 
-function walk(d) {
-  const out = [];
-  for (const name of readdirSync(d).sort()) {
-    const p = join(d, name);
-    if (name.startsWith('.')) continue;
-    if (statSync(p).isDirectory()) out.push(...walk(p));
-    else out.push(relative(dir, p).split(sep).join('/'));
-  }
-  return out;
-}
 
 const { integrity, csp } = stampPages(dir);
-const all = walk(dir).filter((f) => !f.endsWith(TEMPLATE));
+const all = walk(dir)
+  .map((p) => relative(dir, p).split(sep).join('/'))
+  .filter((f) => !f.endsWith(TEMPLATE));
 const manifests = all.filter((f) => f.endsWith('/manifest.json') || f === 'manifest.json');
 // `.br`/`.gz`: the compressed copies scripts/precompress.mjs writes for the server (not site files).
 const files = all.filter((f) => !SKIP.has(f) && !/\.(chsr|chsrv|chsrm|d\.ts|br|gz)$/.test(f));
