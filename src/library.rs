@@ -1650,15 +1650,18 @@ impl Library {
             );
         }
         if st.dense && known {
-            let dense_gates: Vec<Bitset> = gates
-                .iter()
-                .zip(&known_in)
-                .map(|(g, &k)| if k { g.clone() } else { Bitset::empty(g.len()) })
-                .collect();
+            // Copied only when some shard knows no term (the usual pass searches them all).
+            let narrowed: Option<Vec<Bitset>> = known_in.contains(&false).then(|| {
+                gates
+                    .iter()
+                    .zip(&known_in)
+                    .map(|(g, &k)| if k { g.clone() } else { Bitset::empty(g.len()) })
+                    .collect()
+            });
             match self.dense_list(
                 query,
                 &shards,
-                &dense_gates,
+                narrowed.as_deref().unwrap_or(&gates),
                 window,
                 opts,
                 trace,
