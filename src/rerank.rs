@@ -104,6 +104,13 @@ fn word_set(text: &str) -> Vec<u64> {
         .filter(|w| w.chars().nth(1).is_some())
         .map(|w| {
             let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+            if w.is_ascii() {
+                // The same bytes as the general path below, without decoding characters.
+                for b in w.bytes() {
+                    h = (h ^ b.to_ascii_lowercase() as u64).wrapping_mul(0x0000_0100_0000_01b3);
+                }
+                return h;
+            }
             for c in w.chars().flat_map(char::to_lowercase) {
                 let mut buf = [0u8; 4];
                 for &b in c.encode_utf8(&mut buf).as_bytes() {
@@ -316,6 +323,31 @@ pub fn rerank<'a, K: Clone>(
 mod tests {
     use super::*;
     use crate::understand::understand;
+
+    proptest::proptest! {
+        /// The ASCII fast path hashes a word exactly as the general (character) path does.
+        #[test]
+        fn word_sets_hash_ascii_words_like_any_word(text in "[A-Za-z0-9 .,'ÉéßİΣ-]{0,80}") {
+            let general = |w: &str| {
+                let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+                for c in w.chars().flat_map(char::to_lowercase) {
+                    let mut buf = [0u8; 4];
+                    for &b in c.encode_utf8(&mut buf).as_bytes() {
+                        h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
+                    }
+                }
+                h
+            };
+            let mut want: Vec<u64> = text
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| w.chars().nth(1).is_some())
+                .map(general)
+                .collect();
+            want.sort_unstable();
+            want.dedup();
+            proptest::prop_assert_eq!(word_set(&text), want);
+        }
+    }
 
     fn chunk(id: &str, doc_type: &str, section: &str, text: &str) -> ChunkRecord {
         ChunkRecord {

@@ -4,6 +4,7 @@
 //! (inside `<mark>` when `hit`), so corpus text is never interpreted as HTML.
 
 use crate::analysis::{normalize_formulas, tokenize, Analyzer, Lang};
+use crate::fasthash::FastMap;
 use serde::Serialize;
 
 /// A piece of snippet text; `hit` marks a query-term match.
@@ -30,22 +31,20 @@ pub fn snippet(
     let mut hits: Vec<(usize, usize)> = Vec::new();
     if !terms.is_empty() {
         // A token's match depends only on its text: analyse each distinct token once.
-        let mut seen: std::collections::HashMap<&str, bool> = std::collections::HashMap::new();
+        let mut seen: FastMap<&str, bool> = FastMap::default();
         // Stemming keeps a word's first two letters (the English stemmer's exceptions "dying",
         // "lying", "tying" turn a second-letter y into i, so both are tried), so an alphabetic
         // token whose (folded, lowercased) first two letters start no query term cannot match:
         // its analysis is skipped.
         let prefixes: Vec<String> = terms.iter().map(|t| t.chars().take(2).collect()).collect();
+        let ascii = AsciiPairs::of(&prefixes);
         let may_match = |tok: &str| {
             if tok.len() >= 2 && tok.bytes().all(|b| b.is_ascii_alphabetic()) {
-                let head = [
+                let (a, b) = (
                     tok.as_bytes()[0].to_ascii_lowercase(),
                     tok.as_bytes()[1].to_ascii_lowercase(),
-                ];
-                let alt = [head[0], if head[1] == b'y' { b'i' } else { head[1] }];
-                return prefixes
-                    .iter()
-                    .any(|p| head.starts_with(p.as_bytes()) || alt.starts_with(p.as_bytes()));
+                );
+                return ascii.has(a, b) || (b == b'y' && ascii.has(a, b'i'));
             }
             if !tok.chars().all(char::is_alphabetic) {
                 return true;
@@ -55,10 +54,11 @@ pub fn snippet(
             prefixes.iter().any(|p| head.starts_with(p.as_str()))
         };
         for tok in tokenize(text) {
+            // The cheap prefix test first: most tokens never reach the table.
+            if !may_match(tok.text) {
+                continue;
+            }
             let matched = *seen.entry(tok.text).or_insert_with(|| {
-                if !may_match(tok.text) {
-                    return false;
-                }
                 let norm = normalize_formulas(tok.text);
                 let any = tokenize(&norm)
                     .flat_map(|t| analyzer.token_terms(t.text, lang))
@@ -75,17 +75,8 @@ pub fn snippet(
     let (start, end) = if char_len <= budget {
         (0, text.len())
     } else {
-        // Choose the window start (at a hit, backed off a little) covering the most hits.
-        let mut best = (0usize, 0usize);
-        for (i, &(s, _)) in hits.iter().enumerate() {
-            let lead = back_off(text, s, budget / 5);
-            let stop = forward(text, lead, budget);
-            let covered = hits[i..].iter().take_while(|h| h.1 <= stop).count();
-            if covered > best.1 {
-                best = (lead, covered);
-            }
-        }
-        let s = word_start(text, best.0);
+        let lead = window_start(text, &hits, budget);
+        let s = word_start(text, lead);
         (s, word_end(text, s, forward(text, s, budget)))
     };
     let mut out = Vec::new();
@@ -121,12 +112,67 @@ pub fn snippet(
     out
 }
 
-fn back_off(text: &str, at: usize, chars: usize) -> usize {
-    text[..at]
-        .char_indices()
-        .rev()
-        .nth(chars.saturating_sub(1))
-        .map_or(0, |(i, _)| i)
+/// The two-letter ASCII heads a query term can start with, as a 256 × 256 bit table: a term
+/// whose prefix is one ASCII letter admits every second letter, an empty term every head.
+struct AsciiPairs(Vec<u64>);
+
+impl AsciiPairs {
+    fn of(prefixes: &[String]) -> AsciiPairs {
+        let mut bits = vec![0u64; 1024];
+        let mut set = |a: u8, b: u8| {
+            let i = (a as usize) << 8 | b as usize;
+            bits[i / 64] |= 1 << (i % 64);
+        };
+        for p in prefixes {
+            match *p.as_bytes() {
+                [] => (0..=255).for_each(|a| (0..=255).for_each(|b| set(a, b))),
+                [a] => (0..=255).for_each(|b| set(a, b)),
+                [a, b] => set(a, b),
+                // A non-ASCII prefix never heads an ASCII token.
+                _ => {}
+            }
+        }
+        AsciiPairs(bits)
+    }
+
+    #[inline]
+    fn has(&self, a: u8, b: u8) -> bool {
+        let i = (a as usize) << 8 | b as usize;
+        self.0[i / 64] & (1 << (i % 64)) != 0
+    }
+}
+
+/// The byte where the snippet window starts: at a hit, backed off by a fifth of the budget,
+/// chosen to cover the most hits within `budget` characters; the first such start wins (0 when
+/// there is no hit). Positions are in characters: the hits' are counted in one pass (they are
+/// sorted and disjoint), and as the start moves right so does the window's end, so one pointer
+/// walks the hits it covers.
+fn window_start(text: &str, hits: &[(usize, usize)], budget: usize) -> usize {
+    let mut spans: Vec<(usize, usize)> = Vec::with_capacity(hits.len());
+    let (mut at, mut chars) = (0usize, 0usize);
+    for &(s, e) in hits {
+        chars += text[at..s].chars().count();
+        let first = chars;
+        chars += text[s..e].chars().count();
+        spans.push((first, chars));
+        at = e;
+    }
+    let mut best = (0usize, 0usize);
+    let mut j = 0;
+    for (i, &(first, _)) in spans.iter().enumerate() {
+        let lead = first.saturating_sub(budget / 5);
+        let stop = lead + budget;
+        j = j.max(i);
+        while j < spans.len() && spans[j].1 <= stop {
+            j += 1;
+        }
+        if j - i > best.1 {
+            best = (lead, j - i);
+        }
+    }
+    text.char_indices()
+        .nth(best.0)
+        .map_or(text.len(), |(b, _)| b)
 }
 
 fn forward(text: &str, from: usize, chars: usize) -> usize {
@@ -164,6 +210,52 @@ fn word_end(text: &str, from: usize, at: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The window rule stated directly (quadratic): back off from each hit, walk `budget`
+    /// characters, count the hits that end inside; the first best start wins.
+    fn window_start_reference(text: &str, hits: &[(usize, usize)], budget: usize) -> usize {
+        let mut best = (0usize, 0usize);
+        for (i, &(s, _)) in hits.iter().enumerate() {
+            let chars = budget / 5;
+            let lead = text[..s]
+                .char_indices()
+                .rev()
+                .nth(chars.saturating_sub(1))
+                .map_or(0, |(b, _)| b);
+            let stop = forward(text, lead, budget);
+            let covered = hits[i..].iter().take_while(|h| h.1 <= stop).count();
+            if covered > best.1 {
+                best = (lead, covered);
+            }
+        }
+        best.0
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn window_start_follows_the_rule(
+            words in proptest::collection::vec(
+                (proptest::sample::select(vec!["a", "heat", "énergie", "∆H", "x²", "水", " ", "  "]),
+                 proptest::bool::ANY),
+                0..120),
+            budget in 16usize..200,
+        ) {
+            let mut text = String::new();
+            let mut hits = Vec::new();
+            for (w, hit) in &words {
+                let s = text.len();
+                text.push_str(w);
+                if *hit && !w.trim().is_empty() {
+                    hits.push((s, text.len()));
+                }
+                text.push(' ');
+            }
+            proptest::prop_assert_eq!(
+                window_start(&text, &hits, budget),
+                window_start_reference(&text, &hits, budget)
+            );
+        }
+    }
 
     #[test]
     fn marks_matches_and_keeps_text_verbatim() {
