@@ -424,10 +424,18 @@ impl SearchOptions {
                         .filter(|x| (0.0..=1.0).contains(x))
                         .ok_or_else(|| SearchError::Option("section_weight must be a number from 0 to 1".into()))?
                 }
+                "exact_max" => o.dense.exact_max = uint(v, "exact_max", 0, u32::MAX as u64)?,
+                "exact_fraction" => {
+                    o.dense.exact_fraction = v
+                        .as_f64()
+                        .filter(|x| (0.0..=1.0).contains(x))
+                        .ok_or_else(|| SearchError::Option("exact_fraction must be a number from 0 to 1".into()))?
+                }
                 other => {
                     return Err(SearchError::Option(format!(
                         "unknown option {other:?}; valid: k, variant, gating, rrf_k, window, snippet_chars, k_min, \
-                         allow_fallback, expand_chars, text, dense_weight, section_weight, query_vector, vector_model"
+                         allow_fallback, expand_chars, text, dense_weight, section_weight, exact_max, exact_fraction, \
+                         query_vector, vector_model"
                     )))
                 }
             }

@@ -324,6 +324,7 @@ mod tests {
     use super::*;
     use crate::understand::understand;
 
+    #[cfg(not(target_arch = "wasm32"))]
     proptest::proptest! {
         /// The ASCII fast path hashes a word exactly as the general (character) path does.
         #[test]

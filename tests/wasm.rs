@@ -162,15 +162,19 @@ fn run_index(index: &ChsrIndex, case: &parity::Case) -> String {
 fn random_queries_give_the_native_digests() {
     use parity::*;
     let fixture = Fixture::build();
-    let cases = cases(&fixture);
-    // Through the library, as natively.
+    let mut cases = cases(&fixture);
+    let main_cases = cases.len();
+    cases.extend(graph_cases(&fixture));
+    // Through the library, as natively; the graph cases search the committed native build.
     let libs: Vec<_> = Setup::ALL.iter().map(|s| fixture.library(*s)).collect();
-    let outcomes: Vec<String> = cases
-        .iter()
-        .map(|c| run_library(&libs[c.setup.index()], c))
-        .collect();
+    let graph = graph_library(GRAPH_BUNDLE);
+    let run = |c: &Case| match c.setup {
+        Setup::Graph => run_library(&graph, c),
+        s => run_library(&libs[s.index()], c),
+    };
+    let outcomes: Vec<String> = cases.iter().map(run).collect();
     let lines = |outcomes: &[String]| {
-        let mut lines = fixture.manifest_lines();
+        let mut lines = fixture.manifest_lines(GRAPH_BUNDLE);
         lines.extend(
             cases
                 .iter()
@@ -184,8 +188,9 @@ fn random_queries_give_the_native_digests() {
         panic!("{e}");
     }
     drop(libs);
+    drop(graph);
     // Through ChsrIndex, the page's API.
-    let indexes: Vec<ChsrIndex> = Setup::ALL
+    let mut indexes: Vec<ChsrIndex> = Setup::ALL
         .iter()
         .map(|s| {
             let out = fixture.output(*s);
@@ -213,9 +218,28 @@ fn random_queries_give_the_native_digests() {
             index
         })
         .collect();
+    // The committed native build, loaded file by file as the page does.
+    let files = unbundle(GRAPH_BUNDLE);
+    let mut graph = ChsrIndex::from_manifest(std::str::from_utf8(&files[0].1).unwrap()).unwrap();
+    for (name, bytes) in &files[1..] {
+        if name.ends_with(".chsrv") {
+            graph.load_dense(name, bytes).unwrap();
+        } else {
+            graph.load_shard(name, bytes).unwrap();
+        }
+    }
+    graph.load_model(MODEL).unwrap();
+    indexes.push(graph);
     let outcomes: Vec<String> = cases
         .iter()
-        .map(|c| run_index(&indexes[c.setup.index()], c))
+        .enumerate()
+        .map(|(i, c)| match c.setup {
+            Setup::Graph => run_index(&indexes[Setup::ALL.len()], c),
+            s => {
+                assert!(i < main_cases);
+                run_index(&indexes[s.index()], c)
+            }
+        })
         .collect();
     if let Err(e) = compare(&lines(&outcomes), &cases, &outcomes, "wasm ChsrIndex") {
         panic!("{e}");

@@ -1,23 +1,53 @@
 //! Native half of the native/Wasm parity property (`tests/parity/mod.rs`): a few hundred random
 //! queries, scopes, variants and options over the spine fixture, each result digested and
 //! compared with `tests/fixtures/parity_golden.txt`, which `tests/wasm.rs` checks under Node and
-//! headless Chromium too. `CHSR_BLESS=1 cargo test --test wasm_parity` rewrites the file.
+//! headless Chromium too. `CHSR_BLESS=1 cargo test --test wasm_parity` rewrites the file and the
+//! committed native dense build the graph cases search (`tests/fixtures/parity_graph.bundle`).
 #![cfg(not(target_arch = "wasm32"))]
 
 mod parity;
 
 use parity::*;
 
+fn bless() -> bool {
+    std::env::var_os("CHSR_BLESS").is_some_and(|v| v == "1")
+}
+
+#[test]
+fn the_graph_bundle_is_the_native_build() {
+    // The Wasm tests search these bytes; they must stay what `chsr build` makes of the fixture.
+    let files = Fixture::build().graph_files();
+    let bytes = bundle(&files);
+    if bless() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(GRAPH_BUNDLE_PATH);
+        std::fs::write(&path, &bytes).unwrap();
+        eprintln!("wrote {}", path.display());
+        return;
+    }
+    assert_eq!(unbundle(GRAPH_BUNDLE), files);
+    assert!(
+        bytes == GRAPH_BUNDLE,
+        "{GRAPH_BUNDLE_PATH} is stale: CHSR_BLESS=1 cargo test --test wasm_parity"
+    );
+}
+
 #[test]
 fn random_queries_match_the_golden_digests() {
     let fixture = Fixture::build();
     let libs: Vec<_> = Setup::ALL.iter().map(|s| fixture.library(*s)).collect();
-    let cases = cases(&fixture);
-    let outcomes: Vec<String> = cases
+    let mut cases = cases(&fixture);
+    let mut outcomes: Vec<String> = cases
         .iter()
         .map(|c| run_library(&libs[c.setup.index()], c))
         .collect();
-    let mut lines = fixture.manifest_lines();
+    // Through the HNSW graphs of the native build (the Wasm tests load the committed copy, which
+    // `the_graph_bundle_is_the_native_build` keeps equal to it).
+    let graph_bundle = bundle(&fixture.graph_files());
+    let graph = graph_library(&graph_bundle);
+    let graph_cases = graph_cases(&fixture);
+    outcomes.extend(graph_cases.iter().map(|c| run_library(&graph, c)));
+    cases.extend(graph_cases);
+    let mut lines = fixture.manifest_lines(&graph_bundle);
     lines.extend(
         cases
             .iter()
@@ -25,7 +55,7 @@ fn random_queries_match_the_golden_digests() {
             .enumerate()
             .map(|(i, (c, o))| case_line(i, c, o)),
     );
-    if std::env::var_os("CHSR_BLESS").is_some_and(|v| v == "1") {
+    if bless() {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(GOLDEN_PATH);
         std::fs::write(&path, format!("{HEADER}{}\n", lines.join("\n"))).unwrap();
         eprintln!("wrote {}", path.display());
@@ -71,8 +101,24 @@ fn the_generator_covers_what_it_claims() {
     assert!(outcomes.iter().any(|o| o.contains("\"dense_rank\":#")));
     // Shard names are digested without their content hash (the build lines pin the bytes).
     assert!(outcomes.iter().any(|o| o.contains(".*.chsr")));
-    // Every dense search of the fixture scans exactly: graphs built in Wasm differ (see
-    // `Fixture::manifest_lines`), the exact scan never reads them.
+    // Every dense search of the fixture built in the test scans exactly: graphs built in Wasm
+    // differ (see `Fixture::manifest_lines`), the exact scan never reads them. The graph cases
+    // search the committed native build through its graphs.
+    let graph = graph_library(GRAPH_BUNDLE);
+    let graph_cases = graph_cases(&fixture);
+    assert_eq!(graph_cases.len(), GRAPH_CASES);
+    let graph_outcomes: Vec<String> = graph_cases.iter().map(|c| run_library(&graph, c)).collect();
+    let through_graph = graph_outcomes
+        .iter()
+        .filter(|o| o.contains("\"dense_plans\":[\"graph\""))
+        .count();
+    assert!(
+        through_graph >= GRAPH_CASES / 2,
+        "{through_graph} graph searches"
+    );
+    assert!(graph_outcomes
+        .iter()
+        .any(|o| o.contains("\"dense_rank\":#")));
     assert!(outcomes
         .iter()
         .any(|o| o.contains("\"dense_plans\":[\"exact\"")));

@@ -48,6 +48,10 @@ export interface SearchOptions {
   expand_chars?: number;
   /** Return each hit's full `text` (default true; false leaves it empty). */
   text?: boolean;
+  /** Dense plan: scan exactly when at most this many chunks are admissible (default 2048). */
+  exact_max?: number;
+  /** Dense plan: scan exactly when at most this fraction of the shard is admissible (default 0.25). */
+  exact_fraction?: number;
 }
 
 export type Leakage = 'in_scope' | 'cross_topic' | 'cross_level' | 'fallback' | 'ungated';

@@ -8,7 +8,9 @@
 //! long strings) — with random scopes (valid subject/level pairs and facet values, combinations
 //! that empty the gate, unknown values) and random options (every variant, k, gating overrides,
 //! fallback, expansion, snippet sizes, weights, full text or not, a few invalid ones), on three set-ups: lexical
-//! shards, dense shards with the embedding model loaded, and dense shards without it.
+//! shards, dense shards with the embedding model loaded, and dense shards without it; then
+//! [`GRAPH_CASES`] more search the committed native dense build ([`GRAPH_BUNDLE`]) through its HNSW
+//! graphs (graphs built in Wasm differ from native ones, so the Wasm side loads the native bytes).
 //!
 //! Each result becomes a canonical string — every field of the response (ids in order, every
 //! score and adjustment as the bits of its f64, leakage labels, snippets, the whole trace except
@@ -16,13 +18,13 @@
 //! a 64-bit prefix of its SHA-256. The set-ups' manifests (which pin the shards' SHA-256) are
 //! digested too, so the Wasm build of the shards is checked against the native one.
 //!
-//! Rewrite the golden file after an intended change of results: `CHSR_BLESS=1 cargo test --test
-//! wasm_parity`, then run the Wasm tests (`scripts/wasm-env wasm-pack test --node`).
+//! Rewrite the golden file (and the bundle) after an intended change of results: `CHSR_BLESS=1
+//! cargo test --test wasm_parity`, then run the Wasm tests (`scripts/wasm-env wasm-pack test --node`).
 #![allow(dead_code)]
 
 use chsr::build::{build, build_with, BuildOptions, BuildOutput, Embedder};
 use chsr::corpus::parse_jsonl;
-use chsr::format::{decode_dense_part, encode_dense_part, sha256_hex};
+use chsr::format::{decode_dense_part, encode_dense_part, sha256_hex, Manifest};
 use chsr::library::{Library, ModelEmbedder, SearchOptions};
 use chsr::scope::Scope;
 use serde_json::{json, Map, Value};
@@ -40,6 +42,16 @@ pub const GOLDEN_PATH: &str = "tests/fixtures/parity_golden.txt";
 pub const CASES: usize = 300;
 /// The generator's seed.
 pub const SEED: u64 = 0x00c4_5e42_0008;
+/// The dense build of the spine fixture as `chsr build` makes it (natively): its manifest, shards
+/// and dense parts in one file (see [`bundle`]). Graphs built in Wasm differ from native ones, so
+/// the Wasm tests load these bytes to search the same HNSW graphs as the native test.
+pub const GRAPH_BUNDLE: &[u8] = include_bytes!("../fixtures/parity_graph.bundle");
+/// Path of the bundle relative to the crate root (for `CHSR_BLESS=1`).
+pub const GRAPH_BUNDLE_PATH: &str = "tests/fixtures/parity_graph.bundle";
+/// Number of random cases searched through the HNSW graphs (after the [`CASES`] others).
+pub const GRAPH_CASES: usize = 60;
+/// Their seed.
+pub const GRAPH_SEED: u64 = 0x0067_7261_7068;
 
 /// SplitMix64: a tiny deterministic PRNG, identical on every target.
 pub struct Rng(u64);
@@ -80,6 +92,10 @@ pub enum Setup {
     Dense,
     /// Shards with a dense index, no model loaded (lexical path, with a note).
     DenseNoModel,
+    /// The committed native dense build ([`GRAPH_BUNDLE`]) with the model, searched with options
+    /// that send the dense path through the HNSW graph. Not in [`Setup::ALL`]: its library is
+    /// [`graph_library`].
+    Graph,
 }
 
 impl Setup {
@@ -91,9 +107,10 @@ impl Setup {
             Setup::Lexical => "lexical",
             Setup::Dense => "dense",
             Setup::DenseNoModel => "dense-no-model",
+            Setup::Graph => "graph",
         }
     }
-    /// Its position in [`Setup::ALL`].
+    /// Its position in [`Setup::ALL`] (not for [`Setup::Graph`]).
     pub fn index(self) -> usize {
         Setup::ALL.iter().position(|s| *s == self).unwrap()
     }
@@ -142,7 +159,7 @@ impl Fixture {
     pub fn output(&self, setup: Setup) -> &BuildOutput {
         match setup {
             Setup::Lexical => &self.lexical,
-            Setup::Dense | Setup::DenseNoModel => &self.dense,
+            Setup::Dense | Setup::DenseNoModel | Setup::Graph => &self.dense,
         }
     }
 
@@ -168,7 +185,7 @@ impl Fixture {
     /// layers with `rand`'s `SmallRng`, a different generator on 32-bit targets); shards are built
     /// natively (`chsr build`), and every fixture shard is small enough for the exact dense scan,
     /// which never reads the graph.
-    pub fn manifest_lines(&self) -> Vec<String> {
+    pub fn manifest_lines(&self, graph_bundle: &[u8]) -> Vec<String> {
         let m = ModelEmbedder::from_bytes(MODEL).expect("committed model decodes");
         let mut bits = String::new();
         for line in SPINE.lines() {
@@ -194,8 +211,104 @@ impl Fixture {
                 digest(&self.lexical.manifest.to_json())
             ),
             format!("shards dense-without-graphs {}", digest(&without_graphs)),
+            format!("graph bundle {}", &sha256_hex(graph_bundle)[..16]),
         ]
     }
+
+    /// The dense build's files as the bundle holds them: `manifest.json`, then each shard and
+    /// its dense part.
+    pub fn graph_files(&self) -> Vec<(String, Vec<u8>)> {
+        let mut files = vec![(
+            "manifest.json".to_string(),
+            self.dense.manifest.to_json().into_bytes(),
+        )];
+        for s in &self.dense.shards {
+            for (name, bytes) in s.files() {
+                files.push((name.to_string(), bytes.to_vec()));
+            }
+        }
+        files
+    }
+}
+
+/// Files in one byte string: a line `name size` per file, an empty line, then their bytes in order.
+pub fn bundle(files: &[(String, Vec<u8>)]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (name, bytes) in files {
+        out.extend_from_slice(format!("{name} {}\n", bytes.len()).as_bytes());
+    }
+    out.push(b'\n');
+    for (_, bytes) in files {
+        out.extend_from_slice(bytes);
+    }
+    out
+}
+
+/// The files of a [`bundle`].
+pub fn unbundle(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
+    let end = bytes
+        .windows(2)
+        .position(|w| w == b"\n\n")
+        .expect("bundle header");
+    let header = std::str::from_utf8(&bytes[..end]).expect("bundle header is UTF-8");
+    let mut at = end + 2;
+    header
+        .lines()
+        .map(|line| {
+            let (name, size) = line.rsplit_once(' ').expect("name size");
+            let size: usize = size.parse().expect("size");
+            let file = bytes[at..at + size].to_vec();
+            at += size;
+            (name.to_string(), file)
+        })
+        .collect()
+}
+
+/// A library holding a [`bundle`] of the native dense build (the Wasm tests pass
+/// [`GRAPH_BUNDLE`]) and the model.
+pub fn graph_library(graph_bundle: &[u8]) -> Library {
+    let files = unbundle(graph_bundle);
+    let manifest = std::str::from_utf8(&files[0].1).expect("manifest is UTF-8");
+    let mut lib = Library::new(Manifest::from_json(manifest).expect("bundle manifest"));
+    for (name, bytes) in &files[1..] {
+        lib.load_file(name, bytes).expect("bundle file loads");
+    }
+    lib.load_model(MODEL).expect("model loads");
+    lib
+}
+
+/// The [`GRAPH_CASES`] cases, drawn from [`GRAPH_SEED`]: words of the scope's own shard, the
+/// variants with a dense path, any other options, and `exact_max` = `exact_fraction` = 0 so that
+/// every dense search with an admissible chunk goes through the graph.
+pub fn graph_cases(fixture: &Fixture) -> Vec<Case> {
+    let per_shard: Vec<Vec<String>> = fixture
+        .dense
+        .manifest
+        .shards
+        .iter()
+        .map(|s| vocabulary(Some((&s.subject, &s.level))))
+        .collect();
+    let mut rng = Rng::new(GRAPH_SEED);
+    (0..GRAPH_CASES)
+        .map(|_| {
+            let (scope, shard) = scope(&mut rng, &fixture.dense);
+            let query = query(&mut rng, &per_shard[shard]);
+            let mut options = options(&mut rng);
+            let o = options.as_object_mut().expect("options are an object");
+            o.insert(
+                "variant".into(),
+                json!(*rng.pick(&["A", "B", "C", "D", "E", "E"])),
+            );
+            o.insert("exact_max".into(), json!(0));
+            o.insert("exact_fraction".into(), json!(0.0));
+            Case {
+                query,
+                scope,
+                options,
+                setup: Setup::Graph,
+            }
+        })
+        .collect()
 }
 
 const STOPWORDS: &[&str] = &[
