@@ -224,10 +224,15 @@ pub fn run_systems(
             }
             let resp = resp.expect("searched at least once");
             let latency_ms = stats::median(&times);
+            // What the search downloads: the shards, and their vectors when it has a dense path.
             let shard_bytes = lib
                 .shard_indices(&q.scope, sys.opts.stages.gating)
                 .into_iter()
-                .map(|i| manifest.shards[i].bytes)
+                .map(|i| {
+                    let s = &manifest.shards[i];
+                    let part = s.dense.as_ref().filter(|_| sys.opts.stages.dense);
+                    s.bytes + part.map_or(0, |p| p.bytes)
+                })
                 .sum();
             let results: Vec<&ChunkRecord> = resp
                 .results

@@ -349,7 +349,7 @@ pub fn to_markdown(r: &EvalReport, charts: &ChartLinks) -> String {
          shortens lists, and empty lists count as 0 leakage and 0 contamination). Latency is the in-process `search` call \
          (median of {} calls per query; nearest-rank percentiles over queries; it includes \
          building a snippet per returned result); shard bytes are the manifest sizes of the shards the search \
-         reads.\n",
+         reads, with their dense parts (the vectors) when the variant has a dense path.\n",
         contam_n.map(|n| n.to_string()).unwrap_or_else(|| "–".into()),
         r.latency_repeats
     );
