@@ -215,6 +215,17 @@ impl Fixture {
         ]
     }
 
+    /// Per shard, in manifest order (the same in both builds): the vocabulary of its own
+    /// chunks, whose words find something in a scope on that shard.
+    pub fn shard_vocabularies(&self) -> Vec<Vec<String>> {
+        self.lexical
+            .manifest
+            .shards
+            .iter()
+            .map(|s| vocabulary(Some((&s.subject, &s.level))))
+            .collect()
+    }
+
     /// The dense build's files as the bundle holds them: `manifest.json`, then each shard and
     /// its dense part.
     pub fn graph_files(&self) -> Vec<(String, Vec<u8>)> {
@@ -281,13 +292,7 @@ pub fn graph_library(graph_bundle: &[u8]) -> Library {
 /// variants with a dense path, any other options, and `exact_max` = `exact_fraction` = 0 so that
 /// every dense search with an admissible chunk goes through the graph.
 pub fn graph_cases(fixture: &Fixture) -> Vec<Case> {
-    let per_shard: Vec<Vec<String>> = fixture
-        .dense
-        .manifest
-        .shards
-        .iter()
-        .map(|s| vocabulary(Some((&s.subject, &s.level))))
-        .collect();
+    let per_shard = fixture.shard_vocabularies();
     let mut rng = Rng::new(GRAPH_SEED);
     (0..GRAPH_CASES)
         .map(|_| {
@@ -613,14 +618,7 @@ fn options(rng: &mut Rng) -> Value {
 /// The [`CASES`] cases, drawn from [`SEED`]; `fixture` provides the scope values.
 pub fn cases(fixture: &Fixture) -> Vec<Case> {
     let all = vocabulary(None);
-    // Per shard (same order in both builds): words of the scope's own chunks find something.
-    let per_shard: Vec<Vec<String>> = fixture
-        .lexical
-        .manifest
-        .shards
-        .iter()
-        .map(|s| vocabulary(Some((&s.subject, &s.level))))
-        .collect();
+    let per_shard = fixture.shard_vocabularies();
     let mut rng = Rng::new(SEED);
     (0..CASES)
         .map(|_| {
