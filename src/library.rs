@@ -20,7 +20,7 @@ use crate::gate::{self, Bitset};
 use crate::glossary::Glossary;
 use crate::rerank::{rerank, Adjustment, Candidate, Duplicate, RerankConfig};
 use crate::scope::{Scope, ScopeError};
-use crate::snippet::{snippet, Segment, SNIPPET_CHARS};
+use crate::snippet::{Highlighter, Segment, SNIPPET_CHARS};
 use crate::understand::{resolve, understand, Understanding};
 use serde::Serialize;
 use std::fmt;
@@ -2108,6 +2108,7 @@ impl Library {
             .iter()
             .map(|c| self.chunk(c.key).id.as_str())
             .collect();
+        let highlighter = Highlighter::new(terms);
         cands
             .iter()
             .enumerate()
@@ -2152,7 +2153,7 @@ impl Library {
                     bm25_rank: cand.bm25_rank,
                     dense_rank: cand.dense_rank,
                     adjustments: cand.adjustments.clone(),
-                    snippet: snippet(&self.analyzer, &c.text, lang, terms, opts.snippet_chars),
+                    snippet: highlighter.snippet(&self.analyzer, &c.text, lang, opts.snippet_chars),
                     text: if opts.text {
                         c.text.clone()
                     } else {

@@ -20,6 +20,7 @@ pub struct Segment {
 pub const SNIPPET_CHARS: usize = 280;
 
 /// Builds a snippet of about `max_chars` characters around the densest cluster of query terms.
+/// For several texts of one query, prepare a [`Highlighter`] once instead.
 pub fn snippet(
     analyzer: &Analyzer,
     text: &str,
@@ -27,55 +28,99 @@ pub fn snippet(
     terms: &[String],
     max_chars: usize,
 ) -> Vec<Segment> {
-    // Byte spans of matching tokens in the original text.
-    let mut hits: Vec<(usize, usize)> = Vec::new();
-    if !terms.is_empty() {
-        // A token's match depends only on its text: analyse each distinct token once.
-        let mut seen: FastMap<&str, bool> = FastMap::default();
-        // Stemming keeps a word's first two letters (the English stemmer's exceptions "dying",
-        // "lying", "tying" turn a second-letter y into i, so both are tried), so an alphabetic
-        // token whose (folded, lowercased) first two letters start no query term cannot match:
-        // its analysis is skipped.
+    Highlighter::new(terms).snippet(analyzer, text, lang, max_chars)
+}
+
+/// The query side of snippets, prepared once per query: the analysed terms, their first two
+/// letters, and the two-letter ASCII heads those allow.
+///
+/// Stemming keeps a word's first two letters (the English stemmer's exceptions "dying", "lying",
+/// "tying" turn a second-letter y into i, so both are tried), so an alphabetic token whose
+/// (folded, lowercased) first two letters start no query term cannot match: its analysis is
+/// skipped.
+pub struct Highlighter<'t> {
+    terms: &'t [String],
+    prefixes: Vec<String>,
+    ascii: AsciiPairs,
+}
+
+impl<'t> Highlighter<'t> {
+    /// Prepares the terms of a query (as the analyzer produced them).
+    pub fn new(terms: &'t [String]) -> Highlighter<'t> {
         let prefixes: Vec<String> = terms.iter().map(|t| t.chars().take(2).collect()).collect();
         let ascii = AsciiPairs::of(&prefixes);
-        let may_match = |tok: &str| {
-            if tok.len() >= 2 && tok.bytes().all(|b| b.is_ascii_alphabetic()) {
-                let (a, b) = (
-                    tok.as_bytes()[0].to_ascii_lowercase(),
-                    tok.as_bytes()[1].to_ascii_lowercase(),
-                );
-                return ascii.has(a, b) || (b == b'y' && ascii.has(a, b'i'));
-            }
-            if !tok.chars().all(char::is_alphabetic) {
-                return true;
-            }
-            let head: String = tok.chars().take(3).collect::<String>().to_lowercase();
-            let head = crate::analysis::fold_accents(&head);
-            prefixes.iter().any(|p| head.starts_with(p.as_str()))
-        };
+        Highlighter {
+            terms,
+            prefixes,
+            ascii,
+        }
+    }
+
+    /// Whether a token can match a term, from its first letters alone.
+    fn may_match(&self, tok: &str) -> bool {
+        if tok.len() >= 2 && tok.bytes().all(|b| b.is_ascii_alphabetic()) {
+            let (a, b) = (
+                tok.as_bytes()[0].to_ascii_lowercase(),
+                tok.as_bytes()[1].to_ascii_lowercase(),
+            );
+            return self.ascii.has(a, b) || (b == b'y' && self.ascii.has(a, b'i'));
+        }
+        if !tok.chars().all(char::is_alphabetic) {
+            return true;
+        }
+        let head: String = tok.chars().take(3).collect::<String>().to_lowercase();
+        let head = crate::analysis::fold_accents(&head);
+        self.prefixes.iter().any(|p| head.starts_with(p.as_str()))
+    }
+
+    /// Byte spans of the tokens of `text` that match a term.
+    fn hits(&self, analyzer: &Analyzer, text: &str, lang: Lang) -> Vec<(usize, usize)> {
+        let mut hits = Vec::new();
+        if self.terms.is_empty() {
+            return hits;
+        }
+        // A token's match depends only on its text: analyse each distinct token once.
+        let mut seen: FastMap<&str, bool> = FastMap::default();
         for tok in tokenize(text) {
             // The cheap prefix test first: most tokens never reach the table.
-            if !may_match(tok.text) {
+            if !self.may_match(tok.text) {
                 continue;
             }
             let matched = *seen.entry(tok.text).or_insert_with(|| {
                 let norm = normalize_formulas(tok.text);
                 let any = tokenize(&norm)
                     .flat_map(|t| analyzer.token_terms(t.text, lang))
-                    .any(|t| terms.contains(&t));
+                    .any(|t| self.terms.contains(&t));
                 any
             });
             if matched {
                 hits.push((tok.start, tok.end));
             }
         }
+        hits
     }
+
+    /// A snippet of `text` (see [`snippet`]).
+    pub fn snippet(
+        &self,
+        analyzer: &Analyzer,
+        text: &str,
+        lang: Lang,
+        max_chars: usize,
+    ) -> Vec<Segment> {
+        let hits = self.hits(analyzer, text, lang);
+        segments(text, &hits, max_chars)
+    }
+}
+
+/// The snippet's segments: a window of about `max_chars` characters over the most hits.
+fn segments(text: &str, hits: &[(usize, usize)], max_chars: usize) -> Vec<Segment> {
     let budget = max_chars.max(16);
     let char_len = text.chars().count();
     let (start, end) = if char_len <= budget {
         (0, text.len())
     } else {
-        let lead = window_start(text, &hits, budget);
+        let lead = window_start(text, hits, budget);
         let s = word_start(text, lead);
         (s, word_end(text, s, forward(text, s, budget)))
     };
