@@ -999,6 +999,19 @@ impl Library {
             })
     }
 
+    /// The manifest position of the shard stored in `file`.
+    fn shard_with_file(&self, file: &str) -> Option<usize> {
+        self.manifest.shards.iter().position(|s| s.file == file)
+    }
+
+    /// The manifest position of the shard whose dense part is stored in `file`.
+    fn shard_with_part(&self, file: &str) -> Option<usize> {
+        self.manifest
+            .shards
+            .iter()
+            .position(|s| s.dense.as_ref().is_some_and(|d| d.file == file))
+    }
+
     /// Verifies (manifest SHA-256, then the shard's own header and checksum) and decodes a shard.
     pub fn load_shard(&mut self, file: &str, bytes: &[u8]) -> Result<(), LoadError> {
         self.load_shard_with_digest(file, bytes, &sha256_hex(bytes))
@@ -1015,10 +1028,7 @@ impl Library {
         sha256: &str,
     ) -> Result<(), LoadError> {
         let i = self
-            .manifest
-            .shards
-            .iter()
-            .position(|s| s.file == file)
+            .shard_with_file(file)
             .ok_or_else(|| LoadError::UnknownFile(file.to_string()))?;
         let entry = self.manifest.shards[i].clone();
         let fmt_err = |error| LoadError::Format {
@@ -1067,16 +1077,11 @@ impl Library {
     /// Loads any file the manifest lists: a shard ([`Library::load_shard`]), a shard's dense
     /// part ([`Library::load_dense`], after its shard) or the model ([`Library::load_model`]).
     pub fn load_file(&mut self, file: &str, bytes: &[u8]) -> Result<(), LoadError> {
-        let m = &self.manifest;
-        if m.shards.iter().any(|s| s.file == file) {
+        if self.shard_with_file(file).is_some() {
             self.load_shard(file, bytes)
-        } else if m
-            .shards
-            .iter()
-            .any(|s| s.dense.as_ref().is_some_and(|d| d.file == file))
-        {
+        } else if self.shard_with_part(file).is_some() {
             self.load_dense(file, bytes)
-        } else if m.model.as_ref().is_some_and(|e| e.file == file) {
+        } else if self.manifest.model.as_ref().is_some_and(|e| e.file == file) {
             self.load_model(bytes)
         } else {
             Err(LoadError::UnknownFile(file.to_string()))
@@ -1107,10 +1112,7 @@ impl Library {
         sha256: &str,
     ) -> Result<(), LoadError> {
         let i = self
-            .manifest
-            .shards
-            .iter()
-            .position(|s| s.dense.as_ref().is_some_and(|d| d.file == file))
+            .shard_with_part(file)
             .ok_or_else(|| LoadError::UnknownFile(file.to_string()))?;
         let entry = self.manifest.shards[i].clone();
         let part_entry = entry.dense.clone().expect("found by its dense part");
@@ -1186,21 +1188,18 @@ impl Library {
         scope: &Scope,
         gating: Gating,
     ) -> Result<(), LoadError> {
-        for entry in self.shards_needed(scope, gating) {
-            let path = dir.join(&entry.file);
-            let bytes = std::fs::read(&path).map_err(|e| LoadError::Io {
+        let read = |file: &str| {
+            let path = dir.join(file);
+            std::fs::read(&path).map_err(|e| LoadError::Io {
                 file: path.display().to_string(),
                 message: missing_shard_message(&e),
-            })?;
-            self.load_shard(&entry.file, &bytes)?;
+            })
+        };
+        for entry in self.shards_needed(scope, gating) {
+            self.load_shard(&entry.file, &read(&entry.file)?)?;
         }
         for part in self.dense_needed() {
-            let path = dir.join(&part.file);
-            let bytes = std::fs::read(&path).map_err(|e| LoadError::Io {
-                file: path.display().to_string(),
-                message: missing_shard_message(&e),
-            })?;
-            self.load_dense(&part.file, &bytes)?;
+            self.load_dense(&part.file, &read(&part.file)?)?;
         }
         Ok(())
     }
