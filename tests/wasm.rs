@@ -8,7 +8,7 @@
 
 mod parity;
 
-use chsr::build::{build, BuildOptions};
+use chsr::build::{build, BuildOptions, BuildOutput};
 use chsr::corpus::parse_jsonl;
 use chsr::wasm::ChsrIndex;
 use serde::Serialize;
@@ -24,11 +24,16 @@ fn js(v: &serde_json::Value) -> JsValue {
         .unwrap()
 }
 
-fn index() -> ChsrIndex {
-    let out = build(
+/// The spine fixture's lexical shards, built in Wasm.
+fn spine_build() -> BuildOutput {
+    build(
         &parse_jsonl("spine.jsonl", SPINE).unwrap(),
         &BuildOptions::default(),
-    );
+    )
+}
+
+fn index() -> ChsrIndex {
+    let out = spine_build();
     let mut index = ChsrIndex::from_manifest(&out.manifest.to_json()).unwrap();
     for s in &out.shards {
         index.load_shard(&s.entry.file, &s.bytes).unwrap();
@@ -70,10 +75,7 @@ fn same_ids_as_native() {
 
 #[wasm_bindgen_test]
 fn shards_needed_follow_the_scope_and_bad_input_throws() {
-    let out = build(
-        &parse_jsonl("spine.jsonl", SPINE).unwrap(),
-        &BuildOptions::default(),
-    );
+    let out = spine_build();
     let mut index = ChsrIndex::from_manifest(&out.manifest.to_json()).unwrap();
     let scope = serde_json::json!({"subject": "physics", "level": "high_school"});
     let needed: Vec<serde_json::Value> = serde_wasm_bindgen::from_value(
@@ -248,10 +250,7 @@ fn random_queries_give_the_native_digests() {
 
 #[wasm_bindgen_test]
 fn a_digest_from_the_caller_is_checked_against_the_manifest() {
-    let out = build(
-        &parse_jsonl("spine.jsonl", SPINE).unwrap(),
-        &BuildOptions::default(),
-    );
+    let out = spine_build();
     let mut index = ChsrIndex::from_manifest(&out.manifest.to_json()).unwrap();
     let s = &out.shards[0];
     let wrong = "0".repeat(64);

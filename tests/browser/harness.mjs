@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const require = createRequire(import.meta.url);
@@ -161,6 +162,29 @@ export function buildShards(dir, records) {
   rmSync(join(dir, 'shards'), { recursive: true, force: true });
   execFileSync(cli, ['build', '--out', join(dir, 'shards'), jsonl], { stdio: 'ignore' });
   rmSync(jsonl);
+}
+
+/**
+ * A served copy of the site for the tests of one file: before them, copies www/ (with shards
+ * built from `records` instead of the demo's, when given), stamps it, serves it and launches
+ * Chromium; after them, closes both and removes the copy. Returns `{ dir, server, browser }`,
+ * filled in by the `before` hook.
+ */
+export function servedCopy({ records = null } = {}) {
+  const site = { dir: null, server: null, browser: null };
+  before(async () => {
+    site.dir = copySite({ shards: !records });
+    if (records) buildShards(site.dir, records);
+    stampSite(site.dir);
+    site.server = await serve(site.dir);
+    site.browser = await launch();
+  });
+  after(async () => {
+    await site.browser?.close();
+    await site.server?.stop();
+    if (site.dir) rmSync(site.dir, { recursive: true, force: true });
+  });
+  return site;
 }
 
 /** Where the screenshot test writes (gitignored: under target/). */

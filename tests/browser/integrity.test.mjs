@@ -3,44 +3,31 @@
 // the Wasm module, and the policy allows that import map by its hash (no 'unsafe-inline'). A file
 // served with other bytes than the build stamped is refused by the browser: none of its code
 // runs, and the page shows a plain error (guard.js, or the engine error for the Wasm module).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serve, launch, copySite, stampSite, search, watchErrors } from './harness.mjs';
+import { servedCopy, search, watchErrors } from './harness.mjs';
 
-let server;
-let browser;
-let dir;
-before(async () => {
-  dir = copySite();
-  stampSite(dir);
-  server = await serve(dir);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+const site = servedCopy();
 
 async function open(path) {
-  const context = await browser.newContext({ locale: 'en-GB', serviceWorkers: 'block' });
+  const context = await site.browser.newContext({ locale: 'en-GB', serviceWorkers: 'block' });
   const page = await context.newPage();
   const errors = watchErrors(page);
   await page.addInitScript(() => {
     window.__csp = [];
     document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
   });
-  await page.goto(`${server.url}${path}`);
+  await page.goto(`${site.server.url}${path}`);
   return { context, page, errors };
 }
 
 // Serves `file` (relative to the site) with other bytes while `fn` runs: a line of code that
 // would mark the page if it ran. The page itself is not restamped.
 async function tampered(file, fn) {
-  const path = join(dir, file);
+  const path = join(site.dir, file);
   const original = readFileSync(path);
   const marker = file.endsWith('.wasm')
     ? Buffer.concat([original, Buffer.from([0])])
@@ -53,10 +40,10 @@ async function tampered(file, fn) {
   }
 }
 
-const sha384 = (file) => `sha384-${createHash('sha384').update(readFileSync(join(dir, file))).digest('base64')}`;
+const sha384 = (file) => `sha384-${createHash('sha384').update(readFileSync(join(site.dir, file))).digest('base64')}`;
 
 test('the pages carry integrity for every script, module and the Wasm module, and still work', async () => {
-  const html = readFileSync(join(dir, 'index.html'), 'utf8');
+  const html = readFileSync(join(site.dir, 'index.html'), 'utf8');
   assert.ok(html.includes(`<script src="guard.js" integrity="${sha384('guard.js')}">`), 'guard.js');
   assert.ok(html.includes(`<script type="module" src="app.js" integrity="${sha384('app.js')}">`), 'app.js');
   assert.ok(html.includes(`href="style.css" integrity="${sha384('style.css')}"`), 'style.css');
@@ -64,7 +51,7 @@ test('the pages carry integrity for every script, module and the Wasm module, an
   for (const f of ['app.js', 'view.js', 'i18n.js', 'offline.js', 'chsr-client.js', 'pkg/chsr.js', 'pkg/chsr_bg.wasm']) {
     assert.equal(map.integrity[`./${f}`], sha384(f), f);
   }
-  const embed = readFileSync(join(dir, 'embed', 'index.html'), 'utf8');
+  const embed = readFileSync(join(site.dir, 'embed', 'index.html'), 'utf8');
   assert.ok(embed.includes(`<script type="module" src="../chsr-search.js" integrity="${sha384('chsr-search.js')}">`));
   const embedMap = JSON.parse(embed.match(/<script type="importmap">([^<]*)<\/script>/)[1]);
   for (const f of ['chsr-client.js', 'view.js', 'i18n.js', 'offline.js', 'pkg/chsr.js', 'pkg/chsr_bg.wasm']) {
@@ -74,14 +61,14 @@ test('the pages carry integrity for every script, module and the Wasm module, an
   for (const [path, text] of [['', html], ['embed/', embed]]) {
     const mapText = text.match(/<script type="importmap">([^<]*)<\/script>/)[1];
     const hash = `'sha256-${createHash('sha256').update(mapText).digest('base64')}'`;
-    const header = (await fetch(`${server.url}${path}`)).headers.get('content-security-policy');
+    const header = (await fetch(`${site.server.url}${path}`)).headers.get('content-security-policy');
     const meta = text.match(/http-equiv="Content-Security-Policy"\s+content="([^"]*)"/)[1];
     for (const csp of [header, meta]) {
       assert.ok(csp.includes(`script-src 'self' 'wasm-unsafe-eval' ${hash};`), `${path}: ${csp}`);
       assert.doesNotMatch(csp, /'unsafe-(inline|eval)'/);
     }
   }
-  const build = JSON.parse(readFileSync(join(dir, 'build.json'), 'utf8'));
+  const build = JSON.parse(readFileSync(join(site.dir, 'build.json'), 'utf8'));
   assert.equal(build.integrity['pkg/chsr_bg.wasm'], sha384('pkg/chsr_bg.wasm'));
   assert.ok(!build.files.some((f) => f.endsWith('.template.html')), 'templates are not published offline');
 

@@ -12,6 +12,14 @@ let browser;
 const dirs = [];
 const servers = [];
 before(async () => { server = await serve(); browser = await launch(); });
+/** A served copy of the site for one test (removed after the file's tests). */
+async function ownCopy() {
+  const dir = copySite();
+  dirs.push(dir);
+  const own = await serve(dir);
+  servers.push(own);
+  return { dir, own };
+}
 after(async () => {
   await browser?.close();
   await server?.stop();
@@ -106,10 +114,7 @@ test('shards and the model are cached as immutable: a second visit downloads onl
 });
 
 test('a damaged copy in the HTTP cache is replaced: the retry bypasses the cache', async () => {
-  const dir = copySite();
-  dirs.push(dir);
-  const own = await serve(dir);
-  servers.push(own);
+  const { dir, own } = await ownCopy();
   const name = readdirSync(join(dir, 'shards')).find((f) => /^physics--high-school\..*\.chsr$/.test(f));
   const good = readFileSync(join(dir, 'shards', name));
   const bad = Buffer.from(good);
@@ -170,10 +175,7 @@ test('compressed responses (brotli, gzip) pass the byte-count and integrity chec
 });
 
 test('the server never sends a stale compressed copy', async () => {
-  const dir = copySite();
-  dirs.push(dir);
-  const own = await serve(dir);
-  servers.push(own);
+  const { dir, own } = await ownCopy();
   writeFileSync(join(dir, 'style.css'), `${readFileSync(join(dir, 'style.css'), 'utf8')}\n/* changed after the build */\n`);
   for (const encoding of ['br', 'gzip']) {
     const res = await fetch(`${own.url}style.css`, { headers: { 'accept-encoding': encoding } });

@@ -1,10 +1,9 @@
 // Hostile corpus text and metadata render as text everywhere (cards, titles, pickers, why panels,
 // section expansion, the embed), and the strict Content-Security-Policy is sent and enforced.
 // The hostile shards are built at test time with the release CLI into a temporary copy of www/.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
-import { serve, launch, copySite, stampSite, buildShards, search, watchErrors } from './harness.mjs';
+import { servedCopy, search, watchErrors } from './harness.mjs';
 
 const IMG = '<img src=x onerror=alert(1)>';
 const SCRIPT = '<script>alert(2)</script>';
@@ -34,25 +33,11 @@ const HOSTILE = [
 ];
 const INJECTED = 'img, script:not([src]), iframe, svg, style, b, i, a[href^="javascript"], [onerror], [onload], [onmouseover]';
 
-let server;
-let browser;
-let dir;
-before(async () => {
-  dir = copySite({ shards: false });
-  buildShards(dir, HOSTILE);
-  stampSite(dir);
-  server = await serve(dir);
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+const site = servedCopy({ records: HOSTILE });
 
 async function open(url) {
-  const context = await browser.newContext({ locale: 'en-GB', serviceWorkers: 'block' });
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  const context = await site.browser.newContext({ locale: 'en-GB', serviceWorkers: 'block' });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.server.url });
   const page = await context.newPage();
   const errors = watchErrors(page);
   const dialogs = [];
@@ -66,7 +51,7 @@ async function open(url) {
 }
 
 test('hostile chunk text and metadata render as text on the study page', async () => {
-  const { context, page, errors, dialogs } = await open(server.url);
+  const { context, page, errors, dialogs } = await open(site.server.url);
   await page.waitForSelector('body[data-ready="true"]');
   // Hostile facet values are option text.
   const subjects = await page.$$eval('#subject option', (o) => o.map((x) => x.textContent));
@@ -106,7 +91,7 @@ test('hostile chunk text and metadata render as text on the study page', async (
 });
 
 test('hostile text renders as text inside the embed', async () => {
-  const { context, page, errors, dialogs } = await open(`${server.url}embed/`);
+  const { context, page, errors, dialogs } = await open(`${site.server.url}embed/`);
   // The example's physics/high_school lock does not exist in this corpus: it says so.
   await page.waitForSelector('#course-search[data-state="error"]');
   await page.evaluate(() => {
@@ -134,10 +119,10 @@ test('hostile text renders as text inside the embed', async () => {
 });
 
 test('the server sends the strict CSP and the browser enforces it', async () => {
-  const { context, page, errors } = await open(server.url);
+  const { context, page, errors } = await open(site.server.url);
   await page.waitForSelector('body[data-ready="true"]');
   for (const path of ['', 'embed/', 'app.js', 'chsr-search.js', 'sw.js']) {
-    const res = await fetch(`${server.url}${path}`);
+    const res = await fetch(`${site.server.url}${path}`);
     const csp = res.headers.get('content-security-policy');
     // Pages add their import map's hash (Subresource Integrity, see integrity.test.mjs).
     assert.match(csp, path.endsWith('.js') ? /script-src 'self' 'wasm-unsafe-eval';/
