@@ -114,6 +114,18 @@ impl fmt::Display for IngestError {
 
 impl std::error::Error for IngestError {}
 
+impl IngestError {
+    /// A bad value in `field` on line `line` of `file`.
+    pub fn field(file: &str, line: usize, field: &str, message: String) -> IngestError {
+        IngestError::Field {
+            file: file.into(),
+            line,
+            field: field.into(),
+            message,
+        }
+    }
+}
+
 /// A parsed record and where it came from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SourcedChunk {
@@ -186,12 +198,8 @@ pub fn parse_line(
         return Ok(None);
     };
     let obj = &obj;
-    let field_err = |field: &str, message: String| IngestError::Field {
-        file: file.into(),
-        line: line_no,
-        field: field.into(),
-        message,
-    };
+    let field_err =
+        |field: &str, message: String| IngestError::field(file, line_no, field, message);
     let required = |name: &str| -> Result<String, IngestError> {
         match obj.get(name) {
             None | Some(Value::Null) => Err(field_err(name, "missing (required)".into())),
@@ -456,12 +464,8 @@ pub fn check_vectors(chunks: &[SourcedChunk]) -> Result<Option<(String, usize)>,
     };
     let (v0, m0) = first.vector.as_ref().expect("found above");
     for c in chunks {
-        let err = |field: &str, message: String| IngestError::Field {
-            file: c.file.clone(),
-            line: c.line,
-            field: field.into(),
-            message,
-        };
+        let err =
+            |field: &str, message: String| IngestError::field(&c.file, c.line, field, message);
         match &c.vector {
             None => {
                 return Err(err(

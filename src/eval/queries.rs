@@ -93,12 +93,7 @@ pub fn parse_query_line(
         return Ok(None);
     };
     let obj = &obj;
-    let err = |field: &str, message: String| IngestError::Field {
-        file: file.into(),
-        line: line_no,
-        field: field.into(),
-        message,
-    };
+    let err = |field: &str, message: String| IngestError::field(file, line_no, field, message);
     let string = |name: &str, required: bool| -> Result<Option<String>, IngestError> {
         match obj.get(name) {
             None | Some(Value::Null) if required => Err(err(name, "missing (required)".into())),
