@@ -22,9 +22,14 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
+/// A library error as a JavaScript `Error` carrying its message.
+fn js_err(e: impl std::fmt::Display) -> JsError {
+    JsError::new(&e.to_string())
+}
+
 fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsError> {
     v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsError::new(&e.to_string()))
+        .map_err(js_err)
 }
 
 fn from_js(v: JsValue, what: &str) -> Result<serde_json::Value, JsError> {
@@ -35,11 +40,11 @@ fn from_js(v: JsValue, what: &str) -> Result<serde_json::Value, JsError> {
 }
 
 fn scope_of(v: JsValue) -> Result<Scope, JsError> {
-    Scope::from_json(&from_js(v, "scope")?).map_err(|e| JsError::new(&e.to_string()))
+    Scope::from_json(&from_js(v, "scope")?).map_err(js_err)
 }
 
 fn options_of(v: JsValue) -> Result<SearchOptions, JsError> {
-    SearchOptions::from_json(&from_js(v, "options")?).map_err(|e| JsError::new(&e.to_string()))
+    SearchOptions::from_json(&from_js(v, "options")?).map_err(js_err)
 }
 
 /// A shard library in the browser: a manifest and the shards loaded so far.
@@ -53,7 +58,7 @@ impl ChsrIndex {
     /// Creates an index from the text of `manifest.json`.
     #[wasm_bindgen(js_name = fromManifest)]
     pub fn from_manifest(manifest_json: &str) -> Result<ChsrIndex, JsError> {
-        let m = Manifest::from_json(manifest_json).map_err(|e| JsError::new(&e.to_string()))?;
+        let m = Manifest::from_json(manifest_json).map_err(js_err)?;
         Ok(ChsrIndex {
             lib: Library::new(m),
         })
@@ -70,9 +75,7 @@ impl ChsrIndex {
     pub fn shards_needed(&self, scope: JsValue, options: JsValue) -> Result<JsValue, JsError> {
         let scope = scope_of(scope)?;
         let opts = options_of(options)?;
-        scope
-            .validate(self.lib.manifest())
-            .map_err(|e| JsError::new(&e.to_string()))?;
+        scope.validate(self.lib.manifest()).map_err(js_err)?;
         to_js(&self.lib.shards_needed(&scope, opts.stages.gating))
     }
 
@@ -80,9 +83,7 @@ impl ChsrIndex {
     /// shard's bytes.
     #[wasm_bindgen(js_name = loadShard)]
     pub fn load_shard(&mut self, file: &str, bytes: &[u8]) -> Result<(), JsError> {
-        self.lib
-            .load_shard(file, bytes)
-            .map_err(|e| JsError::new(&e.to_string()))
+        self.lib.load_shard(file, bytes).map_err(js_err)
     }
 
     /// As `loadShard`, with the file's SHA-256 (64 hex digits) computed by the caller over exactly
@@ -98,7 +99,7 @@ impl ChsrIndex {
     ) -> Result<(), JsError> {
         self.lib
             .load_shard_with_digest(file, bytes, sha256_hex)
-            .map_err(|e| JsError::new(&e.to_string()))
+            .map_err(js_err)
     }
 
     /// The dense parts (`{file, sha256, bytes}`) of the loaded shards that are not loaded yet:
@@ -112,9 +113,7 @@ impl ChsrIndex {
     /// part.
     #[wasm_bindgen(js_name = loadDense)]
     pub fn load_dense(&mut self, file: &str, bytes: &[u8]) -> Result<(), JsError> {
-        self.lib
-            .load_dense(file, bytes)
-            .map_err(|e| JsError::new(&e.to_string()))
+        self.lib.load_dense(file, bytes).map_err(js_err)
     }
 
     /// As `loadDense`, with the file's SHA-256 computed by the caller (see `loadShardWithDigest`).
@@ -127,7 +126,7 @@ impl ChsrIndex {
     ) -> Result<(), JsError> {
         self.lib
             .load_dense_with_digest(file, bytes, sha256_hex)
-            .map_err(|e| JsError::new(&e.to_string()))
+            .map_err(js_err)
     }
 
     /// The manifest's embedding model entry (`{file, sha256, bytes, id, dims}`) if the shards
@@ -144,9 +143,7 @@ impl ChsrIndex {
     /// embedding model that embeds queries for the dense path.
     #[wasm_bindgen(js_name = loadModel)]
     pub fn load_model(&mut self, bytes: &[u8]) -> Result<(), JsError> {
-        self.lib
-            .load_model(bytes)
-            .map_err(|e| JsError::new(&e.to_string()))
+        self.lib.load_model(bytes).map_err(js_err)
     }
 
     /// As `loadModel`, with the file's SHA-256 computed by the caller (see `loadShardWithDigest`).
@@ -158,7 +155,7 @@ impl ChsrIndex {
     ) -> Result<(), JsError> {
         self.lib
             .load_model_with_digest(bytes, sha256_hex)
-            .map_err(|e| JsError::new(&e.to_string()))
+            .map_err(js_err)
     }
 
     /// Whether a shard file is loaded.
@@ -190,8 +187,8 @@ impl ChsrIndex {
     ) -> Result<JsValue, JsError> {
         let scope = scope_of(scope)?;
         let opts = options_of(options)?;
-        let ex = crate::explain::explain(&self.lib, query, &scope, &opts, &expect)
-            .map_err(|e| JsError::new(&e.to_string()))?;
+        let ex =
+            crate::explain::explain(&self.lib, query, &scope, &opts, &expect).map_err(js_err)?;
         to_js(&ex)
     }
 
@@ -218,8 +215,6 @@ impl ChsrIndex {
     ) -> Result<SearchResponse, JsError> {
         let scope = scope_of(scope)?;
         let opts = options_of(options)?;
-        self.lib
-            .search(query, &scope, &opts)
-            .map_err(|e| JsError::new(&e.to_string()))
+        self.lib.search(query, &scope, &opts).map_err(js_err)
     }
 }
