@@ -4,7 +4,7 @@
 //! `doc_type` are required strings; `source`, `chapter`, `chapter_title`, `section`,
 //! `section_title`, `subsection`, `section_key`, `topic`, `year`, `exam`, `paper`,
 //! `question_number`, `exercise_group`, `exercise_number`, `session`, `centre`, `label`, `answers`,
-//! `path` are optional strings or integers. `visibility` (or `access`) marks restricted material:
+//! `path`, `url`, `title` are optional strings or integers. `visibility` (or `access`) marks restricted material:
 //! anything other than `public` is refused by the builder unless the output is declared private.
 //! Unknown fields are ignored. Every error names the file, the line and the field. Metadata values
 //! (everything but `id` and `text`) are trimmed, as scope values are; a blank optional value is
@@ -165,6 +165,8 @@ const OPTIONAL: &[&str] = &[
     "label",
     "answers",
     "path",
+    "url",
+    "title",
 ];
 
 /// Parses one JSONL line as a JSON object; blank lines yield `Ok(None)`, anything but an object
@@ -259,6 +261,8 @@ pub fn parse_line(
             "label" => &mut r.label,
             "answers" => &mut r.answers,
             "path" => &mut r.path,
+            "url" => &mut r.url,
+            "title" => &mut r.title,
             _ => unreachable!("OPTIONAL lists only the names matched above"),
         };
         *slot = v;

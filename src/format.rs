@@ -30,7 +30,7 @@ use frame::FrameKind;
 /// Magic bytes opening every shard file.
 pub const MAGIC: &[u8; 8] = b"CHSRSHRD";
 /// Version of the shard layout this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 /// Name of the manifest format, stored in `manifest.json`.
 pub const MANIFEST_FORMAT: &str = "chsr-manifest";
 /// Size of the fixed header preceding the payload.
@@ -257,6 +257,11 @@ pub struct ChunkRecord {
     pub answers: Option<String>,
     /// Path of the source file.
     pub path: Option<String>,
+    /// Where a reader opens this chunk: the page URL, with the nearest heading's anchor
+    /// (`…/page/#section`), absolute or relative to the bundle's page (format version 2).
+    pub url: Option<String>,
+    /// Title of the page or document the chunk belongs to (a card shows `title › section`).
+    pub title: Option<String>,
 }
 
 impl ChunkRecord {

@@ -689,6 +689,15 @@ pub struct Hit {
     /// Label (e.g. `Table 4.1`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// Subsection title.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subsection: Option<String>,
+    /// Where the chunk opens (page URL with the section's anchor).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// Title of the page or document (cards read `title › section`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     /// Whether the chunk satisfies the requested scope.
     pub in_scope: bool,
     /// How far outside the scope the result lies.
@@ -2147,6 +2156,9 @@ impl Library {
                     exam: c.exam.clone(),
                     paper: c.paper.clone(),
                     label: c.label.clone(),
+                    subsection: c.subsection.clone(),
+                    url: c.url.clone(),
+                    title: c.title.clone(),
                     in_scope: gate::admits(requested, c) && gate::admits(scope, c),
                     leakage: cand.leakage,
                     bm25_rank: cand.bm25_rank,
