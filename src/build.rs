@@ -242,6 +242,32 @@ pub fn build(chunks: &[SourcedChunk], opts: &BuildOptions) -> BuildOutput {
     build_with(chunks, opts, None)
 }
 
+/// Builds every shard with a dense index made by the static embedding model in `model` (the
+/// bytes of a `.chsrm` file, published beside the shards).
+pub fn build_with_model_file(
+    chunks: &[SourcedChunk],
+    opts: &BuildOptions,
+    model: &[u8],
+) -> Result<BuildOutput, crate::format::model::ModelFormatError> {
+    let m = crate::embed::StaticModel::from_bytes(model)?;
+    let h = m.header();
+    let model_id = format!(
+        "{} static d{} {} ({} rows)",
+        h.source_model,
+        h.dims,
+        h.quantization.name(),
+        h.rows
+    );
+    let embed = |t: &str| m.embed(t);
+    let e = Embedder {
+        model_id,
+        file: model,
+        dims: m.dims(),
+        embed: &embed,
+    };
+    Ok(build_with(chunks, opts, Some(&e)))
+}
+
 /// Builds every shard and the manifest in memory; with an embedder, shards get a dense index.
 pub fn build_with(
     chunks: &[SourcedChunk],

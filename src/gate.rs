@@ -25,7 +25,7 @@ impl Bitset {
     /// The full set over `len` chunks.
     pub fn full(len: usize) -> Bitset {
         let mut words = vec![u64::MAX; len.div_ceil(64)];
-        if len % 64 != 0 {
+        if !len.is_multiple_of(64) {
             if let Some(last) = words.last_mut() {
                 *last = (1u64 << (len % 64)) - 1;
             }

@@ -13,10 +13,10 @@ fn main() {
 
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
-    use chsr::build::{build, build_with, write_output, BuildOptions, Embedder};
+    use chsr::build::{build, build_with_model_file, write_output, BuildOptions};
     use chsr::corpus::{check_visibility, read_files};
     use chsr::format::Field;
-    use chsr::library::{Gating, Library, ModelEmbedder, SearchOptions, Variant};
+    use chsr::library::{Gating, Library, SearchOptions, Variant};
     use chsr::scope::Scope;
     use clap::{Args, Parser, Subcommand};
     use std::path::PathBuf;
@@ -61,6 +61,9 @@ mod cli {
             #[arg(required = true)]
             corpus: Vec<PathBuf>,
         },
+        /// Index a course site (built HTML, or Markdown sources): chunks with curriculum
+        /// metadata, shards, and a self-contained search bundle (page, element, Wasm package).
+        Index(Box<IndexArgs>),
         /// Search a shard folder.
         Search(Box<SearchArgs>),
         /// Explain, stage by stage, where expected chunks were lost (or found) by a search.
@@ -116,6 +119,132 @@ mod cli {
         /// Write one JSON line per (variant, query) here: returned ids and per-query metrics.
         #[arg(long)]
         runs: Option<PathBuf>,
+    }
+
+    #[derive(Args)]
+    struct IndexArgs {
+        /// Site configuration (TOML: [[source]] path, subject, level, lang, rules; [site] texts).
+        #[arg(long, conflicts_with_all = ["site", "markdown"])]
+        config: Option<PathBuf>,
+        /// One built site (a folder of HTML pages), instead of a config.
+        #[arg(long, conflicts_with = "markdown")]
+        site: Option<PathBuf>,
+        /// One folder of Markdown sources (YAML front matter), instead of a config.
+        #[arg(long)]
+        markdown: Option<PathBuf>,
+        /// Subject of every page (with --site/--markdown).
+        #[arg(long)]
+        subject: Option<String>,
+        /// Level of every page (with --site/--markdown).
+        #[arg(long)]
+        level: Option<String>,
+        /// Language of the pages (with --site/--markdown; default: each page's <html lang>).
+        #[arg(long)]
+        lang: Option<String>,
+        /// Document type of course text (with --site/--markdown; default textbook_section).
+        #[arg(long = "doc-type")]
+        doc_type: Option<String>,
+        /// Where the site is served (with --site/--markdown; default: relative to the bundle).
+        #[arg(long)]
+        url: Option<String>,
+        /// The bundle folder (e.g. SITE/chsr): shards/, the search page and its files.
+        #[arg(long)]
+        out: PathBuf,
+        /// Also write the chunks as JSONL (the `chsr build` input format).
+        #[arg(long = "emit-chunks")]
+        emit_chunks: Option<PathBuf>,
+        /// Write the build report (.json for JSON, otherwise Markdown).
+        #[arg(long)]
+        report: Option<PathBuf>,
+        /// Leave out pages without subject, level or language instead of failing.
+        #[arg(long = "skip-unscoped")]
+        skip_unscoped: bool,
+        /// Static embedding model (.chsrm) for the dense path (default: lexical shards only).
+        #[arg(long)]
+        model: Option<PathBuf>,
+        /// The Wasm package folder to copy into the bundle (default: looked for).
+        #[arg(long)]
+        pkg: Option<PathBuf>,
+    }
+
+    fn index(a: IndexArgs) -> Result<(), String> {
+        use chsr::index::config::{Config, Shorthand};
+        use chsr::index::report::{run, RunOptions};
+        let cfg = match (&a.config, &a.site, &a.markdown) {
+            (Some(c), _, _) => {
+                if a.subject.is_some() || a.level.is_some() || a.lang.is_some() || a.url.is_some() {
+                    return Err("--subject/--level/--lang/--url go with --site or --markdown; with --config, set them in the config".into());
+                }
+                Config::from_file(c).map_err(|e| e.to_string())?
+            }
+            (None, site, md) => {
+                let Some(path) = site.clone().or(md.clone()) else {
+                    return Err("say what to index: --config chsr.toml, --site DIR (built HTML) or --markdown DIR".into());
+                };
+                let mut fields = Vec::new();
+                for (k, v) in [
+                    ("subject", &a.subject),
+                    ("level", &a.level),
+                    ("lang", &a.lang),
+                    ("doc_type", &a.doc_type),
+                ] {
+                    if let Some(v) = v {
+                        fields.push((k, v.clone()));
+                    }
+                }
+                Config::shorthand(&Shorthand {
+                    path,
+                    markdown: md.is_some(),
+                    fields,
+                    url: a.url.clone(),
+                })
+                .map_err(|e| e.to_string())?
+            }
+        };
+        let report = run(
+            &cfg,
+            &RunOptions {
+                out: a.out.clone(),
+                emit_chunks: a.emit_chunks.clone(),
+                report: a.report.clone(),
+                skip_unscoped: a.skip_unscoped,
+                model: a.model.clone(),
+                pkg: a.pkg.clone(),
+            },
+        )
+        .map_err(|e| e.to_string())?;
+        for w in &report.warnings {
+            eprintln!("warning: {w}");
+        }
+        for (k, v) in &report.scopes {
+            eprintln!("  {k:<40} {v:>6} chunks");
+        }
+        let types: Vec<String> = report
+            .doc_types
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        eprintln!("  doc types: {}", types.join(", "));
+        eprintln!(
+            "indexed {} of {} pages ({} left out{}) into {} chunks in {:.2}s{}; bundle in {}",
+            report.pages_indexed,
+            report.pages,
+            report.skipped.len(),
+            if report.skipped.is_empty() || a.report.is_some() {
+                ""
+            } else {
+                "; --report FILE lists them"
+            },
+            report.chunks,
+            report.seconds.get("total").copied().unwrap_or_default(),
+            if report.dense {
+                " (with the dense path)"
+            } else {
+                " (lexical shards)"
+            },
+            a.out.display()
+        );
+        Ok(())
     }
 
     #[derive(Args)]
@@ -288,24 +417,8 @@ mod cli {
                     Some(path) => {
                         let bytes =
                             std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-                        let m = ModelEmbedder::from_bytes(&bytes)
-                            .map_err(|e| format!("{}: {e}", path.display()))?;
-                        let h = m.model().header();
-                        let model_id = format!(
-                            "{} static d{} {} ({} rows)",
-                            h.source_model,
-                            h.dims,
-                            h.quantization.name(),
-                            h.rows
-                        );
-                        let embed = |t: &str| m.model().embed(t);
-                        let e = Embedder {
-                            model_id,
-                            file: &bytes,
-                            dims: m.model().dims(),
-                            embed: &embed,
-                        };
-                        build_with(&chunks, &opts, Some(&e))
+                        build_with_model_file(&chunks, &opts, &bytes)
+                            .map_err(|e| format!("{}: {e}", path.display()))?
                     }
                 };
                 write_output(&output, &out).map_err(|e| format!("{}: {e}", out.display()))?;
@@ -326,6 +439,7 @@ mod cli {
                 );
                 Ok(())
             }
+            Cmd::Index(a) => index(*a),
             Cmd::Search(a) => search(*a),
             Cmd::Verify { dir } => verify(&dir),
             Cmd::Explain(a) => explain(*a),

@@ -1,0 +1,201 @@
+//! The bundle: everything a static host needs beside the shards, so that uploading the site with
+//! this folder is the whole deployment.
+//!
+//! ```text
+//! OUT/index.html            the search page (title, credits and licence from the config)
+//! OUT/page.css              its styles
+//! OUT/chsr-search.js …      the <chsr-search> element, the client and their modules (the study
+//!                           site's own files, compiled into the binary)
+//! OUT/pkg/chsr.js, chsr_bg.wasm   the Wasm package (copied from where it was built)
+//! OUT/shards/               exactly what `chsr build --out` writes
+//! OUT/README.md             how to deploy and embed it
+//! ```
+
+use super::config::SitePage;
+use super::IndexError;
+use std::path::{Path, PathBuf};
+
+/// The browser files, as in `www/` when this binary was built.
+pub const ASSETS: &[(&str, &str)] = &[
+    ("chsr-search.js", include_str!("../../www/chsr-search.js")),
+    ("chsr-search.css", include_str!("../../www/chsr-search.css")),
+    ("chsr-client.js", include_str!("../../www/chsr-client.js")),
+    ("view.js", include_str!("../../www/view.js")),
+    ("i18n.js", include_str!("../../www/i18n.js")),
+    ("offline.js", include_str!("../../www/offline.js")),
+    ("guard.js", include_str!("../../www/guard.js")),
+    (
+        "chsr-client.d.ts",
+        include_str!("../../www/chsr-client.d.ts"),
+    ),
+    (
+        "chsr-search.d.ts",
+        include_str!("../../www/chsr-search.d.ts"),
+    ),
+];
+
+const PAGE_CSS: &str = "body{margin:0;font:16px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1d2330;background:#f7f8fa}
+header,main,footer{max-width:52rem;margin:0 auto;padding:1rem 1.25rem}
+header h1{font-size:1.5rem;margin:.5rem 0 0}
+header p{margin:.25rem 0 0;color:#4a5163}
+footer{font-size:.875rem;color:#4a5163;border-top:1px solid #dde1e8}
+footer p{margin:.25rem 0}
+a{color:#1f5fbf}
+";
+
+/// Files of a built Wasm package that the page loads.
+const PKG_FILES: &[&str] = &["chsr.js", "chsr_bg.wasm"];
+
+/// A folder holding a built Wasm package (`chsr.js` and `chsr_bg.wasm`), if `dir` is one.
+pub fn is_pkg(dir: &Path) -> bool {
+    PKG_FILES.iter().all(|f| dir.join(f).is_file())
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The search page's HTML. `lang` is the interface language; `sources` the works indexed.
+pub fn page_html(site: &SitePage, lang: &str) -> String {
+    let fr = lang == "fr";
+    let title = site.title.clone().unwrap_or_else(|| {
+        if fr {
+            "Rechercher dans le cours".into()
+        } else {
+            "Search the course".into()
+        }
+    });
+    let intro = if fr {
+        "La recherche tourne entièrement dans votre navigateur : choisissez votre niveau, puis posez votre question."
+    } else {
+        "The search runs entirely in your browser: pick your level, then ask your question."
+    };
+    let mut foot = String::new();
+    if let Some(c) = &site.credits {
+        foot.push_str(&format!("  <p>{}</p>\n", esc(c)));
+    }
+    match (&site.licence, &site.licence_url) {
+        (Some(l), Some(u)) if u.starts_with("https://") || u.starts_with("http://") => foot
+            .push_str(&format!(
+                "  <p><a href=\"{}\" rel=\"license\">{}</a></p>\n",
+                esc(u),
+                esc(l)
+            )),
+        (Some(l), _) => foot.push_str(&format!("  <p>{}</p>\n", esc(l))),
+        _ => {}
+    }
+    foot.push_str(if fr {
+        "  <p>Recherche : chsr, dans votre navigateur ; aucune question ne quitte cette page.</p>\n"
+    } else {
+        "  <p>Search: chsr, in your browser; no question leaves this page.</p>\n"
+    });
+    format!(
+        "<!doctype html>
+<html lang=\"{lang}\">
+<head>
+  <meta charset=\"utf-8\">
+  <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">
+  <meta http-equiv=\"Content-Security-Policy\"
+        content=\"default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'\">
+  <title>{t}</title>
+  <link rel=\"icon\" href=\"data:,\">
+  <link rel=\"stylesheet\" href=\"page.css\">
+  <script src=\"guard.js\"></script>
+  <script type=\"module\" src=\"chsr-search.js\"></script>
+</head>
+<body>
+<header>
+  <h1>{t}</h1>
+  <p>{intro}</p>
+</header>
+<main>
+  <chsr-search manifest=\"shards/manifest.json\" lang=\"{lang}\" k=\"10\"></chsr-search>
+</main>
+<footer>
+{foot}</footer>
+</body>
+</html>
+",
+        t = esc(&title),
+    )
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<(), IndexError> {
+    if let Some(p) = path.parent() {
+        std::fs::create_dir_all(p).map_err(|e| IndexError::Io {
+            path: p.display().to_string(),
+            message: e.to_string(),
+        })?;
+    }
+    std::fs::write(path, bytes).map_err(|e| IndexError::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    })
+}
+
+/// Writes the page, the browser files and (when found) the Wasm package into `out`. Returns
+/// the files written (relative to `out`) and the package folder used, if any.
+pub fn write_bundle(
+    out: &Path,
+    site: &SitePage,
+    lang: &str,
+    pkg: Option<&Path>,
+) -> Result<(Vec<String>, Option<PathBuf>), IndexError> {
+    let mut files = Vec::new();
+    for (name, text) in ASSETS {
+        write(&out.join(name), text.as_bytes())?;
+        files.push(name.to_string());
+    }
+    write(&out.join("page.css"), PAGE_CSS.as_bytes())?;
+    write(&out.join("index.html"), page_html(site, lang).as_bytes())?;
+    files.extend(["page.css".to_string(), "index.html".to_string()]);
+    let readme = format!(
+        "# Search bundle made by `chsr index`\n\nUpload this folder with the site (it is self-contained: the search page `index.html`, the\n`<chsr-search>` element and its modules, the Wasm package in `pkg/`, and the index in `shards/`).\nEverything runs in the visitor's browser; no server code.\n\nTo add the search box to any page of the site:\n\n```html\n<script type=\"module\" src=\"/PATH/TO/THIS/FOLDER/chsr-search.js\"></script>\n<chsr-search manifest=\"/PATH/TO/THIS/FOLDER/shards/manifest.json\" lang=\"{lang}\"></chsr-search>\n```\n\nScope attributes (`subject`, `level`, `doc-type`, `chapter`, `year`, `paper`, `exam`) lock the box to\npart of the course.\n"
+    );
+    write(&out.join("README.md"), readme.as_bytes())?;
+    files.push("README.md".into());
+    let used = match pkg {
+        Some(dir) => {
+            for f in PKG_FILES.iter().chain(["chsr.d.ts"].iter()) {
+                let src = dir.join(f);
+                if !src.is_file() {
+                    continue;
+                }
+                let bytes = std::fs::read(&src).map_err(|e| IndexError::Io {
+                    path: src.display().to_string(),
+                    message: e.to_string(),
+                })?;
+                write(&out.join("pkg").join(f), &bytes)?;
+                files.push(format!("pkg/{f}"));
+            }
+            Some(dir.to_path_buf())
+        }
+        None => None,
+    };
+    Ok((files, used))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_page_takes_its_texts_from_the_config_and_escapes_them() {
+        let site = SitePage {
+            title: Some("NSI <b>terminale</b>".into()),
+            credits: Some("Cours de G. Lassus".into()),
+            licence: Some("CC BY-SA 4.0".into()),
+            licence_url: Some("javascript:alert(1)".into()),
+            lang: None,
+        };
+        let h = page_html(&site, "fr");
+        assert!(h.contains("<title>NSI &lt;b&gt;terminale&lt;/b&gt;</title>"));
+        assert!(h.contains("Cours de G. Lassus") && h.contains("CC BY-SA 4.0"));
+        assert!(!h.contains("javascript:"));
+        assert!(!h.contains("OpenCERB"));
+        assert!(h.contains("<chsr-search manifest=\"shards/manifest.json\" lang=\"fr\""));
+    }
+}

@@ -1,0 +1,259 @@
+//! Markdown sources → the same HTML reader as built sites.
+//!
+//! YAML front matter (between `---` lines) gives the title and any metadata field (`subject`,
+//! `level`, `doc_type`, `chapter`, …, as in the JSONL format); `search: {exclude: true}` (MkDocs
+//! Material), `draft: true` or `chsr_ignore: true` leave the page out. MkDocs/Python-Markdown
+//! admonitions (`!!! type "Title"`, collapsible `???`/`???+`), Docusaurus admonitions
+//! (`:::type Title` … `:::`) and content tabs (`=== "Label"`) become the blocks the HTML reader
+//! knows; the rest is CommonMark with tables and math (`pulldown-cmark`). Headings get the slugs
+//! MkDocs would give them, so links open at the section.
+
+use super::html::slug;
+use pulldown_cmark::{html, CowStr, Event, Options, Parser, Tag};
+use yaml_rust2::{Yaml, YamlLoader};
+
+/// A Markdown page: front-matter values and the HTML of its body.
+#[derive(Debug, Default)]
+pub struct MarkdownPage {
+    /// `(key, value)` pairs of the front matter (scalars only, as strings).
+    pub front: Vec<(String, String)>,
+    /// Why the front matter excludes the page, if it does.
+    pub excluded: Option<String>,
+    /// The body as HTML.
+    pub html: String,
+}
+
+/// Splits and parses the front matter; `Err` names what is wrong with it.
+/// Front-matter pairs, why it excludes the page (if it does), and the body after it.
+type Front<'a> = (Vec<(String, String)>, Option<String>, &'a str);
+
+fn front_matter(text: &str) -> Result<Front<'_>, String> {
+    let t = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let Some(rest) = t
+        .strip_prefix("---")
+        .filter(|r| r.starts_with('\n') || r.starts_with("\r\n"))
+    else {
+        return Ok((Vec::new(), None, t));
+    };
+    let Some(end) = rest.find("\n---") else {
+        return Err("front matter opened with --- but never closed".into());
+    };
+    let yaml = &rest[..end];
+    let body = rest[end + 4..].trim_start_matches(['-']);
+    let body = body.split_once('\n').map(|(_, b)| b).unwrap_or("");
+    let docs = YamlLoader::load_from_str(yaml).map_err(|e| format!("front matter: {e}"))?;
+    let mut out = Vec::new();
+    let mut excluded = None;
+    if let Some(Yaml::Hash(h)) = docs.first() {
+        for (k, v) in h {
+            let Some(k) = k.as_str() else { continue };
+            let scalar = match v {
+                Yaml::String(s) => Some(s.clone()),
+                Yaml::Integer(i) => Some(i.to_string()),
+                Yaml::Real(r) => Some(r.clone()),
+                Yaml::Boolean(b) => Some(b.to_string()),
+                _ => None,
+            };
+            match (k, v) {
+                ("draft", Yaml::Boolean(true)) => {
+                    excluded = Some("draft: true in its front matter".into())
+                }
+                ("chsr_ignore", Yaml::Boolean(true)) => {
+                    excluded = Some("chsr_ignore: true in its front matter".into())
+                }
+                ("search", Yaml::Hash(s))
+                    if s.get(&Yaml::String("exclude".into())) == Some(&Yaml::Boolean(true)) =>
+                {
+                    excluded = Some("search: exclude: true in its front matter".into());
+                }
+                _ => {}
+            }
+            if let Some(s) = scalar {
+                out.push((k.replace('-', "_"), s));
+            }
+        }
+    } else if !docs.is_empty() && !matches!(docs.first(), Some(Yaml::Null)) {
+        return Err("front matter is not a mapping of keys to values".into());
+    }
+    Ok((out, excluded, body))
+}
+
+/// Rewrites admonitions and tabs into HTML blocks around Markdown (CommonMark reads the Markdown
+/// between them because blank lines separate it from the tags).
+fn blocks(md: &str) -> String {
+    let lines: Vec<&str> = md.lines().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        let trimmed = line.trim_start();
+        let indent = line.len() - trimmed.len();
+        let mk = ["!!!", "???+", "???", "==="]
+            .iter()
+            .find(|m| trimmed.starts_with(**m));
+        if let Some(m) = mk {
+            let head = trimmed[m.len()..].trim();
+            let (kind, title) = match head.find('"') {
+                Some(q) => (
+                    head[..q].trim().to_string(),
+                    head[q + 1..].trim_end().trim_end_matches('"').to_string(),
+                ),
+                None => (head.to_string(), String::new()),
+            };
+            // The body: the following lines indented deeper (blank lines included).
+            let mut j = i + 1;
+            let mut body = Vec::new();
+            while j < lines.len() {
+                let l = lines[j];
+                let ind = l.len() - l.trim_start().len();
+                if l.trim().is_empty() || ind > indent {
+                    body.push(if l.len() >= indent + 4 {
+                        &l[indent + 4..]
+                    } else {
+                        l.trim_start()
+                    });
+                    j += 1;
+                } else {
+                    break;
+                }
+            }
+            let inner = blocks(&body.join("\n"));
+            let esc = escape(&title);
+            let pad = " ".repeat(indent);
+            if *m == "===" {
+                out.push_str(&format!(
+                    "\n{pad}<div data-chsr-tab=\"{esc}\">\n\n{inner}\n\n{pad}</div>\n\n"
+                ));
+            } else if m.starts_with("???") {
+                out.push_str(&format!(
+                    "\n{pad}<details class=\"{}\">\n{pad}<summary>{esc}</summary>\n\n{inner}\n\n{pad}</details>\n\n",
+                    escape(&kind)
+                ));
+            } else {
+                let title = if title.is_empty() {
+                    kind.clone()
+                } else {
+                    title
+                };
+                out.push_str(&format!(
+                    "\n{pad}<div class=\"admonition {}\">\n{pad}<p class=\"admonition-title\">{}</p>\n\n{inner}\n\n{pad}</div>\n\n",
+                    escape(&kind),
+                    escape(&title)
+                ));
+            }
+            i = j;
+            continue;
+        }
+        if let Some(head) = trimmed.strip_prefix(":::").filter(|h| !h.trim().is_empty()) {
+            let mut parts = head.trim().splitn(2, char::is_whitespace);
+            let kind = parts.next().unwrap_or("note").to_string();
+            let title = parts.next().unwrap_or(&kind).trim().to_string();
+            let mut j = i + 1;
+            let mut body = Vec::new();
+            while j < lines.len() && lines[j].trim() != ":::" {
+                body.push(lines[j]);
+                j += 1;
+            }
+            let inner = blocks(&body.join("\n"));
+            out.push_str(&format!(
+                "\n<div class=\"admonition {}\">\n<p class=\"admonition-title\">{}</p>\n\n{inner}\n\n</div>\n\n",
+                escape(&kind),
+                escape(&title)
+            ));
+            i = j + 1;
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+        i += 1;
+    }
+    out
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// Reads a Markdown page.
+pub fn read(text: &str) -> Result<MarkdownPage, String> {
+    let (front, excluded, body) = front_matter(text)?;
+    let md = blocks(body);
+    let opts = Options::ENABLE_TABLES
+        | Options::ENABLE_HEADING_ATTRIBUTES
+        | Options::ENABLE_MATH
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_FOOTNOTES;
+    // Headings get MkDocs-style slugs unless they carry an explicit `{#id}`.
+    let events: Vec<Event<'_>> = Parser::new_ext(&md, opts).collect();
+    let mut out_events = Vec::with_capacity(events.len());
+    let mut i = 0;
+    while i < events.len() {
+        if let Event::Start(Tag::Heading {
+            level,
+            id: None,
+            classes,
+            attrs,
+        }) = &events[i]
+        {
+            let mut text = String::new();
+            let mut j = i + 1;
+            while j < events.len() && !matches!(events[j], Event::End(_)) {
+                if let Event::Text(t) | Event::Code(t) = &events[j] {
+                    text.push_str(t);
+                }
+                j += 1;
+            }
+            out_events.push(Event::Start(Tag::Heading {
+                level: *level,
+                id: Some(CowStr::from(slug(&text))),
+                classes: classes.clone(),
+                attrs: attrs.clone(),
+            }));
+        } else {
+            out_events.push(events[i].clone());
+        }
+        i += 1;
+    }
+    let mut html_out = String::new();
+    html::push_html(&mut html_out, out_events.into_iter());
+    Ok(MarkdownPage {
+        front,
+        excluded,
+        html: format!("<html><body><main data-chsr-body>{html_out}</main></body></html>"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn front_matter_admonitions_and_headings() {
+        let p = read(
+            "---\ntitle: Les piles\nlevel: terminale\nsearch:\n  exclude: false\n---\n# Les piles\n\n## 1. Définition\n\nUne pile.\n\n!!! example \"Exercice 1\"\n    Empiler 3.\n\n    ??? tip \"Correction\"\n        ```python\n        p.push(3)\n        ```\n",
+        )
+        .unwrap();
+        assert!(p.front.contains(&("title".into(), "Les piles".into())));
+        assert!(p.front.contains(&("level".into(), "terminale".into())));
+        assert!(p.excluded.is_none());
+        assert!(p.html.contains("<h2 id=\"1-définition\">"), "{}", p.html);
+        assert!(
+            p.html.contains("<div class=\"admonition example\">"),
+            "{}",
+            p.html
+        );
+        assert!(
+            p.html.contains("<summary>Correction</summary>"),
+            "{}",
+            p.html
+        );
+        assert!(p.html.contains("p.push(3)"), "{}", p.html);
+        let x = read("---\nsearch:\n  exclude: true\n---\nx").unwrap();
+        assert!(x.excluded.is_some());
+        assert!(read("---\ntitle: [unclosed\n---\nx").is_err());
+        assert!(read("---\ntitle: a\nno end").is_err());
+    }
+}

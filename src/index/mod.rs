@@ -1,0 +1,496 @@
+//! `chsr index`: a course site (built HTML, or Markdown sources) in; chunks with curriculum
+//! metadata, shards and a ready search bundle out.
+//!
+//! | module | role |
+//! |---|---|
+//! | [`config`] | `chsr.toml`: sources, scope values, rules reading metadata from paths and headings |
+//! | [`html`] | built HTML → blocks with their headings, exercises and corrections (HTML5 parser) |
+//! | [`markdown`] | Markdown with front matter → the same reader |
+//! | [`chunk`] | blocks → chunk records (`chsr build`'s format) |
+//! | [`bundle`] | the self-contained folder: shards, Wasm package, client, element, search page |
+//! | [`report`] | the build report: pages, chunks, metadata coverage, pages skipped and why |
+//!
+//! The pipeline ([`read_sources`]) does no I/O but reading the pages; the shards are made by
+//! [`crate::build`] exactly as for a JSONL corpus.
+
+pub mod bundle;
+pub mod chunk;
+pub mod config;
+pub mod html;
+pub mod markdown;
+pub mod report;
+
+use crate::format::ChunkRecord;
+use config::{Config, Format, Rule, SectionBy, Source, ValueRule, RULE_FIELDS};
+use rayon::prelude::*;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Errors of `chsr index`. Each names the file, key or page concerned; [`IndexError::code`] is
+/// stable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IndexError {
+    /// The configuration is invalid (`config`).
+    Config {
+        /// The configuration file (or `command line`).
+        file: String,
+        /// The key (`source[0].year.path`) or the line.
+        key: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A file or folder could not be read or written (`io`).
+    Io {
+        /// The path.
+        path: String,
+        /// The system's message.
+        message: String,
+    },
+    /// A source folder holds no page of its format (`no_pages`).
+    NoPages {
+        /// The folder.
+        path: String,
+        /// What was looked for.
+        format: &'static str,
+    },
+    /// A page's chunks lack a subject, level or language (`unscoped`).
+    Unscoped {
+        /// The page (source folder and path).
+        page: String,
+        /// The missing fields.
+        missing: Vec<&'static str>,
+    },
+    /// A page could not be read as its format (`page`).
+    Page {
+        /// The page.
+        page: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// Building the shards or the bundle failed (`build`).
+    Build {
+        /// What failed.
+        message: String,
+    },
+}
+
+impl IndexError {
+    /// Stable code of the error kind.
+    pub fn code(&self) -> &'static str {
+        match self {
+            IndexError::Config { .. } => "config",
+            IndexError::Io { .. } => "io",
+            IndexError::NoPages { .. } => "no_pages",
+            IndexError::Unscoped { .. } => "unscoped",
+            IndexError::Page { .. } => "page",
+            IndexError::Build { .. } => "build",
+        }
+    }
+}
+
+impl fmt::Display for IndexError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IndexError::Config { file, key, message } if key.is_empty() => write!(f, "{file}: {message}"),
+            IndexError::Config { file, key, message } => write!(f, "{file}: {key}: {message}"),
+            IndexError::Io { path, message } => write!(f, "{path}: {message}"),
+            IndexError::NoPages { path, format } => write!(
+                f,
+                "{path}: no {format} page found (is this the built site's output folder? for Markdown sources use format = \"markdown\" or --markdown)"
+            ),
+            IndexError::Unscoped { page, missing } => write!(
+                f,
+                "{page}: no {} for this page: set it for its source in the config, in a rule matching the page, or in the page (<meta name=\"chsr:{}\" content=\"…\"> or data-chsr-{} on its content); or pass --skip-unscoped to leave such pages out",
+                missing.join(", "),
+                missing[0],
+                missing[0].replace('_', "-")
+            ),
+            IndexError::Page { page, message } => write!(f, "{page}: {message}"),
+            IndexError::Build { message } => write!(f, "{message}"),
+        }
+    }
+}
+
+impl std::error::Error for IndexError {}
+
+/// What became of one page.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PageOutcome {
+    /// The source's name.
+    pub source: String,
+    /// The page path within its source.
+    pub path: String,
+    /// Chunks made from it.
+    pub chunks: usize,
+    /// Why it was left out, if it was.
+    pub skipped: Option<String>,
+}
+
+/// The chunks of every source and what happened to each page.
+#[derive(Clone, Debug, Default)]
+pub struct Indexed {
+    /// Chunks, sources in config order, pages in path order.
+    pub chunks: Vec<ChunkRecord>,
+    /// One entry per page found.
+    pub pages: Vec<PageOutcome>,
+    /// Things the user should know (unknown meta fields, unreadable characters…).
+    pub warnings: Vec<String>,
+}
+
+/// Every page file of a source, as `/`-separated paths relative to it, sorted.
+pub fn list_pages(source: &Source) -> Result<Vec<String>, IndexError> {
+    fn walk(dir: &Path, rel: &str, exts: &[&str], out: &mut Vec<String>) -> Result<(), IndexError> {
+        let io = |e: std::io::Error| IndexError::Io {
+            path: dir.display().to_string(),
+            message: e.to_string(),
+        };
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .map_err(io)?
+            .collect::<Result<_, _>>()
+            .map_err(io)?;
+        entries.sort_by_key(|e| e.file_name());
+        for e in entries {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') {
+                continue;
+            }
+            let path = e.path();
+            let r = if rel.is_empty() {
+                name.clone()
+            } else {
+                format!("{rel}/{name}")
+            };
+            if path.is_dir() {
+                walk(&path, &r, exts, out)?;
+            } else if exts.iter().any(|x| name.to_lowercase().ends_with(x)) {
+                out.push(r);
+            }
+        }
+        Ok(())
+    }
+    let exts: &[&str] = match source.format {
+        Format::Html => &[".html", ".htm"],
+        Format::Markdown => &[".md", ".markdown"],
+    };
+    if !source.path.is_dir() {
+        return Err(IndexError::Io {
+            path: source.path.display().to_string(),
+            message: "not a folder (the path of a [[source]] is a folder of pages, relative to the config file)".into(),
+        });
+    }
+    let mut out = Vec::new();
+    walk(&source.path, "", exts, &mut out)?;
+    if out.is_empty() {
+        return Err(IndexError::NoPages {
+            path: source.path.display().to_string(),
+            format: if source.format == Format::Html {
+                "HTML (*.html)"
+            } else {
+                "Markdown (*.md)"
+            },
+        });
+    }
+    Ok(out)
+}
+
+/// The URL path of a page relative to its site's root: `a/b/index.html` → `a/b/`, a Markdown
+/// `a/b.md` → `a/b/` (the pretty URLs of MkDocs, Hugo, Docusaurus and Jekyll).
+pub fn page_url_path(rel: &str, format: Format) -> String {
+    let encoded: Vec<String> = rel.split('/').map(encode_segment).collect();
+    let rel = encoded.join("/");
+    match format {
+        Format::Html => rel
+            .strip_suffix("index.html")
+            .map(str::to_string)
+            .unwrap_or(rel),
+        Format::Markdown => {
+            let stem = rel.trim_end_matches(".markdown").trim_end_matches(".md");
+            let lower = stem.to_lowercase();
+            if lower == "index" || lower == "readme" || lower == "_index" {
+                String::new()
+            } else if let Some(d) = ["/index", "/readme", "/_index"]
+                .iter()
+                .find_map(|s| lower.strip_suffix(s).map(|_| s.len()))
+            {
+                format!("{}/", &stem[..stem.len() - d])
+            } else {
+                format!("{stem}/")
+            }
+        }
+    }
+}
+
+/// One path segment percent-encoded where a URL needs it.
+fn encode_segment(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        match c {
+            ' ' => out.push_str("%20"),
+            '#' => out.push_str("%23"),
+            '?' => out.push_str("%3F"),
+            '%' => out.push_str("%25"),
+            '"' => out.push_str("%22"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The relative URL from folder `from` to folder `to` (both existing), ending in `/`.
+pub fn relative_url(from: &Path, to: &Path) -> Result<String, IndexError> {
+    let canon = |p: &Path| {
+        std::fs::canonicalize(p).map_err(|e| IndexError::Io {
+            path: p.display().to_string(),
+            message: e.to_string(),
+        })
+    };
+    let (a, b) = (canon(from)?, canon(to)?);
+    let ac: Vec<_> = a.components().collect();
+    let bc: Vec<_> = b.components().collect();
+    let common = ac.iter().zip(&bc).take_while(|(x, y)| x == y).count();
+    let mut out = "../".repeat(ac.len() - common);
+    for c in &bc[common..] {
+        out.push_str(&encode_segment(&c.as_os_str().to_string_lossy()));
+        out.push('/');
+    }
+    Ok(out)
+}
+
+/// A page read: what became of it, its chunks, and warnings.
+type PageRead = (PageOutcome, Vec<ChunkRecord>, Vec<String>);
+
+fn applies(rule: &Rule, path: &str) -> bool {
+    rule.pages
+        .as_ref()
+        .map(|g| g.is_match(path))
+        .unwrap_or(true)
+}
+
+/// Reads every page of every source into chunks. `base_urls[i]` is where source `i` is served
+/// (ending in `/`). Pages without subject, level or language are an error, or left out with
+/// `skip_unscoped`. `progress` is called after each page.
+pub fn read_sources(
+    cfg: &Config,
+    base_urls: &[String],
+    skip_unscoped: bool,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<Indexed, IndexError> {
+    let mut all = Indexed::default();
+    for (si, source) in cfg.sources.iter().enumerate() {
+        let pages = list_pages(source)?;
+        let reader = html::Reader::new(&source.structure);
+        let results: Vec<Result<PageRead, IndexError>> = pages
+            .par_iter()
+            .map(|rel| {
+                let r = read_page(source, &reader, &base_urls[si], rel, skip_unscoped);
+                progress(rel);
+                r
+            })
+            .collect();
+        for r in results {
+            let (outcome, chunks, warnings) = r?;
+            all.pages.push(outcome);
+            all.chunks.extend(chunks);
+            all.warnings.extend(warnings);
+        }
+    }
+    Ok(all)
+}
+
+fn read_page(
+    source: &Source,
+    reader: &html::Reader,
+    base_url: &str,
+    rel: &str,
+    skip_unscoped: bool,
+) -> Result<PageRead, IndexError> {
+    let page_name = format!("{}/{rel}", source.path.display());
+    let mut outcome = PageOutcome {
+        source: source.name.clone(),
+        path: rel.to_string(),
+        chunks: 0,
+        skipped: None,
+    };
+    let skip = |mut o: PageOutcome, why: String| {
+        o.skipped = Some(why);
+        Ok((o, Vec::new(), Vec::new()))
+    };
+    if source.exclude.is_match(rel) {
+        return skip(outcome, "excluded by the source's exclude globs".into());
+    }
+    let rules: Vec<&Rule> = std::iter::once(&source.base)
+        .chain(source.rules.iter().filter(|r| applies(r, rel)))
+        .collect();
+    if rules.iter().any(|r| r.skip) {
+        return skip(outcome, "a rule with skip = true matches it".into());
+    }
+    let bytes = std::fs::read(source.path.join(rel)).map_err(|e| IndexError::Io {
+        path: page_name.clone(),
+        message: e.to_string(),
+    })?;
+    let mut warnings = Vec::new();
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            warnings.push(format!(
+                "{page_name}: not valid UTF-8; unreadable bytes replaced"
+            ));
+            String::from_utf8_lossy(e.as_bytes()).into_owned()
+        }
+    };
+    let mut fields: Vec<(&'static str, String)> = Vec::new();
+    let mut heading_rules = Vec::new();
+    let (mut exercise_dt, mut solution_dt, mut section_by) = (None, None, None);
+    for r in &rules {
+        for (name, v) in &r.fields {
+            match v {
+                ValueRule::Heading {
+                    level,
+                    pattern,
+                    template,
+                } => heading_rules.push((*name, *level, pattern.clone(), template.clone())),
+                _ => {
+                    if let Some(val) = v.for_path(rel) {
+                        fields.push((name, val));
+                    }
+                }
+            }
+        }
+        exercise_dt = r.exercise_doc_type.clone().or(exercise_dt);
+        solution_dt = r.solution_doc_type.clone().or(solution_dt);
+        section_by = r.section_by.or(section_by);
+    }
+    let (page, front) = match source.format {
+        Format::Html => {
+            let lower = text
+                .get(..text.len().min(4096))
+                .unwrap_or(&text)
+                .to_ascii_lowercase();
+            if !lower.contains("<html") && !lower.contains("<body") && !lower.contains("<!doctype")
+            {
+                return skip(
+                    outcome,
+                    "not an HTML page (a template or a fragment)".into(),
+                );
+            }
+            (reader.read(&text, &heading_rules, false), Vec::new())
+        }
+        Format::Markdown => {
+            let md = markdown::read(&text).map_err(|m| IndexError::Page {
+                page: page_name.clone(),
+                message: m,
+            })?;
+            if let Some(why) = md.excluded {
+                return skip(outcome, why);
+            }
+            (reader.read(&md.html, &heading_rules, true), md.front)
+        }
+    };
+    let mut page = page;
+    if let Some(why) = page.skip.take() {
+        return skip(outcome, why);
+    }
+    // Page-level values: the page's language as a fallback, then meta tags / front matter.
+    if let Some(l) = &page.lang {
+        fields.insert(0, ("lang", l.clone()));
+    }
+    for (k, v) in page.meta.iter().chain(front.iter()) {
+        let k = k.replace('-', "_");
+        if k == "title" {
+            page.title = Some(v.clone());
+            continue;
+        }
+        match RULE_FIELDS.iter().find(|f| **f == k) {
+            Some(f) => fields.push((f, v.trim().to_string())),
+            None if source.format == Format::Html => warnings.push(format!(
+                "{page_name}: unknown field chsr:{k} ignored; known: {}",
+                RULE_FIELDS.join(", ")
+            )),
+            None => {}
+        }
+    }
+    let key_path = match source.format {
+        Format::Html => rel
+            .trim_end_matches("index.html")
+            .trim_end_matches(".html")
+            .trim_end_matches('/')
+            .to_string(),
+        Format::Markdown => rel
+            .trim_end_matches(".md")
+            .trim_end_matches(".markdown")
+            .to_string(),
+    };
+    let key_path = if key_path.is_empty() {
+        "index".to_string()
+    } else {
+        key_path
+    };
+    let meta = chunk::PageMeta {
+        key: format!("{}:{key_path}", source.name),
+        url: format!("{base_url}{}", page_url_path(rel, source.format)),
+        path: rel.to_string(),
+        fields,
+        exercise_doc_type: exercise_dt.unwrap_or_else(|| "exercise".into()),
+        solution_doc_type: solution_dt.unwrap_or_else(|| "solution".into()),
+        section_by: section_by.unwrap_or(SectionBy::Chapter),
+        source: source.name.clone(),
+    };
+    let chunks = chunk::chunks(&page, &meta);
+    if chunks.is_empty() {
+        return skip(outcome, "no text in its content".into());
+    }
+    let mut missing: Vec<&'static str> = Vec::new();
+    for c in &chunks {
+        for (name, v) in [
+            ("subject", &c.subject),
+            ("level", &c.level),
+            ("lang", &c.lang),
+        ] {
+            if v.is_empty() && !missing.contains(&name) {
+                missing.push(name);
+            }
+        }
+    }
+    if !missing.is_empty() {
+        if skip_unscoped {
+            return skip(
+                outcome,
+                format!("no {} (--skip-unscoped)", missing.join(", ")),
+            );
+        }
+        return Err(IndexError::Unscoped {
+            page: page_name,
+            missing,
+        });
+    }
+    outcome.chunks = chunks.len();
+    Ok((outcome, chunks, warnings))
+}
+
+/// The folder a source is served from, as a URL ending in `/`: its configured `url`, else its
+/// place relative to the bundle folder `out` (deployed together, as uploaded).
+pub fn base_url(source: &Source, out: &Path) -> Result<String, IndexError> {
+    match &source.url {
+        Some(u) if u.ends_with('/') => Ok(u.clone()),
+        Some(u) => Ok(format!("{u}/")),
+        None => relative_url(out, &source.path),
+    }
+}
+
+/// Where `chsr index` looks for the Wasm package when `--pkg` is not given.
+pub fn pkg_candidates() -> Vec<PathBuf> {
+    let mut c = Vec::new();
+    if let Some(p) = std::env::var_os("CHSR_PKG") {
+        c.push(PathBuf::from(p));
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        if let Some(dir) = exe.parent() {
+            c.push(dir.join("pkg"));
+            c.push(dir.join("../share/chsr/pkg"));
+            // A binary built in a checkout (target/release/chsr) uses the checkout's package.
+            c.push(dir.join("../../www/pkg"));
+            c.push(dir.join("../../pkg"));
+        }
+    }
+    c
+}
