@@ -14,7 +14,7 @@ fn main() {
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
     use chsr::build::{build, build_with, write_output, BuildOptions, Embedder};
-    use chsr::corpus::{check_visibility, read_files};
+    use chsr::corpus::{check_visibility, read_corpus};
     use chsr::format::Field;
     use chsr::library::{Gating, Library, ModelEmbedder, SearchOptions, Variant};
     use chsr::scope::Scope;
@@ -266,7 +266,11 @@ mod cli {
                 corpus,
             } => {
                 let t0 = std::time::Instant::now();
-                let chunks = read_files(&corpus).map_err(|e| e.to_string())?;
+                let read = read_corpus(&corpus).map_err(|e| e.to_string())?;
+                for w in &read.warnings {
+                    eprintln!("{}: {w}", w.level());
+                }
+                let chunks = read.chunks;
                 check_visibility(&chunks, private).map_err(|e| e.to_string())?;
                 let byo = chsr::corpus::check_vectors(&chunks).map_err(|e| e.to_string())?;
                 if let (Some((id, _)), Some(_)) = (&byo, &model) {
@@ -308,6 +312,9 @@ mod cli {
                         build_with(&chunks, &opts, Some(&e))
                     }
                 };
+                for w in &output.warnings {
+                    eprintln!("{}: {w}", w.level());
+                }
                 write_output(&output, &out).map_err(|e| format!("{}: {e}", out.display()))?;
                 let secs = t0.elapsed().as_secs_f64();
                 for s in &output.shards {
