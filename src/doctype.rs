@@ -103,7 +103,6 @@ pub const DOC_TYPES: &[DocType] = &[
         name: "worked_example",
         meaning: "an example solved step by step in the course",
         aliases: &[
-            "worked example",
             "worked examples",
             "example",
             "examples",
