@@ -1,11 +1,15 @@
 //! The shard builder: corpus records in, one shard per (subject, level) and a manifest out.
 //!
+//! Document types are read through the vocabulary of [`crate::doctype`]: an alias (`corrigé`,
+//! `mark scheme`) is stored as its canonical type (`solution`), so that the page labels it and
+//! queries asking for that type find it; an unknown type is kept as written and reported.
+//!
 //! Determinism: chunks are sorted by id inside each shard, the vocabulary is sorted, shards are
 //! listed by (subject, level), maps are ordered, and nothing records a time stamp. The same
 //! corpus therefore yields byte-identical shard files and manifest.
 
 use crate::analysis::{Analyzer, Lang, ANALYZER_VERSION};
-use crate::corpus::SourcedChunk;
+use crate::corpus::{IngestWarning, SourcedChunk};
 use crate::format::{
     encode_dense_part, encode_shard, sha256_hex, write_varint, BuildParams, ChunkRecord,
     DenseIndex, DensePart, FacetCounts, Field, LexicalIndex, Manifest, ModelEntry, PartEntry, QVec,
@@ -138,6 +142,9 @@ pub struct BuildOutput {
     pub shards: Vec<BuiltShard>,
     /// The embedding model file to publish next to the shards (named in `manifest.model`).
     pub model_file: Option<Vec<u8>>,
+    /// What the build noticed about the corpus without failing: `doc_type` aliases stored as
+    /// their canonical type, and unknown `doc_type` values (once per value, by value).
+    pub warnings: Vec<IngestWarning>,
 }
 
 /// Turns a subject or level name into a file-name-safe slug (`informatique (NSI)` → `informatique-nsi`).
@@ -292,14 +299,17 @@ pub fn build_with(
         )),
         _ => None,
     };
+    let (doc_types, warnings) = canonical_doc_types(chunks);
     let mut groups: BTreeMap<(String, String), Vec<ChunkRecord>> = BTreeMap::new();
-    for c in chunks {
+    for (c, doc_type) in chunks.iter().zip(doc_types) {
+        let mut record = c.record.clone();
+        record.doc_type = doc_type;
         groups
             .entry((c.record.subject.clone(), c.record.level.clone()))
             .or_default()
-            .push(c.record.clone());
+            .push(record);
     }
-    let mut all_records: Vec<&ChunkRecord> = chunks.iter().map(|c| &c.record).collect();
+    let mut all_records: Vec<&ChunkRecord> = groups.values().flatten().collect();
     all_records.sort_by(|a, b| a.id.cmp(&b.id));
     let corpus_json: Vec<u8> = all_records
         .iter()
@@ -404,7 +414,42 @@ pub fn build_with(
         manifest,
         shards,
         model_file: embedder.map(|e| e.file.to_vec()),
+        warnings,
     }
+}
+
+/// The `doc_type` stored for each chunk (its canonical type, or the value as written when the
+/// vocabulary does not know it), and one warning or note per distinct non-canonical value.
+fn canonical_doc_types(chunks: &[SourcedChunk]) -> (Vec<String>, Vec<IngestWarning>) {
+    // value as written -> (canonical type, first place, chunk count)
+    let mut seen: BTreeMap<&str, (Option<&'static str>, String, usize)> = BTreeMap::new();
+    let mut out = Vec::with_capacity(chunks.len());
+    for c in chunks {
+        let value = c.record.doc_type.as_str();
+        let canonical = crate::doctype::canonical(value);
+        out.push(canonical.unwrap_or(value).to_string());
+        if canonical != Some(value) {
+            seen.entry(value)
+                .or_insert_with(|| (canonical, format!("{}:{}", c.file, c.line), 0))
+                .2 += 1;
+        }
+    }
+    let warnings = seen
+        .into_iter()
+        .map(|(value, (canonical, first, chunks))| match canonical {
+            Some(doc_type) => IngestWarning::DocTypeAlias {
+                value: value.to_string(),
+                doc_type,
+                chunks,
+            },
+            None => IngestWarning::UnknownDocType {
+                value: value.to_string(),
+                first,
+                chunks,
+            },
+        })
+        .collect();
+    (out, warnings)
 }
 
 /// Writes a build to `dir`: every shard file and `manifest.json`. Stale `*.chsr` files from an

@@ -1,129 +1,35 @@
 //! JSONL corpus ingest with strict validation.
 //!
-//! One JSON object per line, in the OpenCERB format: `id`, `text`, `subject`, `level`, `lang`,
-//! `doc_type` are required strings; `source`, `chapter`, `chapter_title`, `section`,
-//! `section_title`, `subsection`, `section_key`, `topic`, `year`, `exam`, `paper`,
-//! `question_number`, `exercise_group`, `exercise_number`, `session`, `centre`, `label`, `answers`,
-//! `path`, `url`, `title` are optional strings or integers. `visibility` (or `access`) marks restricted material:
-//! anything other than `public` is refused by the builder unless the output is declared private.
-//! Unknown fields are ignored. Every error names the file, the line and the field. Metadata values
-//! (everything but `id` and `text`) are trimmed, as scope values are; a blank optional value is
-//! absent.
+//! One JSON object per line, in the OpenCERB format (`docs/formats.md` describes every field):
+//! `id`, `text`, `subject`, `level`, `lang`, `doc_type` are required strings; `source`, `chapter`,
+//! `chapter_title`, `section`, `section_title`, `subsection`, `section_key`, `topic`, `year`,
+//! `exam`, `paper`, `question_number`, `exercise_group`, `exercise_number`, `session`, `centre`,
+//! `label`, `answers`, `path`, `url`, `title` are optional strings or integers. `visibility` (or
+//! `access`) marks restricted material: anything other than `public` is refused by the builder
+//! unless the output is declared private. `vector` and `vector_model` bring a precomputed vector.
+//!
+//! Every error names the file, the line and the field; all the problems of one record are
+//! reported together ([`IngestError::Fields`]). A file that is plainly not JSONL (Markdown, HTML,
+//! one JSON array) is named as such ([`IngestError::NotJsonl`]). Unknown fields are ignored, and
+//! reported once per file as an [`IngestWarning`] by [`read_corpus`] and [`parse_corpus`].
+//! Metadata values (everything but `id` and `text`) are trimmed, as scope values are; a blank
+//! optional value is absent.
 
 use crate::format::ChunkRecord;
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
-use std::fmt;
 
-/// Errors reading line-oriented JSON input: a corpus, or an evaluation query set
-/// (`eval::queries`). Every variant names the file, and the line and field where there is one.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum IngestError {
-    /// The file could not be read.
-    Io {
-        /// File name as given.
-        file: String,
-        /// The I/O error message.
-        message: String,
-    },
-    /// A line is not a JSON object.
-    Json {
-        /// File name as given.
-        file: String,
-        /// 1-based line number.
-        line: usize,
-        /// The parser's message.
-        message: String,
-    },
-    /// A field is missing, has the wrong type or an invalid value.
-    Field {
-        /// File name as given.
-        file: String,
-        /// 1-based line number.
-        line: usize,
-        /// Field name.
-        field: String,
-        /// What is wrong with it.
-        message: String,
-    },
-    /// Two records share an id.
-    DuplicateId {
-        /// What the id identifies, as said in the message (`id`, `query id`).
-        what: &'static str,
-        /// The repeated id.
-        id: String,
-        /// Where it appears first (`file:line`).
-        first: String,
-        /// Where it appears again (`file:line`).
-        second: String,
-    },
-    /// A record is marked non-public and the output was not declared private.
-    NotPublic {
-        /// File name as given.
-        file: String,
-        /// 1-based line number.
-        line: usize,
-        /// The record id.
-        id: String,
-        /// The visibility value found.
-        visibility: String,
-    },
-    /// The file holds no record at all.
-    Empty {
-        /// File name as given.
-        file: String,
-        /// What it should hold (`query`, …).
-        what: &'static str,
-    },
-}
+mod diagnostics;
 
-impl fmt::Display for IngestError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            IngestError::Io { file, message } => write!(f, "{file}: cannot read: {message}"),
-            IngestError::Json { file, line, message } => {
-                write!(f, "{file}:{line}: not a JSON object: {message}")
-            }
-            IngestError::Field {
-                file,
-                line,
-                field,
-                message,
-            } => write!(f, "{file}:{line}: field `{field}`: {message}"),
-            IngestError::DuplicateId {
-                what,
-                id,
-                first,
-                second,
-            } => write!(f, "duplicate {what} {id:?} at {second} (first at {first})"),
-            IngestError::Empty { file, what } => write!(f, "{file}: no {what} in the file"),
-            IngestError::NotPublic {
-                file,
-                line,
-                id,
-                visibility,
-            } => write!(
-                f,
-                "{file}:{line}: chunk {id:?} has visibility {visibility:?}; every chunk of a shard is \
-                 downloadable by anyone who can open the site. Remove it, or pass --private if the \
-                 output folder is not published"
-            ),
-        }
-    }
-}
+pub use diagnostics::{FieldProblem, FileKind, IngestError, IngestWarning};
 
-impl std::error::Error for IngestError {}
-
-impl IngestError {
-    /// A bad value in `field` on line `line` of `file`.
-    pub fn field(file: &str, line: usize, field: &str, message: String) -> IngestError {
-        IngestError::Field {
-            file: file.into(),
-            line,
-            field: field.into(),
-            message,
-        }
-    }
+/// A corpus read with its warnings.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Corpus {
+    /// The records, in file and line order.
+    pub chunks: Vec<SourcedChunk>,
+    /// What the reader noticed without failing (unknown fields, once per file).
+    pub warnings: Vec<IngestWarning>,
 }
 
 /// A parsed record and where it came from.
@@ -144,6 +50,44 @@ pub struct SourcedChunk {
 
 /// Longest accepted chunk text (bytes); larger records are refused rather than silently cut.
 pub const MAX_TEXT_BYTES: usize = 1 << 20;
+
+/// The required fields, in the order errors name them.
+pub const REQUIRED: [&str; 6] = ["id", "text", "subject", "level", "lang", "doc_type"];
+
+/// Every field a record may carry; any other is reported as unknown ([`IngestWarning`]).
+pub const KNOWN_FIELDS: &[&str] = &[
+    "id",
+    "text",
+    "subject",
+    "level",
+    "lang",
+    "doc_type",
+    "source",
+    "chapter",
+    "chapter_title",
+    "section",
+    "section_title",
+    "subsection",
+    "section_key",
+    "topic",
+    "year",
+    "exam",
+    "paper",
+    "question_number",
+    "exercise_group",
+    "exercise_number",
+    "session",
+    "centre",
+    "label",
+    "answers",
+    "path",
+    "url",
+    "title",
+    "visibility",
+    "access",
+    "vector",
+    "vector_model",
+];
 
 const OPTIONAL: &[&str] = &[
     "source",
@@ -196,51 +140,67 @@ pub fn parse_line(
     line_no: usize,
     line: &str,
 ) -> Result<Option<SourcedChunk>, IngestError> {
+    Ok(parse_record(file, line_no, line)?.map(|(c, _)| c))
+}
+
+/// [`parse_line`], also returning the names of the fields the format does not define.
+fn parse_record(
+    file: &str,
+    line_no: usize,
+    line: &str,
+) -> Result<Option<(SourcedChunk, Vec<String>)>, IngestError> {
     let Some(obj) = parse_object(file, line_no, line)? else {
         return Ok(None);
     };
     let obj = &obj;
-    let field_err =
-        |field: &str, message: String| IngestError::field(file, line_no, field, message);
-    let required = |name: &str| -> Result<String, IngestError> {
-        match obj.get(name) {
-            None | Some(Value::Null) => Err(field_err(name, "missing (required)".into())),
-            Some(Value::String(s)) if s.trim().is_empty() && name != "text" => {
-                Err(field_err(name, "must not be empty".into()))
+    let unknown: Vec<String> = obj
+        .keys()
+        .filter(|k| !KNOWN_FIELDS.contains(&k.as_str()))
+        .cloned()
+        .collect();
+    // Every problem of the record is collected, so that one run reports them all.
+    let mut problems: Vec<FieldProblem> = Vec::new();
+    let mut problem = |field: &str, message: String| {
+        problems.push(FieldProblem {
+            field: field.into(),
+            message,
+        })
+    };
+    let mut required = |name: &str| -> String {
+        match required_string(obj, name) {
+            Ok(v) => v,
+            Err(mut message) => {
+                if let Some(k) = unknown.iter().find(|k| suggest_field(k) == Some(name)) {
+                    message = format!("{message}; the record has `{k}`: rename it `{name}`");
+                }
+                problem(name, message);
+                String::new()
             }
-            // Metadata is compared with scopes, which are trimmed: store it trimmed too, or a
-            // subject written "physics " would build a shard no scope can select.
-            Some(Value::String(s)) if name == "text" => Ok(s.clone()),
-            Some(Value::String(s)) if name == "id" => Ok(s.clone()),
-            Some(Value::String(s)) => Ok(s.trim().to_string()),
-            Some(other) => Err(field_err(
-                name,
-                format!("expected a string, found {}", kind(other)),
-            )),
         }
     };
-    let record_id = required("id")?;
-    let text = required("text")?;
-    if text.len() > MAX_TEXT_BYTES {
-        return Err(field_err(
+    let mut r = ChunkRecord {
+        id: required("id"),
+        text: required("text"),
+        subject: required("subject"),
+        level: required("level"),
+        lang: required("lang"),
+        doc_type: required("doc_type"),
+        ..Default::default()
+    };
+    if r.text.len() > MAX_TEXT_BYTES {
+        problem(
             "text",
             format!(
                 "{} bytes, more than the {MAX_TEXT_BYTES}-byte limit: split the chunk",
-                text.len()
+                r.text.len()
             ),
-        ));
+        );
     }
-    let mut r = ChunkRecord {
-        id: record_id,
-        text,
-        subject: required("subject")?,
-        level: required("level")?,
-        lang: required("lang")?,
-        doc_type: required("doc_type")?,
-        ..Default::default()
-    };
     for name in OPTIONAL {
-        let v = optional_scalar(obj, name).map_err(|m| field_err(name, m))?;
+        let v = optional_scalar(obj, name).unwrap_or_else(|m| {
+            problem(name, m);
+            None
+        });
         let slot = match *name {
             "source" => &mut r.source,
             "chapter" => &mut r.chapter,
@@ -271,19 +231,75 @@ pub fn parse_line(
         optional_scalar(obj, "visibility"),
         optional_scalar(obj, "access"),
     ) {
-        (Err(m), _) => return Err(field_err("visibility", m)),
-        (_, Err(m)) => return Err(field_err("access", m)),
+        (Err(m), _) => {
+            problem("visibility", m);
+            None
+        }
+        (_, Err(m)) => {
+            problem("access", m);
+            None
+        }
         // Fail closed: when both are given, a non-public one wins over a public one.
         (Ok(v), Ok(a)) => match (v, a) {
             (Some(v), Some(a)) if is_public(&v) => Some(a),
             (v, a) => v.or(a),
         },
     };
-    let vector = match (obj.get("vector"), obj.get("vector_model")) {
-        (None | Some(Value::Null), None | Some(Value::Null)) => None,
+    let vector = parse_vector(obj).unwrap_or_else(|p| {
+        problem(&p.field, p.message);
+        None
+    });
+    match problems.len() {
+        0 => {}
+        1 => {
+            let p = problems.remove(0);
+            return Err(IngestError::field(file, line_no, &p.field, p.message));
+        }
+        _ => {
+            return Err(IngestError::Fields {
+                file: file.into(),
+                line: line_no,
+                problems,
+            })
+        }
+    }
+    let chunk = SourcedChunk {
+        record: r,
+        visibility,
+        vector,
+        file: file.into(),
+        line: line_no,
+    };
+    Ok(Some((chunk, unknown)))
+}
+
+/// A required string field: trimmed unless it is `id` or `text`, which stay verbatim; an error
+/// message when it is missing, blank (but `text` may be blank) or not a string.
+fn required_string(obj: &Map<String, Value>, name: &str) -> Result<String, String> {
+    match obj.get(name) {
+        None | Some(Value::Null) => Err("missing (required)".into()),
+        Some(Value::String(s)) if s.trim().is_empty() && name != "text" => {
+            Err("must not be empty".into())
+        }
+        // Metadata is compared with scopes, which are trimmed: store it trimmed too, or a
+        // subject written "physics " would build a shard no scope can select.
+        Some(Value::String(s)) if name == "text" || name == "id" => Ok(s.clone()),
+        Some(Value::String(s)) => Ok(s.trim().to_string()),
+        Some(other) => Err(format!("expected a string, found {}", kind(other))),
+    }
+}
+
+/// The `vector` and `vector_model` fields, or the field at fault and what is wrong with it.
+fn parse_vector(obj: &Map<String, Value>) -> Result<Option<(Vec<f32>, String)>, FieldProblem> {
+    let err = |field: &str, message: String| FieldProblem {
+        field: field.into(),
+        message,
+    };
+    match (obj.get("vector"), obj.get("vector_model")) {
+        (None | Some(Value::Null), None | Some(Value::Null)) => Ok(None),
         (Some(Value::Array(a)), Some(Value::String(m))) if !m.trim().is_empty() => {
             if a.is_empty() || a.len() > 4096 {
-                return Err(field_err(
+                return Err(err(
                     "vector",
                     format!("{} components; expected 1 to 4096", a.len()),
                 ));
@@ -293,41 +309,50 @@ pub fn parse_line(
                 match x.as_f64() {
                     Some(f) if f.is_finite() => v.push(f as f32),
                     _ => {
-                        return Err(field_err(
+                        return Err(err(
                             "vector",
                             format!("component {i} is not a finite number"),
                         ))
                     }
                 }
             }
-            Some((v, m.clone()))
+            Ok(Some((v, m.clone())))
         }
-        (Some(Value::Array(_)), _) => {
-            return Err(field_err(
-                "vector_model",
-                "required with `vector`: the id of the model that made it".into(),
-            ))
-        }
-        (Some(other), _) => {
-            return Err(field_err(
-                "vector",
-                format!("expected an array of numbers, found {}", kind(other)),
-            ))
-        }
-        (None, Some(_)) => {
-            return Err(field_err(
-                "vector",
-                "missing: `vector_model` is set but `vector` is not".into(),
-            ))
-        }
+        (Some(Value::Array(_)), _) => Err(err(
+            "vector_model",
+            "required with `vector`: the id of the model that made it".into(),
+        )),
+        (Some(other), _) => Err(err(
+            "vector",
+            format!("expected an array of numbers, found {}", kind(other)),
+        )),
+        (None, Some(_)) => Err(err(
+            "vector",
+            "missing: `vector_model` is set but `vector` is not".into(),
+        )),
+    }
+}
+
+/// The known field an unknown field name probably means: the same name in another case or
+/// spelling (`docType`, `Doc-Type` → `doc_type`), or a common synonym (`language` → `lang`,
+/// `content` → `text`).
+pub fn suggest_field(name: &str) -> Option<&'static str> {
+    let loose = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
     };
-    Ok(Some(SourcedChunk {
-        record: r,
-        visibility,
-        vector,
-        file: file.into(),
-        line: line_no,
-    }))
+    let n = loose(name);
+    let synonym = match n.as_str() {
+        "language" => Some("lang"),
+        "type" | "documenttype" | "kind" => Some("doc_type"),
+        "content" | "body" => Some("text"),
+        "link" | "href" => Some("url"),
+        "grade" => Some("level"),
+        _ => None,
+    };
+    synonym.or_else(|| KNOWN_FIELDS.iter().copied().find(|k| loose(k) == n))
 }
 
 /// How a JSON value's type is named in error messages ("a string", "null", …).
@@ -355,34 +380,105 @@ fn optional_scalar(obj: &Map<String, Value>, name: &str) -> Result<Option<String
     }
 }
 
-/// Parses a whole JSONL text; duplicate ids within `text` are an error.
+/// Parses a whole JSONL text; duplicate ids within `text` are an error. Warnings are dropped:
+/// [`parse_corpus`] returns them.
 pub fn parse_jsonl(file: &str, text: &str) -> Result<Vec<SourcedChunk>, IngestError> {
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if let Some(c) = parse_line(file, i + 1, line)? {
-            out.push(c);
-        }
-    }
-    check_chunk_ids(&out)?;
-    Ok(out)
+    parse_corpus(file, text).map(|c| c.chunks)
 }
 
-/// Reads several JSONL files (native only); ids must be unique across all of them.
+/// Parses a whole JSONL text named `file`, with its warnings; duplicate ids within `text` are an
+/// error.
+pub fn parse_corpus(file: &str, text: &str) -> Result<Corpus, IngestError> {
+    let mut corpus = Corpus::default();
+    read_into(&mut corpus, file, text)?;
+    check_chunk_ids(&corpus.chunks)?;
+    Ok(corpus)
+}
+
+/// Reads several JSONL files (native only); ids must be unique across all of them. Warnings are
+/// dropped: [`read_corpus`] returns them.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn read_files<P: AsRef<std::path::Path>>(
     paths: &[P],
 ) -> Result<Vec<SourcedChunk>, IngestError> {
-    let mut all = Vec::new();
+    read_corpus(paths).map(|c| c.chunks)
+}
+
+/// Reads several JSONL files (native only), with their warnings; ids must be unique across all
+/// of them.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn read_corpus<P: AsRef<std::path::Path>>(paths: &[P]) -> Result<Corpus, IngestError> {
+    let mut corpus = Corpus::default();
     for p in paths {
         let (name, text) = read_text(p.as_ref())?;
-        for (i, line) in text.lines().enumerate() {
-            if let Some(c) = parse_line(&name, i + 1, line)? {
-                all.push(c);
+        read_into(&mut corpus, &name, &text)?;
+    }
+    check_chunk_ids(&corpus.chunks)?;
+    Ok(corpus)
+}
+
+/// Parses the records of one file into `corpus`, and adds the file's warning about unknown
+/// fields, if any.
+fn read_into(corpus: &mut Corpus, file: &str, text: &str) -> Result<(), IngestError> {
+    check_looks_like_jsonl(file, text)?;
+    let mut unknown: BTreeSet<String> = BTreeSet::new();
+    let (mut first_line, mut lines) = (0, 0);
+    for (i, line) in text.lines().enumerate() {
+        if let Some((c, names)) = parse_record(file, i + 1, line)? {
+            if !names.is_empty() {
+                if lines == 0 {
+                    first_line = i + 1;
+                }
+                lines += 1;
+                unknown.extend(names);
             }
+            corpus.chunks.push(c);
         }
     }
-    check_chunk_ids(&all)?;
-    Ok(all)
+    if lines > 0 {
+        corpus.warnings.push(IngestWarning::UnknownFields {
+            file: file.into(),
+            fields: unknown.into_iter().collect(),
+            first_line,
+            lines,
+        });
+    }
+    Ok(())
+}
+
+/// Refuses, with an error saying what the format is, a file that is plainly not JSON Lines: its
+/// first non-blank line opens a Markdown heading or front matter (`#`, `---`), an HTML tag
+/// (`<`) or a JSON array (`[`), or its name ends in `.md`/`.markdown`/`.html`/`.htm` and its
+/// first line is not a JSON object. Anything else is left to the line parser.
+pub fn check_looks_like_jsonl(file: &str, text: &str) -> Result<(), IngestError> {
+    let Some(first) = text.lines().map(str::trim).find(|l| !l.is_empty()) else {
+        return Ok(());
+    };
+    let first = first.trim_start_matches('\u{feff}');
+    if first.starts_with('{') {
+        return Ok(());
+    }
+    let ext = std::path::Path::new(file)
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let found = if first.starts_with('#') || first.starts_with("---") {
+        FileKind::Markdown
+    } else if first.starts_with('<') {
+        FileKind::Html
+    } else if first.starts_with('[') {
+        FileKind::JsonArray
+    } else if matches!(ext.as_str(), "md" | "markdown") {
+        FileKind::Markdown
+    } else if matches!(ext.as_str(), "html" | "htm") {
+        FileKind::Html
+    } else {
+        return Ok(());
+    };
+    Err(IngestError::NotJsonl {
+        file: file.into(),
+        found,
+    })
 }
 
 /// Reads a UTF-8 text file (native only): (its name as displayed, its text); invalid UTF-8 is

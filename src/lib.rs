@@ -9,6 +9,7 @@
 //! | module | role |
 //! |---|---|
 //! | [`corpus`] | JSONL ingest: chunk records with curriculum metadata, strict validation |
+//! | [`doctype`] | the document-type vocabulary: canonical types, their aliases, the query words asking for them |
 //! | [`analysis`] | text analysis shared by indexing and querying (EN/FR stemming, formula normalisation) |
 //! | [`format`] | the on-disk shard and manifest formats; the only module the builder and reader share |
 //! | [`build`] | the shard builder (native CLI): one shard per subject-level pair + `manifest.json` |
@@ -22,7 +23,8 @@
 //! | `distill` | (feature `distill`, native) distils the static model from a sentence transformer |
 //!
 //! Builder and reader never call each other: they meet only in [`format`] (and share the pure
-//! [`analysis`] functions, so queries are analysed exactly as documents were). Likewise the
+//! [`analysis`] functions, so queries are analysed exactly as documents were, and the
+//! [`doctype`] vocabulary, so a document type means the same in a corpus and in a query). Likewise the
 //! distiller writes and [`embed`] reads the model file through [`format::model`] only.
 
 pub mod analysis;
@@ -33,6 +35,7 @@ pub mod corpus;
 pub mod dense;
 #[cfg(all(feature = "distill", not(target_arch = "wasm32")))]
 pub mod distill;
+pub mod doctype;
 pub mod embed;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod eval;

@@ -14,7 +14,7 @@ fn main() {
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
     use chsr::build::{build, build_with_model_file, write_output, BuildOptions};
-    use chsr::corpus::{check_visibility, read_files};
+    use chsr::corpus::{check_visibility, read_corpus};
     use chsr::format::Field;
     use chsr::library::{Gating, Library, SearchOptions, Variant};
     use chsr::scope::Scope;
@@ -395,7 +395,11 @@ mod cli {
                 corpus,
             } => {
                 let t0 = std::time::Instant::now();
-                let chunks = read_files(&corpus).map_err(|e| e.to_string())?;
+                let read = read_corpus(&corpus).map_err(|e| e.to_string())?;
+                for w in &read.warnings {
+                    eprintln!("{}: {w}", w.level());
+                }
+                let chunks = read.chunks;
                 check_visibility(&chunks, private).map_err(|e| e.to_string())?;
                 let byo = chsr::corpus::check_vectors(&chunks).map_err(|e| e.to_string())?;
                 if let (Some((id, _)), Some(_)) = (&byo, &model) {
@@ -421,6 +425,9 @@ mod cli {
                             .map_err(|e| format!("{}: {e}", path.display()))?
                     }
                 };
+                for w in &output.warnings {
+                    eprintln!("{}: {w}", w.level());
+                }
                 write_output(&output, &out).map_err(|e| format!("{}: {e}", out.display()))?;
                 let secs = t0.elapsed().as_secs_f64();
                 for s in &output.shards {

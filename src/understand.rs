@@ -11,7 +11,8 @@
 //!   manifest (it must name an existing value) before the pipeline merges it; the explicit scope
 //!   from the page or caller always wins, and conflicts are reported;
 //! * **intents** used as soft evidence by the reranker: the document type wanted (solutions for
-//!   "answer", "mark scheme", "corrigé"…), a definition request, an explicit table/figure label;
+//!   "answer", "mark scheme", "corrigé"…, read by [`crate::doctype::query_intent`]), a definition
+//!   request, an explicit table/figure label;
 //! * the query **language**, detected from stopwords and accents.
 
 use crate::analysis::{fold_accents, is_stopword, tokenize, Lang};
@@ -103,36 +104,13 @@ pub fn understand(query: &str) -> Understanding {
         ..Default::default()
     };
     // Document type wanted (soft), from short requests only: in pasted exercise text, words like
-    // "answer" or "solution" are content ("explain your answer"), not a request.
+    // "answer" or "solution" are content ("explain your answer"), not a request. The cue words
+    // belong to the document-type vocabulary, so that they mean what the same word means as a
+    // corpus `doc_type`.
     let has = |w: &str| ws.iter().any(|x| x == w);
     let phrase = |p: &str| lower.contains(p);
-    if !u.short {
-        // no intent read
-    } else if phrase("mark scheme")
-        || has("answer")
-        || has("answers")
-        || has("solution")
-        || has("solutions")
-        || has("corrige")
-        || has("correction")
-        || phrase("marking guide")
-    {
-        u.wants_doc_type = Some("solution".into());
-    } else if phrase("worked example") || phrase("exemple resolu") {
-        u.wants_doc_type = Some("worked_example".into());
-    } else if phrase("past paper") || has("enonce") {
-        u.wants_doc_type = Some("past_paper_question".into());
-    } else if has("glossary") || has("definition") || has("define") || has("vocabulaire") {
-        u.wants_doc_type = Some("glossary".into());
-    } else if has("mcq")
-        || has("qcm")
-        || phrase("multiple choice")
-        || has("exercise")
-        || has("exercises")
-    {
-        u.wants_doc_type = Some("exercise".into());
-    } else if (has("table") || has("tableau")) && u.label.is_none() {
-        u.wants_doc_type = Some("table".into());
+    if u.short {
+        u.wants_doc_type = crate::doctype::query_intent(&ws, &lower).map(String::from);
     }
     // Definition request: "what is X", "define X", "définition de X", or a bare 1–3 word term.
     let content: Vec<&String> = ws.iter().filter(|w| !is_stopword(w, lang)).collect();

@@ -637,8 +637,13 @@ fn cli_builder_names_file_line_and_field() {
         ),
         (
             "array.jsonl",
-            "[1, 2]\n".to_string(),
-            "array.jsonl:1: not a JSON object: expected an object",
+            format!("{LINE}\n[1, 2]\n"),
+            "array.jsonl:2: not a JSON object: expected an object",
+        ),
+        (
+            "records.json",
+            format!("[{LINE}]\n"),
+            "records.json: holds a JSON array, not JSONL",
         ),
         (
             "empty-id.jsonl",

@@ -219,6 +219,7 @@ pub fn run(cfg: &Config, opts: &RunOptions) -> Result<Report, IndexError> {
     }
     write_output(&output, &shards_dir).map_err(|e| io(&shards_dir, e))?;
     let mut warnings = indexed.warnings.clone();
+    warnings.extend(output.warnings.iter().map(|w| format!("{}: {w}", w.level())));
     let pkg = match &opts.pkg {
         Some(p) if bundle::is_pkg(p) => Some(p.clone()),
         Some(p) => {
