@@ -491,7 +491,9 @@ mod cli {
             eprintln!("note: the shards have no embedding model: variant A returns nothing and B-E are lexical only");
         }
         let t_load = t0.elapsed().as_secs_f64();
-        eval::check_scopes(&lib, &queries)?;
+        for note in eval::check_scopes(&lib, &queries)? {
+            eprintln!("note: {note}");
+        }
         let runs =
             eval::run_systems(&lib, &queries, &systems, a.repeat).map_err(|e| e.to_string())?;
         let t_run = t0.elapsed().as_secs_f64() - t_load;

@@ -154,8 +154,9 @@ impl Scope {
     }
 
     /// Checks subject, level and facet-listed values against the manifest. A value absent from
-    /// a facet the manifest lists (doc type, language, exam, …) is an error naming the valid
-    /// values; fields without facets (question number, section) are checked by the gate.
+    /// every facet the manifest lists (doc type, language, exam, chapter, year, paper, topic) is
+    /// an error naming the valid values; fields without facets (question number, section) are
+    /// checked by the gate.
     pub fn validate(&self, manifest: &Manifest) -> Result<(), ScopeError> {
         for (field, value) in &self.fields {
             let valid: Vec<String> = match field {
@@ -172,7 +173,13 @@ impl Scope {
                     v.dedup();
                     v
                 }
-                Field::DocType | Field::Lang | Field::Exam => {
+                Field::DocType
+                | Field::Lang
+                | Field::Exam
+                | Field::Chapter
+                | Field::Year
+                | Field::Paper
+                | Field::Topic => {
                     let mut v: Vec<String> = manifest
                         .shards
                         .iter()

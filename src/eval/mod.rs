@@ -17,7 +17,7 @@ pub mod stats;
 pub mod svg;
 pub mod taxonomy;
 
-use crate::format::ChunkRecord;
+use crate::format::{ChunkRecord, Field};
 use crate::library::{Gating, Library, SearchOptions, Variant};
 use metrics::{ChunkIndex, QueryMetrics};
 use queries::EvalQuery;
@@ -212,13 +212,21 @@ pub fn run_systems(
             let mut resp = None;
             for _ in 0..repeat.max(1) {
                 let t = Instant::now();
-                let r =
-                    lib.search(&q.query, &q.scope, &sys.opts)
-                        .map_err(|e| EvalError::Search {
+                let r = match lib.search(&q.query, &q.scope, &sys.opts) {
+                    Ok(r) => r,
+                    // A scope value the index does not have (a site without that year or
+                    // paper) admits nothing: a miss, not an abort.
+                    Err(crate::library::SearchError::Scope(
+                        crate::scope::ScopeError::UnknownValue { .. },
+                    )) => crate::library::SearchResponse::default(),
+                    Err(e) => {
+                        return Err(EvalError::Search {
                             query: q.id.clone(),
                             system: sys.name.clone(),
                             message: e.to_string(),
-                        })?;
+                        })
+                    }
+                };
                 times.push(t.elapsed().as_secs_f64() * 1000.0);
                 resp.get_or_insert(r);
             }
@@ -289,6 +297,12 @@ fn attribute(
         message,
     };
     let expect: Vec<String> = q.grades.keys().cloned().collect();
+    // A scope value the index lacks admits nothing: every relevant chunk is lost at the gate.
+    if let Err(crate::scope::ScopeError::UnknownValue { .. }) = q.scope.validate(lib.manifest()) {
+        return Ok(Some(
+            expect.into_iter().map(|id| (id, Stage::Gate)).collect(),
+        ));
+    }
     let ex = crate::explain::explain_located(lib, locator, &q.query, &q.scope, &sys.opts, &expect)
         .map_err(|e| err(format!("explain: {e}")))?;
     let again: Vec<&str> = ex.response.results.iter().map(|h| h.id.as_str()).collect();
@@ -606,12 +620,26 @@ pub fn summarise(
 }
 
 /// Validates every query's scope against the manifest before anything runs, so that a bad
-/// query set fails fast with the query's id and line.
-pub fn check_scopes(lib: &Library, queries: &[EvalQuery]) -> Result<(), String> {
+/// query set fails fast with the query's id and line: an unknown subject or level is an error.
+/// A value the index lacks in another field (a year or paper a site does not have) admits
+/// nothing: such a query is scored as a miss, and returned here as a note.
+pub fn check_scopes(lib: &Library, queries: &[EvalQuery]) -> Result<Vec<String>, String> {
+    let mut notes = Vec::new();
     for q in queries {
-        q.scope
-            .validate(lib.manifest())
-            .map_err(|e| format!("query {} (line {}): {e}", q.id, q.line))?;
+        match q.scope.validate(lib.manifest()) {
+            Ok(()) => {}
+            Err(crate::scope::ScopeError::UnknownValue { field, .. })
+                if !matches!(field, Field::Subject | Field::Level) =>
+            {
+                notes.push(format!(
+                    "query {} (line {}): {}: scored as a miss",
+                    q.id,
+                    q.line,
+                    q.scope.validate(lib.manifest()).unwrap_err()
+                ));
+            }
+            Err(e) => return Err(format!("query {} (line {}): {e}", q.id, q.line)),
+        }
     }
-    Ok(())
+    Ok(notes)
 }

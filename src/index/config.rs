@@ -420,14 +420,19 @@ fn rule(
             }
             other if extra_ok.contains(&other) => {}
             other => {
+                let own = if at.contains(".rule[") {
+                    "pages, skip"
+                } else {
+                    "path, name, format, url, exclude, rule, structure"
+                };
                 return Err(cfg_err(
                     file,
                     &key,
                     format!(
-                        "unknown key {other:?}; valid: pages, skip, exercise_doc_type, solution_doc_type, section_by, {}",
+                        "unknown key {other:?}; valid: {own}, exercise_doc_type, solution_doc_type, section_by, {}",
                         RULE_FIELDS.join(", ")
                     ),
-                ))
+                ));
             }
         }
     }

@@ -144,16 +144,16 @@ fn io(path: &Path, e: impl std::fmt::Display) -> IndexError {
 pub fn run(cfg: &Config, opts: &RunOptions) -> Result<Report, IndexError> {
     let t0 = Instant::now();
     std::fs::create_dir_all(&opts.out).map_err(|e| io(&opts.out, e))?;
-    let base_urls = cfg
-        .sources
-        .iter()
-        .map(|s| base_url(s, &opts.out))
-        .collect::<Result<Vec<_>, _>>()?;
     let total: usize = cfg
         .sources
         .iter()
         .map(|s| super::list_pages(s).map(|p| p.len()))
         .sum::<Result<usize, _>>()?;
+    let base_urls = cfg
+        .sources
+        .iter()
+        .map(|s| base_url(s, &opts.out))
+        .collect::<Result<Vec<_>, _>>()?;
     let bar = if std::io::stderr().is_terminal() {
         let b = indicatif::ProgressBar::new(total as u64);
         b.set_style(
@@ -174,8 +174,25 @@ pub fn run(cfg: &Config, opts: &RunOptions) -> Result<Report, IndexError> {
     bar.finish_and_clear();
     let t_read = t0.elapsed().as_secs_f64();
     if indexed.chunks.is_empty() {
+        let report = Report {
+            pages: indexed.pages.len(),
+            skipped: skipped(&indexed),
+            warnings: indexed.warnings.clone(),
+            ..Report::default()
+        };
+        if let Some(p) = &opts.report {
+            write_report(&report, p)?;
+        }
         return Err(IndexError::Build {
-            message: "no page gave any text to index (see the pages left out with --report)".into(),
+            message: format!(
+                "no page gave any text to index: {} pages found, all left out{}",
+                indexed.pages.len(),
+                if opts.report.is_some() {
+                    " (the report says why)"
+                } else {
+                    " (--report FILE says why)"
+                }
+            ),
         });
     }
     let t1 = Instant::now();
@@ -219,7 +236,12 @@ pub fn run(cfg: &Config, opts: &RunOptions) -> Result<Report, IndexError> {
     }
     write_output(&output, &shards_dir).map_err(|e| io(&shards_dir, e))?;
     let mut warnings = indexed.warnings.clone();
-    warnings.extend(output.warnings.iter().map(|w| format!("{}: {w}", w.level())));
+    warnings.extend(
+        output
+            .warnings
+            .iter()
+            .map(|w| format!("{}: {w}", w.level())),
+    );
     let pkg = match &opts.pkg {
         Some(p) if bundle::is_pkg(p) => Some(p.clone()),
         Some(p) => {
@@ -260,15 +282,7 @@ pub fn run(cfg: &Config, opts: &RunOptions) -> Result<Report, IndexError> {
     let mut report = Report {
         pages: indexed.pages.len(),
         pages_indexed: indexed.pages.iter().filter(|p| p.skipped.is_none()).count(),
-        skipped: indexed
-            .pages
-            .iter()
-            .filter_map(|p| {
-                p.skipped
-                    .as_ref()
-                    .map(|w| (format!("{}/{}", p.source, p.path), w.clone()))
-            })
-            .collect(),
+        skipped: skipped(&indexed),
         chunks: indexed.chunks.len(),
         coverage: coverage(&indexed.chunks),
         warnings,
@@ -290,12 +304,29 @@ pub fn run(cfg: &Config, opts: &RunOptions) -> Result<Report, IndexError> {
         .seconds
         .insert("total".into(), t0.elapsed().as_secs_f64());
     if let Some(p) = &opts.report {
-        let text = if p.extension().map(|e| e == "json").unwrap_or(false) {
-            serde_json::to_string_pretty(&report).map_err(|e| io(p, e))? + "\n"
-        } else {
-            report.markdown()
-        };
-        std::fs::write(p, text).map_err(|e| io(p, e))?;
+        write_report(&report, p)?;
     }
     Ok(report)
+}
+
+fn skipped(indexed: &Indexed) -> Vec<(String, String)> {
+    indexed
+        .pages
+        .iter()
+        .filter_map(|p| {
+            p.skipped
+                .as_ref()
+                .map(|w| (format!("{}/{}", p.source, p.path), w.clone()))
+        })
+        .collect()
+}
+
+/// Writes the report as JSON (`.json`) or Markdown.
+fn write_report(report: &Report, p: &Path) -> Result<(), IndexError> {
+    let text = if p.extension().map(|e| e == "json").unwrap_or(false) {
+        serde_json::to_string_pretty(report).map_err(|e| io(p, e))? + "\n"
+    } else {
+        report.markdown()
+    };
+    std::fs::write(p, text).map_err(|e| io(p, e))
 }

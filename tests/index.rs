@@ -1,0 +1,429 @@
+//! `chsr index` end to end, through the binary, on real course pages (tests/fixtures/sites): the
+//! bundle's layout, the chunks' metadata read from paths, headings and tabs, code kept verbatim,
+//! navigation left out, determinism, and errors that name the page or the key.
+#![cfg(not(target_arch = "wasm32"))]
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/sites")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("chsr-index-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn chsr(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_chsr"))
+        .args(args)
+        .output()
+        .expect("run chsr")
+}
+
+fn ok(o: &Output) -> String {
+    assert!(
+        o.status.success(),
+        "chsr failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+const CONFIG: &str = r#"
+[site]
+title = "NSI : rechercher dans le cours"
+credits = "Cours de Gilles Lassus"
+licence = "CC BY-SA 4.0"
+
+[[source]]
+path = "FIX/nsi-premiere"
+subject = "informatique (NSI)"
+level = "premiere"
+lang = "fr"
+exclude = ["**/sommaire/**"]
+chapter = { path = '/(\d+\.\d+)_' }
+
+[[source]]
+path = "FIX/nsi-terminale"
+subject = "informatique (NSI)"
+level = "terminale"
+lang = "fr"
+url = "https://example.org/terminale/"
+chapter = { path = '/(\d+\.\d+)_' }
+
+[[source.rule]]
+pages = ["T6_6_Epreuve_pratique/BNS_*/**"]
+exam = "BNS épreuve pratique"
+year = { path = 'BNS_(\d{4})' }
+paper = { heading = 3, pattern = '(?i)exercice\s+(\d+)\.\d+', value = "sujet $1" }
+question_number = { heading = 3, pattern = '(?i)exercice\s+(\d+\.\d+)' }
+exercise_doc_type = "past_paper_question"
+section_by = "heading"
+"#;
+
+/// Indexes the two fixture sites into `dir/out`; returns the chunks and the report.
+fn index_sites(dir: &Path) -> (Vec<Value>, String) {
+    let cfg = dir.join("chsr.toml");
+    std::fs::write(
+        &cfg,
+        CONFIG.replace("FIX", &fixtures().display().to_string()),
+    )
+    .unwrap();
+    let (out, chunks, report) = (
+        dir.join("out"),
+        dir.join("chunks.jsonl"),
+        dir.join("report.md"),
+    );
+    ok(&chsr(&[
+        "index",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--emit-chunks",
+        chunks.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+    ]));
+    let chunks = std::fs::read_to_string(chunks)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (chunks, std::fs::read_to_string(report).unwrap())
+}
+
+fn find<'a>(chunks: &'a [Value], f: impl Fn(&Value) -> bool) -> &'a Value {
+    chunks
+        .iter()
+        .find(|c| f(c))
+        .expect("a chunk matching the test")
+}
+
+#[test]
+fn a_built_site_becomes_a_bundle_of_scoped_chunks_read_from_its_structure() {
+    let dir = tmp("sites");
+    let (chunks, report) = index_sites(&dir);
+    let out = dir.join("out");
+    for f in [
+        "shards/manifest.json",
+        "index.html",
+        "chsr-search.js",
+        "chsr-client.js",
+        "view.js",
+        "page.css",
+    ] {
+        assert!(out.join(f).is_file(), "bundle lacks {f}");
+    }
+    let page = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(
+        page.contains("NSI : rechercher dans le cours") && page.contains("Cours de Gilles Lassus")
+    );
+    assert!(
+        !page.contains("OpenCERB"),
+        "the bundle page credits the demo corpus"
+    );
+    // Every chunk is scoped; nothing from navigation, headers or footers.
+    for c in &chunks {
+        for f in ["subject", "level", "lang", "doc_type", "url", "title"] {
+            assert!(
+                c[f].as_str().is_some_and(|s| !s.is_empty()),
+                "{f} missing in {c}"
+            );
+        }
+        let t = c["text"].as_str().unwrap();
+        assert!(
+            !t.contains("Accueil Terminale NSI Rechercher") && !t.contains("Made with Material"),
+            "{t}"
+        );
+        assert!(!t.contains("⚓︎") && !t.contains("Permanent link"), "{t}");
+    }
+    // The exam page: paper and question from its headings, year from its path, the tabs as
+    // statement and correction, the copy of the Markdown source left out.
+    let sol = find(&chunks, |c| {
+        c["doc_type"] == "solution" && c["question_number"] == "07.1"
+    });
+    assert_eq!(sol["paper"], "sujet 07");
+    assert_eq!(sol["year"], "2030");
+    assert_eq!(sol["exam"], "BNS épreuve pratique");
+    assert_eq!(
+        sol["url"],
+        "https://example.org/terminale/T6_6_Epreuve_pratique/BNS_2030/#exercice-071"
+    );
+    let text = sol["text"].as_str().unwrap();
+    assert!(
+        text.contains("def compte_voyelles(mot):\n    n = 0\n    for lettre in mot:\n        if lettre in 'aeiouy':\n            n += 1"),
+        "indentation lost: {text}"
+    );
+    assert!(
+        !text.contains("1\n2\n3"),
+        "line numbers in the code: {text}"
+    );
+    let st = find(&chunks, |c| {
+        c["doc_type"] == "past_paper_question" && c["question_number"] == "07.1"
+    });
+    assert_eq!(sol["answers"], st["id"]);
+    assert!(!chunks.iter().any(|c| c["text"]
+        .as_str()
+        .unwrap()
+        .contains("copie du Markdown source")));
+    let st2 = find(&chunks, |c| {
+        c["doc_type"] == "past_paper_question" && c["question_number"] == "07.2"
+    });
+    assert!(st2["text"]
+        .as_str()
+        .unwrap()
+        .contains("| tableau | résultat |\n|---|---|\n| `[3, 9, 2]` | `9` |"));
+    // A course page: chapter from the path, exercises and their corrections linked, the page's
+    // own relative URL (no `url` for this source: relative to the bundle).
+    let ex = find(&chunks, |c| {
+        c["doc_type"] == "exercise" && c["level"] == "premiere" && c["chapter"] == "1.1"
+    });
+    let corr = find(&chunks, |c| c["answers"] == ex["id"]);
+    assert_eq!(corr["doc_type"], "solution");
+    let url = corr["url"].as_str().unwrap();
+    assert!(
+        url.contains("nsi-premiere/T1_Demarrer_en_Python/1.1_Variables/cours/#"),
+        "{url}"
+    );
+    assert!(!url.starts_with('/') && !url.contains("://"), "{url}");
+    // What was left out, and why.
+    assert!(
+        report.contains("sommaire/index.html`: excluded"),
+        "{report}"
+    );
+    assert!(
+        report.contains("overrides/main.html`: not an HTML page"),
+        "{report}"
+    );
+    // The shards answer `chsr search`, gated: a première search never returns terminale.
+    let shards = out.join("shards");
+    let json = ok(&chsr(&[
+        "search",
+        "--shards",
+        shards.to_str().unwrap(),
+        "--subject",
+        "informatique (NSI)",
+        "--level",
+        "premiere",
+        "--json",
+        "-k",
+        "8",
+        "fonction récursive qui s'appelle elle-même",
+    ]));
+    let r: Value = serde_json::from_str(&json).unwrap();
+    assert!(r["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|h| h["level"] == "premiere"));
+    let json = ok(&chsr(&[
+        "search",
+        "--shards",
+        shards.to_str().unwrap(),
+        "--subject",
+        "informatique (NSI)",
+        "--level",
+        "terminale",
+        "--exam",
+        "BNS épreuve pratique",
+        "--year",
+        "2030",
+        "--paper",
+        "sujet 07",
+        "--doc-type",
+        "solution",
+        "--json",
+        "-k",
+        "3",
+        "compter les voyelles d'un mot",
+    ]));
+    let r: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(r["results"][0]["id"], sol["id"]);
+    assert_eq!(r["results"][0]["url"], sol["url"]);
+    // A scope value the index does not have is a clear error naming the valid ones.
+    let bad = chsr(&[
+        "search",
+        "--shards",
+        shards.to_str().unwrap(),
+        "--subject",
+        "informatique (NSI)",
+        "--level",
+        "terminale",
+        "--paper",
+        "sujet 99",
+        "voyelles",
+    ]);
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        !bad.status.success()
+            && err.contains("unknown paper \"sujet 99\"")
+            && err.contains("sujet 07"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_same_site_indexes_to_the_same_bytes() {
+    let (a, b) = (tmp("det-a"), tmp("det-b"));
+    index_sites(&a);
+    index_sites(&b);
+    let files = |d: &Path| {
+        let mut v: Vec<(String, Vec<u8>)> = std::fs::read_dir(d.join("out/shards"))
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                (
+                    e.file_name().to_string_lossy().into_owned(),
+                    std::fs::read(e.path()).unwrap(),
+                )
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(files(&a), files(&b));
+    let _ = (std::fs::remove_dir_all(&a), std::fs::remove_dir_all(&b));
+}
+
+#[test]
+fn a_page_without_a_level_is_an_error_naming_it_unless_skipped() {
+    let dir = tmp("unscoped");
+    let site = fixtures().join("nsi-terminale");
+    let out = dir.join("out");
+    let o = chsr(&[
+        "index",
+        "--site",
+        site.to_str().unwrap(),
+        "--subject",
+        "informatique (NSI)",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success(), "indexed pages without a level");
+    assert!(
+        err.contains("nsi-terminale/") && err.contains("index.html") && err.contains("no level"),
+        "{err}"
+    );
+    assert!(err.contains("--skip-unscoped"), "{err}");
+    let report = dir.join("r.json");
+    // Every page of this site lacks a level: nothing to index, a clear error, and the report.
+    let o = chsr(&[
+        "index",
+        "--site",
+        site.to_str().unwrap(),
+        "--subject",
+        "informatique (NSI)",
+        "--out",
+        out.to_str().unwrap(),
+        "--skip-unscoped",
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success() && err.contains("no page gave any text"),
+        "{err}"
+    );
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(report).unwrap()).unwrap();
+    assert_eq!(r["pages_indexed"], 0);
+    assert!(r["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|s| s[1].as_str().unwrap().contains("no level")));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_bad_config_names_the_file_and_the_key() {
+    let dir = tmp("badcfg");
+    let cfg = dir.join("chsr.toml");
+    std::fs::write(&cfg, "[[source]]\npath = \"x\"\nsubject = \"s\"\nlevel = \"l\"\nlang = \"fr\"\nchaptre = \"1\"\n").unwrap();
+    let o = chsr(&[
+        "index",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--out",
+        dir.join("o").to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success() && err.contains("chsr.toml") && err.contains("chaptre"),
+        "{err}"
+    );
+    std::fs::write(
+        &cfg,
+        "[[source]]\npath = \"missing\"\nsubject = \"s\"\nlevel = \"l\"\nlang = \"fr\"\n",
+    )
+    .unwrap();
+    let o = chsr(&[
+        "index",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--out",
+        dir.join("o").to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success() && err.contains("missing") && err.contains("not a folder"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn markdown_sources_go_through_the_same_chunker() {
+    let dir = tmp("md");
+    let src = fixtures().join("markdown-course");
+    let (out, chunks) = (dir.join("out"), dir.join("c.jsonl"));
+    ok(&chsr(&[
+        "index",
+        "--markdown",
+        src.to_str().unwrap(),
+        "--subject",
+        "informatique (NSI)",
+        "--level",
+        "terminale",
+        "--lang",
+        "fr",
+        "--url",
+        "https://example.org/cours",
+        "--out",
+        out.to_str().unwrap(),
+        "--emit-chunks",
+        chunks.to_str().unwrap(),
+    ]));
+    let chunks: Vec<Value> = std::fs::read_to_string(chunks)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(
+        chunks
+            .iter()
+            .all(|c| c["title"] == "Les piles" && c["chapter"] == "1.1"),
+        "draft page indexed or front matter lost"
+    );
+    let text = find(&chunks, |c| c["doc_type"] == "textbook_section")["text"]
+        .as_str()
+        .unwrap();
+    assert!(text.starts_with("Les piles — Définition\n"), "{text}");
+    assert!(text.contains("```python\np = []\np.append(3)"), "{text}");
+    assert!(text.contains("| opération | effet |\n|---|---|"), "{text}");
+    let ex = find(&chunks, |c| c["doc_type"] == "exercise");
+    let sol = find(&chunks, |c| c["doc_type"] == "solution");
+    assert_eq!(sol["answers"], ex["id"]);
+    assert_eq!(
+        sol["url"],
+        "https://example.org/cours/chapitre-1/piles/#définition"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
