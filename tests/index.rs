@@ -98,7 +98,7 @@ fn index_sites(dir: &Path) -> (Vec<Value>, String) {
     (chunks, std::fs::read_to_string(report).unwrap())
 }
 
-fn find<'a>(chunks: &'a [Value], f: impl Fn(&Value) -> bool) -> &'a Value {
+fn find(chunks: &[Value], f: impl Fn(&Value) -> bool) -> &Value {
     chunks
         .iter()
         .find(|c| f(c))
