@@ -866,6 +866,41 @@ mod tests {
     }
 
     #[test]
+    fn docusaurus_and_hugo_pages_read_the_same_way() {
+        // Docusaurus 3: content in .theme-doc-markdown, code lines as spans ended by <br>,
+        // admonitions as .theme-admonition with a heading div, tabs as role=tabpanel.
+        let p = read(
+            r##"<html lang="en"><body><nav class="navbar">Docs Blog</nav><main><article>
+            <nav class="theme-doc-breadcrumbs">Home › Loops</nav>
+            <div class="theme-doc-markdown markdown"><h1>Loops</h1>
+            <h2 class="anchor" id="while-loops">While loops<a href="#while-loops" class="hash-link">#</a></h2>
+            <div class="language-python codeBlockContainer_x"><pre class="prism-code language-python"><code><span class="token-line"><span>while n &gt; 0:</span><br></span><span class="token-line"><span>    n -= 1</span><br></span></code></pre></div>
+            <div class="theme-admonition theme-admonition-tip admonition_x alert alert--success"><div class="admonitionHeading_x">Exercise 2</div><div class="admonitionContent_x"><p>Count down from 10.</p></div></div>
+            <div class="tabs-container"><ul role="tablist"><li role="tab">Statement</li><li role="tab">Solution</li></ul>
+            <div role="tabpanel"><p>Sum 1..n.</p></div><div role="tabpanel"><p>n*(n+1)/2</p></div></div>
+            </div></article></main><footer>© Docs</footer></body></html>"##,
+        );
+        assert_eq!(p.lang.as_deref(), Some("en"));
+        let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+        assert!(texts.contains(&"```python\nwhile n > 0:\n    n -= 1\n```"), "{texts:?}");
+        assert!(!texts.iter().any(|t| t.contains("Home") || t.contains("Docs Blog") || t.contains('#')), "{texts:?}");
+        let of = |t: &str| &p.ctxs[p.blocks.iter().find(|b| b.text.contains(t)).unwrap().ctx];
+        assert_eq!(of("Count down").role, Role::Exercise);
+        assert_eq!(of("Sum 1..n").role, Role::Exercise);
+        assert_eq!(of("n*(n+1)/2").role, Role::Solution);
+        assert_eq!(of("n*(n+1)/2").answers, of("Sum 1..n").unit);
+        assert_eq!(of("while").headings.last().unwrap().anchor.as_deref(), Some("while-loops"));
+        // Hugo (chroma): lines as spans with their own newlines.
+        let h = read(
+            r##"<html><body><header>Site</header><main><article class="markdown book-article"><h2 id="x">X</h2>
+            <div class="highlight"><pre tabindex="0" class="chroma"><code class="language-python" data-lang="python"><span class="line"><span class="cl">def f():
+</span></span><span class="line"><span class="cl">    return 1
+</span></span></code></pre></div></article></main></body></html>"##,
+        );
+        assert_eq!(h.blocks[0].text, "```python\ndef f():\n    return 1\n```");
+    }
+
+    #[test]
     fn exercises_corrections_and_tabs_become_linked_units() {
         let p = read(
             r##"<article class="md-content__inner"><h2 id="s">Sujet 01</h2>
