@@ -882,14 +882,25 @@ mod tests {
         );
         assert_eq!(p.lang.as_deref(), Some("en"));
         let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
-        assert!(texts.contains(&"```python\nwhile n > 0:\n    n -= 1\n```"), "{texts:?}");
-        assert!(!texts.iter().any(|t| t.contains("Home") || t.contains("Docs Blog") || t.contains('#')), "{texts:?}");
+        assert!(
+            texts.contains(&"```python\nwhile n > 0:\n    n -= 1\n```"),
+            "{texts:?}"
+        );
+        assert!(
+            !texts
+                .iter()
+                .any(|t| t.contains("Home") || t.contains("Docs Blog") || t.contains('#')),
+            "{texts:?}"
+        );
         let of = |t: &str| &p.ctxs[p.blocks.iter().find(|b| b.text.contains(t)).unwrap().ctx];
         assert_eq!(of("Count down").role, Role::Exercise);
         assert_eq!(of("Sum 1..n").role, Role::Exercise);
         assert_eq!(of("n*(n+1)/2").role, Role::Solution);
         assert_eq!(of("n*(n+1)/2").answers, of("Sum 1..n").unit);
-        assert_eq!(of("while").headings.last().unwrap().anchor.as_deref(), Some("while-loops"));
+        assert_eq!(
+            of("while").headings.last().unwrap().anchor.as_deref(),
+            Some("while-loops")
+        );
         // Hugo (chroma): lines as spans with their own newlines.
         let h = read(
             r##"<html><body><header>Site</header><main><article class="markdown book-article"><h2 id="x">X</h2>
