@@ -154,9 +154,9 @@ impl Scope {
     }
 
     /// Checks subject, level and facet-listed values against the manifest. A value absent from
-    /// every facet the manifest lists (doc type, language, exam, chapter, year, paper, topic) is
-    /// an error naming the valid values; fields without facets (question number, section) are
-    /// checked by the gate.
+    /// every facet the manifest lists (doc type, language, exam, year, paper) is an error naming
+    /// the valid values; topical fields (chapter, topic: relaxation may drop them) and fields
+    /// without facets (question number, section) are left to the gate.
     pub fn validate(&self, manifest: &Manifest) -> Result<(), ScopeError> {
         for (field, value) in &self.fields {
             let valid: Vec<String> = match field {
@@ -173,13 +173,9 @@ impl Scope {
                     v.dedup();
                     v
                 }
-                Field::DocType
-                | Field::Lang
-                | Field::Exam
-                | Field::Chapter
-                | Field::Year
-                | Field::Paper
-                | Field::Topic => {
+                // Chapter and topic are topical: a value the index lacks admits nothing, and
+                // relaxation (W1) may drop it, so they are left to the gate.
+                Field::DocType | Field::Lang | Field::Exam | Field::Year | Field::Paper => {
                     let mut v: Vec<String> = manifest
                         .shards
                         .iter()
