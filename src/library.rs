@@ -1774,6 +1774,7 @@ impl Library {
                     key: i,
                     chunk: &shards[c.key.shard].payload.chunks[c.key.doc as usize],
                     score: c.score,
+                    dense_rank: c.dense_rank,
                     adjustments: Vec::new(),
                 })
                 .collect();

@@ -26,6 +26,22 @@
 //!
 //! Near-duplicates: word-set Jaccard similarity ≥ `dedup_threshold` (0.75) with a better-ranked
 //! kept result removes the lower one.
+//!
+//! **Section coverage** (`coverage_*`): the boosts above commit the first screen to one section,
+//! which is right when the evidence singles that section out. When it does not, the last
+//! `coverage_slots` of the `keep` results go to the best chunks of the runner-up sections, one
+//! each, in score order, so that a student sees the plausible sections rather than an eighth
+//! chunk of the first. The evidence is *decisive* (nothing changes) when any of these holds:
+//! * fewer than two sections among the candidates, or the top section's best score is not
+//!   positive;
+//! * the runner-up section's best chunk scores below `coverage_margin` × the top section's best
+//!   (scores after the boosts and penalties, before the same-section boost);
+//! * the dense list, the second and independent opinion, backs the top section: one of its
+//!   chunks ranks within the first `coverage_dense` of that list;
+//! * there is no dense list (a lexical-only search has no second opinion and keeps its ranking).
+//!
+//! A chunk without a section key is a section of its own. Moved chunks keep their score and
+//! carry an [`Adjustment`] of 0 saying why they are on the first screen.
 
 use crate::format::{ChunkRecord, Field};
 use crate::understand::Understanding;
@@ -55,6 +71,17 @@ pub struct RerankConfig {
     pub other_answer: f64,
     /// Jaccard similarity at or above which a lower-ranked result is a near-duplicate.
     pub dedup_threshold: f64,
+    /// Section coverage: how many of the last of the `keep` results go to the best chunks of
+    /// runner-up sections when the section evidence is not decisive (0 = off). The defaults (2
+    /// places, margin 0.95, dense 4) were chosen by two-fold cross-validation on OpenCERB dev
+    /// (README, *Section coverage*).
+    pub coverage_slots: usize,
+    /// Section coverage: the evidence is decisive when the runner-up section's best score is
+    /// below this share of the top section's.
+    pub coverage_margin: f64,
+    /// Section coverage: the evidence is decisive when a chunk of the top section ranks within
+    /// the first `coverage_dense` of the dense list (0: the dense list never backs it).
+    pub coverage_dense: usize,
 }
 
 impl Default for RerankConfig {
@@ -68,6 +95,9 @@ impl Default for RerankConfig {
             exercise: 0.01,
             other_answer: 0.01,
             dedup_threshold: 0.75,
+            coverage_slots: 2,
+            coverage_margin: 0.95,
+            coverage_dense: 4,
         }
     }
 }
@@ -90,8 +120,56 @@ pub struct Candidate<'a, K> {
     pub chunk: &'a ChunkRecord,
     /// Score before reranking.
     pub score: f64,
+    /// 1-based rank in the dense list, when the candidate came from it (section coverage reads
+    /// it as a second opinion on the top section).
+    pub dense_rank: Option<usize>,
     /// Boosts applied.
     pub adjustments: Vec<Adjustment>,
+}
+
+impl<'a, K> Candidate<'a, K> {
+    /// A candidate with a score, no dense rank and no adjustment.
+    pub fn new(key: K, chunk: &'a ChunkRecord, score: f64) -> Candidate<'a, K> {
+        Candidate {
+            key,
+            chunk,
+            score,
+            dense_rank: None,
+            adjustments: Vec::new(),
+        }
+    }
+}
+
+/// The section a candidate stands for: its section key, or the chunk itself when it has none.
+fn section_of<'a>(c: &Candidate<'a, impl Sized>) -> (bool, &'a str) {
+    match c.chunk.section_key.as_deref() {
+        Some(s) => (true, s),
+        None => (false, c.chunk.id.as_str()),
+    }
+}
+
+/// Whether the section evidence leaves the choice open (module docs, *Section coverage*):
+/// `cands` sorted best first, scores after the boosts and penalties.
+fn undecided<K>(cands: &[Candidate<'_, K>], cfg: &RerankConfig) -> bool {
+    let Some(first) = cands.first() else {
+        return false;
+    };
+    let top = section_of(first);
+    if first.score <= 0.0 {
+        return false;
+    }
+    let Some(runner_up) = cands.iter().find(|c| section_of(c) != top) else {
+        return false;
+    };
+    if runner_up.score < cfg.coverage_margin * first.score {
+        return false;
+    }
+    if cands.iter().all(|c| c.dense_rank.is_none()) {
+        return false;
+    }
+    !cands
+        .iter()
+        .any(|c| c.dense_rank.is_some_and(|r| r <= cfg.coverage_dense) && section_of(c) == top)
 }
 
 /// A result removed as a near-duplicate.
@@ -298,6 +376,11 @@ pub fn rerank<'a, K: Clone>(
             .then_with(|| a.chunk.id.cmp(&b.chunk.id))
     };
     cands.sort_by(order);
+    let reserve = if cfg.coverage_slots > 0 && undecided(&cands, cfg) {
+        cfg.coverage_slots.min(keep.saturating_sub(1))
+    } else {
+        0
+    };
     // Section coherence, relative to the top result after the boosts above.
     let top_section = cands.first().and_then(|c| c.chunk.section_key.clone());
     for c in cands.iter_mut() {
@@ -313,25 +396,13 @@ pub fn rerank<'a, K: Clone>(
     }
     cands.sort_by(order);
     // Near-duplicate removal against better-ranked kept results.
-    let mut kept: Vec<Candidate<'a, K>> = Vec::with_capacity(cands.len());
+    let mut kept: Vec<Candidate<'a, K>> = Vec::with_capacity(keep.min(cands.len()));
     let mut kept_sets: Vec<Vec<u64>> = Vec::new();
     let mut dups = Vec::new();
     let mut rest = cands.into_iter();
     for c in rest.by_ref() {
-        if kept.len() >= keep {
-            kept.push(c);
-            break;
-        }
         let set = word_set(&c.chunk.text);
-        let mut dup_of = None;
-        for (k, ks) in kept.iter().zip(&kept_sets) {
-            let sim = set_similarity(&set, ks);
-            if sim >= cfg.dedup_threshold {
-                dup_of = Some((k.chunk.id.clone(), sim));
-                break;
-            }
-        }
-        match dup_of {
+        match duplicate_of(&set, &kept, &kept_sets, cfg.dedup_threshold) {
             Some((of, similarity)) => dups.push(Duplicate {
                 id: c.chunk.id.clone(),
                 of,
@@ -342,9 +413,61 @@ pub fn rerank<'a, K: Clone>(
                 kept.push(c);
             }
         }
+        if kept.len() >= keep {
+            break;
+        }
     }
-    kept.extend(rest);
+    let mut tail: Vec<Candidate<'a, K>> = rest.collect();
+    if reserve > 0 && kept.len() > keep - reserve {
+        // Section coverage: the last `reserve` places go to the best chunks of sections the
+        // first `keep - reserve` results do not show, one each, in rank order.
+        let head = keep - reserve;
+        let mut pool = kept.split_off(head);
+        kept_sets.truncate(head);
+        pool.append(&mut tail);
+        let mut shown: Vec<(bool, &str)> = kept.iter().map(section_of).collect();
+        let mut placed = 0;
+        for mut c in pool {
+            let section = section_of(&c);
+            if placed < reserve && !shown.contains(&section) {
+                let set = word_set(&c.chunk.text);
+                if duplicate_of(&set, &kept, &kept_sets, cfg.dedup_threshold).is_none() {
+                    shown.push(section);
+                    let what = match section {
+                        (true, key) => format!("best chunk of section {key}"),
+                        (false, _) => "a chunk with no section".to_string(),
+                    };
+                    c.adjustments.push(Adjustment {
+                        reason: format!(
+                            "{what}, on the first page: the evidence does not single out one \
+                             section"
+                        ),
+                        delta: 0.0,
+                    });
+                    kept_sets.push(set);
+                    kept.push(c);
+                    placed += 1;
+                    continue;
+                }
+            }
+            tail.push(c);
+        }
+    }
+    kept.extend(tail);
     (kept, dups)
+}
+
+/// The kept result (id and similarity) that `set` nearly duplicates, if any.
+fn duplicate_of<K>(
+    set: &[u64],
+    kept: &[Candidate<'_, K>],
+    kept_sets: &[Vec<u64>],
+    threshold: f64,
+) -> Option<(String, f64)> {
+    kept.iter().zip(kept_sets).find_map(|(k, ks)| {
+        let sim = set_similarity(set, ks);
+        (sim >= threshold).then(|| (k.chunk.id.clone(), sim))
+    })
 }
 
 #[cfg(test)]
@@ -410,12 +533,14 @@ mod tests {
                 key: 0,
                 chunk: &a,
                 score: 0.0164,
+                dense_rank: None,
                 adjustments: vec![],
             },
             Candidate {
                 key: 1,
                 chunk: &b,
                 score: 0.0150,
+                dense_rank: None,
                 adjustments: vec![],
             },
         ];
@@ -455,18 +580,21 @@ mod tests {
                 key: 0,
                 chunk: &x,
                 score: 0.0164,
+                dense_rank: None,
                 adjustments: vec![],
             },
             Candidate {
                 key: 1,
                 chunk: &q,
                 score: 0.0160,
+                dense_rank: None,
                 adjustments: vec![],
             },
             Candidate {
                 key: 2,
                 chunk: &t,
                 score: 0.0140,
+                dense_rank: None,
                 adjustments: vec![],
             },
         ];
@@ -513,12 +641,14 @@ mod tests {
                     key: 0,
                     chunk: &e,
                     score: 0.0164,
+                    dense_rank: None,
                     adjustments: vec![],
                 },
                 Candidate {
                     key: 1,
                     chunk: &t,
                     score: 0.0150,
+                    dense_rank: None,
                     adjustments: vec![],
                 },
             ]
@@ -564,12 +694,7 @@ mod tests {
             }
             v.into_iter()
                 .enumerate()
-                .map(|(key, (chunk, score))| Candidate {
-                    key,
-                    chunk,
-                    score,
-                    adjustments: vec![],
-                })
+                .map(|(key, (chunk, score))| Candidate::new(key, chunk, score))
                 .collect::<Vec<_>>()
         };
         let cfg = RerankConfig::default();
@@ -610,18 +735,21 @@ mod tests {
                 key: 0,
                 chunk: &a,
                 score: 0.03,
+                dense_rank: None,
                 adjustments: vec![],
             },
             Candidate {
                 key: 1,
                 chunk: &b,
                 score: 0.02,
+                dense_rank: None,
                 adjustments: vec![],
             },
             Candidate {
                 key: 2,
                 chunk: &c,
                 score: 0.01,
+                dense_rank: None,
                 adjustments: vec![],
             },
         ];
@@ -639,5 +767,147 @@ mod tests {
         assert_eq!(dups.len(), 1);
         assert_eq!((dups[0].id.as_str(), dups[0].of.as_str()), ("b", "a"));
         assert!(similarity(&a.text, &c.text) < 0.75);
+    }
+
+    /// Candidates for the coverage tests: section `a` holds six chunks scoring 0.0200 down to
+    /// 0.0195, then section `b`'s best at `b_score`, a near-copy of it filed in section `d`, and
+    /// section `c`'s best just below; the dense list ranks the chunks as `dense` says.
+    fn coverage_chunks() -> Vec<ChunkRecord> {
+        let mut v: Vec<ChunkRecord> = (0..6)
+            .map(|i| {
+                chunk(
+                    &format!("a{i}"),
+                    "textbook_section",
+                    "a",
+                    &format!("enthalpy of reaction part {i} alpha{i} beta{i} gamma{i}"),
+                )
+            })
+            .collect();
+        v.push(chunk(
+            "b0",
+            "textbook_section",
+            "b",
+            "calorimetry measures heat flow with a coffee cup calorimeter",
+        ));
+        v.push(chunk(
+            "b1",
+            "textbook_section",
+            "d",
+            "calorimetry measures heat flow with a coffee cup calorimeter.",
+        ));
+        v.push(chunk(
+            "c0",
+            "summary",
+            "c",
+            "Hess's law adds the enthalpies of the steps",
+        ));
+        v
+    }
+
+    fn coverage_order(
+        chunks: &[ChunkRecord],
+        b_score: f64,
+        dense: &[(&str, usize)],
+        cfg: &RerankConfig,
+        keep: usize,
+    ) -> Vec<(String, bool)> {
+        let cands: Vec<Candidate<'_, usize>> = chunks
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let score = match c.id.as_str() {
+                    "b0" => b_score,
+                    "b1" => b_score - 0.00001,
+                    "c0" => b_score - 0.00002,
+                    _ => 0.0200 - 0.0001 * i as f64,
+                };
+                let mut cand = Candidate::new(i, c, score);
+                cand.dense_rank = dense.iter().find(|(id, _)| *id == c.id).map(|x| x.1);
+                cand
+            })
+            .collect();
+        let (out, _) = rerank(cands, &understand("enthalpy"), &[], cfg, keep);
+        out.iter()
+            .take(keep)
+            .map(|c| {
+                let moved = c
+                    .adjustments
+                    .iter()
+                    .any(|a| a.reason.starts_with("best chunk of section"));
+                (c.chunk.id.clone(), moved)
+            })
+            .collect()
+    }
+
+    /// Section coverage on: two places, a 5 % margin, the dense list's first 4.
+    fn coverage_cfg() -> RerankConfig {
+        RerankConfig {
+            coverage_slots: 2,
+            coverage_margin: 0.95,
+            coverage_dense: 4,
+            ..RerankConfig::default()
+        }
+    }
+
+    fn ids(order: &[(String, bool)]) -> Vec<&str> {
+        order.iter().map(|(id, _)| id.as_str()).collect()
+    }
+
+    #[test]
+    fn close_section_evidence_shows_the_runner_up_sections_on_the_first_page() {
+        let chunks = coverage_chunks();
+        let cfg = coverage_cfg();
+        // b's best scores 0.0194, within 5 % of a's 0.0200; the dense list ranks b0 first and
+        // a's chunks only from rank 6 on: the evidence does not single out a.
+        let dense = [("b0", 1), ("a3", 6)];
+        let off = RerankConfig {
+            coverage_slots: 0,
+            ..cfg.clone()
+        };
+        assert_eq!(
+            ids(&coverage_order(&chunks, 0.0194, &dense, &off, 4)),
+            ["a0", "a1", "a2", "a3"]
+        );
+        let on = coverage_order(&chunks, 0.0194, &dense, &cfg, 4);
+        // The last two places go to the best chunks of b and c, one each: d's best, b1, is a
+        // near-copy of b0 and gives way.
+        assert_eq!(ids(&on), ["a0", "a1", "b0", "c0"]);
+        assert_eq!(
+            on.iter().map(|x| x.1).collect::<Vec<_>>(),
+            [false, false, true, true]
+        );
+        // One reserved place: only b, the runner-up.
+        let one = RerankConfig {
+            coverage_slots: 1,
+            ..cfg.clone()
+        };
+        assert_eq!(
+            ids(&coverage_order(&chunks, 0.0194, &dense, &one, 4)),
+            ["a0", "a1", "a2", "b0"]
+        );
+    }
+
+    #[test]
+    fn decisive_section_evidence_keeps_the_committed_page() {
+        let chunks = coverage_chunks();
+        let cfg = coverage_cfg();
+        let committed = ["a0", "a1", "a2", "a3"];
+        // The runner-up far below the top section (0.0150 < 0.95 × 0.0200).
+        let far = coverage_order(&chunks, 0.0150, &[("b0", 1), ("a3", 6)], &cfg, 4);
+        assert_eq!(ids(&far), committed);
+        // Close, but the dense list backs the top section (a chunk of a at rank 3).
+        let backed = coverage_order(&chunks, 0.0194, &[("b0", 1), ("a3", 3)], &cfg, 4);
+        assert_eq!(ids(&backed), committed);
+        // Close, but no dense list: no second opinion, nothing moves.
+        let lexical = coverage_order(&chunks, 0.0194, &[], &cfg, 4);
+        assert_eq!(ids(&lexical), committed);
+        assert!(lexical.iter().all(|x| !x.1));
+    }
+
+    #[test]
+    fn coverage_with_one_section_changes_nothing() {
+        let chunks: Vec<ChunkRecord> = coverage_chunks().into_iter().take(6).collect();
+        let order = coverage_order(&chunks, 0.0194, &[("a5", 9)], &coverage_cfg(), 4);
+        assert_eq!(ids(&order), ["a0", "a1", "a2", "a3"]);
     }
 }
