@@ -10,6 +10,7 @@
 //! | [`bundle`] | the self-contained folder: shards, Wasm package, client, element, search page |
 //! | [`report`] | the build report, the chunks as JSONL, the interface language: a run's outputs |
 //! | `run` | (native) the whole command: walks folders, reads files, writes the bundle |
+//! | `wasm` | (wasm32, feature `indexer`) the same core for the npm package's Node entry point |
 //!
 //! The core is I/O-free and the same on every target: a page is given as (source, relative
 //! path, bytes) to [`read_page`], where a source is served is given by the caller
@@ -27,6 +28,8 @@ pub mod markdown;
 pub mod report;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod run;
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
 
 use crate::format::ChunkRecord;
 use config::{Format, Rule, SectionBy, Source, ValueRule, RULE_FIELDS};
