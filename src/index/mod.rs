@@ -562,7 +562,8 @@ pub fn base_url(source: &Source, out: &Path) -> Result<String, IndexError> {
 
 /// Where `chsr index` looks for the Wasm package when `--pkg` is not given: `$CHSR_PKG`, then
 /// beside the binary (`pkg/`, `../share/chsr/pkg`), then the checkout a binary in
-/// `target/release/` was built in (`www/pkg`, `pkg`).
+/// `target/release/` was built in (`www/pkg`, `pkg`), then the npm package installed in the
+/// current folder (`node_modules/chsr/pkg`).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn pkg_candidates() -> Vec<PathBuf> {
     let mut c = Vec::new();
@@ -578,5 +579,6 @@ pub fn pkg_candidates() -> Vec<PathBuf> {
             c.push(dir.join("../../pkg"));
         }
     }
+    c.push(PathBuf::from("node_modules/chsr/pkg"));
     c
 }
