@@ -160,10 +160,11 @@ mod cli {
         #[arg(long = "skip-unscoped")]
         skip_unscoped: bool,
         /// Static embedding model (.chsrm) for the dense path (default: lexical shards only).
+        /// Native only: the npm package's `chsr index` writes lexical shards.
         #[arg(long)]
         model: Option<PathBuf>,
         /// The Wasm package folder to copy into the bundle (default: $CHSR_PKG, then beside the
-        /// binary, then the checkout it was built in; the npm package's pkg/ will do).
+        /// binary, then the checkout it was built in, then node_modules/chsr/pkg: the npm package).
         #[arg(long)]
         pkg: Option<PathBuf>,
     }
