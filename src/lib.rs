@@ -13,7 +13,7 @@
 //! | [`analysis`] | text analysis shared by indexing and querying (EN/FR stemming, formula normalisation) |
 //! | [`format`] | the on-disk shard and manifest formats; the only module the builder and reader share |
 //! | [`build`] | the shard builder (native CLI): one shard per subject-level pair + `manifest.json` |
-//! | `index` | `chsr index` (native): a built course site or Markdown sources → chunks, shards and a search bundle |
+//! | `index` | `chsr index`: a built course site or Markdown sources → chunks, shards and a search bundle (native; in Wasm with feature `indexer`, for the npm package) |
 //! | [`scope`] | the query scope and its validation against the manifest |
 //! | [`gate`] | the hard curriculum gate: a bitset of admissible chunks per shard |
 //! | [`bm25`] | lexical retrieval over a gated pool |
@@ -46,7 +46,7 @@ pub mod format;
 pub mod fusion;
 pub mod gate;
 pub mod glossary;
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(not(target_arch = "wasm32"), feature = "indexer"))]
 pub mod index;
 pub mod library;
 pub mod rerank;

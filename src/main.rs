@@ -160,47 +160,36 @@ mod cli {
         #[arg(long = "skip-unscoped")]
         skip_unscoped: bool,
         /// Static embedding model (.chsrm) for the dense path (default: lexical shards only).
+        /// Native only: the npm package's `chsr index` writes lexical shards.
         #[arg(long)]
         model: Option<PathBuf>,
-        /// The Wasm package folder to copy into the bundle (default: looked for).
+        /// The Wasm package folder to copy into the bundle (default: $CHSR_PKG, then beside the
+        /// binary, then the checkout it was built in, then node_modules/chsr/pkg: the npm package).
         #[arg(long)]
         pkg: Option<PathBuf>,
     }
 
     fn index(a: IndexArgs) -> Result<(), String> {
-        use chsr::index::config::{Config, Shorthand};
-        use chsr::index::report::{run, RunOptions};
-        let cfg = match (&a.config, &a.site, &a.markdown) {
-            (Some(c), _, _) => {
-                if a.subject.is_some() || a.level.is_some() || a.lang.is_some() || a.url.is_some() {
-                    return Err("--subject/--level/--lang/--url go with --site or --markdown; with --config, set them in the config".into());
-                }
-                Config::from_file(c).map_err(|e| e.to_string())?
-            }
-            (None, site, md) => {
-                let Some(path) = site.clone().or(md.clone()) else {
-                    return Err("say what to index: --config chsr.toml, --site DIR (built HTML) or --markdown DIR".into());
-                };
-                let mut fields = Vec::new();
-                for (k, v) in [
-                    ("subject", &a.subject),
-                    ("level", &a.level),
-                    ("lang", &a.lang),
-                    ("doc_type", &a.doc_type),
-                ] {
-                    if let Some(v) = v {
-                        fields.push((k, v.clone()));
-                    }
-                }
-                Config::shorthand(&Shorthand {
-                    path,
-                    markdown: md.is_some(),
-                    fields,
-                    url: a.url.clone(),
-                })
-                .map_err(|e| e.to_string())?
-            }
+        use chsr::index::config::{Args, Config};
+        use chsr::index::run::{run, RunOptions};
+        use chsr::index::IndexError;
+        let args = Args {
+            config: a.config.clone(),
+            site: a.site.clone(),
+            markdown: a.markdown.clone(),
+            subject: a.subject.clone(),
+            level: a.level.clone(),
+            lang: a.lang.clone(),
+            doc_type: a.doc_type.clone(),
+            url: a.url.clone(),
         };
+        let read = |p: &std::path::Path| {
+            std::fs::read_to_string(p).map_err(|e| IndexError::Io {
+                path: p.display().to_string(),
+                message: e.to_string(),
+            })
+        };
+        let cfg: Config = args.config(read).map_err(|e| e.to_string())?;
         let report = run(
             &cfg,
             &RunOptions {
@@ -213,37 +202,10 @@ mod cli {
             },
         )
         .map_err(|e| e.to_string())?;
-        for w in &report.warnings {
-            eprintln!("warning: {w}");
+        let out = a.out.display().to_string();
+        for line in report.summary(&out, a.report.is_some()) {
+            eprintln!("{line}");
         }
-        for (k, v) in &report.scopes {
-            eprintln!("  {k:<40} {v:>6} chunks");
-        }
-        let types: Vec<String> = report
-            .doc_types
-            .iter()
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect();
-        eprintln!("  doc types: {}", types.join(", "));
-        eprintln!(
-            "indexed {} of {} pages ({} left out{}) into {} chunks in {:.2}s{}; bundle in {}",
-            report.pages_indexed,
-            report.pages,
-            report.skipped.len(),
-            if report.skipped.is_empty() || a.report.is_some() {
-                ""
-            } else {
-                "; --report FILE lists them"
-            },
-            report.chunks,
-            report.seconds.get("total").copied().unwrap_or_default(),
-            if report.dense {
-                " (with the dense path)"
-            } else {
-                " (lexical shards)"
-            },
-            a.out.display()
-        );
         Ok(())
     }
 

@@ -10,12 +10,31 @@
 //! OUT/shards/               exactly what `chsr build --out` writes
 //! OUT/README.md             how to deploy and embed it
 //! ```
+//!
+//! [`files`] says what goes in (I/O-free; the npm package's Node entry point writes the same
+//! files, copying the [`ASSET_NAMES`] from its own copy of `www/`); `write_bundle` writes it.
 
 use super::config::SitePage;
 use super::IndexError;
+#[cfg(not(target_arch = "wasm32"))]
 use std::path::{Path, PathBuf};
 
-/// The browser files, as in `www/` when this binary was built.
+/// The names of the browser files a bundle gets (the texts are [`ASSETS`]).
+pub const ASSET_NAMES: &[&str] = &[
+    "chsr-search.js",
+    "chsr-search.css",
+    "chsr-client.js",
+    "view.js",
+    "i18n.js",
+    "offline.js",
+    "guard.js",
+    "chsr-client.d.ts",
+    "chsr-search.d.ts",
+];
+
+/// The browser files, as in `www/` when this binary was built (native only: the npm package
+/// ships the files themselves, and its Wasm indexer knows only their [`ASSET_NAMES`]).
+#[cfg(not(target_arch = "wasm32"))]
 pub const ASSETS: &[(&str, &str)] = &[
     ("chsr-search.js", include_str!("../../www/chsr-search.js")),
     ("chsr-search.css", include_str!("../../www/chsr-search.css")),
@@ -44,11 +63,23 @@ a{color:#1f5fbf}
 ";
 
 /// Files of a built Wasm package that the page loads.
-const PKG_FILES: &[&str] = &["chsr.js", "chsr_bg.wasm"];
+pub const PKG_FILES: &[&str] = &["chsr.js", "chsr_bg.wasm"];
+
+/// Files of the Wasm package copied into the bundle when present: [`PKG_FILES`] and the types.
+pub const PKG_COPIED: &[&str] = &["chsr.js", "chsr_bg.wasm", "chsr.d.ts"];
 
 /// A folder holding a built Wasm package (`chsr.js` and `chsr_bg.wasm`), if `dir` is one.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn is_pkg(dir: &Path) -> bool {
     PKG_FILES.iter().all(|f| dir.join(f).is_file())
+}
+
+/// The error for a `--pkg` folder that holds no Wasm package.
+pub fn not_a_pkg(path: &str) -> IndexError {
+    IndexError::Io {
+        path: path.to_string(),
+        message: "not a Wasm package folder (no chsr.js and chsr_bg.wasm: scripts/build-site builds one in pkg/, and the npm package has one in its pkg/)".into(),
+    }
 }
 
 fn esc(s: &str) -> String {
@@ -123,6 +154,25 @@ pub fn page_html(site: &SitePage, lang: &str) -> String {
     )
 }
 
+/// The README written into the bundle.
+fn readme(lang: &str) -> String {
+    format!(
+        "# Search bundle made by `chsr index`\n\nUpload this folder with the site (it is self-contained: the search page `index.html`, the\n`<chsr-search>` element and its modules, the Wasm package in `pkg/`, and the index in `shards/`).\nEverything runs in the visitor's browser; no server code.\n\nTo add the search box to any page of the site:\n\n```html\n<script type=\"module\" src=\"/PATH/TO/THIS/FOLDER/chsr-search.js\"></script>\n<chsr-search manifest=\"/PATH/TO/THIS/FOLDER/shards/manifest.json\" lang=\"{lang}\"></chsr-search>\n```\n\nScope attributes (`subject`, `level`, `doc-type`, `chapter`, `year`, `paper`, `exam`) lock the box to\npart of the course.\n"
+    )
+}
+
+/// The bundle's files besides the shards and the Wasm package, in the order they are written:
+/// `(name, text)`, where `None` is one of the [`ASSET_NAMES`] (the browser file of that name).
+pub fn files(site: &SitePage, lang: &str) -> Vec<(&'static str, Option<String>)> {
+    let mut files: Vec<(&'static str, Option<String>)> =
+        ASSET_NAMES.iter().map(|name| (*name, None)).collect();
+    files.push(("page.css", Some(PAGE_CSS.to_string())));
+    files.push(("index.html", Some(page_html(site, lang))));
+    files.push(("README.md", Some(readme(lang))));
+    files
+}
+
+#[cfg(not(target_arch = "wasm32"))]
 fn write(path: &Path, bytes: &[u8]) -> Result<(), IndexError> {
     if let Some(p) = path.parent() {
         std::fs::create_dir_all(p).map_err(|e| IndexError::Io {
@@ -138,28 +188,29 @@ fn write(path: &Path, bytes: &[u8]) -> Result<(), IndexError> {
 
 /// Writes the page, the browser files and (when found) the Wasm package into `out`. Returns
 /// the files written (relative to `out`) and the package folder used, if any.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn write_bundle(
     out: &Path,
     site: &SitePage,
     lang: &str,
     pkg: Option<&Path>,
 ) -> Result<(Vec<String>, Option<PathBuf>), IndexError> {
-    let mut files = Vec::new();
-    for (name, text) in ASSETS {
+    let mut written = Vec::new();
+    for (name, text) in files(site, lang) {
+        let text = match text {
+            Some(t) => t,
+            None => ASSETS
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, t)| t.to_string())
+                .unwrap_or_default(),
+        };
         write(&out.join(name), text.as_bytes())?;
-        files.push(name.to_string());
+        written.push(name.to_string());
     }
-    write(&out.join("page.css"), PAGE_CSS.as_bytes())?;
-    write(&out.join("index.html"), page_html(site, lang).as_bytes())?;
-    files.extend(["page.css".to_string(), "index.html".to_string()]);
-    let readme = format!(
-        "# Search bundle made by `chsr index`\n\nUpload this folder with the site (it is self-contained: the search page `index.html`, the\n`<chsr-search>` element and its modules, the Wasm package in `pkg/`, and the index in `shards/`).\nEverything runs in the visitor's browser; no server code.\n\nTo add the search box to any page of the site:\n\n```html\n<script type=\"module\" src=\"/PATH/TO/THIS/FOLDER/chsr-search.js\"></script>\n<chsr-search manifest=\"/PATH/TO/THIS/FOLDER/shards/manifest.json\" lang=\"{lang}\"></chsr-search>\n```\n\nScope attributes (`subject`, `level`, `doc-type`, `chapter`, `year`, `paper`, `exam`) lock the box to\npart of the course.\n"
-    );
-    write(&out.join("README.md"), readme.as_bytes())?;
-    files.push("README.md".into());
     let used = match pkg {
         Some(dir) => {
-            for f in PKG_FILES.iter().chain(["chsr.d.ts"].iter()) {
+            for f in PKG_COPIED {
                 let src = dir.join(f);
                 if !src.is_file() {
                     continue;
@@ -169,13 +220,13 @@ pub fn write_bundle(
                     message: e.to_string(),
                 })?;
                 write(&out.join("pkg").join(f), &bytes)?;
-                files.push(format!("pkg/{f}"));
+                written.push(format!("pkg/{f}"));
             }
             Some(dir.to_path_buf())
         }
         None => None,
     };
-    Ok((files, used))
+    Ok((written, used))
 }
 
 #[cfg(test)]
@@ -197,5 +248,14 @@ mod tests {
         assert!(!h.contains("javascript:"));
         assert!(!h.contains("OpenCERB"));
         assert!(h.contains("<chsr-search manifest=\"shards/manifest.json\" lang=\"fr\""));
+    }
+
+    #[test]
+    fn the_asset_names_are_the_assets() {
+        let names: Vec<&str> = ASSETS.iter().map(|(n, _)| *n).collect();
+        assert_eq!(names, ASSET_NAMES);
+        let f = files(&SitePage::default(), "en");
+        assert_eq!(f.len(), ASSET_NAMES.len() + 3);
+        assert!(f.iter().take(ASSET_NAMES.len()).all(|(_, t)| t.is_none()));
     }
 }

@@ -501,17 +501,88 @@ pub struct Shorthand {
     pub url: Option<String>,
 }
 
+/// What the command line says to index: `--config FILE`, or the one-site shorthand (`--site DIR`
+/// or `--markdown DIR` with `--subject`, `--level`, `--lang`, `--doc-type`, `--url`).
+#[derive(Clone, Debug, Default)]
+pub struct Args {
+    /// `--config`.
+    pub config: Option<PathBuf>,
+    /// `--site`.
+    pub site: Option<PathBuf>,
+    /// `--markdown`.
+    pub markdown: Option<PathBuf>,
+    /// `--subject`.
+    pub subject: Option<String>,
+    /// `--level`.
+    pub level: Option<String>,
+    /// `--lang`.
+    pub lang: Option<String>,
+    /// `--doc-type`.
+    pub doc_type: Option<String>,
+    /// `--url`.
+    pub url: Option<String>,
+}
+
+impl Args {
+    /// The configuration the arguments give; `read` reads the configuration file's text.
+    pub fn config(
+        &self,
+        read: impl FnOnce(&Path) -> Result<String, IndexError>,
+    ) -> Result<Config, IndexError> {
+        let usage = |m: &str| IndexError::Usage { message: m.into() };
+        if let Some(c) = &self.config {
+            if self.subject.is_some()
+                || self.level.is_some()
+                || self.lang.is_some()
+                || self.url.is_some()
+            {
+                return Err(usage("--subject/--level/--lang/--url go with --site or --markdown; with --config, set them in the config"));
+            }
+            return Config::from_text(&read(c)?, c);
+        }
+        let Some(path) = self.site.clone().or(self.markdown.clone()) else {
+            return Err(usage(
+                "say what to index: --config chsr.toml, --site DIR (built HTML) or --markdown DIR",
+            ));
+        };
+        let mut fields = Vec::new();
+        for (k, v) in [
+            ("subject", &self.subject),
+            ("level", &self.level),
+            ("lang", &self.lang),
+            ("doc_type", &self.doc_type),
+        ] {
+            if let Some(v) = v {
+                fields.push((k, v.clone()));
+            }
+        }
+        Config::shorthand(&Shorthand {
+            path,
+            markdown: self.markdown.is_some(),
+            fields,
+            url: self.url.clone(),
+        })
+    }
+}
+
 impl Config {
     /// Reads and checks a configuration file; relative source paths are resolved against the
     /// file's folder.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn from_file(path: &Path) -> Result<Config, IndexError> {
-        let file = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|e| IndexError::Io {
-            path: file.clone(),
+            path: path.display().to_string(),
             message: e.to_string(),
         })?;
+        Config::from_text(&text, path)
+    }
+
+    /// Checks the text of the configuration file at `path` (as given on the command line:
+    /// messages name it so); relative source paths are resolved against its folder.
+    pub fn from_text(text: &str, path: &Path) -> Result<Config, IndexError> {
+        let file = path.display().to_string();
         let base = path.parent().unwrap_or(Path::new("."));
-        let mut c = Config::parse(&text, &file, base)?;
+        let mut c = Config::parse(text, &file, base)?;
         c.file = Some(path.to_path_buf());
         Ok(c)
     }

@@ -8,10 +8,17 @@
 //! | [`markdown`] | Markdown with front matter → the same reader |
 //! | [`chunk`] | blocks → chunk records (`chsr build`'s format) |
 //! | [`bundle`] | the self-contained folder: shards, Wasm package, client, element, search page |
-//! | [`report`] | the build report: pages, chunks, metadata coverage, pages skipped and why |
+//! | [`report`] | the build report, the chunks as JSONL, the interface language: a run's outputs |
+//! | `run` | (native) the whole command: walks folders, reads files, writes the bundle |
+//! | `wasm` | (wasm32, feature `indexer`) the same core for the npm package's Node entry point |
 //!
-//! The pipeline ([`read_sources`]) does no I/O but reading the pages; the shards are made by
-//! [`crate::build`] exactly as for a JSONL corpus.
+//! The core is I/O-free and the same on every target: a page is given as (source, relative
+//! path, bytes) to [`read_page`], where a source is served is given by the caller
+//! ([`configured_url`], else [`relative_url_between`] the bundle and the source folder), and the
+//! shards are made by [`crate::build`] exactly as for a JSONL corpus. Only walking folders
+//! ([`list_pages`]), reading and writing files, threads (rayon) and progress bars are native;
+//! the npm package's `bin/chsr.mjs` does those in Node and calls the core through Wasm, so both
+//! write the same bytes.
 
 pub mod bundle;
 pub mod chunk;
@@ -19,12 +26,17 @@ pub mod config;
 pub mod html;
 pub mod markdown;
 pub mod report;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod run;
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
 
 use crate::format::ChunkRecord;
-use config::{Config, Format, Rule, SectionBy, Source, ValueRule, RULE_FIELDS};
-use rayon::prelude::*;
+use config::{Format, Rule, SectionBy, Source, ValueRule, RULE_FIELDS};
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+#[cfg(not(target_arch = "wasm32"))]
+use {config::Config, rayon::prelude::*, std::path::PathBuf};
 
 /// Errors of `chsr index`. Each names the file, key or page concerned; [`IndexError::code`] is
 /// stable.
@@ -72,6 +84,11 @@ pub enum IndexError {
         /// What failed.
         message: String,
     },
+    /// The command line does not say what to index, or mixes its ways of saying it (`usage`).
+    Usage {
+        /// What is wrong.
+        message: String,
+    },
 }
 
 impl IndexError {
@@ -84,6 +101,7 @@ impl IndexError {
             IndexError::Unscoped { .. } => "unscoped",
             IndexError::Page { .. } => "page",
             IndexError::Build { .. } => "build",
+            IndexError::Usage { .. } => "usage",
         }
     }
 }
@@ -106,7 +124,9 @@ impl fmt::Display for IndexError {
                 missing[0].replace('_', "-")
             ),
             IndexError::Page { page, message } => write!(f, "{page}: {message}"),
-            IndexError::Build { message } => write!(f, "{message}"),
+            IndexError::Build { message } | IndexError::Usage { message } => {
+                write!(f, "{message}")
+            }
         }
     }
 }
@@ -137,7 +157,48 @@ pub struct Indexed {
     pub warnings: Vec<String>,
 }
 
-/// Every page file of a source, as `/`-separated paths relative to it, sorted.
+impl Indexed {
+    /// Adds a page read by [`read_page`] (pages must come in source order, then path order).
+    pub fn add(&mut self, page: PageRead) {
+        let (outcome, chunks, warnings) = page;
+        self.pages.push(outcome);
+        self.chunks.extend(chunks);
+        self.warnings.extend(warnings);
+    }
+}
+
+/// File name endings of a format's pages (compared with the lowercased file name).
+pub fn page_extensions(format: Format) -> &'static [&'static str] {
+    match format {
+        Format::Html => &[".html", ".htm"],
+        Format::Markdown => &[".md", ".markdown"],
+    }
+}
+
+/// The error for a source whose path is not a folder.
+pub fn not_a_folder(source: &Source) -> IndexError {
+    IndexError::Io {
+        path: source.path.display().to_string(),
+        message: "not a folder (the path of a [[source]] is a folder of pages, relative to the config file)".into(),
+    }
+}
+
+/// The error for a source folder without a page of its format.
+pub fn no_pages(source: &Source) -> IndexError {
+    IndexError::NoPages {
+        path: source.path.display().to_string(),
+        format: if source.format == Format::Html {
+            "HTML (*.html)"
+        } else {
+            "Markdown (*.md)"
+        },
+    }
+}
+
+/// Every page file of a source, as `/`-separated paths relative to it, sorted: entries by file
+/// name (bytes), names starting with `.` left out, folders followed, files kept by
+/// [`page_extensions`]. (`bin/chsr.mjs` walks folders the same way.)
+#[cfg(not(target_arch = "wasm32"))]
 pub fn list_pages(source: &Source) -> Result<Vec<String>, IndexError> {
     fn walk(dir: &Path, rel: &str, exts: &[&str], out: &mut Vec<String>) -> Result<(), IndexError> {
         let io = |e: std::io::Error| IndexError::Io {
@@ -168,27 +229,13 @@ pub fn list_pages(source: &Source) -> Result<Vec<String>, IndexError> {
         }
         Ok(())
     }
-    let exts: &[&str] = match source.format {
-        Format::Html => &[".html", ".htm"],
-        Format::Markdown => &[".md", ".markdown"],
-    };
     if !source.path.is_dir() {
-        return Err(IndexError::Io {
-            path: source.path.display().to_string(),
-            message: "not a folder (the path of a [[source]] is a folder of pages, relative to the config file)".into(),
-        });
+        return Err(not_a_folder(source));
     }
     let mut out = Vec::new();
-    walk(&source.path, "", exts, &mut out)?;
+    walk(&source.path, "", page_extensions(source.format), &mut out)?;
     if out.is_empty() {
-        return Err(IndexError::NoPages {
-            path: source.path.display().to_string(),
-            format: if source.format == Format::Html {
-                "HTML (*.html)"
-            } else {
-                "Markdown (*.md)"
-            },
-        });
+        return Err(no_pages(source));
     }
     Ok(out)
 }
@@ -236,7 +283,22 @@ fn encode_segment(s: &str) -> String {
     out
 }
 
+/// The relative URL from folder `from` to folder `to` (both canonical, absolute), ending in `/`
+/// (empty when they are the same folder).
+pub fn relative_url_between(from: &Path, to: &Path) -> String {
+    let ac: Vec<_> = from.components().collect();
+    let bc: Vec<_> = to.components().collect();
+    let common = ac.iter().zip(&bc).take_while(|(x, y)| x == y).count();
+    let mut out = "../".repeat(ac.len() - common);
+    for c in &bc[common..] {
+        out.push_str(&encode_segment(&c.as_os_str().to_string_lossy()));
+        out.push('/');
+    }
+    out
+}
+
 /// The relative URL from folder `from` to folder `to` (both existing), ending in `/`.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn relative_url(from: &Path, to: &Path) -> Result<String, IndexError> {
     let canon = |p: &Path| {
         std::fs::canonicalize(p).map_err(|e| IndexError::Io {
@@ -244,20 +306,11 @@ pub fn relative_url(from: &Path, to: &Path) -> Result<String, IndexError> {
             message: e.to_string(),
         })
     };
-    let (a, b) = (canon(from)?, canon(to)?);
-    let ac: Vec<_> = a.components().collect();
-    let bc: Vec<_> = b.components().collect();
-    let common = ac.iter().zip(&bc).take_while(|(x, y)| x == y).count();
-    let mut out = "../".repeat(ac.len() - common);
-    for c in &bc[common..] {
-        out.push_str(&encode_segment(&c.as_os_str().to_string_lossy()));
-        out.push('/');
-    }
-    Ok(out)
+    Ok(relative_url_between(&canon(from)?, &canon(to)?))
 }
 
 /// A page read: what became of it, its chunks, and warnings.
-type PageRead = (PageOutcome, Vec<ChunkRecord>, Vec<String>);
+pub type PageRead = (PageOutcome, Vec<ChunkRecord>, Vec<String>);
 
 fn applies(rule: &Rule, path: &str) -> bool {
     rule.pages
@@ -266,9 +319,10 @@ fn applies(rule: &Rule, path: &str) -> bool {
         .unwrap_or(true)
 }
 
-/// Reads every page of every source into chunks. `base_urls[i]` is where source `i` is served
-/// (ending in `/`). Pages without subject, level or language are an error, or left out with
-/// `skip_unscoped`. `progress` is called after each page.
+/// Reads every page of every source into chunks, in parallel. `base_urls[i]` is where source
+/// `i` is served (ending in `/`). Pages without subject, level or language are an error, or
+/// left out with `skip_unscoped`. `progress` is called after each page.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn read_sources(
     cfg: &Config,
     base_urls: &[String],
@@ -282,29 +336,54 @@ pub fn read_sources(
         let results: Vec<Result<PageRead, IndexError>> = pages
             .par_iter()
             .map(|rel| {
-                let r = read_page(source, &reader, &base_urls[si], rel, skip_unscoped);
+                let load = || {
+                    std::fs::read(source.path.join(rel)).map_err(|e| IndexError::Io {
+                        path: page_name(source, rel),
+                        message: e.to_string(),
+                    })
+                };
+                let r = read_page(source, &reader, &base_urls[si], rel, load, skip_unscoped);
                 progress(rel);
                 r
             })
             .collect();
         for r in results {
-            let (outcome, chunks, warnings) = r?;
-            all.pages.push(outcome);
-            all.chunks.extend(chunks);
-            all.warnings.extend(warnings);
+            all.add(r?);
         }
     }
     Ok(all)
 }
 
-fn read_page(
+/// A page as messages name it: its source folder and its path.
+pub fn page_name(source: &Source, rel: &str) -> String {
+    format!("{}/{rel}", source.path.display())
+}
+
+/// Why the configuration leaves a page out before it is read (the source's `exclude` globs, a
+/// rule with `skip = true`), if it does.
+pub fn skip_reason(source: &Source, rel: &str) -> Option<&'static str> {
+    if source.exclude.is_match(rel) {
+        return Some("excluded by the source's exclude globs");
+    }
+    let skip = std::iter::once(&source.base)
+        .chain(source.rules.iter().filter(|r| applies(r, rel)))
+        .any(|r| r.skip);
+    skip.then_some("a rule with skip = true matches it")
+}
+
+/// Reads one page of a source into chunks (I/O-free): `base_url` is where the source is served
+/// (ending in `/`), `rel` the page's path in the source, and `load` gives its bytes (called only
+/// when the page is not left out by [`skip_reason`]). A page without subject, level or language
+/// is an [`IndexError::Unscoped`], or left out with `skip_unscoped`.
+pub fn read_page(
     source: &Source,
     reader: &html::Reader,
     base_url: &str,
     rel: &str,
+    load: impl FnOnce() -> Result<Vec<u8>, IndexError>,
     skip_unscoped: bool,
 ) -> Result<PageRead, IndexError> {
-    let page_name = format!("{}/{rel}", source.path.display());
+    let page_name = page_name(source, rel);
     let mut outcome = PageOutcome {
         source: source.name.clone(),
         path: rel.to_string(),
@@ -315,19 +394,13 @@ fn read_page(
         o.skipped = Some(why);
         Ok((o, Vec::new(), Vec::new()))
     };
-    if source.exclude.is_match(rel) {
-        return skip(outcome, "excluded by the source's exclude globs".into());
+    if let Some(why) = skip_reason(source, rel) {
+        return skip(outcome, why.into());
     }
     let rules: Vec<&Rule> = std::iter::once(&source.base)
         .chain(source.rules.iter().filter(|r| applies(r, rel)))
         .collect();
-    if rules.iter().any(|r| r.skip) {
-        return skip(outcome, "a rule with skip = true matches it".into());
-    }
-    let bytes = std::fs::read(source.path.join(rel)).map_err(|e| IndexError::Io {
-        path: page_name.clone(),
-        message: e.to_string(),
-    })?;
+    let bytes = load()?;
     let mut warnings = Vec::new();
     let text = match String::from_utf8(bytes) {
         Ok(t) => t,
@@ -467,17 +540,31 @@ fn read_page(
     Ok((outcome, chunks, warnings))
 }
 
+/// Where a source is served, as configured (`url`), ending in `/`; `None`: relative to the
+/// bundle (see [`relative_url_between`]).
+pub fn configured_url(source: &Source) -> Option<String> {
+    match &source.url {
+        Some(u) if u.ends_with('/') => Some(u.clone()),
+        Some(u) => Some(format!("{u}/")),
+        None => None,
+    }
+}
+
 /// The folder a source is served from, as a URL ending in `/`: its configured `url`, else its
 /// place relative to the bundle folder `out` (deployed together, as uploaded).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn base_url(source: &Source, out: &Path) -> Result<String, IndexError> {
-    match &source.url {
-        Some(u) if u.ends_with('/') => Ok(u.clone()),
-        Some(u) => Ok(format!("{u}/")),
+    match configured_url(source) {
+        Some(u) => Ok(u),
         None => relative_url(out, &source.path),
     }
 }
 
-/// Where `chsr index` looks for the Wasm package when `--pkg` is not given.
+/// Where `chsr index` looks for the Wasm package when `--pkg` is not given: `$CHSR_PKG`, then
+/// beside the binary (`pkg/`, `../share/chsr/pkg`), then the checkout a binary in
+/// `target/release/` was built in (`www/pkg`, `pkg`), then the npm package installed in the
+/// current folder (`node_modules/chsr/pkg`).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn pkg_candidates() -> Vec<PathBuf> {
     let mut c = Vec::new();
     if let Some(p) = std::env::var_os("CHSR_PKG") {
@@ -492,5 +579,6 @@ pub fn pkg_candidates() -> Vec<PathBuf> {
             c.push(dir.join("../../pkg"));
         }
     }
+    c.push(PathBuf::from("node_modules/chsr/pkg"));
     c
 }

@@ -1,33 +1,16 @@
-//! The whole of `chsr index` (native): read the sources, build the shards, write the bundle, the
-//! chunks (`--emit-chunks`) and the build report (`--report`).
+//! What a run of `chsr index` makes from the pages read, I/O-free (the native CLI and the npm
+//! package's Node entry point both call these): the shards, the warnings, the interface
+//! language, the chunks as JSONL (`--emit-chunks`), the build report (`--report`) and the lines
+//! printed at the end.
 
-use super::config::Config;
-use super::{base_url, bundle, pkg_candidates, read_sources, IndexError, Indexed};
-use crate::build::{build, build_with_model_file, write_output, BuildOptions};
+use super::config::SitePage;
+use super::{IndexError, Indexed};
+use crate::build::{build, build_with_model_file, BuildOptions, BuildOutput};
 use crate::corpus::SourcedChunk;
+use crate::format::model::ModelFormatError;
 use crate::format::ChunkRecord;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
-use std::time::Instant;
-
-/// Options of a run.
-#[derive(Clone, Debug, Default)]
-pub struct RunOptions {
-    /// The bundle folder.
-    pub out: PathBuf,
-    /// Write the chunks here (JSONL, `chsr build`'s format).
-    pub emit_chunks: Option<PathBuf>,
-    /// Write the build report here (`.json`: JSON; otherwise Markdown).
-    pub report: Option<PathBuf>,
-    /// Leave out pages without subject, level or language instead of failing.
-    pub skip_unscoped: bool,
-    /// Static embedding model (`.chsrm`) for the dense path; `None`: lexical shards only.
-    pub model: Option<PathBuf>,
-    /// The Wasm package folder; `None`: looked for (see [`pkg_candidates`]).
-    pub pkg: Option<PathBuf>,
-}
 
 /// What a run did (also the JSON report).
 #[derive(Clone, Debug, Default, Serialize)]
@@ -131,71 +114,121 @@ impl Report {
         }
         s
     }
-}
 
-fn io(path: &Path, e: impl std::fmt::Display) -> IndexError {
-    IndexError::Io {
-        path: path.display().to_string(),
-        message: e.to_string(),
-    }
-}
-
-/// Runs `chsr index`: returns the report (also written with `--report`).
-pub fn run(cfg: &Config, opts: &RunOptions) -> Result<Report, IndexError> {
-    let t0 = Instant::now();
-    std::fs::create_dir_all(&opts.out).map_err(|e| io(&opts.out, e))?;
-    let total: usize = cfg
-        .sources
-        .iter()
-        .map(|s| super::list_pages(s).map(|p| p.len()))
-        .sum::<Result<usize, _>>()?;
-    let base_urls = cfg
-        .sources
-        .iter()
-        .map(|s| base_url(s, &opts.out))
-        .collect::<Result<Vec<_>, _>>()?;
-    let bar = if std::io::stderr().is_terminal() {
-        let b = indicatif::ProgressBar::new(total as u64);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{spinner} reading pages {pos}/{len} {wide_msg}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        b
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
-    let progress = |p: &str| {
-        bar.inc(1);
-        bar.set_message(p.to_string());
-    };
-    let indexed: Indexed = read_sources(cfg, &base_urls, opts.skip_unscoped, &progress)?;
-    bar.finish_and_clear();
-    let t_read = t0.elapsed().as_secs_f64();
-    if indexed.chunks.is_empty() {
-        let report = Report {
+    /// The report of a run that found pages but indexed none (why each was left out).
+    pub fn nothing_indexed(indexed: &Indexed) -> Report {
+        Report {
             pages: indexed.pages.len(),
-            skipped: skipped(&indexed),
+            skipped: skipped(indexed),
             warnings: indexed.warnings.clone(),
             ..Report::default()
-        };
-        if let Some(p) = &opts.report {
-            write_report(&report, p)?;
         }
-        return Err(IndexError::Build {
-            message: format!(
-                "no page gave any text to index: {} pages found, all left out{}",
-                indexed.pages.len(),
-                if opts.report.is_some() {
-                    " (the report says why)"
-                } else {
-                    " (--report FILE says why)"
-                }
-            ),
-        });
     }
-    let t1 = Instant::now();
+
+    /// The report of a run: `warnings` are all of them (pages', the build's, the bundle's),
+    /// `bundle_files` the files written beside the shards. The caller adds the `seconds`.
+    pub fn new(
+        indexed: &Indexed,
+        warnings: Vec<String>,
+        dense: bool,
+        bundle_files: Vec<String>,
+    ) -> Report {
+        let mut report = Report {
+            pages: indexed.pages.len(),
+            pages_indexed: indexed.pages.iter().filter(|p| p.skipped.is_none()).count(),
+            skipped: skipped(indexed),
+            chunks: indexed.chunks.len(),
+            coverage: coverage(&indexed.chunks),
+            warnings,
+            dense,
+            bundle_files,
+            ..Report::default()
+        };
+        for c in &indexed.chunks {
+            *report.doc_types.entry(c.doc_type.clone()).or_default() += 1;
+            *report
+                .scopes
+                .entry(format!("{} / {}", c.subject, c.level))
+                .or_default() += 1;
+        }
+        report
+    }
+
+    /// The report as `--report` writes it: JSON when `json` (see [`is_json_report`]), else
+    /// Markdown.
+    pub fn text(&self, json: bool) -> String {
+        if json {
+            serde_json::to_string_pretty(self).expect("a report serialises") + "\n"
+        } else {
+            self.markdown()
+        }
+    }
+
+    /// The lines `chsr index` prints when it is done (on stderr): warnings, chunks per scope,
+    /// chunks per document type, and a summary naming the bundle folder `out` (as given).
+    /// `report_given`: whether `--report` was given (else the summary points to it).
+    pub fn summary(&self, out: &str, report_given: bool) -> Vec<String> {
+        let mut lines: Vec<String> = self
+            .warnings
+            .iter()
+            .map(|w| format!("warning: {w}"))
+            .collect();
+        for (k, v) in &self.scopes {
+            lines.push(format!("  {k:<40} {v:>6} chunks"));
+        }
+        let types: Vec<String> = self
+            .doc_types
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        lines.push(format!("  doc types: {}", types.join(", ")));
+        lines.push(format!(
+            "indexed {} of {} pages ({} left out{}) into {} chunks in {:.2}s{}; bundle in {}",
+            self.pages_indexed,
+            self.pages,
+            self.skipped.len(),
+            if self.skipped.is_empty() || report_given {
+                ""
+            } else {
+                "; --report FILE lists them"
+            },
+            self.chunks,
+            self.seconds.get("total").copied().unwrap_or_default(),
+            if self.dense {
+                " (with the dense path)"
+            } else {
+                " (lexical shards)"
+            },
+            out
+        ));
+        lines
+    }
+}
+
+/// Whether `--report FILE` writes JSON: the file name's extension is `json`.
+pub fn is_json_report(file: &std::path::Path) -> bool {
+    file.extension().map(|e| e == "json").unwrap_or(false)
+}
+
+/// The error of a run in which every page was left out (`report_given`: the report says why).
+pub fn nothing_indexed_error(indexed: &Indexed, report_given: bool) -> IndexError {
+    IndexError::Build {
+        message: format!(
+            "no page gave any text to index: {} pages found, all left out{}",
+            indexed.pages.len(),
+            if report_given {
+                " (the report says why)"
+            } else {
+                " (--report FILE says why)"
+            }
+        ),
+    }
+}
+
+/// Builds the shards of the chunks read, exactly as `chsr build` would from the same records:
+/// lexical only, or with the dense path made by the static embedding model `model` (the bytes
+/// of a `.chsrm` file).
+pub fn shards(indexed: &Indexed, model: Option<&[u8]>) -> Result<BuildOutput, ModelFormatError> {
     let sourced: Vec<SourcedChunk> = indexed
         .chunks
         .iter()
@@ -207,34 +240,15 @@ pub fn run(cfg: &Config, opts: &RunOptions) -> Result<Report, IndexError> {
             line: 0,
         })
         .collect();
-    let spinner = if std::io::stderr().is_terminal() {
-        let s = indicatif::ProgressBar::new_spinner();
-        s.set_message(if opts.model.is_some() {
-            "building shards and the HNSW graphs"
-        } else {
-            "building shards"
-        });
-        s.enable_steady_tick(std::time::Duration::from_millis(120));
-        s
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
-    let bopts = BuildOptions::default();
-    let output = match &opts.model {
-        None => build(&sourced, &bopts),
-        Some(p) => {
-            let bytes = std::fs::read(p).map_err(|e| io(p, e))?;
-            build_with_model_file(&sourced, &bopts, &bytes).map_err(|e| io(p, e))?
-        }
-    };
-    spinner.finish_and_clear();
-    let t_build = t1.elapsed().as_secs_f64();
-    let t2 = Instant::now();
-    let shards_dir = opts.out.join("shards");
-    if shards_dir.exists() {
-        std::fs::remove_dir_all(&shards_dir).map_err(|e| io(&shards_dir, e))?;
+    let opts = BuildOptions::default();
+    match model {
+        None => Ok(build(&sourced, &opts)),
+        Some(bytes) => build_with_model_file(&sourced, &opts, bytes),
     }
-    write_output(&output, &shards_dir).map_err(|e| io(&shards_dir, e))?;
+}
+
+/// The warnings of a run: the pages', then the build's (document-type aliases, unknown types).
+pub fn warnings(indexed: &Indexed, output: &BuildOutput) -> Vec<String> {
     let mut warnings = indexed.warnings.clone();
     warnings.extend(
         output
@@ -242,71 +256,26 @@ pub fn run(cfg: &Config, opts: &RunOptions) -> Result<Report, IndexError> {
             .iter()
             .map(|w| format!("{}: {w}", w.level())),
     );
-    let pkg = match &opts.pkg {
-        Some(p) if bundle::is_pkg(p) => Some(p.clone()),
-        Some(p) => {
-            return Err(IndexError::Io {
-                path: p.display().to_string(),
-                message: "not a Wasm package folder (no chsr.js and chsr_bg.wasm; build one with scripts/build-site)".into(),
-            })
-        }
-        None => pkg_candidates().into_iter().find(|p| bundle::is_pkg(p)),
-    };
-    if pkg.is_none() {
-        warnings.push(
-            "no Wasm package found (looked in $CHSR_PKG, next to the binary, and in the checkout it was built from): \
-             the bundle has no pkg/ and its page cannot search until pkg/chsr.js and pkg/chsr_bg.wasm are added; \
-             run scripts/build-site once, or pass --pkg DIR"
-                .into(),
-        );
+    warnings
+}
+
+/// The search page's interface language: the config's `[site] lang`, else `fr` when most
+/// chunks are French, else `en`.
+pub fn interface_lang(site: &SitePage, chunks: &[ChunkRecord]) -> String {
+    site.lang.clone().unwrap_or_else(|| {
+        let fr = chunks.iter().filter(|c| c.lang == "fr").count();
+        if fr * 2 > chunks.len() { "fr" } else { "en" }.to_string()
+    })
+}
+
+/// The chunks as JSONL (`--emit-chunks`: `chsr build`'s input format), one record a line.
+pub fn chunks_jsonl(chunks: &[ChunkRecord]) -> String {
+    let mut s = String::new();
+    for c in chunks {
+        s.push_str(&serde_json::to_string(c).expect("a chunk record serialises"));
+        s.push('\n');
     }
-    let lang = cfg.site.lang.clone().unwrap_or_else(|| {
-        let fr = indexed.chunks.iter().filter(|c| c.lang == "fr").count();
-        if fr * 2 > indexed.chunks.len() {
-            "fr"
-        } else {
-            "en"
-        }
-        .to_string()
-    });
-    let (files, _) = bundle::write_bundle(&opts.out, &cfg.site, &lang, pkg.as_deref())?;
-    if let Some(p) = &opts.emit_chunks {
-        let mut s = String::new();
-        for c in &indexed.chunks {
-            s.push_str(&serde_json::to_string(c).map_err(|e| io(p, e))?);
-            s.push('\n');
-        }
-        std::fs::write(p, s).map_err(|e| io(p, e))?;
-    }
-    let t_write = t2.elapsed().as_secs_f64();
-    let mut report = Report {
-        pages: indexed.pages.len(),
-        pages_indexed: indexed.pages.iter().filter(|p| p.skipped.is_none()).count(),
-        skipped: skipped(&indexed),
-        chunks: indexed.chunks.len(),
-        coverage: coverage(&indexed.chunks),
-        warnings,
-        dense: opts.model.is_some(),
-        bundle_files: files,
-        ..Report::default()
-    };
-    for c in &indexed.chunks {
-        *report.doc_types.entry(c.doc_type.clone()).or_default() += 1;
-        *report
-            .scopes
-            .entry(format!("{} / {}", c.subject, c.level))
-            .or_default() += 1;
-    }
-    report.seconds.insert("1 read pages".into(), t_read);
-    report.seconds.insert("2 build shards".into(), t_build);
-    report.seconds.insert("3 write".into(), t_write);
-    report
-        .seconds
-        .insert("total".into(), t0.elapsed().as_secs_f64());
-    if let Some(p) = &opts.report {
-        write_report(&report, p)?;
-    }
-    Ok(report)
+    s
 }
 
 fn skipped(indexed: &Indexed) -> Vec<(String, String)> {
@@ -319,14 +288,4 @@ fn skipped(indexed: &Indexed) -> Vec<(String, String)> {
                 .map(|w| (format!("{}/{}", p.source, p.path), w.clone()))
         })
         .collect()
-}
-
-/// Writes the report as JSON (`.json`) or Markdown.
-fn write_report(report: &Report, p: &Path) -> Result<(), IndexError> {
-    let text = if p.extension().map(|e| e == "json").unwrap_or(false) {
-        serde_json::to_string_pretty(report).map_err(|e| io(p, e))? + "\n"
-    } else {
-        report.markdown()
-    };
-    std::fs::write(p, text).map_err(|e| io(p, e))
 }

@@ -1,0 +1,153 @@
+//! The whole of `chsr index` (native): read the sources (folders walked, pages read in
+//! parallel), build the shards, write them, the bundle, the chunks (`--emit-chunks`) and the
+//! build report (`--report`). Everything but the I/O, the threads and the progress bars is the
+//! target-independent core (`super`, [`super::report`], [`super::bundle`]) that the npm
+//! package's `bin/chsr.mjs` runs through Wasm in the same order.
+
+use super::config::Config;
+use super::report::{self, Report};
+use super::{base_url, bundle, pkg_candidates, read_sources, IndexError, Indexed};
+use crate::build::write_output;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Options of a run.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// The bundle folder.
+    pub out: PathBuf,
+    /// Write the chunks here (JSONL, `chsr build`'s format).
+    pub emit_chunks: Option<PathBuf>,
+    /// Write the build report here (`.json`: JSON; otherwise Markdown).
+    pub report: Option<PathBuf>,
+    /// Leave out pages without subject, level or language instead of failing.
+    pub skip_unscoped: bool,
+    /// Static embedding model (`.chsrm`) for the dense path; `None`: lexical shards only.
+    pub model: Option<PathBuf>,
+    /// The Wasm package folder; `None`: looked for (see [`pkg_candidates`]).
+    pub pkg: Option<PathBuf>,
+}
+
+fn io(path: &Path, e: impl std::fmt::Display) -> IndexError {
+    IndexError::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    }
+}
+
+/// A progress bar on a terminal, hidden otherwise.
+fn bar(total: usize) -> indicatif::ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let b = indicatif::ProgressBar::new(total as u64);
+    b.set_style(
+        indicatif::ProgressStyle::with_template("{spinner} reading pages {pos}/{len} {wide_msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    b
+}
+
+/// A spinner with a message on a terminal, hidden otherwise.
+fn spinner(message: &'static str) -> indicatif::ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let s = indicatif::ProgressBar::new_spinner();
+    s.set_message(message);
+    s.enable_steady_tick(std::time::Duration::from_millis(120));
+    s
+}
+
+/// Runs `chsr index`: returns the report (also written with `--report`).
+pub fn run(cfg: &Config, opts: &RunOptions) -> Result<Report, IndexError> {
+    let t0 = Instant::now();
+    std::fs::create_dir_all(&opts.out).map_err(|e| io(&opts.out, e))?;
+    let total: usize = cfg
+        .sources
+        .iter()
+        .map(|s| super::list_pages(s).map(|p| p.len()))
+        .sum::<Result<usize, _>>()?;
+    let base_urls = cfg
+        .sources
+        .iter()
+        .map(|s| base_url(s, &opts.out))
+        .collect::<Result<Vec<_>, _>>()?;
+    let bar = bar(total);
+    let progress = |p: &str| {
+        bar.inc(1);
+        bar.set_message(p.to_string());
+    };
+    let indexed: Indexed = read_sources(cfg, &base_urls, opts.skip_unscoped, &progress)?;
+    bar.finish_and_clear();
+    let t_read = t0.elapsed().as_secs_f64();
+    if indexed.chunks.is_empty() {
+        if let Some(p) = &opts.report {
+            write_report(&Report::nothing_indexed(&indexed), p)?;
+        }
+        return Err(report::nothing_indexed_error(
+            &indexed,
+            opts.report.is_some(),
+        ));
+    }
+    let t1 = Instant::now();
+    let spinner = spinner(if opts.model.is_some() {
+        "building shards and the HNSW graphs"
+    } else {
+        "building shards"
+    });
+    let model = match &opts.model {
+        Some(p) => Some(std::fs::read(p).map_err(|e| io(p, e))?),
+        None => None,
+    };
+    let output = report::shards(&indexed, model.as_deref()).map_err(|e| {
+        let p = opts.model.as_deref().unwrap_or(Path::new(""));
+        io(p, e)
+    })?;
+    spinner.finish_and_clear();
+    let t_build = t1.elapsed().as_secs_f64();
+    let t2 = Instant::now();
+    let shards_dir = opts.out.join("shards");
+    if shards_dir.exists() {
+        std::fs::remove_dir_all(&shards_dir).map_err(|e| io(&shards_dir, e))?;
+    }
+    write_output(&output, &shards_dir).map_err(|e| io(&shards_dir, e))?;
+    let mut warnings = report::warnings(&indexed, &output);
+    let pkg = match &opts.pkg {
+        Some(p) if bundle::is_pkg(p) => Some(p.clone()),
+        Some(p) => return Err(bundle::not_a_pkg(&p.display().to_string())),
+        None => pkg_candidates().into_iter().find(|p| bundle::is_pkg(p)),
+    };
+    if pkg.is_none() {
+        warnings.push(
+            "no Wasm package found (looked in $CHSR_PKG, next to the binary, in the checkout it was built from, \
+             and in node_modules/chsr/pkg): the bundle has no pkg/ and its page cannot search until pkg/chsr.js \
+             and pkg/chsr_bg.wasm are added; pass --pkg DIR or set CHSR_PKG (the npm package's pkg/ will do: \
+             npm install chsr), or run scripts/build-site in a checkout"
+                .into(),
+        );
+    }
+    let lang = report::interface_lang(&cfg.site, &indexed.chunks);
+    let (files, _) = bundle::write_bundle(&opts.out, &cfg.site, &lang, pkg.as_deref())?;
+    if let Some(p) = &opts.emit_chunks {
+        std::fs::write(p, report::chunks_jsonl(&indexed.chunks)).map_err(|e| io(p, e))?;
+    }
+    let t_write = t2.elapsed().as_secs_f64();
+    let mut report = Report::new(&indexed, warnings, opts.model.is_some(), files);
+    report.seconds.insert("1 read pages".into(), t_read);
+    report.seconds.insert("2 build shards".into(), t_build);
+    report.seconds.insert("3 write".into(), t_write);
+    report
+        .seconds
+        .insert("total".into(), t0.elapsed().as_secs_f64());
+    if let Some(p) = &opts.report {
+        write_report(&report, p)?;
+    }
+    Ok(report)
+}
+
+/// Writes the report as JSON (`.json`) or Markdown.
+fn write_report(report: &Report, p: &Path) -> Result<(), IndexError> {
+    std::fs::write(p, report.text(report::is_json_report(p))).map_err(|e| io(p, e))
+}

@@ -1,0 +1,385 @@
+//! `chsr index` for JavaScript (wasm32, feature `indexer`): the I/O-free core behind the npm
+//! package's `bin/chsr.mjs`, which walks the folders, reads and writes the files, and calls
+//! [`ChsrIndexer`] in the order the native [`run`](super) does, so both write the same bytes.
+//!
+//! ```js
+//! const ix = new ChsrIndexer(args, (file) => fs.readFileSync(file, 'utf8'), skipUnscoped);
+//! ix.sources().forEach((s, i) => { ix.checkPages(i, isFolder, pages.length); });
+//! ix.setBaseUrl(i, ix.configuredUrl(i) ?? relativeUrl(realOut, realSource));
+//! for (const rel of pages) ix.addPage(i, rel, ix.wants(i, rel) ? fs.readFileSync(file) : undefined);
+//! ix.build(undefined, '');            // lexical shards
+//! for (const f of ix.outputFiles()) write(f, ix.outputFile(f)); write('manifest.json', ix.manifestJson());
+//! ```
+
+use super::config::{Args, Config, Format};
+use super::html::Reader;
+use super::report::{self, Report};
+use super::{bundle, configured_url, page_extensions, read_page, skip_reason, IndexError, Indexed};
+use crate::build::BuildOutput;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use wasm_bindgen::prelude::*;
+
+fn js_err(e: impl std::fmt::Display) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+fn to_js<T: serde::Serialize>(v: &T) -> Result<JsValue, JsError> {
+    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(js_err)
+}
+
+/// The command line's arguments, as `bin/chsr.mjs` parses them (absent or `null` when not given).
+#[derive(serde::Deserialize, Default)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+struct JsArgs {
+    config: Option<String>,
+    site: Option<String>,
+    markdown: Option<String>,
+    subject: Option<String>,
+    level: Option<String>,
+    lang: Option<String>,
+    doc_type: Option<String>,
+    url: Option<String>,
+}
+
+/// A source as JavaScript needs it to find its pages.
+#[derive(serde::Serialize)]
+struct JsSource {
+    name: String,
+    /// The folder, as the configuration (or the command line) gives it: relative to the
+    /// working directory, or absolute.
+    path: String,
+    format: &'static str,
+    /// Page file endings (lowercase).
+    extensions: &'static [&'static str],
+}
+
+/// One run of `chsr index`: the configuration, the pages read so far, then the shards.
+#[wasm_bindgen]
+pub struct ChsrIndexer {
+    cfg: Config,
+    readers: Vec<Reader>,
+    base_urls: Vec<Option<String>>,
+    skip_unscoped: bool,
+    indexed: Indexed,
+    output: Option<BuildOutput>,
+    warnings: Vec<String>,
+    report: Option<Report>,
+}
+
+#[wasm_bindgen]
+impl ChsrIndexer {
+    /// Reads the command line's arguments (`{config, site, markdown, subject, level, lang,
+    /// docType, url}`); `read(file)` returns the configuration file's text (or throws).
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        args: JsValue,
+        read: &js_sys::Function,
+        skip_unscoped: bool,
+    ) -> Result<ChsrIndexer, JsError> {
+        let a: JsArgs = serde_wasm_bindgen::from_value(args).map_err(js_err)?;
+        let args = Args {
+            config: a.config.map(PathBuf::from),
+            site: a.site.map(PathBuf::from),
+            markdown: a.markdown.map(PathBuf::from),
+            subject: a.subject,
+            level: a.level,
+            lang: a.lang,
+            doc_type: a.doc_type,
+            url: a.url,
+        };
+        let read = |p: &Path| -> Result<String, IndexError> {
+            let path = p.display().to_string();
+            let io = |message: String| IndexError::Io {
+                path: path.clone(),
+                message,
+            };
+            let v = read
+                .call1(&JsValue::NULL, &JsValue::from_str(&path))
+                .map_err(|e| {
+                    io(js_sys::Error::from(e)
+                        .message()
+                        .as_string()
+                        .unwrap_or_default())
+                })?;
+            v.as_string()
+                .ok_or_else(|| io("read(file) did not return a string".into()))
+        };
+        let cfg = args.config(read).map_err(js_err)?;
+        let readers = cfg
+            .sources
+            .iter()
+            .map(|s| Reader::new(&s.structure))
+            .collect();
+        Ok(ChsrIndexer {
+            base_urls: vec![None; cfg.sources.len()],
+            cfg,
+            readers,
+            skip_unscoped,
+            indexed: Indexed::default(),
+            output: None,
+            warnings: Vec::new(),
+            report: None,
+        })
+    }
+
+    /// The sources, in order: `[{name, path, format, extensions}]`.
+    pub fn sources(&self) -> Result<JsValue, JsError> {
+        let v: Vec<JsSource> = self
+            .cfg
+            .sources
+            .iter()
+            .map(|s| JsSource {
+                name: s.name.clone(),
+                path: s.path.display().to_string(),
+                format: match s.format {
+                    Format::Html => "html",
+                    Format::Markdown => "markdown",
+                },
+                extensions: page_extensions(s.format),
+            })
+            .collect();
+        to_js(&v)
+    }
+
+    /// Throws the native CLI's error when source `i`'s path is not a folder, or holds no page
+    /// (`pages`: how many were found).
+    #[wasm_bindgen(js_name = checkPages)]
+    pub fn check_pages(&self, i: usize, is_folder: bool, pages: usize) -> Result<(), JsError> {
+        let s = self.source(i)?;
+        if !is_folder {
+            return Err(js_err(super::not_a_folder(s)));
+        }
+        if pages == 0 {
+            return Err(js_err(super::no_pages(s)));
+        }
+        Ok(())
+    }
+
+    /// Where source `i` is served as configured (its `url`, ending in `/`), or `undefined`:
+    /// then it is relative to the bundle ([`relative_url`]).
+    #[wasm_bindgen(js_name = configuredUrl)]
+    pub fn configured_url(&self, i: usize) -> Result<Option<String>, JsError> {
+        Ok(configured_url(self.source(i)?))
+    }
+
+    /// Sets where source `i` is served (ending in `/`).
+    #[wasm_bindgen(js_name = setBaseUrl)]
+    pub fn set_base_url(&mut self, i: usize, url: String) -> Result<(), JsError> {
+        self.source(i)?;
+        self.base_urls[i] = Some(url);
+        Ok(())
+    }
+
+    /// Whether page `rel` of source `i` is read (not left out by `exclude` or a `skip` rule):
+    /// only then does [`Self::add_page`] need its bytes.
+    pub fn wants(&self, i: usize, rel: &str) -> Result<bool, JsError> {
+        Ok(skip_reason(self.source(i)?, rel).is_none())
+    }
+
+    /// Reads page `rel` (a `/`-separated path in source `i`; `bytes`: the file, `undefined`
+    /// when [`Self::wants`] said no). Pages come in order: sources in order, pages sorted.
+    #[wasm_bindgen(js_name = addPage)]
+    pub fn add_page(&mut self, i: usize, rel: &str, bytes: Option<Vec<u8>>) -> Result<(), JsError> {
+        let source = self.cfg.sources.get(i).ok_or_else(|| no_source(i))?;
+        let base = self.base_urls[i]
+            .as_deref()
+            .ok_or_else(|| JsError::new("setBaseUrl first"))?;
+        let load = || {
+            bytes.ok_or_else(|| IndexError::Build {
+                message: format!("{}: bytes not given", super::page_name(source, rel)),
+            })
+        };
+        let page = read_page(
+            source,
+            &self.readers[i],
+            base,
+            rel,
+            load,
+            self.skip_unscoped,
+        )
+        .map_err(js_err)?;
+        self.indexed.add(page);
+        Ok(())
+    }
+
+    /// Chunks read so far.
+    #[wasm_bindgen(js_name = chunkCount)]
+    pub fn chunk_count(&self) -> usize {
+        self.indexed.chunks.len()
+    }
+
+    /// The error message when no page gave any text (`report_given`: `--report` was given).
+    #[wasm_bindgen(js_name = nothingIndexedError)]
+    pub fn nothing_indexed_error(&self, report_given: bool) -> String {
+        report::nothing_indexed_error(&self.indexed, report_given).to_string()
+    }
+
+    /// Builds the shards: lexical, or with the dense path when `model` (a `.chsrm` file's bytes,
+    /// named `model_path` in messages) is given.
+    pub fn build(&mut self, model: Option<Vec<u8>>, model_path: &str) -> Result<(), JsError> {
+        let output = report::shards(&self.indexed, model.as_deref())
+            .map_err(|e| JsError::new(&format!("{model_path}: {e}")))?;
+        self.warnings = report::warnings(&self.indexed, &output);
+        self.output = Some(output);
+        Ok(())
+    }
+
+    /// The shard folder's files besides `manifest.json`, in the order `chsr build` writes them
+    /// (each shard, its dense part, then the model).
+    #[wasm_bindgen(js_name = outputFiles)]
+    pub fn output_files(&self) -> Result<Vec<String>, JsError> {
+        let out = self.output()?;
+        let mut v: Vec<String> = out
+            .shards
+            .iter()
+            .flat_map(|s| s.files().into_iter().map(|(f, _)| f.to_string()))
+            .collect();
+        if let (Some(m), Some(_)) = (&out.manifest.model, &out.model_file) {
+            v.push(m.file.clone());
+        }
+        Ok(v)
+    }
+
+    /// The bytes of one of [`Self::output_files`].
+    #[wasm_bindgen(js_name = outputFile)]
+    pub fn output_file(&self, name: &str) -> Result<Vec<u8>, JsError> {
+        let out = self.output()?;
+        for s in &out.shards {
+            if let Some((_, b)) = s.files().into_iter().find(|(f, _)| *f == name) {
+                return Ok(b.to_vec());
+            }
+        }
+        match (&out.manifest.model, &out.model_file) {
+            (Some(m), Some(b)) if m.file == name => Ok(b.clone()),
+            _ => Err(JsError::new(&format!("no output file {name}"))),
+        }
+    }
+
+    /// `manifest.json`'s text.
+    #[wasm_bindgen(js_name = manifestJson)]
+    pub fn manifest_json(&self) -> Result<String, JsError> {
+        Ok(self.output()?.manifest.to_json())
+    }
+
+    /// Adds a warning (e.g. no Wasm package for the bundle).
+    #[wasm_bindgen(js_name = addWarning)]
+    pub fn add_warning(&mut self, warning: String) {
+        self.warnings.push(warning);
+    }
+
+    /// The search page's interface language.
+    pub fn lang(&self) -> String {
+        report::interface_lang(&self.cfg.site, &self.indexed.chunks)
+    }
+
+    /// The bundle's files besides the shards and the Wasm package, in the order they are
+    /// written: `[{name, text}]`, `text` `null` for a browser file the package ships.
+    #[wasm_bindgen(js_name = bundleFiles)]
+    pub fn bundle_files(&self) -> Result<JsValue, JsError> {
+        let files: Vec<BTreeMap<&str, Option<String>>> =
+            bundle::files(&self.cfg.site, &self.lang())
+                .into_iter()
+                .map(|(name, text)| {
+                    BTreeMap::from([("name", Some(name.to_string())), ("text", text)])
+                })
+                .collect();
+        to_js(&files)
+    }
+
+    /// The chunks as JSONL (`--emit-chunks`).
+    #[wasm_bindgen(js_name = chunksJsonl)]
+    pub fn chunks_jsonl(&self) -> String {
+        report::chunks_jsonl(&self.indexed.chunks)
+    }
+
+    /// Makes the report once everything is written: `bundle_files` as written (relative to the
+    /// bundle), `seconds` as `{step: seconds}`, `dense` whether a model was used.
+    pub fn finish(
+        &mut self,
+        bundle_files: Vec<String>,
+        seconds: JsValue,
+        dense: bool,
+    ) -> Result<(), JsError> {
+        let seconds: BTreeMap<String, f64> =
+            serde_wasm_bindgen::from_value(seconds).map_err(js_err)?;
+        let mut r = Report::new(&self.indexed, self.warnings.clone(), dense, bundle_files);
+        r.seconds = seconds;
+        self.report = Some(r);
+        Ok(())
+    }
+
+    /// The report's text (`--report`): the final one after [`Self::finish`], else the report of
+    /// a run that indexed nothing. `json`: see [`report_is_json`].
+    #[wasm_bindgen(js_name = reportText)]
+    pub fn report_text(&self, json: bool) -> String {
+        match &self.report {
+            Some(r) => r.text(json),
+            None => Report::nothing_indexed(&self.indexed).text(json),
+        }
+    }
+
+    /// The lines printed when done (see `Report::summary`); `out` as given on the command line.
+    pub fn summary(&self, out: &str, report_given: bool) -> Result<Vec<String>, JsError> {
+        let r = self
+            .report
+            .as_ref()
+            .ok_or_else(|| JsError::new("finish first"))?;
+        Ok(r.summary(out, report_given))
+    }
+}
+
+impl ChsrIndexer {
+    fn source(&self, i: usize) -> Result<&super::config::Source, JsError> {
+        self.cfg.sources.get(i).ok_or_else(|| no_source(i))
+    }
+
+    fn output(&self) -> Result<&BuildOutput, JsError> {
+        self.output
+            .as_ref()
+            .ok_or_else(|| JsError::new("build first"))
+    }
+}
+
+fn no_source(i: usize) -> JsError {
+    JsError::new(&format!("no source {i}"))
+}
+
+/// The relative URL from folder `from` to folder `to` (both canonical: `fs.realpathSync`),
+/// ending in `/`, as the native CLI computes it.
+#[wasm_bindgen(js_name = relativeUrl)]
+pub fn relative_url(from: &str, to: &str) -> String {
+    super::relative_url_between(Path::new(from), Path::new(to))
+}
+
+/// Whether `--report FILE` writes JSON (the file's extension is `json`).
+#[wasm_bindgen(js_name = reportIsJson)]
+pub fn report_is_json(file: &str) -> bool {
+    report::is_json_report(Path::new(file))
+}
+
+/// The Wasm package files the bundle needs (`chsr.js`, `chsr_bg.wasm`), and those it copies when
+/// present (with the types).
+#[wasm_bindgen(js_name = pkgFiles)]
+pub fn pkg_files(copied: bool) -> Vec<String> {
+    let list = if copied {
+        bundle::PKG_COPIED
+    } else {
+        bundle::PKG_FILES
+    };
+    list.iter().map(|s| s.to_string()).collect()
+}
+
+/// The error for a `--pkg` folder that holds no Wasm package.
+#[wasm_bindgen(js_name = notAPkg)]
+pub fn not_a_pkg(path: &str) -> String {
+    bundle::not_a_pkg(path).to_string()
+}
+
+/// The names of the browser files a bundle gets (`bundle::ASSET_NAMES`: the `<chsr-search>` element,
+/// the client, their modules, CSS and types); the npm package ships them beside `bin/`.
+#[wasm_bindgen(js_name = assetNames)]
+pub fn asset_names() -> Vec<String> {
+    bundle::ASSET_NAMES.iter().map(|n| n.to_string()).collect()
+}
