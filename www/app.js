@@ -314,6 +314,7 @@ function render(resp, { keep = false } = {}) {
   if (!window.__chsrFirstResultAt) { window.__chsrFirstResultAt = Date.now(); window.__chsrFirstTrace = trace; }
   window.__chsrLast = resp;
   const state = keep ? cardState($('results')) : null;
+  // Card titles link to their course page in this tab (the study page is the reader's own tab).
   $('results').replaceChildren(...hits.map((h) => card(t, h, { trace, loadSection, idPrefix: 'r' })));
   if (state) restoreCardState($('results'), state);
   setStatus(() => statusText(t, trace, hits.length, hits));

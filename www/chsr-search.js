@@ -315,7 +315,14 @@ export class ChsrSearchElement extends HTMLElement {
       return full.results.find((h) => h.id === hit.id) || hit;
     };
     const open = new Set([...this.ui.results.querySelectorAll('li.card > details.why[open]')].map((d) => d.closest('li.card').dataset.id));
-    this.ui.results.replaceChildren(...hits.map((h) => card(t, h, { trace, loadSection, idPrefix: this.uid })));
+    // A card's title links to its course page in a new tab. The element sits in an LMS page, often
+    // in a frame (an HTML block, an LTI iframe): the same tab would open the course page inside that
+    // frame, and `_top` would replace the LMS page itself (a quiz or a post in progress is lost)
+    // and is refused in sandboxed frames without allow-top-navigation; a new tab leaves the LMS
+    // page as it was (the link says so to screen readers). Relative URLs resolve against this
+    // module's folder, the search site's root, as they do on the study page next to it.
+    const links = { urlBase: BASE.href, linkTarget: '_blank' };
+    this.ui.results.replaceChildren(...hits.map((h) => card(t, h, { trace, loadSection, idPrefix: this.uid, ...links })));
     // Re-rendered (an upgrade, a language switch): "why" panels that were open stay open.
     for (const c of this.ui.results.querySelectorAll('li.card')) if (open.has(c.dataset.id)) c.querySelector('details.why').open = true;
     if (resp.pending && resp.pending.length) this.dataset.pending = resp.pending.map((p) => p.kind).join(' ');

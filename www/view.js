@@ -1,7 +1,9 @@
 // DOM builders shared by the study page (app.js) and the embed (chsr-search.js): result cards,
 // the "why" panels, status and error sentences.
 // Corpus text and metadata are only ever inserted as text nodes (textContent, createTextNode);
-// nothing here parses HTML, sets a URL from corpus data, or writes a style attribute (strict CSP).
+// nothing here parses HTML or writes a style attribute (strict CSP). The one URL taken from corpus
+// data, a card's link to its course page, is used only when it is http(s) (see safeHref).
+import { richText, snippetNodes } from './render.js';
 
 /** Creates an element; `attrs` are attributes (`class` → className, booleans toggle), children are nodes or text. */
 export function el(tag, attrs = {}, ...children) {
@@ -49,7 +51,7 @@ export function leakageText(t, hit) {
   switch (hit.leakage) {
     case 'in_scope': return null;
     case 'cross_topic': {
-      const where = hit.chapter ? t('leak.chapter', { chapter: hit.chapter }) : (hit.section_title || hit.chapter_title || hit.id);
+      const where = hit.chapter ? t('leak.chapter', { chapter: hit.chapter }) : (hit.section_title || hit.chapter_title || cardTitle(t, hit));
       return t('leak.cross_topic', { where });
     }
     case 'cross_level': return t('leak.cross_level', { level: t.value('level', hit.level) });
@@ -58,13 +60,52 @@ export function leakageText(t, hit) {
   }
 }
 
-// Blank lines in corpus text (between the options of a question, say) are shown as line breaks.
-const tidy = (text) => String(text).replace(/\n[ \t]*(\n[ \t]*)+/g, '\n');
+/**
+ * A card's title in words: "Page title › Section" when the chunk names its page, else "Chapter
+ * title › Section"; without either, the label ("Table 4.1"), else the document type with the exam,
+ * year, paper and question ("Answer / mark scheme · 2023 · Q12.1"); the id only when nothing else
+ * is known.
+ */
+export function cardTitle(t, hit) {
+  const path = (parts) => parts.filter((p, i) => p && parts.indexOf(p) === i).join(' › ');
+  const section = hit.section_title || hit.subsection;
+  if (hit.title) return path([hit.title, section]);
+  const titled = path([hit.chapter_title, section]);
+  if (titled) return titled;
+  if (hit.label) return hit.label;
+  const words = [
+    t.value('doc_type', hit.doc_type), hit.exam, hit.year, hit.paper,
+    hit.question_number && t('card.question', { n: hit.question_number }),
+    !hit.question_number && hit.chapter && t('card.chapter', { chapter: hit.chapter }),
+  ].filter(Boolean);
+  return words.join(' · ') || hit.id;
+}
 
-function snippetNode(segments) {
-  const p = el('p', { class: 'snippet' });
-  for (const seg of segments) p.append(seg.hit ? el('mark', {}, tidy(seg.text)) : document.createTextNode(tidy(seg.text)));
-  return p;
+/**
+ * The link of a card: `url` resolved against `base`, when it is http: or https: (a relative URL
+ * resolves to one); null for anything else (javascript:, data:, blob:, file:, malformed). The
+ * scheme is checked after the browser's own parsing, so blanks, tabs or case tricks in the
+ * scheme cannot slip through.
+ */
+export function safeHref(url, base) {
+  if (typeof url !== 'string' || !url.trim()) return null;
+  let u;
+  try {
+    u = new URL(url, base);
+  } catch {
+    return null;
+  }
+  return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : null;
+}
+
+function titleNode(t, hit, opts) {
+  const text = cardTitle(t, hit);
+  const href = safeHref(hit.url, opts.urlBase || document.baseURI);
+  if (!href) return el('h3', { class: 'card-title' }, text);
+  const blank = opts.linkTarget === '_blank';
+  return el('h3', { class: 'card-title' }, el('a', {
+    class: 'card-link', href, target: opts.linkTarget || null, rel: blank ? 'noopener noreferrer' : null,
+  }, text, blank && el('span', { class: 'visually-hidden' }, ` ${t('card.newTab')}`)));
 }
 
 function row(dl, term, ...desc) {
@@ -99,7 +140,9 @@ function denseReason(t, trace) {
 
 /**
  * A result card. `opts.idPrefix` keeps element ids unique; `opts.loadSection(hit)` resolves to
- * the hit with `expanded` filled (section expansion); `opts.trace` feeds "why this result".
+ * the hit with `expanded` filled (section expansion); `opts.trace` feeds "why this result";
+ * `opts.urlBase` resolves relative course-page URLs (default: the page's base URL);
+ * `opts.linkTarget` is the title link's target (default: none, the same tab).
  */
 export function card(t, hit, opts = {}) {
   const widened = hit.leakage !== 'in_scope';
@@ -112,14 +155,13 @@ export function card(t, hit, opts = {}) {
     hit.exam && el('span', { class: 'badge' }, hit.exam),
     hit.year && el('span', { class: 'badge' }, hit.year),
     hit.paper && el('span', { class: 'badge' }, hit.paper));
-  const title = [hit.chapter_title, hit.section_title].filter(Boolean).join(' › ') || hit.label || hit.id;
   const li = el('li', {
     class: widened ? 'card widened' : 'card',
     'data-id': hit.id, 'data-subject': hit.subject, 'data-level': hit.level,
     'data-leakage': hit.leakage, 'data-in-scope': String(hit.in_scope),
   });
   if (widened) li.append(el('p', { class: 'leak-label' }, el('span', { class: 'leak-icon', 'aria-hidden': 'true' }, '↗'), ' ', leakageText(t, hit)));
-  li.append(el('h3', { class: 'card-title' }, title), badges, snippetNode(hit.snippet || []),
+  li.append(titleNode(t, hit, opts), badges, el('div', { class: 'snippet' }, snippetNodes(hit.snippet || [])),
     el('p', { class: 'source' }, [hit.source, hit.label].filter(Boolean).join(' · ')));
   const panelId = `${opts.idPrefix || 'r'}-section-${hit.rank}`;
   const panel = el('div', { class: 'section-panel', id: panelId, hidden: true, role: 'region', 'aria-label': t('card.sectionTitle') });
@@ -141,11 +183,11 @@ export function card(t, hit, opts = {}) {
       const expanded = (full && full.expanded) || [];
       panel.replaceChildren(
         el('h4', {}, t('card.sectionTitle')),
-        el('p', { class: 'full-text' }, tidy((full && full.text) || hit.text)),
+        el('div', { class: 'full-text' }, richText((full && full.text) || hit.text)),
         el('p', { class: 'muted' }, expanded.length ? t('card.sectionMore', { n: expanded.length }) : t('card.sectionNone')),
         ...expanded.map((x) => el('div', { class: 'expanded', 'data-id': x.id },
           el('p', { class: 'expanded-meta' }, `${t.value('doc_type', x.doc_type)} · ${x.id}`),
-          el('p', { class: 'full-text' }, tidy(x.text)))));
+          el('div', { class: 'full-text' }, richText(x.text)))));
       panel.dataset.loaded = 'true';
     } catch (e) {
       panel.replaceChildren(el('p', { class: 'error-inline' }, t('error.search', { detail: (e && e.message) || e })));

@@ -30,6 +30,21 @@ const HOSTILE = [
     id: 'evil:4', text: 'Heat capacity for a strange subject', subject: '<svg onload=alert(8)>',
     level: '<img src=y onerror=alert(11)>', lang: 'en', doc_type: 'textbook_section',
   },
+  // Markup in a code fence and in table cells (rendered by www/render.js), a hostile page title
+  // and a javascript: link.
+  {
+    id: 'evil:5', subject: 'physics', level: 'college', lang: 'en', doc_type: 'worked_example',
+    text: `Heat capacity in code\n\`\`\`html\n    ${SCRIPT}\n    ${IMG}\n\`\`\`\n\n| heat | capacity |\n|---|---|\n| ${IMG} | **${SCRIPT}** |`,
+    title: '<img src=x onerror=alert(13)>', section_title: 'Heat', url: 'javascript:alert(12)',
+  },
+  {
+    id: 'evil:6', subject: 'physics', level: 'college', lang: 'en', doc_type: 'summary',
+    text: 'Heat capacity, linked with a quote in its address', title: 'Linked', url: 'https://ok.example/x"><img src=x onerror=alert(14)>#a',
+  },
+  {
+    id: 'evil:7', subject: 'physics', level: 'college', lang: 'en', doc_type: 'summary',
+    text: 'Heat capacity behind a data link', title: 'Data', url: ' DaTa:text/html,<script>alert(15)</script>',
+  },
 ];
 const INJECTED = 'img, script:not([src]), iframe, svg, style, b, i, a[href^="javascript"], [onerror], [onload], [onmouseover]';
 
@@ -71,6 +86,15 @@ test('hostile chunk text and metadata render as text on the study page', async (
   for (const b of await page.$$('#results button.show-section')) await b.click();
   await page.waitForFunction(() => [...document.querySelectorAll('#results .section-panel')].every((p) => p.dataset.loaded));
   assert.ok((await page.textContent('#results')).includes('<iframe src=javascript:alert(9)></iframe>'));
+  // Code fences and table cells: the markup is the text of <code> and <td>.
+  const evil5 = '#results li.card[data-id="evil:5"]';
+  assert.equal(await page.$eval(`${evil5} .snippet pre code`, (e) => e.textContent), `    ${SCRIPT}\n    ${IMG}`);
+  assert.equal(await page.$eval(`${evil5} .full-text pre code`, (e) => e.textContent), `    ${SCRIPT}\n    ${IMG}`);
+  assert.deepEqual(await page.$$eval(`${evil5} .full-text td`, (l) => l.map((x) => x.textContent)), [IMG, SCRIPT]);
+  assert.equal(await page.textContent(`${evil5} .card-title`), '<img src=x onerror=alert(13)> › Heat');
+  // Only an http(s) address becomes a link, and its quote cannot leave the attribute.
+  assert.equal(await page.$$eval('#results li.card[data-id="evil:5"] a, #results li.card[data-id="evil:7"] a', (l) => l.length), 0);
+  assert.equal(await page.getAttribute('#results li.card[data-id="evil:6"] .card-title a', 'href'), 'https://ok.example/x%22%3E%3Cimg%20src=x%20onerror=alert(14)%3E#a');
   // Hover over everything a payload could have hooked.
   for (const c of await page.$$('#results li.card')) await c.hover();
   assert.equal(await page.$$eval(`#results :is(${INJECTED}), #subject ~ :is(${INJECTED})`, (x) => x.length), 0);
