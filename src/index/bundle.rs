@@ -25,6 +25,7 @@ pub const ASSET_NAMES: &[&str] = &[
     "chsr-search.css",
     "chsr-client.js",
     "view.js",
+    "render.js",
     "i18n.js",
     "offline.js",
     "guard.js",
@@ -40,6 +41,7 @@ pub const ASSETS: &[(&str, &str)] = &[
     ("chsr-search.css", include_str!("../../www/chsr-search.css")),
     ("chsr-client.js", include_str!("../../www/chsr-client.js")),
     ("view.js", include_str!("../../www/view.js")),
+    ("render.js", include_str!("../../www/render.js")),
     ("i18n.js", include_str!("../../www/i18n.js")),
     ("offline.js", include_str!("../../www/offline.js")),
     ("guard.js", include_str!("../../www/guard.js")),
@@ -232,6 +234,27 @@ pub fn write_bundle(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn every_module_the_bundled_scripts_import_is_bundled() {
+        let names: Vec<&str> = ASSETS.iter().map(|(n, _)| *n).collect();
+        assert_eq!(names, ASSET_NAMES);
+        for (name, text) in ASSETS.iter().filter(|(n, _)| n.ends_with(".js")) {
+            for line in text
+                .lines()
+                .filter(|l| l.starts_with("import ") || l.starts_with("export "))
+            {
+                let Some(spec) = line.split(['\'', '"']).nth(1) else {
+                    continue;
+                };
+                if let Some(file) = spec.strip_prefix("./") {
+                    let ok = names.contains(&file) || file.starts_with("pkg/");
+                    assert!(ok, "{name} imports {spec}, which the bundle lacks");
+                }
+            }
+        }
+    }
 
     #[test]
     fn the_page_takes_its_texts_from_the_config_and_escapes_them() {

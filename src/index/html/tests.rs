@@ -1,0 +1,146 @@
+//! Tests of the HTML reader on the structures of MkDocs Material, Docusaurus and Hugo pages.
+use super::*;
+
+fn read(html: &str) -> PageText {
+    Reader::new(&Structure::default()).read(html, &[], false)
+}
+
+#[test]
+fn navigation_is_left_out_and_code_keeps_its_indentation() {
+    let p = read(
+        r##"<html><head><title>T - Site</title></head><body><nav>Menu Accueil</nav>
+            <article class="md-content__inner"><h1 id="t">4.3 Tri<a class="headerlink" href="#t">¶</a></h1>
+            <p>Le <strong>tri</strong> par <code>insertion</code>.</p>
+            <div class="highlight"><table class="highlighttable"><tr><td class="linenos"><div class="linenodiv"><pre>1
+2</pre></div></td><td class="code"><div><pre><code><span class="k">def</span> f(x):
+    <span>return</span> x
+</code></pre></div></td></tr></table></div>
+            <table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>x|y</td></tr></table>
+            </article><footer>© 2024</footer></body></html>"##,
+    );
+    assert_eq!(p.title.as_deref(), Some("4.3 Tri"));
+    let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        vec![
+            "Le **tri** par `insertion`.",
+            "```\ndef f(x):\n    return x\n```",
+            "| a | b |\n|---|---|\n| 1 | x\\|y |",
+        ]
+    );
+    assert!(!texts
+        .iter()
+        .any(|t| t.contains("Menu") || t.contains("2024") || t.contains('¶')));
+    assert_eq!(
+        p.ctxs[p.blocks[0].ctx].headings[0].anchor.as_deref(),
+        Some("t")
+    );
+}
+
+#[test]
+fn docusaurus_and_hugo_pages_read_the_same_way() {
+    // Docusaurus 3: content in .theme-doc-markdown, code lines as spans ended by <br>,
+    // admonitions as .theme-admonition with a heading div, tabs as role=tabpanel.
+    let p = read(
+        r##"<html lang="en"><body><nav class="navbar">Docs Blog</nav><main><article>
+            <nav class="theme-doc-breadcrumbs">Home › Loops</nav>
+            <div class="theme-doc-markdown markdown"><h1>Loops</h1>
+            <h2 class="anchor" id="while-loops">While loops<a href="#while-loops" class="hash-link">#</a></h2>
+            <div class="language-python codeBlockContainer_x"><pre class="prism-code language-python"><code><span class="token-line"><span>while n &gt; 0:</span><br></span><span class="token-line"><span>    n -= 1</span><br></span></code></pre></div>
+            <div class="theme-admonition theme-admonition-tip admonition_x alert alert--success"><div class="admonitionHeading_x">Exercise 2</div><div class="admonitionContent_x"><p>Count down from 10.</p></div></div>
+            <div class="tabs-container"><ul role="tablist"><li role="tab">Statement</li><li role="tab">Solution</li></ul>
+            <div role="tabpanel"><p>Sum 1..n.</p></div><div role="tabpanel"><p>n*(n+1)/2</p></div></div>
+            </div></article></main><footer>© Docs</footer></body></html>"##,
+    );
+    assert_eq!(p.lang.as_deref(), Some("en"));
+    let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert!(
+        texts.contains(&"```python\nwhile n > 0:\n    n -= 1\n```"),
+        "{texts:?}"
+    );
+    assert!(
+        !texts
+            .iter()
+            .any(|t| t.contains("Home") || t.contains("Docs Blog") || t.contains('#')),
+        "{texts:?}"
+    );
+    let of = |t: &str| &p.ctxs[p.blocks.iter().find(|b| b.text.contains(t)).unwrap().ctx];
+    assert_eq!(of("Count down").role, Role::Exercise);
+    assert_eq!(of("Sum 1..n").role, Role::Exercise);
+    assert_eq!(of("n*(n+1)/2").role, Role::Solution);
+    assert_eq!(of("n*(n+1)/2").answers, of("Sum 1..n").unit);
+    assert_eq!(
+        of("while").headings.last().unwrap().anchor.as_deref(),
+        Some("while-loops")
+    );
+    // Hugo (chroma): lines as spans with their own newlines.
+    let h = read(
+        r##"<html><body><header>Site</header><main><article class="markdown book-article"><h2 id="x">X</h2>
+            <div class="highlight"><pre tabindex="0" class="chroma"><code class="language-python" data-lang="python"><span class="line"><span class="cl">def f():
+</span></span><span class="line"><span class="cl">    return 1
+</span></span></code></pre></div></article></main></body></html>"##,
+    );
+    assert_eq!(h.blocks[0].text, "```python\ndef f():\n    return 1\n```");
+}
+
+#[test]
+fn exercises_corrections_and_tabs_become_linked_units() {
+    let p = read(
+        r##"<article class="md-content__inner"><h2 id="s">Sujet 01</h2>
+            <div class="admonition example"><p class="admonition-title">Exercice 1</p>
+              <p>Écrire une fonction.</p>
+              <details class="success"><summary>Correction</summary><pre><code>def f():
+    pass</code></pre></details>
+            </div>
+            <div class="admonition example"><p class="admonition-title">Exercice 01.2</p>
+              <div class="tabbed-set"><div class="tabbed-labels"><label>Énoncé</label><label>Correction</label><label>Source Markdown</label></div>
+              <div class="tabbed-content"><div class="tabbed-block"><p>Compléter.</p></div>
+              <div class="tabbed-block"><p>Réponse.</p></div><div class="tabbed-block"><p>copie</p></div></div></div>
+            </div>
+            <div class="admonition note"><p class="admonition-title">À retenir</p><p>Texte.</p></div></article>"##,
+    );
+    let of = |t: &str| &p.ctxs[p.blocks.iter().find(|b| b.text.contains(t)).unwrap().ctx];
+    let ex = of("Écrire");
+    assert_eq!(
+        (ex.role, ex.label.as_deref()),
+        (Role::Exercise, Some("Exercice 1"))
+    );
+    let sol = of("def f");
+    assert_eq!(sol.role, Role::Solution);
+    assert_eq!(sol.answers, ex.unit);
+    let st = of("Compléter");
+    assert_eq!(st.role, Role::Exercise);
+    let ans = of("Réponse");
+    assert_eq!((ans.role, ans.answers), (Role::Solution, st.unit));
+    assert!(!p.blocks.iter().any(|b| b.text.contains("copie")));
+    assert_eq!(of("Texte").role, Role::Prose);
+    assert!(p.blocks.iter().any(|b| b.text == "**À retenir**"));
+}
+
+#[test]
+fn heading_rules_and_page_attributes_set_metadata_under_their_heading() {
+    let rules: Vec<HeadingRule> = vec![(
+        "paper",
+        2,
+        Regex::new(r"Sujet (\d+)").unwrap(),
+        "sujet $1".into(),
+    )];
+    let p = Reader::new(&Structure::default()).read(
+            r##"<meta name="chsr:level" content="terminale"><main><h2>▶ Sujet 07</h2><p>a</p>
+            <section data-chsr-doc-type="syllabus"><p>b</p></section><h2>Annexe</h2><p>c</p></main>"##,
+            &rules,
+            true,
+        );
+    assert_eq!(p.meta, vec![("level".to_string(), "terminale".to_string())]);
+    let ctx = |t: &str| &p.ctxs[p.blocks.iter().find(|b| b.text == t).unwrap().ctx];
+    assert_eq!(
+        ctx("a").heading_fields,
+        vec![("paper", "sujet 07".to_string())]
+    );
+    assert_eq!(ctx("a").headings[0].anchor.as_deref(), Some("sujet-07"));
+    assert_eq!(
+        ctx("b").attr_fields,
+        vec![("doc_type", "syllabus".to_string())]
+    );
+    assert!(ctx("c").heading_fields.is_empty());
+}
