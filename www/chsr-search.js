@@ -9,7 +9,8 @@
 // `year`, `paper`, `exam`, `content-lang` — each one given is LOCKED: the student cannot change it,
 // and no result outside it is ever shown (widened results that leave a locked field are dropped,
 // and shards outside a locked level are never downloaded); `lang` (`en`/`fr`, the interface
-// language; default: the browser's); `k` (results, default 8).
+// language; default: the browser's); `k` (results, default 8); `link-target="_self"` (results
+// open in the same tab; default: a new tab, as an LMS page needs).
 // Styles live in the shadow root (chsr-search.css next to this file); corpus text is only ever
 // inserted as text. Fires `chsr-results` ({query, scope, shown, hidden}) after each search.
 import { ChsrClient } from './chsr-client.js';
@@ -319,9 +320,10 @@ export class ChsrSearchElement extends HTMLElement {
     // in a frame (an HTML block, an LTI iframe): the same tab would open the course page inside that
     // frame, and `_top` would replace the LMS page itself (a quiz or a post in progress is lost)
     // and is refused in sandboxed frames without allow-top-navigation; a new tab leaves the LMS
-    // page as it was (the link says so to screen readers). Relative URLs resolve against this
-    // module's folder, the search site's root, as they do on the study page next to it.
-    const links = { urlBase: BASE.href, linkTarget: '_blank' };
+    // page as it was (the link says so to screen readers). A page that is the site itself (the
+    // search page `chsr index` writes) says `link-target="_self"`. Relative URLs resolve against
+    // this module's folder, the search site's root, as they do on the study page next to it.
+    const links = { urlBase: BASE.href, linkTarget: this.getAttribute('link-target') === '_self' ? null : '_blank' };
     this.ui.results.replaceChildren(...hits.map((h) => card(t, h, { trace, loadSection, idPrefix: this.uid, ...links })));
     // Re-rendered (an upgrade, a language switch): "why" panels that were open stay open.
     for (const c of this.ui.results.querySelectorAll('li.card')) if (open.has(c.dataset.id)) c.querySelector('details.why').open = true;

@@ -145,7 +145,7 @@ pub fn page_html(site: &SitePage, lang: &str) -> String {
   <p>{intro}</p>
 </header>
 <main>
-  <chsr-search manifest=\"shards/manifest.json\" lang=\"{lang}\" k=\"10\"></chsr-search>
+  <chsr-search manifest=\"shards/manifest.json\" lang=\"{lang}\" k=\"10\" link-target=\"_self\"></chsr-search>
 </main>
 <footer>
 {foot}</footer>
