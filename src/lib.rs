@@ -18,6 +18,7 @@
 //! | [`gate`] | the hard curriculum gate: a bitset of admissible chunks per shard |
 //! | [`bm25`] | lexical retrieval over a gated pool |
 //! | [`library`] | the reader: loaded shards and the `search` entry point used by the CLI and Wasm |
+//! | [`relax`] | scope relaxation: the paper and evidence triggers, leakage labels |
 //! | `eval` | the OpenCERB benchmark harness behind `chsr eval` (native only) |
 //! | [`embed`] | static embeddings: BERT WordPiece tokenizer and the distilled token-vector model |
 //! | `distill` | (feature `distill`, native) distils the static model from a sentence transformer |
@@ -49,6 +50,7 @@ pub mod glossary;
 #[cfg(any(not(target_arch = "wasm32"), feature = "indexer"))]
 pub mod index;
 pub mod library;
+pub mod relax;
 pub mod rerank;
 pub mod scope;
 pub mod snippet;

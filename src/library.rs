@@ -18,6 +18,9 @@ use crate::format::{
 use crate::fusion::{weighted_rrf, DEFAULT_RRF_K};
 use crate::gate::{self, Bitset};
 use crate::glossary::Glossary;
+use crate::relax::{
+    Evidence, Trigger, DEFAULT_LEVEL_RATIO, DEFAULT_MIX_RATIO, DEFAULT_WIDEN_RATIO,
+};
 use crate::rerank::{rerank, Adjustment, Candidate, Duplicate, RerankConfig};
 use crate::scope::{Scope, ScopeError};
 use crate::snippet::{Highlighter, Segment, SNIPPET_CHARS};
@@ -302,8 +305,21 @@ pub struct SearchOptions {
     pub window: usize,
     /// Snippet length in characters.
     pub snippet_chars: usize,
-    /// Relaxation: with no subject in the scope, widen when fewer results than this.
+    /// Relaxation: what decides to widen ([`Trigger`]; evidence by default).
+    pub trigger: Trigger,
+    /// Relaxation, paper trigger: with no subject in the scope, widen when fewer results than
+    /// this (case 4).
     pub k_min: usize,
+    /// Relaxation, evidence trigger: W1 widens when the best section it would add scores more
+    /// than this many times the best section in scope ([`crate::relax::fires`]).
+    pub widen_ratio: f64,
+    /// Relaxation, evidence trigger: W1 widens with in-scope and widened results alternating
+    /// when the ratio of best sections lies above this and at most `widen_ratio` (ambiguous
+    /// evidence); at or above `widen_ratio` there is no such band.
+    pub mix_ratio: f64,
+    /// Relaxation, evidence trigger: W2 widens when the best section of another level scores
+    /// more than this many times the best section at the requested level.
+    pub level_ratio: f64,
     /// Relaxation: allow the last-resort unfiltered lexical fallback (W3).
     pub allow_fallback: bool,
     /// Section expansion: character budget per result (0 = off).
@@ -381,6 +397,29 @@ impl SearchOptions {
                 "window" => o.window = uint(v, "window", 1, 1000)?,
                 "snippet_chars" => o.snippet_chars = uint(v, "snippet_chars", 16, 4000)?,
                 "k_min" => o.k_min = uint(v, "k_min", 0, MAX_K as u64)?,
+                "trigger" => {
+                    o.trigger = v.as_str().and_then(Trigger::parse).ok_or_else(|| {
+                        SearchError::Option("trigger must be \"paper\" or \"evidence\"".into())
+                    })?
+                }
+                "widen_ratio" => {
+                    o.widen_ratio = v
+                        .as_f64()
+                        .filter(|x| (0.0..=1000.0).contains(x))
+                        .ok_or_else(|| SearchError::Option("widen_ratio must be a number from 0 to 1000".into()))?
+                }
+                "mix_ratio" => {
+                    o.mix_ratio = v
+                        .as_f64()
+                        .filter(|x| (0.0..=1000.0).contains(x))
+                        .ok_or_else(|| SearchError::Option("mix_ratio must be a number from 0 to 1000".into()))?
+                }
+                "level_ratio" => {
+                    o.level_ratio = v
+                        .as_f64()
+                        .filter(|x| (0.0..=1000.0).contains(x))
+                        .ok_or_else(|| SearchError::Option("level_ratio must be a number from 0 to 1000".into()))?
+                }
                 "allow_fallback" => {
                     o.allow_fallback = v
                         .as_bool()
@@ -433,8 +472,8 @@ impl SearchOptions {
                 }
                 other => {
                     return Err(SearchError::Option(format!(
-                        "unknown option {other:?}; valid: k, variant, gating, rrf_k, window, snippet_chars, k_min, \
-                         allow_fallback, expand_chars, text, dense_weight, section_weight, exact_max, exact_fraction, \
+                        "unknown option {other:?}; valid: k, variant, gating, rrf_k, window, snippet_chars, trigger, k_min, \
+                         widen_ratio, mix_ratio, level_ratio, allow_fallback, expand_chars, text, dense_weight, section_weight, exact_max, exact_fraction, \
                          query_vector, vector_model"
                     )))
                 }
@@ -457,7 +496,11 @@ impl Default for SearchOptions {
             rrf_k: DEFAULT_RRF_K,
             window: 50,
             snippet_chars: SNIPPET_CHARS,
+            trigger: Trigger::default(),
             k_min: 1,
+            widen_ratio: DEFAULT_WIDEN_RATIO,
+            mix_ratio: DEFAULT_MIX_RATIO,
+            level_ratio: DEFAULT_LEVEL_RATIO,
             allow_fallback: false,
             expand_chars: 0,
             text: true,
@@ -754,8 +797,13 @@ pub struct RelaxStep {
 /// The relaxation trace.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Relaxation {
-    /// Which case of the trigger fired: `zero_results`, `off_subject`, `few_without_subject`,
-    /// `enough_in_subject`, `enough`.
+    /// The trigger that decided (`paper` or `evidence`).
+    pub trigger: String,
+    /// Which case of the trigger held. Paper trigger: `zero_results`, `off_subject`,
+    /// `few_without_subject`, `enough_in_subject`, `enough`. Evidence trigger:
+    /// `stronger_outside_topic` (W1 widened), `stronger_other_level` (W2 widened, W1 did not),
+    /// `no_match_in_level` (nothing at the requested level matches: W2 needs the other levels'
+    /// shards), `no_match` (nothing matches anywhere searched), `strong_in_scope` (no widening).
     pub case: String,
     /// Whether the search widened.
     pub widened: bool,
@@ -763,6 +811,9 @@ pub struct Relaxation {
     pub steps: Vec<RelaxStep>,
     /// Shards a widening step needs that are not loaded (load them and search again).
     pub pending_shards: Vec<String>,
+    /// The lexical evidence compared (evidence trigger).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<Evidence>,
 }
 
 /// What the search did, for explanations and audits.
@@ -877,21 +928,23 @@ pub const STRICT_FIELDS: [Field; 4] = [
     Field::DocType,
 ];
 
-/// A retrieved candidate inside a pass.
+/// A retrieved candidate inside a pass: its shard (a manifest position once the pass ends) and
+/// its chunk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Key {
-    shard: usize,
-    doc: u32,
+pub(crate) struct Key {
+    pub(crate) shard: usize,
+    pub(crate) doc: u32,
 }
 
-struct Cand {
-    key: Key,
+/// A candidate of a pass, with its scores and leakage label.
+pub(crate) struct Cand {
+    pub(crate) key: Key,
     fused: f64,
     score: f64,
     bm25_rank: Option<usize>,
     dense_rank: Option<usize>,
     adjustments: Vec<Adjustment>,
-    leakage: Leakage,
+    pub(crate) leakage: Leakage,
 }
 
 impl Library {
@@ -1445,7 +1498,7 @@ impl Library {
     }
 
     /// The loaded shards a pass over `scope` reads.
-    fn pass_shards(&self, scope: &Scope, gating: Gating) -> (Vec<&Shard>, Vec<String>) {
+    pub(crate) fn pass_shards(&self, scope: &Scope, gating: Gating) -> (Vec<&Shard>, Vec<String>) {
         let mut shards = Vec::new();
         let mut missing = Vec::new();
         for i in self.shard_indices(scope, gating) {
@@ -1459,7 +1512,7 @@ impl Library {
 
     /// One retrieval pass: gate, lexical and dense lists, fusion, post-filter, rerank.
     #[allow(clippy::too_many_arguments)]
-    fn pass(
+    pub(crate) fn pass(
         &self,
         query: &str,
         scope: &Scope,
@@ -1914,194 +1967,12 @@ impl Library {
         )
     }
 
-    fn chunk(&self, key: Key) -> &ChunkRecord {
+    pub(crate) fn chunk(&self, key: Key) -> &ChunkRecord {
         &self.shards[key.shard]
             .as_ref()
             .expect("candidate shards are loaded")
             .payload
             .chunks[key.doc as usize]
-    }
-
-    /// Progressive scope relaxation (the paper's trigger and W1 → W2 → W3 order).
-    #[allow(clippy::too_many_arguments)]
-    fn relax(
-        &self,
-        query: &str,
-        scope: &Scope,
-        opts: &SearchOptions,
-        u: &Understanding,
-        soft: &[(Field, String)],
-        cands: &mut Vec<Cand>,
-        trace: &mut Trace,
-    ) -> Relaxation {
-        let mut r = Relaxation::default();
-        let subject = scope.get(Field::Subject);
-        let n = cands.len().min(opts.k);
-        let off_subject = subject.is_some_and(|s| {
-            cands
-                .iter()
-                .take(opts.k)
-                .any(|c| self.chunk(c.key).subject != s)
-        });
-        r.case = if n == 0 {
-            "zero_results"
-        } else if off_subject {
-            "off_subject"
-        } else if subject.is_none() && n < opts.k_min {
-            "few_without_subject"
-        } else if subject.is_some() {
-            "enough_in_subject"
-        } else {
-            "enough"
-        }
-        .to_string();
-        if !matches!(
-            r.case.as_str(),
-            "zero_results" | "off_subject" | "few_without_subject"
-        ) {
-            return r;
-        }
-        let needs_more = |cands: &Vec<Cand>| cands.len() < opts.k_min.max(1);
-        let mut current = scope.clone();
-        let add =
-            |this: &Library, cands: &mut Vec<Cand>, new: Vec<Cand>, label: Leakage| -> usize {
-                let mut added = 0;
-                for mut c in new {
-                    if cands.iter().any(|x| x.key == c.key) {
-                        continue;
-                    }
-                    c.leakage = if gate::admits(scope, this.chunk(c.key)) {
-                        Leakage::InScope
-                    } else {
-                        label
-                    };
-                    cands.push(c);
-                    added += 1;
-                }
-                added
-            };
-        // W1: drop topical constraints.
-        let topical: Vec<Field> = TOPICAL_FIELDS
-            .iter()
-            .copied()
-            .filter(|f| current.get(*f).is_some())
-            .collect();
-        if topical.is_empty() {
-            r.steps.push(RelaxStep {
-                step: "W1".into(),
-                dropped: vec![],
-                scope: current.to_json(),
-                added: 0,
-                note: "skipped: the scope has no topic, chapter or section to drop".into(),
-            });
-        } else {
-            for f in &topical {
-                current.fields.remove(f);
-            }
-            let new = self.pass(query, &current, Gating::Gated, opts, u, soft, false, trace);
-            let added = add(self, cands, new, Leakage::CrossTopic);
-            r.widened = true;
-            r.steps.push(RelaxStep {
-                step: "W1".into(),
-                dropped: topical.iter().map(|f| f.name().to_string()).collect(),
-                scope: current.to_json(),
-                added,
-                note: format!("{} triggered: dropped the topical constraints", r.case),
-            });
-        }
-        // W2: drop the level, unless a strict key pins the request.
-        if needs_more(cands) {
-            let strict: Vec<&str> = STRICT_FIELDS
-                .iter()
-                .filter(|f| current.get(**f).is_some())
-                .map(|f| f.name())
-                .collect();
-            if current.get(Field::Level).is_none() {
-                r.steps.push(RelaxStep {
-                    step: "W2".into(),
-                    dropped: vec![],
-                    scope: current.to_json(),
-                    added: 0,
-                    note: "skipped: the scope has no level to drop".into(),
-                });
-            } else if !strict.is_empty() {
-                r.steps.push(RelaxStep {
-                    step: "W2".into(),
-                    dropped: vec![],
-                    scope: current.to_json(),
-                    added: 0,
-                    note: format!(
-                        "blocked: strict key(s) {} set, another level is not an answer",
-                        strict.join(", ")
-                    ),
-                });
-            } else {
-                current.fields.remove(&Field::Level);
-                let (_, missing) = self.pass_shards(&current, Gating::Gated);
-                if !missing.is_empty() {
-                    r.pending_shards = missing.clone();
-                }
-                let new = self.pass(query, &current, Gating::Gated, opts, u, soft, false, trace);
-                let added = add(self, cands, new, Leakage::CrossLevel);
-                r.widened = true;
-                r.steps.push(RelaxStep {
-                    step: "W2".into(),
-                    dropped: vec!["level".into()],
-                    scope: current.to_json(),
-                    added,
-                    note: if missing.is_empty() {
-                        "dropped the level: other levels of the subject searched".into()
-                    } else {
-                        format!(
-                            "dropped the level; shards not loaded yet: {}",
-                            missing.join(", ")
-                        )
-                    },
-                });
-            }
-        }
-        // W3: unfiltered lexical fallback, only when explicitly allowed.
-        if needs_more(cands) {
-            if opts.allow_fallback {
-                let lexical_only = SearchOptions {
-                    stages: Stages {
-                        dense: false,
-                        rerank: false,
-                        ..opts.stages
-                    },
-                    ..opts.clone()
-                };
-                let new = self.pass(
-                    query,
-                    &Scope::new(),
-                    Gating::Ungated,
-                    &lexical_only,
-                    u,
-                    soft,
-                    false,
-                    trace,
-                );
-                let added = add(self, cands, new, Leakage::Fallback);
-                r.widened = true;
-                r.steps.push(RelaxStep {
-                    step: "W3".into(),
-                    dropped: vec!["*".into()],
-                    scope: serde_json::json!({}),
-                    added,
-                    note: "unfiltered lexical fallback over the loaded shards (allow_fallback)"
-                        .into(),
-                });
-            } else {
-                r.steps.push(RelaxStep {
-                    step: "W3".into(),
-                    dropped: vec![],
-                    scope: current.to_json(),
-                    added: 0,
-                    note: "not run: the unfiltered fallback needs allow_fallback".into(),
-                });
-            }
-        }
-        r
     }
 
     /// Turns candidates into results.

@@ -119,6 +119,74 @@ mod cli {
         /// Write one JSON line per (variant, query) here: returned ids and per-query metrics.
         #[arg(long)]
         runs: Option<PathBuf>,
+        #[command(flatten)]
+        relax: RelaxArgs,
+    }
+
+    /// Relaxation settings (variant E), shared by `search` and `eval`.
+    #[derive(Args)]
+    struct RelaxArgs {
+        /// Relaxation trigger: `evidence` (default: widen when what a step adds is clearly
+        /// stronger lexical evidence than the scope holds) or `paper` (the four-case trigger).
+        #[arg(long)]
+        trigger: Option<String>,
+        /// Paper trigger: with no subject in the scope, widen below this many results.
+        #[arg(long)]
+        k_min: Option<usize>,
+        /// Evidence trigger: widen when the best chunk a step would add scores more than this
+        /// many times the best chunk in scope.
+        #[arg(long)]
+        widen_ratio: Option<f64>,
+        /// Evidence trigger: between this ratio and --widen-ratio, widen with in-scope and
+        /// widened results alternating.
+        #[arg(long)]
+        mix_ratio: Option<f64>,
+        /// Evidence trigger: widen to the subject's other levels when their best section scores
+        /// more than this many times the best section at the requested level.
+        #[arg(long)]
+        level_ratio: Option<f64>,
+        /// Allow the unfiltered lexical fallback (W3) when relaxation finds nothing.
+        #[arg(long)]
+        allow_fallback: bool,
+    }
+
+    impl RelaxArgs {
+        /// Sets the options these flags name (the others keep the variant's defaults).
+        fn apply(&self, o: &mut SearchOptions) -> Result<(), String> {
+            if let Some(t) = &self.trigger {
+                o.trigger = chsr::relax::Trigger::parse(t)
+                    .ok_or_else(|| format!("unknown --trigger {t:?}; valid: evidence, paper"))?;
+            }
+            if let Some(k) = self.k_min {
+                if k > chsr::library::MAX_K {
+                    return Err(format!(
+                        "--k-min must be at most {}, got {k}",
+                        chsr::library::MAX_K
+                    ));
+                }
+                o.k_min = k;
+            }
+            if let Some(r) = self.widen_ratio {
+                if !(0.0..=1000.0).contains(&r) {
+                    return Err(format!("--widen-ratio must be from 0 to 1000, got {r}"));
+                }
+                o.widen_ratio = r;
+            }
+            if let Some(r) = self.mix_ratio {
+                if !(0.0..=1000.0).contains(&r) {
+                    return Err(format!("--mix-ratio must be from 0 to 1000, got {r}"));
+                }
+                o.mix_ratio = r;
+            }
+            if let Some(r) = self.level_ratio {
+                if !(0.0..=1000.0).contains(&r) {
+                    return Err(format!("--level-ratio must be from 0 to 1000, got {r}"));
+                }
+                o.level_ratio = r;
+            }
+            o.allow_fallback |= self.allow_fallback;
+            Ok(())
+        }
     }
 
     #[derive(Args)]
@@ -229,9 +297,8 @@ mod cli {
         /// Section expansion: add each result's section within this many characters.
         #[arg(long, default_value_t = 0)]
         expand: usize,
-        /// Allow the unfiltered lexical fallback (W3) when relaxation finds nothing.
-        #[arg(long)]
-        allow_fallback: bool,
+        #[command(flatten)]
+        relax: RelaxArgs,
         /// Print the results as [DOCUMENT N] context for a language model.
         #[arg(long)]
         context: bool,
@@ -427,10 +494,13 @@ mod cli {
                 a.k
             ));
         }
-        let systems = match &a.variants {
+        let mut systems = match &a.variants {
             Some(list) => eval::parse_systems(list, a.k)?,
             None => eval::all_systems(a.k),
         };
+        for s in systems.iter_mut() {
+            a.relax.apply(&mut s.opts)?;
+        }
         let pairs = a
             .pairs
             .as_deref()
@@ -572,6 +642,25 @@ mod cli {
                     .join(", ")
             );
         }
+        for v in rep
+            .variants
+            .iter()
+            .filter(|v| v.overall.relaxation.widened > 0.0)
+        {
+            let x = &v.overall.relaxation;
+            println!(
+                "{}: relaxation widened {:.3} of the queries (needlessly {:.3}), outside@{} {:.3}, \
+                 labels correct {}",
+                v.name,
+                x.widened,
+                x.needless,
+                a.k,
+                x.outside,
+                x.labels_correct
+                    .map(|c| format!("{c:.3}"))
+                    .unwrap_or_else(|| "-".into())
+            );
+        }
         let t_explain: f64 = runs.iter().map(|r| r.explain_secs).sum();
         eprintln!(
             "evaluated {} queries x {} variants at k={} (shards loaded in {:.2}s, searches in {:.2}s, \
@@ -643,7 +732,7 @@ mod cli {
         }
         opts.k = a.k;
         opts.expand_chars = a.expand;
-        opts.allow_fallback = a.allow_fallback;
+        a.relax.apply(&mut opts)?;
         let scope = a.scope.scope();
         let mut lib = Library::open_dir(&a.shards).map_err(|e| e.to_string())?;
         scope.validate(lib.manifest()).map_err(|e| e.to_string())?;

@@ -6,6 +6,7 @@ use chsr::build::{build, BuildOptions};
 use chsr::corpus::parse_jsonl;
 use chsr::format::Field;
 use chsr::library::{Leakage, Library, SearchOptions, Variant};
+use chsr::relax::Trigger;
 use chsr::scope::Scope;
 
 fn chunk(id: &str, subject: &str, level: &str, doc_type: &str, text: &str) -> String {
@@ -60,6 +61,12 @@ fn library() -> Library {
             "textbook_section",
             "A thermometer calibration error shifts every measured enthalpy.",
         ),
+        // Chapter 9 exists (a scope naming it is valid) but holds no physics.
+        serde_json::json!({
+            "id": "cc:2", "text": "Titration of a weak acid.", "subject": "chemistry",
+            "level": "college", "lang": "en", "doc_type": "exercise", "chapter": 9,
+        })
+        .to_string(),
     ];
     let chunks = parse_jsonl("pipeline.jsonl", &lines.join("\n")).unwrap();
     let out = build(&chunks, &BuildOptions::default());
@@ -68,6 +75,15 @@ fn library() -> Library {
         lib.load_shard(&s.entry.file, &s.bytes).unwrap();
     }
     lib
+}
+
+/// Variant E with the seed paper's four-case trigger (these tests check its cases; the
+/// evidence trigger, E's default, is tested in tests/relax.rs).
+fn paper() -> SearchOptions {
+    SearchOptions {
+        trigger: Trigger::Paper,
+        ..SearchOptions::for_variant(Variant::E)
+    }
 }
 
 fn college_physics() -> Scope {
@@ -80,11 +96,7 @@ fn college_physics() -> Scope {
 fn zero_results_widen_to_other_levels_of_the_same_subject_with_labels() {
     let lib = library();
     let r = lib
-        .search(
-            "thermometer calibration",
-            &college_physics(),
-            &SearchOptions::for_variant(Variant::E),
-        )
+        .search("thermometer calibration", &college_physics(), &paper())
         .unwrap();
     let relax = r.trace.relaxation.as_ref().unwrap();
     assert_eq!(relax.case, "zero_results");
@@ -157,9 +169,7 @@ fn the_unfiltered_fallback_runs_only_when_allowed_and_is_labelled() {
 fn topical_constraints_are_dropped_first() {
     let lib = library();
     let scope = college_physics().with(Field::Chapter, "9");
-    let r = lib
-        .search("heat flow", &scope, &SearchOptions::for_variant(Variant::E))
-        .unwrap();
+    let r = lib.search("heat flow", &scope, &paper()).unwrap();
     let relax = r.trace.relaxation.as_ref().unwrap();
     assert_eq!(relax.case, "zero_results");
     assert_eq!(relax.steps[0].step, "W1");
@@ -177,11 +187,7 @@ fn topical_constraints_are_dropped_first() {
 fn results_in_the_subject_do_not_widen() {
     let lib = library();
     let r = lib
-        .search(
-            "heat flow",
-            &college_physics(),
-            &SearchOptions::for_variant(Variant::E),
-        )
+        .search("heat flow", &college_physics(), &paper())
         .unwrap();
     let relax = r.trace.relaxation.as_ref().unwrap();
     assert_eq!(relax.case, "enough_in_subject");
@@ -198,7 +204,7 @@ fn no_subject_widens_on_count() {
     let scope = Scope::new().with(Field::Level, "college");
     let opts = SearchOptions {
         k_min: 3,
-        ..SearchOptions::for_variant(Variant::E)
+        ..paper()
     };
     let r = lib.search("copper rod", &scope, &opts).unwrap();
     let relax = r.trace.relaxation.as_ref().unwrap();

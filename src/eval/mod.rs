@@ -12,6 +12,7 @@
 pub mod judge;
 pub mod metrics;
 pub mod queries;
+pub mod relax;
 pub mod report;
 pub mod stats;
 pub mod svg;
@@ -41,13 +42,23 @@ pub struct System {
 /// systems are the lexical-only baselines (B, B+, C with the dense path switched off).
 pub const SYSTEMS: &[&str] = &["A", "B", "B+", "C", "D", "E"];
 
-/// Lexical-only baselines, available by name.
-pub const BASELINES: &[&str] = &["B-bm25", "B+-bm25", "C-bm25"];
+/// Lexical-only baselines, and E with another relaxation (`E-paper`: the paper's four-case
+/// trigger; `E-norelax`: no relaxation), available by name.
+pub const BASELINES: &[&str] = &["B-bm25", "B+-bm25", "C-bm25", "E-paper", "E-norelax"];
 
 /// The system called `name` with cut-off `k`, if it exists.
 pub fn system(name: &str, k: usize) -> Option<System> {
     let opts = if let Some(v) = Variant::parse(name) {
         SearchOptions::for_variant(v)
+    } else if name == "E-paper" {
+        SearchOptions {
+            trigger: crate::relax::Trigger::Paper,
+            ..SearchOptions::for_variant(Variant::E)
+        }
+    } else if name == "E-norelax" {
+        let mut o = SearchOptions::for_variant(Variant::E);
+        o.stages.relax = false;
+        o
     } else {
         let base = name.strip_suffix("-bm25").and_then(Variant::parse)?;
         if !matches!(base, Variant::B | Variant::BPlus | Variant::C) {
@@ -149,6 +160,8 @@ pub struct QueryRun {
     pub ids: Vec<String>,
     /// The metrics.
     pub metrics: QueryMetrics,
+    /// Relaxation metrics: outside the declared scope, labels, widening.
+    pub relax: relax::RelaxMetrics,
     /// Wall-clock time of the search call, in milliseconds.
     pub latency_ms: f64,
     /// Sum of the manifest `bytes` of the shards the search reads.
@@ -257,12 +270,22 @@ pub fn run_systems(
                 })
                 .collect::<Result<_, _>>()?;
             let ids: Vec<String> = resp.results.iter().map(|h| h.id.clone()).collect();
+            let labels: Vec<_> = resp.results.iter().map(|h| h.leakage).collect();
+            let relax = relax::score(
+                q,
+                &results,
+                &labels,
+                resp.trace.relaxation.as_ref(),
+                &corpus,
+                sys.opts.k,
+            );
             let t = Instant::now();
             let lost = attribute(lib, &locator, q, sys, &ids)?;
             run.explain_secs += t.elapsed().as_secs_f64();
             run.runs.push(QueryRun {
                 ids,
                 metrics: metrics::score(q, &results, &corpus, sys.opts.k),
+                relax,
                 latency_ms,
                 shard_bytes,
                 lost,
@@ -359,6 +382,8 @@ pub struct Aggregate {
     pub bytes_per_query: f64,
     /// Mean number of results returned.
     pub returned: f64,
+    /// Relaxation: widened queries, results outside the declared scope, labels.
+    pub relaxation: relax::RelaxAggregate,
 }
 
 /// Aggregates runs (all, or a subset by index).
@@ -385,6 +410,7 @@ pub fn aggregate<'a>(runs: impl IntoIterator<Item = &'a QueryRun>) -> Aggregate 
         latency_ms_p95: stats::percentile_nearest_rank(&lat, 95.0),
         bytes_per_query: f(&|r| r.shard_bytes as f64),
         returned: f(&|r| r.metrics.returned as f64),
+        relaxation: relax::aggregate(runs.iter().map(|r| &r.relax)),
     }
 }
 

@@ -25,6 +25,7 @@ pub fn runs_jsonl(queries: &[EvalQuery], runs: &[SystemRun]) -> String {
                 "slice": q.slice,
                 "ids": x.ids,
                 "metrics": x.metrics,
+                "relax": x.relax,
                 "latency_ms": x.latency_ms,
                 "shard_bytes": x.shard_bytes,
                 "outcome": taxonomy::outcome(&x.metrics),
@@ -485,6 +486,9 @@ pub fn to_markdown(r: &EvalReport, charts: &ChartLinks) -> String {
 
     // Tables 10 and 11: failure taxonomy.
     taxonomy_tables(&mut o, r, charts);
+
+    // Table 12: relaxation.
+    o.push_str(&super::relax::markdown(r));
 
     // Definitions.
     let _ = writeln!(

@@ -1,0 +1,588 @@
+//! The relaxation steps of a search (W1 → W2 → W3), as [`Library`] methods: the two triggers,
+//! the evidence they compare, and where widened results go (see the [module docs](super)).
+
+use super::{classify, without_topical, Evidence, Slot, Trigger, Widen};
+use crate::bm25::PoolShard;
+use crate::format::{ChunkRecord, Field};
+use crate::gate::{self, Bitset};
+use crate::library::{
+    Cand, Gating, Leakage, Library, RelaxStep, Relaxation, SearchOptions, Stages, Trace,
+    NO_SECTION, STRICT_FIELDS, TOPICAL_FIELDS,
+};
+use crate::scope::Scope;
+use crate::understand::Understanding;
+
+impl Library {
+    /// Progressive scope relaxation, W1 → W2 → W3 (see [`crate::relax`]): the paper's trigger or
+    /// the evidence trigger decides, [`classify`] labels every result.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn relax(
+        &self,
+        query: &str,
+        scope: &Scope,
+        opts: &SearchOptions,
+        u: &Understanding,
+        soft: &[(Field, String)],
+        cands: &mut Vec<Cand>,
+        trace: &mut Trace,
+    ) -> Relaxation {
+        let mut r = Relaxation {
+            trigger: opts.trigger.name().to_string(),
+            ..Default::default()
+        };
+        match opts.trigger {
+            Trigger::Paper => self.relax_paper(query, scope, opts, u, soft, cands, trace, &mut r),
+            Trigger::Evidence => {
+                self.relax_evidence(query, scope, opts, u, soft, cands, trace, &mut r)
+            }
+        }
+        r
+    }
+
+    /// Labels the candidates of a widening pass against the requested scope (`fallback`: W3's
+    /// label for whatever is outside the scope).
+    fn label(&self, scope: &Scope, new: &mut [Cand], fallback: bool) {
+        for c in new {
+            c.leakage = match classify(scope, self.chunk(c.key)) {
+                Leakage::InScope => Leakage::InScope,
+                _ if fallback => Leakage::Fallback,
+                l => l,
+            };
+        }
+    }
+
+    /// Appends a widening pass's new candidates after the current ones (the paper's placement);
+    /// returns how many were new.
+    fn append(&self, cands: &mut Vec<Cand>, new: Vec<Cand>) -> usize {
+        let before = cands.len();
+        for c in new {
+            if !cands.iter().any(|x| x.key == c.key) {
+                cands.push(c);
+            }
+        }
+        cands.len() - before
+    }
+
+    /// Alternates the current (in-scope) candidates with a widening pass's candidates outside
+    /// the scope, in-scope first, each side in its own order; returns how many were new.
+    fn alternate(&self, cands: &mut Vec<Cand>, new: Vec<Cand>) -> usize {
+        let mut wide: Vec<Cand> = new
+            .into_iter()
+            .filter(|c| c.leakage != Leakage::InScope && !cands.iter().any(|x| x.key == c.key))
+            .collect();
+        let added = wide.len();
+        let mut inside = std::mem::take(cands).into_iter();
+        let mut outside = wide.drain(..);
+        loop {
+            match (inside.next(), outside.next()) {
+                (None, None) => break,
+                (a, b) => cands.extend(a.into_iter().chain(b)),
+            }
+        }
+        added
+    }
+
+    /// Places a widening pass's candidates first, in the pass's own order (in-scope and widened
+    /// chunks interleaved by their scores in the widened pool), then the current candidates it
+    /// did not return; returns how many were new.
+    fn lead(&self, cands: &mut Vec<Cand>, new: Vec<Cand>) -> usize {
+        let added = new
+            .iter()
+            .filter(|c| !cands.iter().any(|x| x.key == c.key))
+            .count();
+        let old = std::mem::replace(cands, new);
+        for c in old {
+            if !cands.iter().any(|x| x.key == c.key) {
+                cands.push(c);
+            }
+        }
+        added
+    }
+
+    /// The section evidence on each side of a widening step ([`super::unit_scores`]):
+    /// the chunks `wide` admits in the loaded shards it needs, scored together, split by `side`
+    /// (0: kept, 1: added).
+    fn step_evidence(
+        &self,
+        terms: &[String],
+        wide: &Scope,
+        side: impl Fn(&ChunkRecord) -> usize,
+    ) -> (Vec<f32>, Vec<f32>) {
+        let (shards, _) = self.pass_shards(wide, Gating::Gated);
+        let gates: Vec<Bitset> = shards
+            .iter()
+            .map(|s| gate::gate_shard(wide, &s.payload.subject, &s.payload.level, s.chunks()))
+            .collect();
+        let pool: Vec<PoolShard<'_>> = shards
+            .iter()
+            .zip(&gates)
+            .map(|(s, g)| PoolShard {
+                index: &s.payload.lexical,
+                k1: s.payload.params.k1,
+                b: s.payload.params.b,
+                total_len: s.total_len,
+                gate: g,
+            })
+            .collect();
+        let mut best = super::unit_scores(&pool, terms, 2, |si, doc| {
+            let s = shards[si];
+            let unit = match s.sections[doc as usize] {
+                NO_SECTION => (1 << 32) | u64::from(doc),
+                k => u64::from(k),
+            };
+            Some(Slot {
+                side: side(&s.payload.chunks[doc as usize]),
+                unit,
+            })
+        });
+        let added = best.pop().unwrap_or_default();
+        (best.pop().unwrap_or_default(), added)
+    }
+
+    /// Where a label the query names designates chunks, among those `wide` admits:
+    /// `(inside scope, outside it)`.
+    fn label_sides(&self, label: &str, scope: &Scope, wide: &Scope) -> (bool, bool) {
+        let matcher = crate::rerank::LabelMatcher::new(label);
+        let (shards, _) = self.pass_shards(wide, Gating::Gated);
+        let (mut inside, mut outside) = (false, false);
+        for c in shards.iter().flat_map(|s| s.chunks()) {
+            if gate::admits(wide, c) && matcher.matches(c) {
+                if gate::admits(scope, c) {
+                    inside = true;
+                } else {
+                    outside = true;
+                }
+            }
+        }
+        (inside, outside)
+    }
+
+    /// The evidence trigger: W1 runs when the sections it would add are stronger lexical evidence
+    /// than the scope's (its ranking leads above `widen_ratio`, alternates with the in-scope
+    /// results above `mix_ratio`) or when a label the query names lies only outside the topic;
+    /// W2 runs when another level's sections are stronger by `level_ratio`; W3 when nothing was
+    /// found and `allow_fallback` allows it.
+    #[allow(clippy::too_many_arguments)]
+    fn relax_evidence(
+        &self,
+        query: &str,
+        scope: &Scope,
+        opts: &SearchOptions,
+        u: &Understanding,
+        soft: &[(Field, String)],
+        cands: &mut Vec<Cand>,
+        trace: &mut Trace,
+        r: &mut Relaxation,
+    ) {
+        let terms = trace.query_terms.clone();
+        let ratio = opts.widen_ratio;
+        let mix = opts.mix_ratio.min(ratio);
+        let mut ev = Evidence {
+            ratio,
+            mix_ratio: mix,
+            level_ratio: opts.level_ratio,
+            ..Default::default()
+        };
+        let fmt = |v: &[f32]| format!("{:.2}", v.first().copied().unwrap_or(0.0));
+        // W1: the requested level's other topics (same shards, same statistics).
+        let w1 = without_topical(scope);
+        let topical: Vec<String> = TOPICAL_FIELDS
+            .iter()
+            .filter(|f| scope.get(**f).is_some())
+            .map(|f| f.name().to_string())
+            .collect();
+        let (inside, outside) =
+            self.step_evidence(&terms, &w1, |c| usize::from(!gate::admits(scope, c)));
+        // Whether anything at the requested level matches a query term (any topic).
+        let level_matches = !inside.is_empty() || !outside.is_empty();
+        let scores = format!(
+            "best section outside the topic scores {} against {} in scope",
+            fmt(&outside),
+            fmt(&inside)
+        );
+        // A label the query names ("Table 4.1", "Appendix G") designates material directly:
+        // when it is in scope the scope holds what was asked for, when it is only outside the
+        // topic the scope is the wrong one; otherwise the scores decide.
+        let label = u
+            .label
+            .as_ref()
+            .filter(|_| opts.stages.rerank && !topical.is_empty());
+        let (fire, why) = match label.map(|l| (l, self.label_sides(l, scope, &w1))) {
+            Some((l, (true, _))) => {
+                ev.label = Some("in_scope".into());
+                (
+                    Widen::No,
+                    format!("the query names {l:?}, which is in scope"),
+                )
+            }
+            Some((l, (false, true))) => {
+                ev.label = Some("outside_topic".into());
+                (
+                    Widen::Lead,
+                    format!("the query names {l:?}, which is outside the topic"),
+                )
+            }
+            other => {
+                if other.is_some() {
+                    ev.label = Some("nowhere".into());
+                }
+                if super::fires(&inside, &outside, ratio) {
+                    (Widen::Lead, format!("{scores} (ratio > {ratio})"))
+                } else if super::fires(&inside, &outside, mix) {
+                    (Widen::Mix, format!("{scores} (ratio > {mix}, ≤ {ratio})"))
+                } else {
+                    (Widen::No, format!("{scores} (ratio ≤ {mix})"))
+                }
+            }
+        };
+        if topical.is_empty() {
+            r.steps.push(RelaxStep {
+                step: "W1".into(),
+                dropped: vec![],
+                scope: scope.to_json(),
+                added: 0,
+                note: "skipped: the scope has no topic, chapter or section to drop".into(),
+            });
+        } else if fire != Widen::No {
+            let mut new = self.pass(query, &w1, Gating::Gated, opts, u, soft, false, trace);
+            self.label(scope, &mut new, false);
+            let (added, case, how) = if fire == Widen::Lead {
+                let added = self.lead(cands, new);
+                (added, "stronger_outside_topic", "the widened ranking leads")
+            } else {
+                let added = self.alternate(cands, new);
+                (
+                    added,
+                    "comparable_outside_topic",
+                    "in-scope and widened results alternate",
+                )
+            };
+            r.widened = true;
+            r.case = case.into();
+            r.steps.push(RelaxStep {
+                step: "W1".into(),
+                dropped: topical.clone(),
+                scope: w1.to_json(),
+                added,
+                note: format!("{why}: dropped the topical constraints; {how}"),
+            });
+        } else {
+            r.steps.push(RelaxStep {
+                step: "W1".into(),
+                dropped: vec![],
+                scope: w1.to_json(),
+                added: 0,
+                note: format!("not needed: {why}"),
+            });
+        }
+        if !topical.is_empty() {
+            ev.cross_topic = Some(outside);
+        }
+        ev.in_scope = Some(inside);
+        // W2: the subject's other levels, unless a strict key pins the request.
+        let strict: Vec<&str> = STRICT_FIELDS
+            .iter()
+            .filter(|f| scope.get(**f).is_some())
+            .map(|f| f.name())
+            .collect();
+        let mut w2 = w1.clone();
+        w2.fields.remove(&Field::Level);
+        if let Some(level) = scope.get(Field::Level).filter(|_| strict.is_empty()) {
+            let (_, missing) = self.pass_shards(&w2, Gating::Gated);
+            if missing.is_empty() {
+                let (here, other) =
+                    self.step_evidence(&terms, &w2, |c| usize::from(c.level.trim() != level));
+                let level_ratio = opts.level_ratio;
+                let fired = super::fires(&here, &other, level_ratio);
+                let note = format!(
+                    "best section at another level scores {} against {} at this level",
+                    fmt(&other),
+                    fmt(&here)
+                );
+                ev.level = Some(here);
+                ev.cross_level = Some(other);
+                if fired {
+                    let mut new = self.pass(query, &w2, Gating::Gated, opts, u, soft, false, trace);
+                    self.label(scope, &mut new, false);
+                    let added = self.lead(cands, new);
+                    if !r.widened {
+                        r.case = "stronger_other_level".into();
+                    }
+                    r.widened = true;
+                    r.steps.push(RelaxStep {
+                        step: "W2".into(),
+                        dropped: vec!["level".into()],
+                        scope: w2.to_json(),
+                        added,
+                        note: format!("{note} (ratio > {level_ratio}): dropped the level"),
+                    });
+                } else {
+                    r.steps.push(RelaxStep {
+                        step: "W2".into(),
+                        dropped: vec![],
+                        scope: w2.to_json(),
+                        added: 0,
+                        note: format!("not needed: {note} (ratio ≤ {level_ratio})"),
+                    });
+                }
+            } else if !level_matches {
+                // Nothing at this level matches: the other levels are worth loading.
+                r.pending_shards = missing.clone();
+                r.case = "no_match_in_level".into();
+                r.steps.push(RelaxStep {
+                    step: "W2".into(),
+                    dropped: vec![],
+                    scope: w2.to_json(),
+                    added: 0,
+                    note: format!(
+                        "nothing at this level matches the query: load {} and search again",
+                        missing.join(", ")
+                    ),
+                });
+            } else {
+                r.steps.push(RelaxStep {
+                    step: "W2".into(),
+                    dropped: vec![],
+                    scope: w2.to_json(),
+                    added: 0,
+                    note: format!(
+                        "not compared: this level matches the query and the other levels' shards \
+                         ({}) are not loaded",
+                        missing.join(", ")
+                    ),
+                });
+            }
+        } else {
+            r.steps.push(RelaxStep {
+                step: "W2".into(),
+                dropped: vec![],
+                scope: w2.to_json(),
+                added: 0,
+                note: if scope.get(Field::Level).is_none() {
+                    "skipped: the scope has no level to drop".into()
+                } else {
+                    format!(
+                        "blocked: strict key(s) {} set, another level is not an answer",
+                        strict.join(", ")
+                    )
+                },
+            });
+        }
+        // W3: the unfiltered lexical fallback, when allowed and nothing was found.
+        if cands.is_empty() {
+            if opts.allow_fallback {
+                let added = self.fallback(query, scope, opts, u, soft, cands, trace);
+                r.widened = true;
+                r.steps.push(RelaxStep {
+                    step: "W3".into(),
+                    dropped: vec!["*".into()],
+                    scope: serde_json::json!({}),
+                    added,
+                    note: "nothing found: unfiltered lexical fallback over the loaded shards \
+                           (allow_fallback)"
+                        .into(),
+                });
+            } else {
+                r.steps.push(RelaxStep {
+                    step: "W3".into(),
+                    dropped: vec![],
+                    scope: w2.to_json(),
+                    added: 0,
+                    note: "not run: the unfiltered fallback needs allow_fallback".into(),
+                });
+            }
+        }
+        if r.case.is_empty() {
+            let none = ev.in_scope.iter().chain(&ev.cross_topic).all(Vec::is_empty)
+                && ev.cross_level.as_ref().is_none_or(Vec::is_empty);
+            r.case = if none { "no_match" } else { "strong_in_scope" }.into();
+        }
+        r.evidence = Some(ev);
+    }
+
+    /// W3: the unfiltered lexical fallback over the loaded shards, appended and labelled
+    /// `fallback`; returns how many results it added.
+    #[allow(clippy::too_many_arguments)]
+    fn fallback(
+        &self,
+        query: &str,
+        scope: &Scope,
+        opts: &SearchOptions,
+        u: &Understanding,
+        soft: &[(Field, String)],
+        cands: &mut Vec<Cand>,
+        trace: &mut Trace,
+    ) -> usize {
+        let lexical_only = SearchOptions {
+            stages: Stages {
+                dense: false,
+                rerank: false,
+                ..opts.stages
+            },
+            ..opts.clone()
+        };
+        let mut new = self.pass(
+            query,
+            &Scope::new(),
+            Gating::Ungated,
+            &lexical_only,
+            u,
+            soft,
+            false,
+            trace,
+        );
+        self.label(scope, &mut new, true);
+        self.append(cands, new)
+    }
+
+    /// The paper's four-case trigger: widen on no result, on a result off the requested subject,
+    /// or (no subject in the scope) on fewer than `k_min` results; widened results come after
+    /// the in-scope ones.
+    #[allow(clippy::too_many_arguments)]
+    fn relax_paper(
+        &self,
+        query: &str,
+        scope: &Scope,
+        opts: &SearchOptions,
+        u: &Understanding,
+        soft: &[(Field, String)],
+        cands: &mut Vec<Cand>,
+        trace: &mut Trace,
+        r: &mut Relaxation,
+    ) {
+        let subject = scope.get(Field::Subject);
+        let n = cands.len().min(opts.k);
+        let off_subject = subject.is_some_and(|s| {
+            cands
+                .iter()
+                .take(opts.k)
+                .any(|c| self.chunk(c.key).subject != s)
+        });
+        r.case = if n == 0 {
+            "zero_results"
+        } else if off_subject {
+            "off_subject"
+        } else if subject.is_none() && n < opts.k_min {
+            "few_without_subject"
+        } else if subject.is_some() {
+            "enough_in_subject"
+        } else {
+            "enough"
+        }
+        .to_string();
+        if !matches!(
+            r.case.as_str(),
+            "zero_results" | "off_subject" | "few_without_subject"
+        ) {
+            return;
+        }
+        let needs_more = |cands: &Vec<Cand>| cands.len() < opts.k_min.max(1);
+        let mut current = scope.clone();
+        // W1: drop topical constraints.
+        let topical: Vec<Field> = TOPICAL_FIELDS
+            .iter()
+            .copied()
+            .filter(|f| current.get(*f).is_some())
+            .collect();
+        if topical.is_empty() {
+            r.steps.push(RelaxStep {
+                step: "W1".into(),
+                dropped: vec![],
+                scope: current.to_json(),
+                added: 0,
+                note: "skipped: the scope has no topic, chapter or section to drop".into(),
+            });
+        } else {
+            for f in &topical {
+                current.fields.remove(f);
+            }
+            let mut new = self.pass(query, &current, Gating::Gated, opts, u, soft, false, trace);
+            self.label(scope, &mut new, false);
+            let added = self.append(cands, new);
+            r.widened = true;
+            r.steps.push(RelaxStep {
+                step: "W1".into(),
+                dropped: topical.iter().map(|f| f.name().to_string()).collect(),
+                scope: current.to_json(),
+                added,
+                note: format!("{} triggered: dropped the topical constraints", r.case),
+            });
+        }
+        // W2: drop the level, unless a strict key pins the request.
+        if needs_more(cands) {
+            let strict: Vec<&str> = STRICT_FIELDS
+                .iter()
+                .filter(|f| current.get(**f).is_some())
+                .map(|f| f.name())
+                .collect();
+            if current.get(Field::Level).is_none() {
+                r.steps.push(RelaxStep {
+                    step: "W2".into(),
+                    dropped: vec![],
+                    scope: current.to_json(),
+                    added: 0,
+                    note: "skipped: the scope has no level to drop".into(),
+                });
+            } else if !strict.is_empty() {
+                r.steps.push(RelaxStep {
+                    step: "W2".into(),
+                    dropped: vec![],
+                    scope: current.to_json(),
+                    added: 0,
+                    note: format!(
+                        "blocked: strict key(s) {} set, another level is not an answer",
+                        strict.join(", ")
+                    ),
+                });
+            } else {
+                current.fields.remove(&Field::Level);
+                let (_, missing) = self.pass_shards(&current, Gating::Gated);
+                if !missing.is_empty() {
+                    r.pending_shards = missing.clone();
+                }
+                let mut new =
+                    self.pass(query, &current, Gating::Gated, opts, u, soft, false, trace);
+                self.label(scope, &mut new, false);
+                let added = self.append(cands, new);
+                r.widened = true;
+                r.steps.push(RelaxStep {
+                    step: "W2".into(),
+                    dropped: vec!["level".into()],
+                    scope: current.to_json(),
+                    added,
+                    note: if missing.is_empty() {
+                        "dropped the level: other levels of the subject searched".into()
+                    } else {
+                        format!(
+                            "dropped the level; shards not loaded yet: {}",
+                            missing.join(", ")
+                        )
+                    },
+                });
+            }
+        }
+        // W3: unfiltered lexical fallback, only when explicitly allowed.
+        if needs_more(cands) {
+            if opts.allow_fallback {
+                let added = self.fallback(query, scope, opts, u, soft, cands, trace);
+                r.widened = true;
+                r.steps.push(RelaxStep {
+                    step: "W3".into(),
+                    dropped: vec!["*".into()],
+                    scope: serde_json::json!({}),
+                    added,
+                    note: "unfiltered lexical fallback over the loaded shards (allow_fallback)"
+                        .into(),
+                });
+            } else {
+                r.steps.push(RelaxStep {
+                    step: "W3".into(),
+                    dropped: vec![],
+                    scope: current.to_json(),
+                    added: 0,
+                    note: "not run: the unfiltered fallback needs allow_fallback".into(),
+                });
+            }
+        }
+    }
+}
