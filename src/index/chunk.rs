@@ -98,8 +98,9 @@ fn section_path(ctx: &Ctx, title: Option<&str>) -> Option<String> {
 }
 
 fn exercise_number(label: &str) -> Option<String> {
-    let re = regex::Regex::new(r"(\d+(?:\.\d+)*)").ok()?;
-    re.captures(label).map(|c| c[1].to_string())
+    static NUMBER: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r"(\d+(?:\.\d+)*)").expect("valid pattern"));
+    NUMBER.captures(label).map(|c| c[1].to_string())
 }
 
 /// The chunks of one page.

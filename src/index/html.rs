@@ -123,6 +123,12 @@ pub struct Reader {
     title: Selector,
     meta: Selector,
     refresh: Selector,
+    /// Built-in selectors the walk uses per element, compiled once per source.
+    tr: Selector,
+    cell: Selector,
+    admonition_title: Selector,
+    tab_labels: Selector,
+    tab_panels: Selector,
     structure: Structure,
 }
 
@@ -150,6 +156,11 @@ impl Reader {
             title: sel("title"),
             meta: sel("meta[name]"),
             refresh: sel("meta[http-equiv]"),
+            tr: sel("tr"),
+            cell: sel("th, td"),
+            admonition_title: sel(".admonition-title, .theme-admonition-heading, [class*=admonitionHeading], .callout-title, summary"),
+            tab_labels: sel(".tabbed-labels > label, [role=tab]"),
+            tab_panels: sel(".tabbed-content > .tabbed-block, [role=tabpanel]"),
             structure: structure.clone(),
         }
     }
@@ -558,10 +569,9 @@ impl Walker<'_, '_> {
     }
 
     fn table(&mut self, e: ElementRef<'_>) {
-        let tr = sel("tr");
-        let cell = sel("th, td");
+        let (tr, cell) = (&self.r.tr, &self.r.cell);
         let mut rows: Vec<(Vec<String>, bool)> = Vec::new();
-        for row in e.select(&tr) {
+        for row in e.select(tr) {
             let cells: Vec<ElementRef<'_>> = row
                 .children()
                 .filter_map(ElementRef::wrap)
@@ -612,8 +622,7 @@ impl Walker<'_, '_> {
     }
 
     fn admonition_title(&self, e: ElementRef<'_>) -> Option<String> {
-        let t = sel(".admonition-title, .theme-admonition-heading, [class*=admonitionHeading], .callout-title, summary");
-        e.select(&t)
+        e.select(&self.r.admonition_title)
             .next()
             .map(|h| clean_title(&h.text().collect::<String>()))
             .filter(|s| !s.is_empty())
@@ -632,12 +641,10 @@ impl Walker<'_, '_> {
     fn tabs(&mut self, e: ElementRef<'_>) {
         self.flush();
         let labels: Vec<String> = e
-            .select(&sel(".tabbed-labels > label, [role=tab]"))
+            .select(&self.r.tab_labels)
             .map(|l| clean_title(&l.text().collect::<String>()))
             .collect();
-        let blocks: Vec<ElementRef<'_>> = e
-            .select(&sel(".tabbed-content > .tabbed-block, [role=tabpanel]"))
-            .collect();
+        let blocks: Vec<ElementRef<'_>> = e.select(&self.r.tab_panels).collect();
         if blocks.is_empty() {
             self.children(e);
             return;

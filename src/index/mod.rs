@@ -319,19 +319,20 @@ fn applies(rule: &Rule, path: &str) -> bool {
         .unwrap_or(true)
 }
 
-/// Reads every page of every source into chunks, in parallel. `base_urls[i]` is where source
-/// `i` is served (ending in `/`). Pages without subject, level or language are an error, or
+/// Reads every page of every source into chunks, in parallel. `pages[i]` are source `i`'s pages
+/// ([`list_pages`], listed once by the caller), `base_urls[i]` is where it is served (ending in `/`). Pages without subject, level or language are an error, or
 /// left out with `skip_unscoped`. `progress` is called after each page.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn read_sources(
     cfg: &Config,
+    pages: &[Vec<String>],
     base_urls: &[String],
     skip_unscoped: bool,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<Indexed, IndexError> {
     let mut all = Indexed::default();
     for (si, source) in cfg.sources.iter().enumerate() {
-        let pages = list_pages(source)?;
+        let pages = &pages[si];
         let reader = html::Reader::new(&source.structure);
         let results: Vec<Result<PageRead, IndexError>> = pages
             .par_iter()

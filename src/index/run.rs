@@ -64,11 +64,13 @@ fn spinner(message: &'static str) -> indicatif::ProgressBar {
 pub fn run(cfg: &Config, opts: &RunOptions) -> Result<Report, IndexError> {
     let t0 = Instant::now();
     std::fs::create_dir_all(&opts.out).map_err(|e| io(&opts.out, e))?;
-    let total: usize = cfg
+    // Each folder is walked once: the bar's total and the reading share the listing.
+    let pages = cfg
         .sources
         .iter()
-        .map(|s| super::list_pages(s).map(|p| p.len()))
-        .sum::<Result<usize, _>>()?;
+        .map(super::list_pages)
+        .collect::<Result<Vec<_>, _>>()?;
+    let total: usize = pages.iter().map(Vec::len).sum();
     let base_urls = cfg
         .sources
         .iter()
@@ -79,7 +81,7 @@ pub fn run(cfg: &Config, opts: &RunOptions) -> Result<Report, IndexError> {
         bar.inc(1);
         bar.set_message(p.to_string());
     };
-    let indexed: Indexed = read_sources(cfg, &base_urls, opts.skip_unscoped, &progress)?;
+    let indexed: Indexed = read_sources(cfg, &pages, &base_urls, opts.skip_unscoped, &progress)?;
     bar.finish_and_clear();
     let t_read = t0.elapsed().as_secs_f64();
     if indexed.chunks.is_empty() {

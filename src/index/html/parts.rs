@@ -2,6 +2,12 @@
 
 use super::sel;
 use scraper::{ElementRef, Node, Selector};
+use std::sync::LazyLock;
+
+/// Selectors used per element, compiled once.
+static ANNOTATION: LazyLock<Selector> = LazyLock::new(|| sel("annotation"));
+static CODE: LazyLock<Selector> = LazyLock::new(|| sel("code"));
+static ANCHORS: LazyLock<Selector> = LazyLock::new(|| sel("a[id], a[name], a[href^='#']"));
 
 /// TeX source of a math element (KaTeX annotation, MathJax `script[type=math/tex]`), if it is one.
 pub(super) fn math_source(e: ElementRef<'_>) -> Option<String> {
@@ -18,8 +24,7 @@ pub(super) fn math_source(e: ElementRef<'_>) -> Option<String> {
         }
     }
     if v.has_class("katex", scraper::CaseSensitivity::AsciiCaseInsensitive) {
-        let ann = Selector::parse("annotation").ok()?;
-        let t: String = e.select(&ann).next()?.text().collect();
+        let t: String = e.select(&ANNOTATION).next()?.text().collect();
         return Some(format!("${}$", t.trim()));
     }
     if v.name() == "mjx-container" {
@@ -54,7 +59,7 @@ pub(super) fn collect_code(e: ElementRef<'_>, out: &mut String) {
 
 /// A code block's language, from `language-…`/`lang-…` classes on it or its wrapper.
 pub(super) fn code_lang(e: ElementRef<'_>) -> Option<String> {
-    let mut nodes: Vec<ElementRef<'_>> = e.select(&sel("code")).collect();
+    let mut nodes: Vec<ElementRef<'_>> = e.select(&CODE).collect();
     nodes.push(e);
     let mut p = e.parent().and_then(ElementRef::wrap);
     for _ in 0..3 {
@@ -86,7 +91,7 @@ pub(super) fn heading_anchor(e: ElementRef<'_>) -> Option<String> {
     if let Some(id) = e.value().attr("id").filter(|s| !s.is_empty()) {
         return Some(id.to_string());
     }
-    for a in e.select(&sel("a[id], a[name], a[href^='#']")) {
+    for a in e.select(&ANCHORS) {
         let v = a.value();
         if let Some(id) = v.attr("id").or(v.attr("name")).filter(|s| !s.is_empty()) {
             return Some(id.to_string());
