@@ -13,8 +13,8 @@ fn main() {
     use chsr::build::{build, BuildOptions};
     use chsr::corpus::parse_jsonl;
     use chsr::format::Field;
-    use chsr::library::{Library, SearchOptions, Variant};
     use chsr::scope::Scope;
+    use chsr::search::{Library, SearchOptions, Variant};
     use std::time::Instant;
     const SPINE: &str = include_str!("../tests/fixtures/spine.jsonl");
 

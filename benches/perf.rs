@@ -34,7 +34,7 @@ use chsr::analysis::{is_stopword, Lang};
 use chsr::build::index_text;
 use chsr::dense::DenseShard;
 use chsr::format::{decode_dense_part, sha256_hex, ChunkRecord, ShardPayload, HEADER_LEN};
-use chsr::library::{Library, ModelEmbedder, QueryEmbedder};
+use chsr::search::{Library, ModelEmbedder, QueryEmbedder};
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufWriter, Write};
@@ -671,7 +671,7 @@ fn dense_plans(o: &Opts) -> Result<(), String> {
 
 fn snippets(o: &Opts) -> Result<(), String> {
     use chsr::analysis::Analyzer;
-    use chsr::library::{SearchOptions, Variant};
+    use chsr::search::{SearchOptions, Variant};
     use chsr::snippet::{snippet, SNIPPET_CHARS};
     let dir = o.path("shards")?;
     let mut lib = open_all(&dir)?;

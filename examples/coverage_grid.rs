@@ -17,8 +17,8 @@ fn main() {}
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
     use chsr::eval;
-    use chsr::library::{Gating, Library, SearchOptions, Variant};
     use chsr::scope::Scope;
+    use chsr::search::{Gating, Library, SearchOptions, Variant};
     use std::path::PathBuf;
 
     fn list<T: std::str::FromStr + Clone>(var: &str, default: &[T]) -> Vec<T> {

@@ -10,7 +10,7 @@ fn main() {}
 fn main() {
     use chsr::dense::{exact_all, graph_all, DenseShard};
     use chsr::format::{decode_dense_part, decode_shard, Manifest, QVec};
-    use chsr::library::{ModelEmbedder, QueryEmbedder};
+    use chsr::search::{ModelEmbedder, QueryEmbedder};
     use std::time::Instant;
 
     let args: Vec<String> = std::env::args().collect();

@@ -2,22 +2,69 @@
 //!
 //! A retrieved chunk often cannot stand alone: a solution needs its exercise, a paragraph needs
 //! the rest of its section. [`expand_section`] returns the other chunks of a hit's section
-//! (same `section_key`), in reading order, within a character budget, skipping chunks already
-//! shown. [`to_context`] packages results for a downstream language model as `[DOCUMENT N]`
-//! fences headed by their curriculum metadata.
+//! (same `section_key`) that the caller's admission rule accepts (the search re-gates every
+//! added chunk against the scope: a locked chapter, a doc type or a year is never left by
+//! expansion), in reading order, within a character budget, skipping chunks already shown.
+//! [`to_context`] packages results for a downstream language model as `[DOCUMENT N]` fences
+//! headed by their curriculum metadata.
 
 use crate::format::ChunkRecord;
 use serde::Serialize;
 
-/// A chunk added by section expansion.
+/// A chunk added by section expansion, with its scope fields (so a caller can check them).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Expanded {
     /// Chunk id.
     pub id: String,
+    /// Subject.
+    pub subject: String,
+    /// Level.
+    pub level: String,
     /// Document type.
     pub doc_type: String,
+    /// Language.
+    pub lang: String,
+    /// Chapter.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chapter: Option<String>,
+    /// Section.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub section: Option<String>,
+    /// Exam year.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub year: Option<String>,
+    /// Exam paper.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paper: Option<String>,
     /// Full text.
     pub text: String,
+}
+
+impl Expanded {
+    /// The expanded view of a chunk.
+    pub fn of(c: &ChunkRecord) -> Expanded {
+        Expanded {
+            id: c.id.clone(),
+            subject: c.subject.clone(),
+            level: c.level.clone(),
+            doc_type: c.doc_type.clone(),
+            lang: c.lang.clone(),
+            chapter: c.chapter.clone(),
+            section: c.section.clone(),
+            year: c.year.clone(),
+            paper: c.paper.clone(),
+            text: c.text.clone(),
+        }
+    }
+}
+
+/// What section expansion added, and how many chunks of the section the scope withheld.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Expansion {
+    /// The chunks added, in reading order.
+    pub chunks: Vec<Expanded>,
+    /// Chunks of the section outside the scope (never added, whatever the budget).
+    pub withheld: usize,
 }
 
 /// Orders ids "naturally": numeric runs compare as numbers (`…:2` before `…:10`).
@@ -50,37 +97,40 @@ pub fn natural_cmp(a: &str, b: &str) -> std::cmp::Ordering {
     pa.len().cmp(&pb.len()).then_with(|| a.cmp(b))
 }
 
-/// The other chunks of `hit`'s section from `chunks`, in natural id order, within `budget`
-/// characters, excluding ids in `skip`. Chunks without a section key expand to nothing.
+/// The other chunks of `hit`'s section from `chunks` that `admit` accepts, in natural id order,
+/// within `budget` characters, excluding ids in `skip`; the section's chunks `admit` refuses are
+/// counted as withheld. Chunks without a section key expand to nothing.
 pub fn expand_section(
     hit: &ChunkRecord,
     chunks: &[ChunkRecord],
     budget: usize,
     skip: &[&str],
-) -> Vec<Expanded> {
+    admit: impl Fn(&ChunkRecord) -> bool,
+) -> Expansion {
+    let mut out = Expansion::default();
     let Some(key) = &hit.section_key else {
-        return Vec::new();
+        return out;
     };
-    let mut same: Vec<&ChunkRecord> = chunks
-        .iter()
-        .filter(|c| {
-            c.section_key.as_ref() == Some(key) && c.id != hit.id && !skip.contains(&c.id.as_str())
-        })
-        .collect();
+    let mut same: Vec<&ChunkRecord> = Vec::new();
+    for c in chunks {
+        if c.section_key.as_ref() != Some(key) || c.id == hit.id {
+            continue;
+        }
+        if !admit(c) {
+            out.withheld += 1;
+        } else if !skip.contains(&c.id.as_str()) {
+            same.push(c);
+        }
+    }
     same.sort_by(|a, b| natural_cmp(&a.id, &b.id));
     let mut used = 0usize;
-    let mut out = Vec::new();
     for c in same {
         let n = c.text.chars().count();
         if used + n > budget {
             continue;
         }
         used += n;
-        out.push(Expanded {
-            id: c.id.clone(),
-            doc_type: c.doc_type.clone(),
-            text: c.text.clone(),
-        });
+        out.chunks.push(Expanded::of(c));
     }
     out
 }
@@ -165,11 +215,32 @@ mod tests {
             c("t:1", "z", "other"),
             c("s:3", "k", "a long text here"),
         ];
-        let got: Vec<String> = expand_section(&chunks[2], &chunks, 8, &["s:3"])
+        let got: Vec<String> = expand_section(&chunks[2], &chunks, 8, &["s:3"], |_| true)
+            .chunks
             .into_iter()
             .map(|e| e.id)
             .collect();
         assert_eq!(got, vec!["s:2", "s:10"]);
+    }
+
+    #[test]
+    fn refused_chunks_are_withheld_never_added() {
+        let mut chunks = vec![
+            c("s:1", "k", "one"),
+            c("s:2", "k", "two"),
+            c("s:3", "k", "three"),
+        ];
+        chunks[1].doc_type = "mark_scheme".into();
+        let got = expand_section(&chunks[0], &chunks, 1000, &[], |x| {
+            x.doc_type == "textbook_section"
+        });
+        let ids: Vec<&str> = got.chunks.iter().map(|e| e.id.as_str()).collect();
+        assert_eq!(ids, vec!["s:3"]);
+        assert_eq!(got.withheld, 1);
+        assert_eq!(
+            got.chunks[0].subject, "physics",
+            "expanded chunks carry their scope fields"
+        );
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //!
 //! When a student does not get the right material, the fix depends on which responsibility
 //! failed. [`explain`] runs the search once with the per-stage lists recorded
-//! ([`crate::library::Probe`]) and, for each expected chunk, reports stage by stage:
+//! ([`crate::search::Probe`]) and, for each expected chunk, reports stage by stage:
 //!
 //! 1. **gate**: was it admitted? If not, which scope field excluded it (or its shard was not
 //!    searched at all, for another subject or level); an ungated search admits every chunk, a
@@ -18,8 +18,8 @@
 
 use crate::format::ChunkRecord;
 use crate::gate;
-use crate::library::{Gating, Leakage, Library, SearchError, SearchOptions, SearchResponse, Shard};
 use crate::scope::Scope;
+use crate::search::{Gating, Leakage, Library, SearchError, SearchOptions, SearchResponse, Shard};
 use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 

@@ -1,7 +1,7 @@
 //! The on-disk formats: shard files and `manifest.json`.
 //!
 //! This is the only module shared by the builder ([`crate::build`]) and the reader
-//! ([`crate::library`]). A shard file is laid out as:
+//! ([`crate::search`]). A shard file is laid out as:
 //!
 //! | bytes | content |
 //! |---|---|

@@ -18,6 +18,53 @@ pub struct Fused<K> {
 /// Default RRF constant.
 pub const DEFAULT_RRF_K: f64 = 60.0;
 
+/// Where a ranked list comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// BM25 over the gated pool (with section evidence when on).
+    Bm25,
+    /// Chunks carrying a label the query names ("Table 4.1"), in id order.
+    Label,
+    /// Nearest vectors over the gated pool.
+    Dense,
+}
+
+/// A ranked list of keys from one [`Source`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct RankedList<K> {
+    /// Where the list comes from.
+    pub source: Source,
+    /// Keys, best first, cut to the rank window.
+    pub keys: Vec<K>,
+}
+
+/// Fuses typed lists: the dense list weighs `dense_weight`, the others 1
+/// ([`weighted_rrf`]). A candidate's rank in one source is [`rank_in`].
+pub fn fuse<K: Clone + PartialEq, I: Ord>(
+    lists: &[RankedList<K>],
+    dense_weight: f64,
+    k: f64,
+    id_of: impl Fn(&K) -> I,
+) -> Vec<Fused<K>> {
+    let keys: Vec<Vec<K>> = lists.iter().map(|l| l.keys.clone()).collect();
+    let weights: Vec<f64> = lists
+        .iter()
+        .map(|l| match l.source {
+            Source::Dense => dense_weight,
+            Source::Bm25 | Source::Label => 1.0,
+        })
+        .collect();
+    weighted_rrf(&keys, &weights, k, id_of)
+}
+
+/// The 1-based rank of a fused candidate in the list of `source`, if that list holds it.
+pub fn rank_in<K>(f: &Fused<K>, lists: &[RankedList<K>], source: Source) -> Option<usize> {
+    lists
+        .iter()
+        .position(|l| l.source == source)
+        .and_then(|i| f.ranks[i])
+}
+
 /// Fuses ranked lists with equal weights. `id_of` gives the tie-breaking id of a key.
 pub fn rrf<K: Clone + PartialEq, I: Ord>(
     lists: &[Vec<K>],

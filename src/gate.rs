@@ -2,9 +2,16 @@
 //!
 //! The gate runs before any scoring. Retrieval paths iterate the bitset (or test it before
 //! touching a posting), so an inadmissible chunk is never scored, whatever the query.
+//!
+//! The gate owns its glue in the pipeline: which shards a scope needs ([`shard_choice`]), how
+//! the scope is applied ([`Gating`]: before ranking, or not at all and after, for the
+//! baselines), the post-filter of those baselines ([`post_filter`]) and the leakage label a
+//! result carries ([`Leakage`]). Locked scope fields ([`Scope::locked`]) are enforced in every
+//! gating mode: a baseline that ignores the scope still never ranks a chunk outside a lock.
 
-use crate::format::{ChunkRecord, Field};
+use crate::format::{ChunkRecord, Field, Manifest};
 use crate::scope::Scope;
+use serde::Serialize;
 
 /// A fixed-size set of chunk indices.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -113,6 +120,100 @@ pub fn gate_shard(scope: &Scope, subject: &str, level: &str, chunks: &[ChunkReco
         return Bitset::full(chunks.len());
     }
     gate(&rest, chunks)
+}
+
+/// How the scope is applied.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Gating {
+    /// Hard gate before scoring (chsr's design): only admissible chunks are scored.
+    #[default]
+    Gated,
+    /// No gate: every shard of the manifest is searched (baseline; leaks).
+    Ungated,
+    /// Retrieve ungated, then drop out-of-scope results (the post-filter baseline).
+    PostFiltered,
+}
+
+impl Gating {
+    /// Parses `gated`, `ungated` or `post_filtered`/`postfilter`.
+    pub fn parse(s: &str) -> Option<Gating> {
+        match s.trim().to_ascii_lowercase().replace('-', "_").as_str() {
+            "gated" | "gate" => Some(Gating::Gated),
+            "ungated" | "none" => Some(Gating::Ungated),
+            "post_filtered" | "postfilter" | "post_filter" => Some(Gating::PostFiltered),
+            _ => None,
+        }
+    }
+}
+
+/// The leakage label of a result: how far outside the requested scope it lies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Leakage {
+    /// Inside the requested scope.
+    InScope,
+    /// Found after dropping the topical constraints (topic, chapter, section): W1.
+    CrossTopic,
+    /// Found after dropping the level: W2.
+    CrossLevel,
+    /// Found by the unfiltered lexical fallback: W3.
+    Fallback,
+    /// Outside the scope in an ungated (baseline) search.
+    Ungated,
+}
+
+/// Manifest positions of the shards a search over `scope` reads: those of the scope's subject and
+/// level when gated (all of them otherwise, except where a locked subject or level rules a shard
+/// out: a lock holds in every gating mode).
+pub fn shard_choice(manifest: &Manifest, scope: &Scope, gating: Gating) -> Vec<usize> {
+    let binding = |f: Field| {
+        (gating == Gating::Gated || scope.is_locked(f))
+            .then(|| scope.get(f))
+            .flatten()
+    };
+    let (subject, level) = (binding(Field::Subject), binding(Field::Level));
+    manifest
+        .shards
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| {
+            subject.is_none_or(|v| v == s.subject) && level.is_none_or(|v| v == s.level)
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// The gate of one shard under a gating mode: the scope's bitset when gated; otherwise every
+/// chunk, except those outside a locked field.
+pub fn gate_mode(
+    scope: &Scope,
+    gating: Gating,
+    subject: &str,
+    level: &str,
+    chunks: &[ChunkRecord],
+) -> Bitset {
+    match gating {
+        Gating::Gated => gate_shard(scope, subject, level, chunks),
+        Gating::Ungated | Gating::PostFiltered if scope.locked.is_empty() => {
+            Bitset::full(chunks.len())
+        }
+        Gating::Ungated | Gating::PostFiltered => {
+            gate_shard(&scope.locks_only(), subject, level, chunks)
+        }
+    }
+}
+
+/// The post-filter of the `post_filtered` baseline: keeps the items whose chunk the scope admits
+/// and returns how many it dropped.
+pub fn post_filter<'c, T>(
+    items: &mut Vec<T>,
+    scope: &Scope,
+    chunk: impl Fn(&T) -> &'c ChunkRecord,
+) -> usize {
+    let before = items.len();
+    items.retain(|x| admits(scope, chunk(x)));
+    before - items.len()
 }
 
 #[cfg(test)]

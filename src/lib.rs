@@ -17,7 +17,7 @@
 //! | [`scope`] | the query scope and its validation against the manifest |
 //! | [`gate`] | the hard curriculum gate: a bitset of admissible chunks per shard |
 //! | [`bm25`] | lexical retrieval over a gated pool |
-//! | [`library`] | the reader: loaded shards and the `search` entry point used by the CLI and Wasm |
+//! | [`search`] | the reader: loaded shards and [`search::Library::search`], the pipeline as named steps (validate, understand, hints, pass, relax, results), used by the CLI and Wasm |
 //! | [`relax`] | scope relaxation: the paper and evidence triggers, leakage labels |
 //! | `eval` | the OpenCERB benchmark harness behind `chsr eval` (native only) |
 //! | [`embed`] | static embeddings: BERT WordPiece tokenizer and the distilled token-vector model |
@@ -49,10 +49,10 @@ pub mod gate;
 pub mod glossary;
 #[cfg(any(not(target_arch = "wasm32"), feature = "indexer"))]
 pub mod index;
-pub mod library;
 pub mod relax;
 pub mod rerank;
 pub mod scope;
+pub mod search;
 pub mod snippet;
 pub mod understand;
 

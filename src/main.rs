@@ -16,8 +16,8 @@ mod cli {
     use chsr::build::{build, build_with_model_file, write_output, BuildOptions};
     use chsr::corpus::{check_visibility, read_corpus};
     use chsr::format::Field;
-    use chsr::library::{Gating, Library, SearchOptions, Variant};
     use chsr::scope::Scope;
+    use chsr::search::{Gating, Library, SearchOptions, Variant};
     use clap::{Args, Parser, Subcommand};
     use std::path::PathBuf;
 
@@ -158,10 +158,10 @@ mod cli {
                     .ok_or_else(|| format!("unknown --trigger {t:?}; valid: evidence, paper"))?;
             }
             if let Some(k) = self.k_min {
-                if k > chsr::library::MAX_K {
+                if k > chsr::search::MAX_K {
                     return Err(format!(
                         "--k-min must be at most {}, got {k}",
-                        chsr::library::MAX_K
+                        chsr::search::MAX_K
                     ));
                 }
                 o.k_min = k;
@@ -368,10 +368,14 @@ mod cli {
         /// Language of the chunks.
         #[arg(long)]
         lang: Option<String>,
+        /// Lock scope fields (comma-separated, e.g. `--chapter 5 --lock chapter`): relaxation
+        /// never drops them, and expansion and context never leave them.
+        #[arg(long, value_name = "FIELD[,FIELD]")]
+        lock: Option<String>,
     }
 
     impl ScopeArgs {
-        fn scope(&self) -> Scope {
+        fn scope(&self) -> Result<Scope, String> {
             let mut s = Scope::new();
             for (f, v) in [
                 (Field::Subject, &self.subject),
@@ -390,7 +394,19 @@ mod cli {
                     s.set(f, v.clone());
                 }
             }
-            s
+            if let Some(lock) = &self.lock {
+                for name in lock.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+                    let f = Field::parse(name).ok_or_else(|| {
+                        format!(
+                            "--lock: unknown field {name:?}; valid: {}",
+                            Field::ALL.map(|f| f.name()).join(", ")
+                        )
+                    })?;
+                    s = s.lock(f);
+                }
+                s.check_locks().map_err(|e| format!("--lock: {e}"))?;
+            }
+            Ok(s)
         }
     }
 
@@ -487,10 +503,10 @@ mod cli {
 
     fn eval(a: EvalArgs) -> Result<(), String> {
         use chsr::eval::{self, report, svg, EvalSettings};
-        if a.k == 0 || a.k > chsr::library::MAX_K {
+        if a.k == 0 || a.k > chsr::search::MAX_K {
             return Err(format!(
                 "-k must be between 1 and {}, got {}",
-                chsr::library::MAX_K,
+                chsr::search::MAX_K,
                 a.k
             ));
         }
@@ -733,7 +749,7 @@ mod cli {
         opts.k = a.k;
         opts.expand_chars = a.expand;
         a.relax.apply(&mut opts)?;
-        let scope = a.scope.scope();
+        let scope = a.scope.scope()?;
         let mut lib = Library::open_dir(&a.shards).map_err(|e| e.to_string())?;
         scope.validate(lib.manifest()).map_err(|e| e.to_string())?;
         lib.load_needed_from_dir(&a.shards, &scope, opts.stages.gating)
@@ -741,7 +757,7 @@ mod cli {
         if opts.stages.relax {
             // Relaxation may widen to the subject's other levels: load them too.
             let mut wide = scope.clone();
-            wide.fields.remove(&Field::Level);
+            wide.relax(Field::Level);
             lib.load_needed_from_dir(&a.shards, &wide, Gating::Gated)
                 .map_err(|e| e.to_string())?;
         }
@@ -772,7 +788,7 @@ mod cli {
         for h in &resp.results {
             let snippet: String = h.snippet.iter().map(|s| s.text.as_str()).collect();
             let label = match h.leakage {
-                chsr::library::Leakage::InScope => String::new(),
+                chsr::search::Leakage::InScope => String::new(),
                 other => format!(
                     "  ({})",
                     serde_json::to_string(&other)
@@ -800,7 +816,7 @@ mod cli {
     fn explain(a: ExplainArgs) -> Result<(), String> {
         let mut opts = SearchOptions::for_variant(variant_arg(&a.variant)?);
         opts.k = a.k;
-        let scope = a.scope.scope();
+        let scope = a.scope.scope()?;
         let mut lib = Library::open_dir(&a.shards).map_err(|e| e.to_string())?;
         scope.validate(lib.manifest()).map_err(|e| e.to_string())?;
         // Every shard is loaded so that a chunk outside the scope can still be located.
@@ -850,7 +866,7 @@ mod cli {
                 Err(err) => errors.push(format!(
                     "{}: {}",
                     e.file,
-                    chsr::library::missing_shard_message(&err)
+                    chsr::search::missing_shard_message(&err)
                 )),
                 Ok(bytes) => match lib.load_shard(&e.file, &bytes) {
                     Ok(()) => println!("ok  {} ({} chunks, {} bytes)", e.file, e.chunks, e.bytes),
@@ -865,7 +881,7 @@ mod cli {
                         "{} (vectors of {}): {}",
                         d.file,
                         e.file,
-                        chsr::library::missing_shard_message(&err)
+                        chsr::search::missing_shard_message(&err)
                     )),
                     Ok(_) if !lib.is_loaded(&e.file) => errors.push(format!(
                         "{} (vectors of {}): not checked, its shard is bad",
@@ -887,7 +903,7 @@ mod cli {
                 Err(err) => errors.push(format!(
                     "{} (embedding model): {}",
                     m.file,
-                    chsr::library::missing_shard_message(&err)
+                    chsr::search::missing_shard_message(&err)
                 )),
                 Ok(bytes) => match lib.load_model(&bytes) {
                     Ok(()) => println!(

@@ -3,10 +3,15 @@
 //! A scope is a set of `field = value` constraints ([`Field`]). `subject` and `level` choose the
 //! shard(s); every other field filters chunks inside them. Values compare as text after trimming
 //! (`chapter: 4` and `chapter: "4"` are the same constraint).
+//!
+//! A field can be **locked** (`{"chapter": 5, "lock": ["chapter"]}`, `chsr search --lock
+//! chapter`): an LMS page that embeds the search for one chapter locks it. The gate enforces a
+//! lock in every gating mode, relaxation never drops it, and section expansion and context
+//! re-gate every chunk they add against it ([`Scope::locks_only`]).
 
 use crate::format::{Field, Manifest};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 /// Errors in a scope given by a caller (the scope concern).
@@ -69,12 +74,45 @@ impl fmt::Display for ScopeError {
 
 impl std::error::Error for ScopeError {}
 
+impl ScopeError {
+    /// Stable code of the error kind (`scope.unknown_field`, `scope.unknown_value`,
+    /// `scope.bad_value`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            ScopeError::UnknownField { .. } => "scope.unknown_field",
+            ScopeError::UnknownValue { .. } => "scope.unknown_value",
+            ScopeError::BadValue { .. } => "scope.bad_value",
+        }
+    }
+
+    /// The error's fields as JSON (`field`, `value`, `valid`), for a caller that shows the valid
+    /// values.
+    pub fn details(&self) -> serde_json::Value {
+        match self {
+            ScopeError::UnknownField { field, valid } => {
+                serde_json::json!({"field": field, "valid": valid})
+            }
+            ScopeError::UnknownValue {
+                field,
+                value,
+                valid,
+            } => serde_json::json!({"field": field.name(), "value": value, "valid": valid}),
+            ScopeError::BadValue { field, message } => {
+                serde_json::json!({"field": field, "reason": message})
+            }
+        }
+    }
+}
+
 /// A query scope: constraints by field, in canonical field order.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Scope {
     /// The constraints.
     pub fields: BTreeMap<Field, String>,
+    /// Fields that no widening may drop (each has a value in `fields`).
+    #[serde(skip)]
+    pub locked: BTreeSet<Field>,
 }
 
 impl Scope {
@@ -98,6 +136,45 @@ impl Scope {
         } else {
             self.fields.insert(field, v.to_string());
         }
+    }
+
+    /// Locks `field` (it must have a value: see [`Scope::validate`]); builder style.
+    pub fn lock(mut self, field: Field) -> Scope {
+        self.locked.insert(field);
+        self
+    }
+
+    /// Whether `field` is locked.
+    pub fn is_locked(&self, field: Field) -> bool {
+        self.locked.contains(&field)
+    }
+
+    /// Drops the constraint on `field` unless it is locked; returns whether the scope changed.
+    /// Widening goes through here, so that a lock can never be relaxed.
+    pub fn relax(&mut self, field: Field) -> bool {
+        !self.is_locked(field) && self.fields.remove(&field).is_some()
+    }
+
+    /// The locked constraints alone: what every surface re-checks (widened results, expanded
+    /// sections, context), whatever else was relaxed.
+    pub fn locks_only(&self) -> Scope {
+        Scope {
+            fields: self
+                .fields
+                .iter()
+                .filter(|(f, _)| self.locked.contains(f))
+                .map(|(f, v)| (*f, v.clone()))
+                .collect(),
+            locked: self.locked.clone(),
+        }
+    }
+
+    /// Whether a chunk with these field values satisfies every locked constraint.
+    pub fn admits_locks(&self, get: impl Fn(Field) -> Option<String>) -> bool {
+        self.locked.iter().all(|f| match self.fields.get(f) {
+            Some(v) => get(*f).as_deref().map(str::trim) == Some(v.as_str()),
+            None => true,
+        })
     }
 
     /// The constraint on `field`, if any.
@@ -132,6 +209,10 @@ impl Scope {
             }
         };
         for (k, v) in obj {
+            if k == "lock" {
+                s.locked = parse_lock(v)?;
+                continue;
+            }
             let field = Field::parse(k).ok_or_else(|| ScopeError::UnknownField {
                 field: k.clone(),
                 valid: Field::ALL.iter().map(|f| f.name().to_string()).collect(),
@@ -150,7 +231,19 @@ impl Scope {
                 }
             }
         }
+        s.check_locks()?;
         Ok(s)
+    }
+
+    /// Checks that every locked field has a value (a lock on nothing would lock nothing, silently).
+    pub fn check_locks(&self) -> Result<(), ScopeError> {
+        match self.locked.iter().find(|f| !self.fields.contains_key(f)) {
+            Some(f) => Err(ScopeError::BadValue {
+                field: "lock".into(),
+                message: format!("{f} is locked but the scope gives it no value"),
+            }),
+            None => Ok(()),
+        }
     }
 
     /// Checks subject, level and facet-listed values against the manifest. A value absent from
@@ -158,6 +251,7 @@ impl Scope {
     /// the valid values; topical fields (chapter, topic: relaxation may drop them) and fields
     /// without facets (question number, section) are left to the gate.
     pub fn validate(&self, manifest: &Manifest) -> Result<(), ScopeError> {
+        self.check_locks()?;
         for (field, value) in &self.fields {
             let valid: Vec<String> = match field {
                 Field::Subject => manifest.subjects(),
@@ -199,15 +293,62 @@ impl Scope {
         Ok(())
     }
 
-    /// The scope as a JSON object.
+    /// The scope as a JSON object (`lock` lists the locked fields, when there are any).
     pub fn to_json(&self) -> serde_json::Value {
-        serde_json::Value::Object(
-            self.fields
-                .iter()
-                .map(|(f, v)| (f.name().to_string(), serde_json::Value::String(v.clone())))
-                .collect(),
-        )
+        let mut m: serde_json::Map<String, serde_json::Value> = self
+            .fields
+            .iter()
+            .map(|(f, v)| (f.name().to_string(), serde_json::Value::String(v.clone())))
+            .collect();
+        if !self.locked.is_empty() {
+            m.insert(
+                "lock".into(),
+                self.locked
+                    .iter()
+                    .map(|f| serde_json::Value::from(f.name()))
+                    .collect(),
+            );
+        }
+        serde_json::Value::Object(m)
     }
+}
+
+/// Reads `lock`: an array of field names, or one comma-separated string (`"chapter,level"`).
+fn parse_lock(v: &serde_json::Value) -> Result<BTreeSet<Field>, ScopeError> {
+    let names: Vec<String> = match v {
+        serde_json::Value::Null => Vec::new(),
+        serde_json::Value::String(s) => s
+            .split(',')
+            .map(|x| x.trim().to_string())
+            .filter(|x| !x.is_empty())
+            .collect(),
+        serde_json::Value::Array(a) => a
+            .iter()
+            .map(|x| {
+                x.as_str()
+                    .map(str::to_string)
+                    .ok_or_else(|| ScopeError::BadValue {
+                        field: "lock".into(),
+                        message: format!("expected field names, found {x}"),
+                    })
+            })
+            .collect::<Result<_, _>>()?,
+        other => {
+            return Err(ScopeError::BadValue {
+                field: "lock".into(),
+                message: format!("expected an array of field names, found {other}"),
+            })
+        }
+    };
+    names
+        .iter()
+        .map(|n| {
+            Field::parse(n).ok_or_else(|| ScopeError::UnknownField {
+                field: n.clone(),
+                valid: Field::ALL.iter().map(|f| f.name().to_string()).collect(),
+            })
+        })
+        .collect()
 }
 
 impl fmt::Display for Scope {

@@ -2,7 +2,11 @@
 //!
 //! Networking stays in JavaScript (`www/chsr-client.js` fetches the manifest and shards, with a
 //! retry); everything else — integrity checks, decoding, gating, retrieval — is the same library
-//! code the native CLI runs. Errors become JS exceptions carrying the library's messages.
+//! code the native CLI runs. Rust decides, JS renders: which shards a scope needs, facet values
+//! and counts, scope validation with the valid values, a section by id, context for shown
+//! results. Errors become JS `Error`s carrying the library's message, a stable `code`
+//! (`scope.unknown_value`, `load.integrity`, `search.not_loaded`, …) and `details` (an object:
+//! the field, the valid values, the file…), so JavaScript never parses a message.
 //!
 //! ```js
 //! const index = ChsrIndex.fromManifest(manifestText);
@@ -11,10 +15,52 @@
 //! ```
 
 use crate::format::Manifest;
-use crate::library::{Library, SearchOptions, SearchResponse};
-use crate::scope::Scope;
+use crate::scope::{Scope, ScopeError};
+use crate::search::{Library, LoadError, SearchError, SearchOptions, SearchResponse};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
+
+/// A library error with a stable code and details (see the module docs).
+trait Coded: std::fmt::Display {
+    fn code(&self) -> &'static str;
+    fn details(&self) -> serde_json::Value;
+}
+
+macro_rules! coded {
+    ($($t:ty),*) => {$(
+        impl Coded for $t {
+            fn code(&self) -> &'static str { <$t>::code(self) }
+            fn details(&self) -> serde_json::Value { <$t>::details(self) }
+        }
+    )*};
+}
+coded!(ScopeError, SearchError, LoadError);
+
+/// A JS `Error` with `code` and `details`.
+fn coded_err(code: &str, message: &str, details: &serde_json::Value) -> JsValue {
+    let e = js_sys::Error::new(message);
+    let set = |k: &str, v: JsValue| {
+        let _ = js_sys::Reflect::set(&e, &JsValue::from_str(k), &v);
+    };
+    set("code", JsValue::from_str(code));
+    set(
+        "details",
+        details
+            .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+            .unwrap_or(JsValue::NULL),
+    );
+    e.into()
+}
+
+/// A typed library error as a coded JS `Error`.
+fn err(e: impl Coded) -> JsValue {
+    coded_err(e.code(), &e.to_string(), &e.details())
+}
+
+/// An error without a kind of its own (a malformed manifest, an argument JS could not convert).
+fn plain(code: &str, e: impl std::fmt::Display) -> JsValue {
+    coded_err(code, &e.to_string(), &serde_json::json!({}))
+}
 
 /// Installs the panic hook so a Rust panic shows its message in the console.
 #[wasm_bindgen(start)]
@@ -22,29 +68,24 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
-/// A library error as a JavaScript `Error` carrying its message.
-fn js_err(e: impl std::fmt::Display) -> JsError {
-    JsError::new(&e.to_string())
-}
-
-fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsError> {
+fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsValue> {
     v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(js_err)
+        .map_err(|e| plain("input", e))
 }
 
-fn from_js(v: JsValue, what: &str) -> Result<serde_json::Value, JsError> {
+fn from_js(v: JsValue, what: &str) -> Result<serde_json::Value, JsValue> {
     if v.is_undefined() || v.is_null() {
         return Ok(serde_json::Value::Null);
     }
-    serde_wasm_bindgen::from_value(v).map_err(|e| JsError::new(&format!("{what}: {e}")))
+    serde_wasm_bindgen::from_value(v).map_err(|e| plain("input", format!("{what}: {e}")))
 }
 
-fn scope_of(v: JsValue) -> Result<Scope, JsError> {
-    Scope::from_json(&from_js(v, "scope")?).map_err(js_err)
+fn scope_of(v: JsValue) -> Result<Scope, JsValue> {
+    Scope::from_json(&from_js(v, "scope")?).map_err(err)
 }
 
-fn options_of(v: JsValue) -> Result<SearchOptions, JsError> {
-    SearchOptions::from_json(&from_js(v, "options")?).map_err(js_err)
+fn options_of(v: JsValue) -> Result<SearchOptions, JsValue> {
+    SearchOptions::from_json(&from_js(v, "options")?).map_err(err)
 }
 
 /// A shard library in the browser: a manifest and the shards loaded so far.
@@ -57,33 +98,33 @@ pub struct ChsrIndex {
 impl ChsrIndex {
     /// Creates an index from the text of `manifest.json`.
     #[wasm_bindgen(js_name = fromManifest)]
-    pub fn from_manifest(manifest_json: &str) -> Result<ChsrIndex, JsError> {
-        let m = Manifest::from_json(manifest_json).map_err(js_err)?;
+    pub fn from_manifest(manifest_json: &str) -> Result<ChsrIndex, JsValue> {
+        let m = Manifest::from_json(manifest_json).map_err(|e| plain("manifest", e))?;
         Ok(ChsrIndex {
             lib: Library::new(m),
         })
     }
 
     /// The manifest as a plain object (shards, facets, counts).
-    pub fn manifest(&self) -> Result<JsValue, JsError> {
+    pub fn manifest(&self) -> Result<JsValue, JsValue> {
         to_js(self.lib.manifest())
     }
 
     /// The manifest entries (`{file, sha256, bytes, subject, level, …}`) of the shards that a
     /// search with this scope and these options needs and that are not loaded yet.
     #[wasm_bindgen(js_name = shardsNeeded)]
-    pub fn shards_needed(&self, scope: JsValue, options: JsValue) -> Result<JsValue, JsError> {
+    pub fn shards_needed(&self, scope: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
         let scope = scope_of(scope)?;
         let opts = options_of(options)?;
-        scope.validate(self.lib.manifest()).map_err(js_err)?;
+        scope.validate(self.lib.manifest()).map_err(err)?;
         to_js(&self.lib.shards_needed(&scope, opts.stages.gating))
     }
 
     /// Verifies (SHA-256 from the manifest, the shard's own checksum and version) and loads a
     /// shard's bytes.
     #[wasm_bindgen(js_name = loadShard)]
-    pub fn load_shard(&mut self, file: &str, bytes: &[u8]) -> Result<(), JsError> {
-        self.lib.load_shard(file, bytes).map_err(js_err)
+    pub fn load_shard(&mut self, file: &str, bytes: &[u8]) -> Result<(), JsValue> {
+        self.lib.load_shard(file, bytes).map_err(err)
     }
 
     /// As `loadShard`, with the file's SHA-256 (64 hex digits) computed by the caller over exactly
@@ -96,24 +137,24 @@ impl ChsrIndex {
         file: &str,
         bytes: &[u8],
         sha256_hex: &str,
-    ) -> Result<(), JsError> {
+    ) -> Result<(), JsValue> {
         self.lib
             .load_shard_with_digest(file, bytes, sha256_hex)
-            .map_err(js_err)
+            .map_err(err)
     }
 
     /// The dense parts (`{file, sha256, bytes}`) of the loaded shards that are not loaded yet:
     /// fetch them (with the model) after the first result, then search again.
     #[wasm_bindgen(js_name = denseNeeded)]
-    pub fn dense_needed(&self) -> Result<JsValue, JsError> {
+    pub fn dense_needed(&self) -> Result<JsValue, JsValue> {
         to_js(&self.lib.dense_needed())
     }
 
     /// Verifies (manifest SHA-256, the file's own version) and attaches a loaded shard's dense
     /// part.
     #[wasm_bindgen(js_name = loadDense)]
-    pub fn load_dense(&mut self, file: &str, bytes: &[u8]) -> Result<(), JsError> {
-        self.lib.load_dense(file, bytes).map_err(js_err)
+    pub fn load_dense(&mut self, file: &str, bytes: &[u8]) -> Result<(), JsValue> {
+        self.lib.load_dense(file, bytes).map_err(err)
     }
 
     /// As `loadDense`, with the file's SHA-256 computed by the caller (see `loadShardWithDigest`).
@@ -123,16 +164,16 @@ impl ChsrIndex {
         file: &str,
         bytes: &[u8],
         sha256_hex: &str,
-    ) -> Result<(), JsError> {
+    ) -> Result<(), JsValue> {
         self.lib
             .load_dense_with_digest(file, bytes, sha256_hex)
-            .map_err(js_err)
+            .map_err(err)
     }
 
     /// The manifest's embedding model entry (`{file, sha256, bytes, id, dims}`) if the shards
     /// have dense indexes and the model is not loaded yet, else `null`.
     #[wasm_bindgen(js_name = modelNeeded)]
-    pub fn model_needed(&self) -> Result<JsValue, JsError> {
+    pub fn model_needed(&self) -> Result<JsValue, JsValue> {
         match (&self.lib.manifest().model, self.lib.has_model()) {
             (Some(m), false) => to_js(m),
             _ => Ok(JsValue::NULL),
@@ -142,8 +183,8 @@ impl ChsrIndex {
     /// Verifies (manifest SHA-256, the model file's own checksum and version) and loads the
     /// embedding model that embeds queries for the dense path.
     #[wasm_bindgen(js_name = loadModel)]
-    pub fn load_model(&mut self, bytes: &[u8]) -> Result<(), JsError> {
-        self.lib.load_model(bytes).map_err(js_err)
+    pub fn load_model(&mut self, bytes: &[u8]) -> Result<(), JsValue> {
+        self.lib.load_model(bytes).map_err(err)
     }
 
     /// As `loadModel`, with the file's SHA-256 computed by the caller (see `loadShardWithDigest`).
@@ -152,10 +193,10 @@ impl ChsrIndex {
         &mut self,
         bytes: &[u8],
         sha256_hex: &str,
-    ) -> Result<(), JsError> {
+    ) -> Result<(), JsValue> {
         self.lib
             .load_model_with_digest(bytes, sha256_hex)
-            .map_err(js_err)
+            .map_err(err)
     }
 
     /// Whether a shard file is loaded.
@@ -171,7 +212,7 @@ impl ChsrIndex {
         query: &str,
         scope: JsValue,
         options: JsValue,
-    ) -> Result<JsValue, JsError> {
+    ) -> Result<JsValue, JsValue> {
         to_js(&self.respond(query, scope, options)?)
     }
 
@@ -184,11 +225,10 @@ impl ChsrIndex {
         scope: JsValue,
         options: JsValue,
         expect: Vec<String>,
-    ) -> Result<JsValue, JsError> {
+    ) -> Result<JsValue, JsValue> {
         let scope = scope_of(scope)?;
         let opts = options_of(options)?;
-        let ex =
-            crate::explain::explain(&self.lib, query, &scope, &opts, &expect).map_err(js_err)?;
+        let ex = crate::explain::explain(&self.lib, query, &scope, &opts, &expect).map_err(err)?;
         to_js(&ex)
     }
 
@@ -199,9 +239,50 @@ impl ChsrIndex {
         query: &str,
         scope: JsValue,
         options: JsValue,
-    ) -> Result<String, JsError> {
+    ) -> Result<String, JsValue> {
         let resp = self.respond(query, scope, options)?;
         Ok(self.lib.to_context(&resp))
+    }
+
+    /// Checks a scope against the manifest: `{ok: true}`, or `{ok: false, code, message,
+    /// details}` (`details.valid` lists the valid values of the field at fault).
+    #[wasm_bindgen(js_name = validateScope)]
+    pub fn validate_scope(&self, scope: JsValue) -> Result<JsValue, JsValue> {
+        let checked = Scope::from_json(&from_js(scope, "scope")?)
+            .and_then(|s| s.validate(self.lib.manifest()));
+        to_js(&match checked {
+            Ok(()) => serde_json::json!({"ok": true}),
+            Err(e) => serde_json::json!({
+                "ok": false, "code": e.code(), "message": e.to_string(), "details": e.details()
+            }),
+        })
+    }
+
+    /// The scope pickers' facets: `[{field, values: [{value, count}], selected, locked, exact}]`,
+    /// counts narrowed by the rest of the scope (exact once the scope's shards are loaded).
+    pub fn facets(&self, scope: JsValue) -> Result<JsValue, JsValue> {
+        let scope = scope_of(scope)?;
+        to_js(&self.lib.facets(&scope))
+    }
+
+    /// The whole section of a shown result, re-gated against the scope it was searched with:
+    /// `{id, chunks: [{id, text, doc_type, chapter, …}], withheld}`, or `null` when the chunk is
+    /// not loaded or lies outside the scope.
+    pub fn section(&self, id: &str, scope: JsValue) -> Result<JsValue, JsValue> {
+        let scope = scope_of(scope)?;
+        match self.lib.section(id, &scope) {
+            Some(s) => to_js(&s),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
+    /// `[DOCUMENT N]` context for results already shown (`ids`, in order), without searching
+    /// again: `{context, withheld}`, each chunk re-gated against the scope.
+    #[wasm_bindgen(js_name = contextFor)]
+    pub fn context_for(&self, ids: Vec<String>, scope: JsValue) -> Result<JsValue, JsValue> {
+        let scope = scope_of(scope)?;
+        let (context, withheld) = self.lib.context_for(&ids, &scope);
+        to_js(&serde_json::json!({"context": context, "withheld": withheld}))
     }
 }
 
@@ -212,9 +293,9 @@ impl ChsrIndex {
         query: &str,
         scope: JsValue,
         options: JsValue,
-    ) -> Result<SearchResponse, JsError> {
+    ) -> Result<SearchResponse, JsValue> {
         let scope = scope_of(scope)?;
         let opts = options_of(options)?;
-        self.lib.search(query, &scope, &opts).map_err(js_err)
+        self.lib.search(query, &scope, &opts).map_err(err)
     }
 }

@@ -5,8 +5,8 @@
 use chsr::build::{build, BuildOptions};
 use chsr::corpus::{check_vectors, parse_jsonl};
 use chsr::format::Field;
-use chsr::library::{Library, SearchError, SearchOptions, Variant};
 use chsr::scope::Scope;
+use chsr::search::{Library, SearchError, SearchOptions, Variant};
 use serde_json::json;
 
 fn line(id: &str, text: &str, v: &[f32]) -> String {

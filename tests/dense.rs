@@ -9,8 +9,8 @@ use chsr::build::{build_with, BuildOptions, BuildOutput, Embedder};
 use chsr::corpus::parse_jsonl;
 use chsr::dense::{exact_all, graph_all, DenseConfig, DenseShard, Plan};
 use chsr::format::{decode_dense_part, decode_shard, Field, QVec};
-use chsr::library::{Library, QueryEmbedder, SearchOptions, Variant};
 use chsr::scope::Scope;
+use chsr::search::{Library, QueryEmbedder, SearchOptions, Variant};
 use common::SPINE;
 use proptest::prelude::*;
 
@@ -249,7 +249,7 @@ fn a_shard_searches_lexically_until_its_dense_part_arrives() {
     let want = full
         .search("specific heat of water", &scope, &opts)
         .unwrap();
-    let ids = |r: &chsr::library::SearchResponse| {
+    let ids = |r: &chsr::search::SearchResponse| {
         r.results.iter().map(|h| h.id.clone()).collect::<Vec<_>>()
     };
     assert_eq!(ids(&after), ids(&want));
@@ -342,7 +342,7 @@ fn a_widened_pass_adds_no_vector_noise_from_the_level_that_knows_no_term() {
         assert!(
             r.results
                 .iter()
-                .all(|h| h.level == "college" && h.leakage != chsr::library::Leakage::InScope),
+                .all(|h| h.level == "college" && h.leakage != chsr::search::Leakage::InScope),
             "{:?}",
             r.results
                 .iter()

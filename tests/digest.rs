@@ -5,7 +5,7 @@
 mod common;
 
 use chsr::format::{sha256_hex, ModelEntry};
-use chsr::library::{Library, LoadError};
+use chsr::search::{Library, LoadError};
 use common::*;
 
 #[test]
@@ -24,7 +24,7 @@ fn a_shard_loaded_with_its_digest_searches_as_one_hashed_here() {
     for (q, scope, opts) in golden_cases() {
         let a = hashed.search(&q, &scope, &opts).unwrap();
         let b = given.search(&q, &scope, &opts).unwrap();
-        let ids = |r: &chsr::library::SearchResponse| {
+        let ids = |r: &chsr::search::SearchResponse| {
             r.results.iter().map(|h| h.id.clone()).collect::<Vec<_>>()
         };
         assert_eq!(ids(&a), ids(&b), "{q}");

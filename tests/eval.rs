@@ -9,8 +9,8 @@ use chsr::corpus::read_files;
 use chsr::eval::taxonomy::{Outcome, Stage};
 use chsr::eval::{self, queries::read_queries, EvalSettings};
 use chsr::gate;
-use chsr::library::{Gating, Library};
 use chsr::scope::Scope;
+use chsr::search::{Gating, Library};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

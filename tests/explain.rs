@@ -5,8 +5,8 @@ use chsr::build::{build, BuildOptions};
 use chsr::corpus::parse_jsonl;
 use chsr::explain::explain;
 use chsr::format::Field;
-use chsr::library::{Library, SearchOptions, Variant};
 use chsr::scope::Scope;
+use chsr::search::{Library, SearchOptions, Variant};
 
 fn line(id: &str, subject: &str, doc_type: &str, text: &str) -> String {
     serde_json::json!({

@@ -12,8 +12,8 @@ use chsr::analysis::{MAX_QUERY_BYTES, MAX_QUERY_TERMS};
 use chsr::build::{write_output, BuildOutput};
 use chsr::format::{Field, FORMAT_VERSION, HEADER_LEN};
 use chsr::gate;
-use chsr::library::{Gating, Leakage, Library, SearchOptions, Variant};
 use chsr::scope::Scope;
+use chsr::search::{Gating, Leakage, Library, SearchOptions, Variant};
 use common::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -41,12 +41,12 @@ fn phys_college() -> Scope {
         .with(Field::Level, "college")
 }
 
-fn ids(r: &chsr::library::SearchResponse) -> Vec<&str> {
+fn ids(r: &chsr::search::SearchResponse) -> Vec<&str> {
     r.results.iter().map(|h| h.id.as_str()).collect()
 }
 
 /// Every result of a gated variant lies inside the scope.
-fn assert_in_scope(lib: &Library, r: &chsr::library::SearchResponse, scope: &Scope) {
+fn assert_in_scope(lib: &Library, r: &chsr::search::SearchResponse, scope: &Scope) {
     for h in &r.results {
         let c = lib
             .loaded()
@@ -861,7 +861,7 @@ fn toy_embed(text: &str) -> Vec<f32> {
     let n = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-6);
     v.into_iter().map(|x| x / n).collect()
 }
-impl chsr::library::QueryEmbedder for Toy {
+impl chsr::search::QueryEmbedder for Toy {
     fn model_sha256(&self) -> &str {
         &self.0
     }
@@ -925,7 +925,7 @@ fn load_forged(
     out: &BuildOutput,
     payload: &chsr::format::ShardPayload,
     graph: Option<&GraphBytes>,
-) -> Result<Library, chsr::library::LoadError> {
+) -> Result<Library, chsr::search::LoadError> {
     let mut p = payload.clone();
     if let Some(g) = graph {
         p.dense.as_mut().unwrap().graph =
@@ -997,7 +997,7 @@ fn forged_dense_graphs_are_refused() {
     forged.push(("more points than values", x));
     for (what, x) in &forged {
         match load_forged(&out, &payload, Some(x)) {
-            Err(chsr::library::LoadError::Format { error, .. }) => {
+            Err(chsr::search::LoadError::Format { error, .. }) => {
                 let e = error.to_string();
                 assert!(
                     e.starts_with("shard payload does not decode: dense graph"),

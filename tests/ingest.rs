@@ -5,8 +5,8 @@
 
 use chsr::build::{build, BuildOptions};
 use chsr::corpus::{parse_corpus, parse_jsonl, parse_line, FileKind, IngestError, IngestWarning};
-use chsr::library::{Library, SearchOptions, Variant};
 use chsr::scope::Scope;
+use chsr::search::{Library, SearchOptions, Variant};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

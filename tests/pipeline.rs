@@ -5,9 +5,9 @@
 use chsr::build::{build, BuildOptions};
 use chsr::corpus::parse_jsonl;
 use chsr::format::Field;
-use chsr::library::{Leakage, Library, SearchOptions, Variant};
 use chsr::relax::Trigger;
 use chsr::scope::Scope;
+use chsr::search::{Leakage, Library, SearchOptions, Variant};
 
 fn chunk(id: &str, subject: &str, level: &str, doc_type: &str, text: &str) -> String {
     serde_json::json!({

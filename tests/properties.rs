@@ -18,8 +18,8 @@ use chsr::format::{
     decode_dense_part, decode_shard, encode_dense_part, encode_shard, ChunkRecord, Field,
 };
 use chsr::gate;
-use chsr::library::{Leakage, Library, SearchError, SearchOptions, Variant};
 use chsr::scope::Scope;
+use chsr::search::{Leakage, Library, SearchError, SearchOptions, Variant};
 use common::*;
 use proptest::prelude::*;
 use std::collections::BTreeMap;

@@ -7,9 +7,9 @@
 use chsr::build::{build, BuildOptions};
 use chsr::corpus::parse_jsonl;
 use chsr::format::Field;
-use chsr::library::{Leakage, Library, SearchOptions, SearchResponse, Variant};
 use chsr::relax::Trigger;
 use chsr::scope::Scope;
+use chsr::search::{Leakage, Library, SearchOptions, SearchResponse, Variant};
 
 /// (id, level, chapter, section, doc type, label, text)
 const CHUNKS: &[(&str, &str, &str, &str, &str, &str, &str)] = &[

@@ -5,8 +5,8 @@ mod common;
 
 use chsr::format::{decode_shard, encode_shard, Field, FormatError, FORMAT_VERSION, HEADER_LEN};
 use chsr::gate;
-use chsr::library::{Gating, Leakage, LoadError, SearchError, SearchOptions, Variant};
 use chsr::scope::Scope;
+use chsr::search::{Gating, Leakage, LoadError, SearchError, SearchOptions, Variant};
 use common::*;
 use proptest::prelude::*;
 
@@ -112,7 +112,7 @@ fn corrupted_truncated_and_foreign_shards_are_refused() {
         FormatError::Magic
     );
     // Through the library: the manifest checksum catches it first, with the precise reason.
-    let mut lib = chsr::library::Library::new(out.manifest.clone());
+    let mut lib = chsr::search::Library::new(out.manifest.clone());
     let file = &out.shards[1].entry.file;
     match lib.load_shard(file, &good[..good.len() / 2]) {
         Err(LoadError::Format {
@@ -136,7 +136,7 @@ fn corrupted_truncated_and_foreign_shards_are_refused() {
 #[test]
 fn gated_search_reads_only_the_scope_shard() {
     let out = build_fixture();
-    let mut lib = chsr::library::Library::new(out.manifest.clone());
+    let mut lib = chsr::search::Library::new(out.manifest.clone());
     let scope = Scope::new()
         .with(Field::Subject, "chemistry")
         .with(Field::Level, "college");
@@ -331,7 +331,7 @@ proptest! {
         noise in "[a-zé ²^_$\\\\{}]{0,12}",
         k in 1usize..30,
     ) {
-        static FIX: std::sync::OnceLock<(chsr::build::BuildOutput, chsr::library::Library)> =
+        static FIX: std::sync::OnceLock<(chsr::build::BuildOutput, chsr::search::Library)> =
             std::sync::OnceLock::new();
         let (out, lib) = FIX.get_or_init(|| {
             let out = build_fixture();

@@ -6,13 +6,14 @@
 //! (`tests/wasm_parity.rs`), against one golden file.
 #![cfg(target_arch = "wasm32")]
 
+mod lockprop;
 mod parity;
 
 use chsr::build::{build, BuildOptions, BuildOutput};
 use chsr::corpus::parse_jsonl;
 use chsr::wasm::ChsrIndex;
 use serde::Serialize;
-use wasm_bindgen::{JsError, JsValue};
+use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 
 const SPINE: &str = include_str!("fixtures/spine.jsonl");
@@ -54,7 +55,6 @@ fn same_ids_as_native() {
                 js(&q["scope"]),
                 js(&q["options"]),
             )
-            .map_err(JsValue::from)
             .unwrap();
         let resp: serde_json::Value = serde_wasm_bindgen::from_value(resp).unwrap();
         let ids: Vec<&str> = resp["results"]
@@ -78,13 +78,9 @@ fn shards_needed_follow_the_scope_and_bad_input_throws() {
     let out = spine_build();
     let mut index = ChsrIndex::from_manifest(&out.manifest.to_json()).unwrap();
     let scope = serde_json::json!({"subject": "physics", "level": "high_school"});
-    let needed: Vec<serde_json::Value> = serde_wasm_bindgen::from_value(
-        index
-            .shards_needed(js(&scope), JsValue::NULL)
-            .map_err(JsValue::from)
-            .unwrap(),
-    )
-    .unwrap();
+    let needed: Vec<serde_json::Value> =
+        serde_wasm_bindgen::from_value(index.shards_needed(js(&scope), JsValue::NULL).unwrap())
+            .unwrap();
     assert_eq!(needed.len(), 1);
     assert_eq!(needed[0]["subject"], "physics");
     // Searching before loading throws a clear error.
@@ -92,6 +88,7 @@ fn shards_needed_follow_the_scope_and_bad_input_throws() {
         .search("heat", js(&scope), JsValue::NULL)
         .map_err(JsValue::from)
         .unwrap_err();
+    assert_eq!(code(&err), "search.not_loaded");
     let msg = js_sys::Error::from(err).message().as_string().unwrap();
     assert!(msg.contains("not loaded"), "{msg}");
     // A truncated download is refused with the reason.
@@ -106,6 +103,7 @@ fn shards_needed_follow_the_scope_and_bad_input_throws() {
         .load_shard(file, &bytes[..bytes.len() / 3])
         .map_err(JsValue::from)
         .unwrap_err();
+    assert_eq!(code(&err), "load.format");
     let msg = js_sys::Error::from(err).message().as_string().unwrap();
     assert!(msg.contains("truncated"), "{msg}");
     index
@@ -122,6 +120,16 @@ fn shards_needed_follow_the_scope_and_bad_input_throws() {
         )
         .map_err(JsValue::from)
         .unwrap_err();
+    assert_eq!(code(&err), "scope.unknown_value");
+    let details: serde_json::Value = serde_wasm_bindgen::from_value(
+        js_sys::Reflect::get(&err, &JsValue::from_str("details")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(details["field"], "subject");
+    assert!(details["valid"]
+        .as_array()
+        .unwrap()
+        .contains(&serde_json::json!("chemistry")));
     let msg = js_sys::Error::from(err).message().as_string().unwrap();
     assert!(
         msg.contains("valid values") && msg.contains("chemistry"),
@@ -132,6 +140,7 @@ fn shards_needed_follow_the_scope_and_bad_input_throws() {
         .search("heat", js(&scope), js(&serde_json::json!({"k": 0})))
         .map_err(JsValue::from)
         .unwrap_err();
+    assert_eq!(code(&err), "search.option");
     assert!(js_sys::Error::from(err)
         .message()
         .as_string()
@@ -139,15 +148,129 @@ fn shards_needed_follow_the_scope_and_bad_input_throws() {
         .contains("k must be"));
 }
 
+/// The stable `code` of an error thrown by the module.
+fn code(err: &JsValue) -> String {
+    js_sys::Reflect::get(err, &JsValue::from_str("code"))
+        .unwrap()
+        .as_string()
+        .unwrap_or_default()
+}
+
+/// The lock invariant on what JavaScript receives: random scopes with locks, queries and
+/// options (relaxation with the fallback, section expansion), through `search`, `toContext`,
+/// `section` and `contextFor` (`tests/lockprop/mod.rs`).
+#[wasm_bindgen_test]
+fn a_locked_embed_never_receives_an_out_of_lock_chunk() {
+    let index = index();
+    let (mut checked, mut withheld) = (0, 0);
+    for case in lockprop::cases() {
+        let resp = index
+            .search(&case.query, js(&case.scope), js(&case.options))
+            .unwrap();
+        let resp: serde_json::Value = serde_wasm_bindgen::from_value(resp).unwrap();
+        let context = index
+            .to_context(&case.query, js(&case.scope), js(&case.options))
+            .unwrap();
+        checked += lockprop::check(&case, &resp, Some(&context));
+        withheld += resp["trace"]["withheld"].as_u64().unwrap_or(0);
+        let ids: Vec<String> = resp["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["id"].as_str().unwrap().to_string())
+            .collect();
+        if let Some(first) = ids.first() {
+            let sec: serde_json::Value =
+                serde_wasm_bindgen::from_value(index.section(first, js(&case.scope)).unwrap())
+                    .unwrap();
+            let as_resp = serde_json::json!({"results": sec["chunks"], "trace": {}});
+            checked += lockprop::check(&case, &as_resp, None);
+        }
+        let ctx: serde_json::Value = serde_wasm_bindgen::from_value(
+            index.context_for(ids.clone(), js(&case.scope)).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(ctx["withheld"], 0, "shown results are admissible");
+        assert_eq!(
+            ctx["context"]
+                .as_str()
+                .unwrap()
+                .matches("[DOCUMENT ")
+                .count(),
+            ids.len()
+        );
+    }
+    assert!(
+        checked > 1000 && withheld > 10,
+        "{checked} checked, {withheld} withheld"
+    );
+}
+
+/// Facets and scope validation come from Rust: counts narrowed by the scope, valid values named.
+#[wasm_bindgen_test]
+fn facets_and_validation_for_the_pickers() {
+    let index = index();
+    let scope = serde_json::json!({"subject": "chemistry", "doc_type": "exercise"});
+    let facets: serde_json::Value =
+        serde_wasm_bindgen::from_value(index.facets(js(&scope)).unwrap()).unwrap();
+    let chapter = facets
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["field"] == "chapter")
+        .unwrap();
+    assert_eq!(chapter["exact"], true);
+    let total: u64 = chapter["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["count"].as_u64().unwrap())
+        .sum();
+    let all: serde_json::Value = serde_wasm_bindgen::from_value(
+        index
+            .facets(js(&serde_json::json!({"subject": "chemistry"})))
+            .unwrap(),
+    )
+    .unwrap();
+    let all_total: u64 = all
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["field"] == "chapter")
+        .unwrap()["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["count"].as_u64().unwrap())
+        .sum();
+    assert!(
+        total > 0 && total < all_total,
+        "exercise only narrows the chapter counts"
+    );
+    let bad: serde_json::Value = serde_wasm_bindgen::from_value(
+        index
+            .validate_scope(js(
+                &serde_json::json!({"subject": "chemistry", "year": "1999"}),
+            ))
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(bad["ok"], false);
+    assert_eq!(bad["code"], "scope.unknown_value");
+    assert_eq!(bad["details"]["field"], "year");
+    let ok: serde_json::Value = serde_wasm_bindgen::from_value(
+        index
+            .validate_scope(js(&serde_json::json!({"subject": "chemistry"})))
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(ok["ok"], true);
+}
+
 /// The parity cases through `ChsrIndex` (JS values in and out, as the page calls it): the
 /// response comes back as a JS object and is read into JSON before digesting.
 fn run_index(index: &ChsrIndex, case: &parity::Case) -> String {
-    let message = |e: JsError| {
-        js_sys::Error::from(JsValue::from(e))
-            .message()
-            .as_string()
-            .unwrap()
-    };
+    let message = |e: JsValue| js_sys::Error::from(e).message().as_string().unwrap();
     let r = index
         .search(&case.query, js(&case.scope), js(&case.options))
         .map_err(message)

@@ -20,10 +20,10 @@ use chsr::format::{
 };
 use chsr::gate;
 use chsr::glossary::Glossary;
-use chsr::library::{
+use chsr::scope::Scope;
+use chsr::search::{
     Gating, Leakage, Library, QueryEmbedder, SearchError, SearchOptions, Variant, MAX_K,
 };
-use chsr::scope::Scope;
 use chsr::snippet::snippet;
 use chsr::understand::{detect_lang, understand};
 use sha2::{Digest, Sha256};

@@ -19,7 +19,7 @@ pub mod svg;
 pub mod taxonomy;
 
 use crate::format::{ChunkRecord, Field};
-use crate::library::{Gating, Library, SearchOptions, Variant};
+use crate::search::{Gating, Library, SearchOptions, Variant};
 use metrics::{ChunkIndex, QueryMetrics};
 use queries::EvalQuery;
 use serde::Serialize;
@@ -229,9 +229,9 @@ pub fn run_systems(
                     Ok(r) => r,
                     // A scope value the index does not have (a site without that year or
                     // paper) admits nothing: a miss, not an abort.
-                    Err(crate::library::SearchError::Scope(
+                    Err(crate::search::SearchError::Scope(
                         crate::scope::ScopeError::UnknownValue { .. },
-                    )) => crate::library::SearchResponse::default(),
+                    )) => crate::search::SearchResponse::default(),
                     Err(e) => {
                         return Err(EvalError::Search {
                             query: q.id.clone(),

@@ -18,8 +18,8 @@ use super::queries::EvalQuery;
 use super::ChunkIndex;
 use crate::format::ChunkRecord;
 use crate::gate;
-use crate::library::{Leakage, Relaxation};
 use crate::relax::{classify, Evidence};
+use crate::search::{Leakage, Relaxation};
 use serde::Serialize;
 
 /// The relaxation metrics of one query under one system.

@@ -2,7 +2,7 @@
 //!
 //! Variant E may widen a scope that finds nothing good: **W1** drops the topical constraints
 //! (topic, chapter, section), **W2** then drops the level (blocked by a paper, year, question
-//! number or document type), **W3** (only with `allow_fallback`) searches every loaded shard
+//! number or document type), **W3** (only with `allow_fallback`) searches every loaded shard within the locked fields,
 //! unfiltered. The subject and the locked fields are never dropped. Two triggers decide whether
 //! a step runs ([`Trigger`]):
 //!
@@ -44,10 +44,25 @@ mod steps;
 use crate::bm25::{score_all, PoolShard};
 use crate::fasthash::FastMap;
 use crate::format::{ChunkRecord, Field};
-use crate::gate;
-use crate::library::{Leakage, TOPICAL_FIELDS};
+use crate::gate::{self, Leakage};
 use crate::scope::Scope;
 use serde::Serialize;
+
+/// Fields W1 drops: the topical narrowing of a scope (unless locked).
+pub const TOPICAL_FIELDS: [Field; 4] = [
+    Field::Topic,
+    Field::Chapter,
+    Field::Section,
+    Field::SectionKey,
+];
+/// Fields whose presence blocks W2 (dropping the level): asking for a precise paper, year,
+/// question or document type means a different level's material is not an answer.
+pub const STRICT_FIELDS: [Field; 4] = [
+    Field::Paper,
+    Field::Year,
+    Field::QuestionNumber,
+    Field::DocType,
+];
 
 /// What decides whether relaxation widens the scope.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -140,11 +155,11 @@ pub fn fires(in_scope: &[f32], widened: &[f32], ratio: f64) -> bool {
     best(widened) > 0.0 && best(widened) > ratio * best(in_scope)
 }
 
-/// The scope without its topical fields (what W1 searches).
+/// The scope without its topical fields (what W1 searches); locked fields stay.
 pub fn without_topical(scope: &Scope) -> Scope {
     let mut s = scope.clone();
     for f in TOPICAL_FIELDS {
-        s.fields.remove(&f);
+        s.relax(f);
     }
     s
 }
@@ -160,7 +175,7 @@ pub fn classify(scope: &Scope, chunk: &ChunkRecord) -> Leakage {
     if gate::admits(&s, chunk) {
         return Leakage::CrossTopic;
     }
-    s.fields.remove(&Field::Level);
+    s.relax(Field::Level);
     if gate::admits(&s, chunk) {
         Leakage::CrossLevel
     } else {

@@ -2,15 +2,15 @@
 //! the evidence they compare, and where widened results go (see the [module docs](super)).
 
 use super::{classify, without_topical, Evidence, Slot, Trigger, Widen};
+use super::{STRICT_FIELDS, TOPICAL_FIELDS};
 use crate::bm25::PoolShard;
 use crate::format::{ChunkRecord, Field};
 use crate::gate::{self, Bitset};
-use crate::library::{
-    Cand, Gating, Leakage, Library, RelaxStep, Relaxation, SearchOptions, Stages, Trace,
-    NO_SECTION, STRICT_FIELDS, TOPICAL_FIELDS,
-};
 use crate::scope::Scope;
-use crate::understand::Understanding;
+use crate::search::query::Query;
+use crate::search::{
+    Cand, Gating, Leakage, Library, RelaxStep, Relaxation, SearchOptions, Stages, Trace, NO_SECTION,
+};
 
 impl Library {
     /// Progressive scope relaxation, W1 → W2 → W3 (see [`crate::relax`]): the paper's trigger or
@@ -18,11 +18,9 @@ impl Library {
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn relax(
         &self,
-        query: &str,
+        q: &Query<'_>,
         scope: &Scope,
         opts: &SearchOptions,
-        u: &Understanding,
-        soft: &[(Field, String)],
         cands: &mut Vec<Cand>,
         trace: &mut Trace,
     ) -> Relaxation {
@@ -31,10 +29,8 @@ impl Library {
             ..Default::default()
         };
         match opts.trigger {
-            Trigger::Paper => self.relax_paper(query, scope, opts, u, soft, cands, trace, &mut r),
-            Trigger::Evidence => {
-                self.relax_evidence(query, scope, opts, u, soft, cands, trace, &mut r)
-            }
+            Trigger::Paper => self.relax_paper(q, scope, opts, cands, trace, &mut r),
+            Trigger::Evidence => self.relax_evidence(q, scope, opts, cands, trace, &mut r),
         }
         r
     }
@@ -165,11 +161,9 @@ impl Library {
     #[allow(clippy::too_many_arguments)]
     fn relax_evidence(
         &self,
-        query: &str,
+        q: &Query<'_>,
         scope: &Scope,
         opts: &SearchOptions,
-        u: &Understanding,
-        soft: &[(Field, String)],
         cands: &mut Vec<Cand>,
         trace: &mut Trace,
         r: &mut Relaxation,
@@ -188,7 +182,7 @@ impl Library {
         let w1 = without_topical(scope);
         let topical: Vec<String> = TOPICAL_FIELDS
             .iter()
-            .filter(|f| scope.get(**f).is_some())
+            .filter(|f| scope.get(**f).is_some() && !scope.is_locked(**f))
             .map(|f| f.name().to_string())
             .collect();
         let (inside, outside) =
@@ -203,7 +197,8 @@ impl Library {
         // A label the query names ("Table 4.1", "Appendix G") designates material directly:
         // when it is in scope the scope holds what was asked for, when it is only outside the
         // topic the scope is the wrong one; otherwise the scores decide.
-        let label = u
+        let label = q
+            .understanding
             .label
             .as_ref()
             .filter(|_| opts.stages.rerank && !topical.is_empty());
@@ -241,10 +236,10 @@ impl Library {
                 dropped: vec![],
                 scope: scope.to_json(),
                 added: 0,
-                note: "skipped: the scope has no topic, chapter or section to drop".into(),
+                note: skipped_w1(scope),
             });
         } else if fire != Widen::No {
-            let mut new = self.pass(query, &w1, Gating::Gated, opts, u, soft, false, trace);
+            let mut new = self.pass(q, &w1, Gating::Gated, opts, false, trace);
             self.label(scope, &mut new, false);
             let (added, case, how) = if fire == Widen::Lead {
                 let added = self.lead(cands, new);
@@ -286,8 +281,12 @@ impl Library {
             .map(|f| f.name())
             .collect();
         let mut w2 = w1.clone();
-        w2.fields.remove(&Field::Level);
-        if let Some(level) = scope.get(Field::Level).filter(|_| strict.is_empty()) {
+        w2.relax(Field::Level);
+        let level_locked = scope.is_locked(Field::Level);
+        if let Some(level) = scope
+            .get(Field::Level)
+            .filter(|_| strict.is_empty() && !level_locked)
+        {
             let (_, missing) = self.pass_shards(&w2, Gating::Gated);
             if missing.is_empty() {
                 let (here, other) =
@@ -302,7 +301,7 @@ impl Library {
                 ev.level = Some(here);
                 ev.cross_level = Some(other);
                 if fired {
-                    let mut new = self.pass(query, &w2, Gating::Gated, opts, u, soft, false, trace);
+                    let mut new = self.pass(q, &w2, Gating::Gated, opts, false, trace);
                     self.label(scope, &mut new, false);
                     let added = self.lead(cands, new);
                     if !r.widened {
@@ -360,6 +359,8 @@ impl Library {
                 added: 0,
                 note: if scope.get(Field::Level).is_none() {
                     "skipped: the scope has no level to drop".into()
+                } else if level_locked {
+                    "skipped: the level is locked".into()
                 } else {
                     format!(
                         "blocked: strict key(s) {} set, another level is not an answer",
@@ -371,17 +372,9 @@ impl Library {
         // W3: the unfiltered lexical fallback, when allowed and nothing was found.
         if cands.is_empty() {
             if opts.allow_fallback {
-                let added = self.fallback(query, scope, opts, u, soft, cands, trace);
+                let added = self.fallback(q, scope, opts, cands, trace);
                 r.widened = true;
-                r.steps.push(RelaxStep {
-                    step: "W3".into(),
-                    dropped: vec!["*".into()],
-                    scope: serde_json::json!({}),
-                    added,
-                    note: "nothing found: unfiltered lexical fallback over the loaded shards \
-                           (allow_fallback)"
-                        .into(),
-                });
+                r.steps.push(fallback_step(scope, added, "nothing found: "));
             } else {
                 r.steps.push(RelaxStep {
                     step: "W3".into(),
@@ -405,11 +398,9 @@ impl Library {
     #[allow(clippy::too_many_arguments)]
     fn fallback(
         &self,
-        query: &str,
+        q: &Query<'_>,
         scope: &Scope,
         opts: &SearchOptions,
-        u: &Understanding,
-        soft: &[(Field, String)],
         cands: &mut Vec<Cand>,
         trace: &mut Trace,
     ) -> usize {
@@ -421,13 +412,12 @@ impl Library {
             },
             ..opts.clone()
         };
+        // Unfiltered except for the locked fields: a lock is never relaxed, not even here.
         let mut new = self.pass(
-            query,
-            &Scope::new(),
+            q,
+            &scope.locks_only(),
             Gating::Ungated,
             &lexical_only,
-            u,
-            soft,
             false,
             trace,
         );
@@ -441,11 +431,9 @@ impl Library {
     #[allow(clippy::too_many_arguments)]
     fn relax_paper(
         &self,
-        query: &str,
+        q: &Query<'_>,
         scope: &Scope,
         opts: &SearchOptions,
-        u: &Understanding,
-        soft: &[(Field, String)],
         cands: &mut Vec<Cand>,
         trace: &mut Trace,
         r: &mut Relaxation,
@@ -482,7 +470,7 @@ impl Library {
         let topical: Vec<Field> = TOPICAL_FIELDS
             .iter()
             .copied()
-            .filter(|f| current.get(*f).is_some())
+            .filter(|f| current.get(*f).is_some() && !current.is_locked(*f))
             .collect();
         if topical.is_empty() {
             r.steps.push(RelaxStep {
@@ -490,13 +478,13 @@ impl Library {
                 dropped: vec![],
                 scope: current.to_json(),
                 added: 0,
-                note: "skipped: the scope has no topic, chapter or section to drop".into(),
+                note: skipped_w1(&current),
             });
         } else {
             for f in &topical {
-                current.fields.remove(f);
+                current.relax(*f);
             }
-            let mut new = self.pass(query, &current, Gating::Gated, opts, u, soft, false, trace);
+            let mut new = self.pass(q, &current, Gating::Gated, opts, false, trace);
             self.label(scope, &mut new, false);
             let added = self.append(cands, new);
             r.widened = true;
@@ -523,6 +511,14 @@ impl Library {
                     added: 0,
                     note: "skipped: the scope has no level to drop".into(),
                 });
+            } else if current.is_locked(Field::Level) {
+                r.steps.push(RelaxStep {
+                    step: "W2".into(),
+                    dropped: vec![],
+                    scope: current.to_json(),
+                    added: 0,
+                    note: "skipped: the level is locked".into(),
+                });
             } else if !strict.is_empty() {
                 r.steps.push(RelaxStep {
                     step: "W2".into(),
@@ -535,13 +531,12 @@ impl Library {
                     ),
                 });
             } else {
-                current.fields.remove(&Field::Level);
+                current.relax(Field::Level);
                 let (_, missing) = self.pass_shards(&current, Gating::Gated);
                 if !missing.is_empty() {
                     r.pending_shards = missing.clone();
                 }
-                let mut new =
-                    self.pass(query, &current, Gating::Gated, opts, u, soft, false, trace);
+                let mut new = self.pass(q, &current, Gating::Gated, opts, false, trace);
                 self.label(scope, &mut new, false);
                 let added = self.append(cands, new);
                 r.widened = true;
@@ -564,16 +559,9 @@ impl Library {
         // W3: unfiltered lexical fallback, only when explicitly allowed.
         if needs_more(cands) {
             if opts.allow_fallback {
-                let added = self.fallback(query, scope, opts, u, soft, cands, trace);
+                let added = self.fallback(q, scope, opts, cands, trace);
                 r.widened = true;
-                r.steps.push(RelaxStep {
-                    step: "W3".into(),
-                    dropped: vec!["*".into()],
-                    scope: serde_json::json!({}),
-                    added,
-                    note: "unfiltered lexical fallback over the loaded shards (allow_fallback)"
-                        .into(),
-                });
+                r.steps.push(fallback_step(scope, added, ""));
             } else {
                 r.steps.push(RelaxStep {
                     step: "W3".into(),
@@ -584,5 +572,38 @@ impl Library {
                 });
             }
         }
+    }
+}
+
+/// W1's note when it has nothing to drop: no topical field, or only locked ones.
+fn skipped_w1(scope: &Scope) -> String {
+    let locked: Vec<&str> = TOPICAL_FIELDS
+        .iter()
+        .filter(|f| scope.get(**f).is_some() && scope.is_locked(**f))
+        .map(|f| f.name())
+        .collect();
+    if locked.is_empty() {
+        "skipped: the scope has no topic, chapter or section to drop".into()
+    } else {
+        format!("skipped: {} locked", locked.join(", "))
+    }
+}
+
+/// W3's step record: what the fallback searched (everything, or only the locked fields).
+fn fallback_step(scope: &Scope, added: usize, why: &str) -> RelaxStep {
+    let locks = scope.locks_only();
+    RelaxStep {
+        step: "W3".into(),
+        dropped: vec!["*".into()],
+        scope: locks.to_json(),
+        added,
+        note: if locks.is_empty() {
+            format!("{why}unfiltered lexical fallback over the loaded shards (allow_fallback)")
+        } else {
+            format!(
+                "{why}lexical fallback over the loaded shards within the locked fields ({locks}) \
+                 (allow_fallback)"
+            )
+        },
     }
 }

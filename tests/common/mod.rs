@@ -3,8 +3,8 @@
 
 use chsr::build::{build, BuildOptions, BuildOutput};
 use chsr::corpus::parse_jsonl;
-use chsr::library::{Library, SearchOptions};
 use chsr::scope::Scope;
+use chsr::search::{Library, SearchOptions};
 
 /// The spine fixture: 288 OpenCERB chunks over the five subject-level pairs.
 pub const SPINE: &str = include_str!("../fixtures/spine.jsonl");

@@ -25,8 +25,8 @@
 use chsr::build::{build, build_with, BuildOptions, BuildOutput, Embedder};
 use chsr::corpus::parse_jsonl;
 use chsr::format::{decode_dense_part, encode_dense_part, sha256_hex, Manifest};
-use chsr::library::{Library, ModelEmbedder, SearchOptions};
 use chsr::scope::Scope;
+use chsr::search::{Library, ModelEmbedder, SearchOptions};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
 

@@ -1,0 +1,190 @@
+//! The errors of the reader: loading files ([`LoadError`]) and searching ([`SearchError`]).
+
+use crate::format::FormatError;
+use crate::scope::ScopeError;
+use std::fmt;
+
+/// Errors loading a shard into a library (the loading concern).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LoadError {
+    /// The manifest lists no shard with this file name.
+    UnknownFile(String),
+    /// The file's SHA-256 differs from the manifest's (stale cache, partial download, tampering).
+    Integrity {
+        /// File name.
+        file: String,
+        /// SHA-256 from the manifest.
+        expected: String,
+        /// SHA-256 of the bytes received.
+        found: String,
+    },
+    /// The shard itself is unreadable.
+    Format {
+        /// File name.
+        file: String,
+        /// What is wrong.
+        error: FormatError,
+    },
+    /// The shard holds another subject/level than the manifest says.
+    Mismatch {
+        /// File name.
+        file: String,
+        /// What the manifest says.
+        expected: String,
+        /// What the shard holds.
+        found: String,
+    },
+    /// The embedding model file is unreadable or is not the manifest's.
+    Model {
+        /// File name.
+        file: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A shard's dense part arrived before the shard itself.
+    PartBeforeShard {
+        /// The part's file name.
+        file: String,
+        /// The shard it completes.
+        shard: String,
+    },
+    /// Reading a file failed (native only).
+    Io {
+        /// Path.
+        file: String,
+        /// Message.
+        message: String,
+    },
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::UnknownFile(x) => write!(f, "the manifest lists no shard named {x:?}"),
+            LoadError::Integrity { file, expected, found } => write!(
+                f,
+                "{file}: SHA-256 mismatch (manifest {expected}, received {found}): the download is \
+                 incomplete or stale; reload the page or rebuild with `chsr build`"
+            ),
+            LoadError::Format { file, error } => write!(f, "{file}: {error}"),
+            LoadError::Mismatch { file, expected, found } => write!(
+                f,
+                "{file}: the manifest says {expected} but the shard holds {found}: manifest and shards \
+                 come from different builds"
+            ),
+            LoadError::Model { file, message } => write!(f, "{file}: {message}"),
+            LoadError::PartBeforeShard { file, shard } => write!(
+                f,
+                "{file}: the vectors of {shard}, which is not loaded: load the shard first"
+            ),
+            LoadError::Io { file, message } => write!(f, "{file}: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LoadError::Format { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
+
+impl LoadError {
+    /// Stable code of the error kind (`load.…`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            LoadError::UnknownFile(_) => "load.unknown_file",
+            LoadError::Integrity { .. } => "load.integrity",
+            LoadError::Format { .. } => "load.format",
+            LoadError::Mismatch { .. } => "load.mismatch",
+            LoadError::Model { .. } => "load.model",
+            LoadError::PartBeforeShard { .. } => "load.part_before_shard",
+            LoadError::Io { .. } => "load.io",
+        }
+    }
+
+    /// The error's fields as JSON (`file`, and `expected`/`found` where they apply).
+    pub fn details(&self) -> serde_json::Value {
+        match self {
+            LoadError::UnknownFile(file) => serde_json::json!({"file": file}),
+            LoadError::Integrity {
+                file,
+                expected,
+                found,
+            }
+            | LoadError::Mismatch {
+                file,
+                expected,
+                found,
+            } => serde_json::json!({"file": file, "expected": expected, "found": found}),
+            LoadError::Format { file, .. } => serde_json::json!({"file": file}),
+            LoadError::Model { file, .. } | LoadError::Io { file, .. } => {
+                serde_json::json!({"file": file})
+            }
+            LoadError::PartBeforeShard { file, shard } => {
+                serde_json::json!({"file": file, "shard": shard})
+            }
+        }
+    }
+}
+
+/// Errors of a search call (the query concern).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SearchError {
+    /// The scope is invalid for this manifest.
+    Scope(ScopeError),
+    /// Shards the search needs are not loaded yet.
+    NotLoaded(Vec<String>),
+    /// An option is out of range.
+    Option(String),
+}
+
+impl fmt::Display for SearchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SearchError::Scope(e) => write!(f, "{e}"),
+            SearchError::NotLoaded(files) => {
+                write!(f, "shards not loaded yet: {}", files.join(", "))
+            }
+            SearchError::Option(m) => write!(f, "invalid option: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for SearchError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SearchError::Scope(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl SearchError {
+    /// Stable code of the error kind: the scope's own codes (`scope.…`), `search.not_loaded`,
+    /// `search.option`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            SearchError::Scope(e) => e.code(),
+            SearchError::NotLoaded(_) => "search.not_loaded",
+            SearchError::Option(_) => "search.option",
+        }
+    }
+
+    /// The error's fields as JSON.
+    pub fn details(&self) -> serde_json::Value {
+        match self {
+            SearchError::Scope(e) => e.details(),
+            SearchError::NotLoaded(files) => serde_json::json!({"files": files}),
+            SearchError::Option(_) => serde_json::json!({}),
+        }
+    }
+}
+
+impl From<ScopeError> for SearchError {
+    fn from(e: ScopeError) -> Self {
+        SearchError::Scope(e)
+    }
+}

@@ -1,0 +1,125 @@
+//! Facets: the values a scope picker offers, with counts narrowed by the current scope.
+//!
+//! The page and the embed render pickers from this; they never compute counts or decide which
+//! values exist. Subject and level are counted from the manifest (chunks per shard). Any other
+//! field is counted over the chunks of the scope's loaded shards that the scope *without that
+//! field* admits (so choosing a year narrows the chapters, and the year picker still offers the
+//! other years); while a shard the scope needs is not loaded, its manifest facet counts stand in.
+
+use super::Library;
+use crate::expand::natural_cmp;
+use crate::format::Field;
+use crate::gate::{self, Gating};
+use crate::scope::Scope;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The fields a picker may offer, in display order.
+pub const PICKABLE: [Field; 8] = [
+    Field::Subject,
+    Field::Level,
+    Field::DocType,
+    Field::Chapter,
+    Field::Year,
+    Field::Paper,
+    Field::Exam,
+    Field::Lang,
+];
+
+/// One value of a facet.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FacetValue {
+    /// The value.
+    pub value: String,
+    /// Chunks with that value within the rest of the scope.
+    pub count: u64,
+}
+
+/// The values of one field.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Facet {
+    /// The field name.
+    pub field: String,
+    /// Values in natural order (years newest first); the scope's own value is always listed,
+    /// with count 0 when nothing has it.
+    pub values: Vec<FacetValue>,
+    /// The scope's value, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selected: Option<String>,
+    /// Whether the scope locks the field (a picker for it is not offered).
+    pub locked: bool,
+    /// Whether the counts come from chunks (loaded shards) rather than the manifest.
+    pub exact: bool,
+}
+
+impl Library {
+    /// The facets of [`PICKABLE`] fields for a picker showing `scope` (see the module docs).
+    pub fn facets(&self, scope: &Scope) -> Vec<Facet> {
+        PICKABLE.iter().map(|&f| self.facet(scope, f)).collect()
+    }
+
+    fn facet(&self, scope: &Scope, field: Field) -> Facet {
+        let mut rest = scope.clone();
+        rest.fields.remove(&field);
+        let mut counts: BTreeMap<String, u64> = BTreeMap::new();
+        let shards = self.shard_indices(&rest, Gating::Gated);
+        let mut exact = false;
+        match field {
+            Field::Subject | Field::Level => {
+                for &i in &shards {
+                    let e = &self.manifest.shards[i];
+                    let v = if field == Field::Subject {
+                        &e.subject
+                    } else {
+                        &e.level
+                    };
+                    *counts.entry(v.clone()).or_default() += e.chunks;
+                }
+            }
+            _ if shards.iter().all(|&i| self.shards[i].is_some()) => {
+                exact = true;
+                for &i in &shards {
+                    let s = self.shards[i].as_ref().expect("checked loaded");
+                    for c in s.chunks() {
+                        if let Some(v) = c.get(field).map(str::trim).filter(|v| !v.is_empty()) {
+                            if gate::admits(&rest, c) {
+                                *counts.entry(v.to_string()).or_default() += 1;
+                            }
+                        }
+                    }
+                }
+            }
+            _ => {
+                for &i in &shards {
+                    if let Some(m) = self.manifest.shards[i].facets.get(field.name()) {
+                        for (v, n) in m {
+                            *counts.entry(v.clone()).or_default() += n;
+                        }
+                    }
+                }
+            }
+        }
+        let selected = scope.get(field).map(str::to_string);
+        if let Some(v) = &selected {
+            counts.entry(v.clone()).or_default();
+        }
+        let mut values: Vec<FacetValue> = counts
+            .into_iter()
+            .map(|(value, count)| FacetValue { value, count })
+            .collect();
+        values.sort_by(|a, b| {
+            if field == Field::Year {
+                natural_cmp(&b.value, &a.value)
+            } else {
+                natural_cmp(&a.value, &b.value)
+            }
+        });
+        Facet {
+            field: field.name().to_string(),
+            values,
+            selected,
+            locked: scope.is_locked(field),
+            exact,
+        }
+    }
+}

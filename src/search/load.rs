@@ -1,0 +1,455 @@
+//! Loading: the model, the shards and their dense parts, each checked against the manifest's
+//! SHA-256 before it is decoded (the loading step of the pipeline).
+
+use super::{Library, LoadError};
+use crate::analysis::Lang;
+use crate::dense::DenseShard;
+#[cfg(not(target_arch = "wasm32"))]
+use crate::format::Manifest;
+use crate::format::{
+    decode_dense_part, decode_shard, decode_shard_prehashed, sha256_hex, ChunkRecord, DenseIndex,
+    FormatError, PartEntry, ShardEntry, ShardPayload,
+};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::gate::Gating;
+#[cfg(not(target_arch = "wasm32"))]
+use crate::scope::Scope;
+use std::fmt;
+
+/// Embeds queries for the dense path; its vectors must come from the model the shards used.
+pub trait QueryEmbedder: Send + Sync {
+    /// SHA-256 of the model file (compared with each shard's `model_sha256`).
+    fn model_sha256(&self) -> &str;
+    /// A unit vector for the query.
+    fn embed_query(&self, query: &str) -> Vec<f32>;
+}
+
+/// The static embedding model as a [`QueryEmbedder`].
+pub struct ModelEmbedder {
+    model: crate::embed::StaticModel,
+    sha256: String,
+}
+
+impl ModelEmbedder {
+    /// Decodes a model file; `sha256` identifies it (the shards record the same digest).
+    pub fn from_bytes(
+        bytes: &[u8],
+    ) -> Result<ModelEmbedder, crate::format::model::ModelFormatError> {
+        Ok(ModelEmbedder {
+            model: crate::embed::StaticModel::from_bytes(bytes)?,
+            sha256: sha256_hex(bytes),
+        })
+    }
+
+    /// Decodes a model file whose SHA-256 (`sha256`) the caller computed and checked against a
+    /// trusted digest: the file is not hashed again.
+    pub fn from_prehashed(
+        bytes: &[u8],
+        sha256: String,
+    ) -> Result<ModelEmbedder, crate::format::model::ModelFormatError> {
+        let payload = crate::format::model::decode_model_prehashed(bytes)?;
+        Ok(ModelEmbedder {
+            model: crate::embed::StaticModel::from_payload(payload)?,
+            sha256,
+        })
+    }
+
+    /// The model.
+    pub fn model(&self) -> &crate::embed::StaticModel {
+        &self.model
+    }
+}
+
+impl QueryEmbedder for ModelEmbedder {
+    fn model_sha256(&self) -> &str {
+        &self.sha256
+    }
+    fn embed_query(&self, query: &str) -> Vec<f32> {
+        self.model.embed_query(query)
+    }
+}
+
+/// Decodes the bytes of manifest file `file` with `decode(bytes, checksum)` once their SHA-256
+/// (`found`, hex, computed over exactly `bytes` by the caller) matches the manifest's `expected`:
+/// that digest covers the whole file, so the payload checksum is not computed again (`checksum`
+/// false). On a mismatch the file is decoded with its checksum anyway, to report the most precise
+/// reason (truncation, another version…) when there is one.
+fn verified<T>(
+    file: &str,
+    bytes: &[u8],
+    expected: &str,
+    found: &str,
+    decode: impl Fn(&[u8], bool) -> Result<T, FormatError>,
+) -> Result<T, LoadError> {
+    let fmt_err = |error| LoadError::Format {
+        file: file.into(),
+        error,
+    };
+    let found = found.to_ascii_lowercase();
+    if found != expected {
+        decode(bytes, true).map_err(fmt_err)?;
+        return Err(LoadError::Integrity {
+            file: file.into(),
+            expected: expected.into(),
+            found,
+        });
+    }
+    decode(bytes, false).map_err(fmt_err)
+}
+
+/// Decodes and checks a dense index's graph for a shard of `n_chunks`, then drops the encoded
+/// graph (the decoded one replaces it; `DenseIndex` keeps the model id and parameters).
+fn decode_dense(d: &mut DenseIndex, n_chunks: usize) -> Result<DenseShard, FormatError> {
+    let graph = d.decode_graph(n_chunks)?;
+    d.graph = Vec::new();
+    Ok(DenseShard::new(graph, d.dims as usize))
+}
+
+/// A shard decoded and ready to search.
+pub struct Shard {
+    /// Its manifest entry.
+    pub entry: ShardEntry,
+    /// Its decoded payload.
+    pub payload: ShardPayload,
+    /// Languages present among its chunks.
+    pub langs: Vec<Lang>,
+    /// Total number of index terms.
+    pub total_len: u64,
+    /// The dense index, when the shard has one.
+    pub dense: Option<DenseShard>,
+    /// Section of each chunk as a small integer (chunks with the same `section_key` share it;
+    /// [`NO_SECTION`] when a chunk has none), computed once at load for section evidence.
+    pub sections: Vec<u32>,
+}
+
+/// [`Shard::sections`] of a chunk without a section.
+pub const NO_SECTION: u32 = u32::MAX;
+
+/// Numbers the distinct section keys of `chunks` (in order of first appearance).
+fn section_numbers(chunks: &[ChunkRecord]) -> Vec<u32> {
+    let mut ids: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
+    chunks
+        .iter()
+        .map(|c| match c.section_key.as_deref() {
+            Some(k) => {
+                let next = ids.len() as u32;
+                *ids.entry(k).or_insert(next)
+            }
+            None => NO_SECTION,
+        })
+        .collect()
+}
+
+impl fmt::Debug for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Shard({}, {} chunks)",
+            self.entry.file,
+            self.payload.chunks.len()
+        )
+    }
+}
+
+impl Shard {
+    /// The chunks of the shard.
+    pub fn chunks(&self) -> &[ChunkRecord] {
+        &self.payload.chunks
+    }
+}
+
+impl Library {
+    /// Sets the query embedder (the model the shards' vectors were made with).
+    pub fn set_embedder(&mut self, e: Box<dyn QueryEmbedder>) {
+        self.embedder = Some(e);
+    }
+
+    /// Whether a query embedder is loaded.
+    pub fn has_model(&self) -> bool {
+        self.embedder.is_some()
+    }
+
+    /// Verifies (against the manifest's SHA-256) and loads the embedding model file.
+    pub fn load_model(&mut self, bytes: &[u8]) -> Result<(), LoadError> {
+        self.load_model_with_digest(bytes, &sha256_hex(bytes))
+    }
+
+    /// As [`Library::load_model`], with the file's SHA-256 (hex) computed by the caller over
+    /// exactly `bytes` (in the browser, WebCrypto's `crypto.subtle.digest`, several times faster
+    /// than hashing in Wasm): it is compared with the manifest's digest and the file is not hashed
+    /// here.
+    pub fn load_model_with_digest(&mut self, bytes: &[u8], sha256: &str) -> Result<(), LoadError> {
+        let entry = self.manifest.model.clone().ok_or_else(|| LoadError::Model {
+            file: "(model)".into(),
+            message: "this manifest names no embedding model: build the shards with `chsr build --model`".into(),
+        })?;
+        let found = sha256.to_ascii_lowercase();
+        if found != entry.sha256 {
+            return Err(LoadError::Model {
+                file: entry.file,
+                message: format!(
+                    "SHA-256 mismatch (manifest {}, received {found}): the model does not match these shards; \
+                     reload, or rebuild with `chsr build --model`",
+                    entry.sha256
+                ),
+            });
+        }
+        let e = ModelEmbedder::from_prehashed(bytes, found).map_err(|err| LoadError::Model {
+            file: entry.file.clone(),
+            message: err.to_string(),
+        })?;
+        self.embedder = Some(Box::new(e));
+        Ok(())
+    }
+
+    /// Loads the manifest's model from `dir`, if it names one (native only).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn load_model_from_dir(&mut self, dir: &std::path::Path) -> Result<(), LoadError> {
+        let Some(entry) = self.manifest.model.clone() else {
+            return Ok(());
+        };
+        let path = dir.join(&entry.file);
+        let bytes = std::fs::read(&path).map_err(|e| LoadError::Io {
+            file: path.display().to_string(),
+            message: format!("cannot read the model listed in the manifest: {e}"),
+        })?;
+        self.load_model(&bytes)
+    }
+
+    /// Whether the shard file, or the dense-part file, is loaded.
+    pub fn is_loaded(&self, file: &str) -> bool {
+        self.manifest
+            .shards
+            .iter()
+            .zip(&self.shards)
+            .any(|(e, loaded)| match loaded {
+                Some(_) if e.file == file => true,
+                Some(shard) => {
+                    shard.dense.is_some() && e.dense.as_ref().is_some_and(|d| d.file == file)
+                }
+                None => false,
+            })
+    }
+
+    /// The manifest position of the shard stored in `file`.
+    fn shard_with_file(&self, file: &str) -> Option<usize> {
+        self.manifest.shards.iter().position(|s| s.file == file)
+    }
+
+    /// The manifest position of the shard whose dense part is stored in `file`.
+    fn shard_with_part(&self, file: &str) -> Option<usize> {
+        self.manifest
+            .shards
+            .iter()
+            .position(|s| s.dense.as_ref().is_some_and(|d| d.file == file))
+    }
+
+    /// Verifies (manifest SHA-256, then the shard's own header and checksum) and decodes a shard.
+    pub fn load_shard(&mut self, file: &str, bytes: &[u8]) -> Result<(), LoadError> {
+        self.load_shard_with_digest(file, bytes, &sha256_hex(bytes))
+    }
+
+    /// As [`Library::load_shard`], with the file's SHA-256 (hex) computed by the caller over
+    /// exactly `bytes` (in the browser, WebCrypto's `crypto.subtle.digest`, several times faster
+    /// than hashing in Wasm): it is compared with the manifest's digest, and on a match the payload
+    /// is decoded without being hashed again; errors are those of `load_shard`.
+    pub fn load_shard_with_digest(
+        &mut self,
+        file: &str,
+        bytes: &[u8],
+        sha256: &str,
+    ) -> Result<(), LoadError> {
+        let i = self
+            .shard_with_file(file)
+            .ok_or_else(|| LoadError::UnknownFile(file.to_string()))?;
+        let entry = self.manifest.shards[i].clone();
+        let fmt_err = |error| LoadError::Format {
+            file: file.into(),
+            error,
+        };
+        let payload = verified(file, bytes, &entry.sha256, sha256, |b, checksum| {
+            if checksum {
+                decode_shard(b)
+            } else {
+                decode_shard_prehashed(b)
+            }
+        })?;
+        if payload.subject != entry.subject || payload.level != entry.level {
+            return Err(LoadError::Mismatch {
+                file: file.into(),
+                expected: format!("{}/{}", entry.subject, entry.level),
+                found: format!("{}/{}", payload.subject, payload.level),
+            });
+        }
+        let mut payload = payload;
+        let dense = match &mut payload.dense {
+            Some(d) => Some(decode_dense(d, payload.chunks.len()).map_err(fmt_err)?),
+            None => None,
+        };
+        let mut langs: Vec<Lang> = payload
+            .chunks
+            .iter()
+            .map(|c| Lang::from_code(&c.lang))
+            .collect();
+        langs.sort();
+        langs.dedup();
+        let total_len = payload.lexical.total_len();
+        let sections = section_numbers(&payload.chunks);
+        self.shards[i] = Some(Shard {
+            entry,
+            payload,
+            langs,
+            total_len,
+            dense,
+            sections,
+        });
+        Ok(())
+    }
+
+    /// Loads any file the manifest lists: a shard ([`Library::load_shard`]), a shard's dense
+    /// part ([`Library::load_dense`], after its shard) or the model ([`Library::load_model`]).
+    pub fn load_file(&mut self, file: &str, bytes: &[u8]) -> Result<(), LoadError> {
+        if self.shard_with_file(file).is_some() {
+            self.load_shard(file, bytes)
+        } else if self.shard_with_part(file).is_some() {
+            self.load_dense(file, bytes)
+        } else if self.manifest.model.as_ref().is_some_and(|e| e.file == file) {
+            self.load_model(bytes)
+        } else {
+            Err(LoadError::UnknownFile(file.to_string()))
+        }
+    }
+
+    /// The dense parts of the loaded shards that are not loaded yet, in manifest order: a
+    /// browser fetches them after the first (lexical) result, then searches again.
+    pub fn dense_needed(&self) -> Vec<PartEntry> {
+        self.loaded()
+            .filter(|s| s.dense.is_none())
+            .filter_map(|s| s.entry.dense.clone())
+            .collect()
+    }
+
+    /// Verifies (against the manifest's SHA-256), decodes and attaches the dense part `file` of
+    /// a loaded shard. Loading a part that is already loaded is a no-op.
+    pub fn load_dense(&mut self, file: &str, bytes: &[u8]) -> Result<(), LoadError> {
+        self.load_dense_with_digest(file, bytes, &sha256_hex(bytes))
+    }
+
+    /// As [`Library::load_dense`], with the file's SHA-256 (hex) computed by the caller over
+    /// exactly `bytes` (see [`Library::load_shard_with_digest`]).
+    pub fn load_dense_with_digest(
+        &mut self,
+        file: &str,
+        bytes: &[u8],
+        sha256: &str,
+    ) -> Result<(), LoadError> {
+        let i = self
+            .shard_with_part(file)
+            .ok_or_else(|| LoadError::UnknownFile(file.to_string()))?;
+        let entry = self.manifest.shards[i].clone();
+        let part_entry = entry.dense.clone().expect("found by its dense part");
+        let Some(shard) = self.shards[i].as_mut() else {
+            return Err(LoadError::PartBeforeShard {
+                file: file.into(),
+                shard: entry.file,
+            });
+        };
+        if shard.dense.is_some() {
+            return Ok(());
+        }
+        let fmt_err = |error| LoadError::Format {
+            file: file.into(),
+            error,
+        };
+        let mut part = verified(file, bytes, &part_entry.sha256, sha256, decode_dense_part)?;
+        if part.subject != entry.subject
+            || part.level != entry.level
+            || part.chunks != shard.payload.chunks.len() as u64
+            || part.shard_sha256 != entry.sha256
+        {
+            return Err(LoadError::Mismatch {
+                file: file.into(),
+                expected: format!(
+                    "the vectors of {} ({}/{}, {} chunks)",
+                    entry.file,
+                    entry.subject,
+                    entry.level,
+                    shard.payload.chunks.len()
+                ),
+                found: format!(
+                    "vectors of {}/{} ({} chunks) for the shard with SHA-256 {}",
+                    part.subject, part.level, part.chunks, part.shard_sha256
+                ),
+            });
+        }
+        let d = decode_dense(&mut part.index, shard.payload.chunks.len()).map_err(fmt_err)?;
+        shard.payload.dense = Some(part.index);
+        shard.dense = Some(d);
+        Ok(())
+    }
+
+    /// Reads `manifest.json` from a folder (native only).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn open_dir(dir: &std::path::Path) -> Result<Library, LoadError> {
+        let path = dir.join("manifest.json");
+        let text = std::fs::read_to_string(&path).map_err(|e| LoadError::Io {
+            file: path.display().to_string(),
+            message: if e.kind() == std::io::ErrorKind::NotFound {
+                format!(
+                    "no manifest.json in {}: not a chsr shard folder (make one with \
+                     `chsr build --out {} CORPUS.jsonl`)",
+                    dir.display(),
+                    dir.display()
+                )
+            } else {
+                e.to_string()
+            },
+        })?;
+        let manifest = Manifest::from_json(&text).map_err(|error| LoadError::Format {
+            file: path.display().to_string(),
+            error,
+        })?;
+        Ok(Library::new(manifest))
+    }
+
+    /// Loads from `dir` every shard the scope needs that is not loaded yet (native only).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn load_needed_from_dir(
+        &mut self,
+        dir: &std::path::Path,
+        scope: &Scope,
+        gating: Gating,
+    ) -> Result<(), LoadError> {
+        let read = |file: &str| {
+            let path = dir.join(file);
+            std::fs::read(&path).map_err(|e| LoadError::Io {
+                file: path.display().to_string(),
+                message: missing_shard_message(&e),
+            })
+        };
+        for entry in self.shards_needed(scope, gating) {
+            self.load_shard(&entry.file, &read(&entry.file)?)?;
+        }
+        for part in self.dense_needed() {
+            self.load_dense(&part.file, &read(&part.file)?)?;
+        }
+        Ok(())
+    }
+
+    /// Loaded shards, in manifest order.
+    pub fn loaded(&self) -> impl Iterator<Item = &Shard> {
+        self.shards.iter().flatten()
+    }
+}
+
+/// What to say when a shard the manifest lists cannot be read (native only).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn missing_shard_message(e: &std::io::Error) -> String {
+    if e.kind() == std::io::ErrorKind::NotFound {
+        "listed in manifest.json but missing: the folder is incomplete; copy every file \
+         `chsr build` wrote, or rebuild with `chsr build`"
+            .to_string()
+    } else {
+        format!("listed in manifest.json but unreadable: {e}")
+    }
+}

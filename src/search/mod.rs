@@ -1,0 +1,222 @@
+//! The search: a manifest, the shards loaded so far, and [`Library::search`], the pipeline as a
+//! sequence of named steps.
+//!
+//! The same [`Library`] serves the native CLI and the Wasm module; only the way bytes arrive
+//! differs (files on disk, or `fetch`). A caller first asks which shards a scope needs
+//! ([`Library::shards_needed`], the gate's [`crate::gate::shard_choice`]) and loads them
+//! ([`load`]: manifest SHA-256, then the file's own checksum). [`Library::search`] then runs:
+//!
+//! 1. **validate** the scope and options against the manifest ([`options`], [`crate::scope`]);
+//! 2. **understand** the query once ([`query`]: hints, intents, language, terms per language set,
+//!    the query vector — every pass of the search reuses them);
+//! 3. **hints** merge the values the query names into the scope ([`hints`], variant E);
+//! 4. **pass** over the scope ([`pass`]): gate → BM25 (and label) lists → dense list
+//!    ([`dense_list`]) → fusion → post-filter (baselines) → rerank and dedup;
+//! 5. **relax** ([`crate::relax`], variant E): widening passes W1 → W2 → W3, never across a lock;
+//! 6. **results** ([`results`]): hits with snippets, section expansion and context, each added
+//!    chunk re-gated against the scope ([`results::admissible`]).
+//!
+//! What a search returns is in [`response`]; its errors in [`error`].
+
+pub mod dense_list;
+pub mod error;
+pub mod facets;
+pub mod hints;
+pub mod load;
+pub mod options;
+pub mod pass;
+pub mod query;
+pub mod response;
+pub mod results;
+
+pub use crate::gate::{Gating, Leakage};
+pub use error::{LoadError, SearchError};
+pub use facets::{Facet, FacetValue};
+#[cfg(not(target_arch = "wasm32"))]
+pub use load::missing_shard_message;
+pub use load::{ModelEmbedder, QueryEmbedder, Shard, NO_SECTION};
+pub use options::{
+    SearchOptions, Stages, Variant, DEFAULT_DENSE_WEIGHT, DEFAULT_SECTION_WEIGHT, MAX_K,
+};
+pub use response::{Hit, Probe, RelaxStep, Relaxation, SearchResponse, Timings, Trace};
+pub use results::Section;
+
+use crate::analysis::{bound_query, Analyzer, MAX_QUERY_BYTES, MAX_QUERY_TERMS};
+use crate::clock::now_ms;
+use crate::format::{ChunkRecord, Manifest, ShardEntry};
+use crate::glossary::Glossary;
+use crate::scope::Scope;
+use query::Query;
+use std::fmt;
+
+/// A manifest and the shards loaded from it.
+pub struct Library {
+    manifest: Manifest,
+    shards: Vec<Option<Shard>>,
+    analyzer: Analyzer,
+    embedder: Option<Box<dyn QueryEmbedder>>,
+    glossary: Glossary,
+}
+
+impl fmt::Debug for Library {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Library({} shards, {} loaded)",
+            self.shards.len(),
+            self.loaded().count()
+        )
+    }
+}
+
+pub(crate) use pass::Cand;
+
+/// A retrieved candidate inside a pass: its shard (a manifest position once the pass ends) and
+/// its chunk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Key {
+    pub(crate) shard: usize,
+    pub(crate) doc: u32,
+}
+
+impl Library {
+    /// A library over `manifest` with no shard loaded.
+    pub fn new(manifest: Manifest) -> Library {
+        let n = manifest.shards.len();
+        Library {
+            manifest,
+            shards: (0..n).map(|_| None).collect(),
+            analyzer: Analyzer::new(),
+            embedder: None,
+            glossary: Glossary::builtin(),
+        }
+    }
+
+    /// The manifest.
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+
+    /// Indices (in manifest order) of the shards a search with this scope and gating reads
+    /// ([`crate::gate::shard_choice`]).
+    pub fn shard_indices(&self, scope: &Scope, gating: Gating) -> Vec<usize> {
+        crate::gate::shard_choice(&self.manifest, scope, gating)
+    }
+
+    /// Manifest entries of the shards a search needs that are not loaded yet.
+    pub fn shards_needed(&self, scope: &Scope, gating: Gating) -> Vec<ShardEntry> {
+        self.shard_indices(scope, gating)
+            .into_iter()
+            .filter(|&i| self.shards[i].is_none())
+            .map(|i| self.manifest.shards[i].clone())
+            .collect()
+    }
+
+    /// Runs a search. Every shard in [`Library::shards_needed`] must be loaded.
+    pub fn search(
+        &self,
+        query: &str,
+        requested: &Scope,
+        opts: &SearchOptions,
+    ) -> Result<SearchResponse, SearchError> {
+        let t0 = now_ms();
+        // Every stage below reads only the bounded query (a pasted megabyte costs what 16 KB do).
+        let (text, cut) = bound_query(query);
+        // 1. Validate.
+        self.validate(requested, opts)?;
+        let st = opts.stages;
+        let mut trace = Trace {
+            variant: opts.variant.name().to_string(),
+            gating: st.gating,
+            requested_scope: requested.to_json(),
+            max_query_terms: MAX_QUERY_TERMS,
+            ..Default::default()
+        };
+        // 2. Understand the query, once for every pass (E: hints, intents, language).
+        let mut q = Query::new(text, st.understand);
+        // 3. Hints → scope (E); the rest stays soft rerank evidence.
+        let scope = if st.understand {
+            let (scope, soft) = self.merge_hints(requested, &q.understanding, &mut trace);
+            q.soft = soft;
+            scope
+        } else {
+            requested.clone()
+        };
+        trace.scope = scope.to_json();
+        // 4. The first pass, over the (effective) scope.
+        let mut cands = self.pass(&q, &scope, st.gating, opts, true, &mut trace);
+        if cut {
+            trace.truncated = true;
+            trace.notes.push(format!(
+                "the query was truncated: it is longer than {MAX_QUERY_BYTES} bytes, and only its \
+                 first {} bytes were read",
+                text.len()
+            ));
+        }
+        // 5. Relaxation (E), never across a locked field.
+        if st.relax && st.gating == Gating::Gated {
+            let relax = self.relax(&q, &scope, opts, &mut cands, &mut trace);
+            trace.relaxation = Some(relax);
+        }
+        if st.understand {
+            trace.understanding = Some(q.understanding.clone());
+        }
+        // 6. Results: snippets, expansion and labels, every added chunk re-gated.
+        cands.truncate(opts.k);
+        let results = self.hits(&cands, &scope, requested, opts, &mut trace);
+        if results.is_empty() {
+            trace.notes.push(if trace.admissible == 0 {
+                format!(
+                    "the gate admitted no chunk: nothing in this library matches the scope {scope}"
+                )
+            } else if trace.post_filtered_out > 0 {
+                "every retrieved chunk was outside the scope and was filtered out afterwards"
+                    .to_string()
+            } else {
+                format!(
+                    "{} chunks are in scope, but none matches the query",
+                    trace.admissible
+                )
+            });
+        }
+        trace.timings.total_ms = now_ms() - t0;
+        Ok(SearchResponse {
+            results,
+            trace,
+            scope,
+        })
+    }
+
+    /// Step 1: the request is one this library can serve (valid scope, options and query
+    /// vector; every shard it needs loaded).
+    fn validate(&self, requested: &Scope, opts: &SearchOptions) -> Result<(), SearchError> {
+        if opts.k == 0 || opts.k > MAX_K {
+            return Err(SearchError::Option(format!(
+                "k must be between 1 and {MAX_K}, got {}",
+                opts.k
+            )));
+        }
+        requested.validate(&self.manifest)?;
+        let st = opts.stages;
+        let missing: Vec<String> = self
+            .shards_needed(requested, st.gating)
+            .into_iter()
+            .map(|e| e.file)
+            .collect();
+        if !missing.is_empty() {
+            return Err(SearchError::NotLoaded(missing));
+        }
+        if !st.lexical && !st.dense {
+            return Err(SearchError::Option("no retrieval path enabled".into()));
+        }
+        opts.check_query_vector(&self.manifest)
+    }
+
+    pub(crate) fn chunk(&self, key: Key) -> &ChunkRecord {
+        &self.shards[key.shard]
+            .as_ref()
+            .expect("candidate shards are loaded")
+            .payload
+            .chunks[key.doc as usize]
+    }
+}

@@ -1,0 +1,395 @@
+//! What a search runs: the variants of the ablation, their stages and the options of a call.
+
+use super::SearchError;
+use crate::dense::DenseConfig;
+use crate::format::Manifest;
+use crate::fusion::DEFAULT_RRF_K;
+use crate::gate::Gating;
+use crate::relax::{Trigger, DEFAULT_LEVEL_RATIO, DEFAULT_MIX_RATIO, DEFAULT_WIDEN_RATIO};
+use crate::rerank::RerankConfig;
+use crate::snippet::SNIPPET_CHARS;
+use serde::Serialize;
+
+/// Default weight of the dense list in the fusion (BM25 weighs 1): measured on the OpenCERB dev
+/// split with the bundled static model (see README, "Choosing the fusion weights").
+pub const DEFAULT_DENSE_WEIGHT: f64 = 0.1;
+
+/// Default weight of a chunk's section in its BM25 score (variants D and E): chosen by two-fold
+/// cross-validation on the OpenCERB dev split (see README, "Section evidence").
+pub const DEFAULT_SECTION_WEIGHT: f64 = 0.65;
+
+/// Largest `k` a search accepts.
+pub const MAX_K: usize = 200;
+
+/// The pipeline variants of the ablation (the seed paper's A–E).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Variant {
+    /// Dense only, gated.
+    A,
+    /// Hybrid (BM25 + dense, RRF), ungated: every shard is searched.
+    B,
+    /// Hybrid, post-filtered: retrieve ungated, then drop out-of-scope results.
+    #[serde(rename = "B+")]
+    BPlus,
+    /// Hybrid, gated.
+    C,
+    /// C + deterministic rerank and near-duplicate removal.
+    D,
+    /// D + query understanding, cross-language expansion and audited scope relaxation.
+    #[default]
+    E,
+}
+
+/// Which stages a search runs (what a [`Variant`] switches on).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Stages {
+    /// BM25 path.
+    pub lexical: bool,
+    /// Dense path.
+    pub dense: bool,
+    /// How the scope is applied.
+    pub gating: Gating,
+    /// Section evidence in the BM25 list (each chunk's score blended with its section's best).
+    pub sections: bool,
+    /// Metadata-aware rerank and dedup.
+    pub rerank: bool,
+    /// Query understanding (hints, intents, language).
+    pub understand: bool,
+    /// Progressive scope relaxation.
+    pub relax: bool,
+}
+
+impl Variant {
+    /// Every variant, in ablation order.
+    pub const ALL: [Variant; 6] = [
+        Variant::A,
+        Variant::B,
+        Variant::BPlus,
+        Variant::C,
+        Variant::D,
+        Variant::E,
+    ];
+
+    /// Parses `A`, `B`, `B+` (or `Bplus`), `C`, `D`, `E` (case-insensitive).
+    pub fn parse(s: &str) -> Option<Variant> {
+        Some(match s.trim().to_ascii_uppercase().as_str() {
+            "A" => Variant::A,
+            "B" => Variant::B,
+            "B+" | "BPLUS" | "B_PLUS" => Variant::BPlus,
+            "C" => Variant::C,
+            "D" => Variant::D,
+            "E" => Variant::E,
+            _ => return None,
+        })
+    }
+
+    /// The variant's name (`B+` for [`Variant::BPlus`]).
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::A => "A",
+            Variant::B => "B",
+            Variant::BPlus => "B+",
+            Variant::C => "C",
+            Variant::D => "D",
+            Variant::E => "E",
+        }
+    }
+
+    /// The stages the variant runs.
+    pub fn stages(self) -> Stages {
+        let base = Stages {
+            lexical: true,
+            dense: true,
+            gating: Gating::Gated,
+            sections: false,
+            rerank: false,
+            understand: false,
+            relax: false,
+        };
+        match self {
+            Variant::A => Stages {
+                lexical: false,
+                ..base
+            },
+            Variant::B => Stages {
+                gating: Gating::Ungated,
+                ..base
+            },
+            Variant::BPlus => Stages {
+                gating: Gating::PostFiltered,
+                ..base
+            },
+            Variant::C => base,
+            Variant::D => Stages {
+                sections: true,
+                rerank: true,
+                ..base
+            },
+            Variant::E => Stages {
+                sections: true,
+                rerank: true,
+                understand: true,
+                relax: true,
+                ..base
+            },
+        }
+    }
+}
+
+/// Options of a search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchOptions {
+    /// Number of results wanted (1..=[`MAX_K`]).
+    pub k: usize,
+    /// The stages to run (from a [`Variant`] by default).
+    pub stages: Stages,
+    /// The variant the stages came from (reported in the trace).
+    pub variant: Variant,
+    /// RRF constant (default 60).
+    pub rrf_k: f64,
+    /// Rank window of each retrieval list before fusion (at least `k`).
+    pub window: usize,
+    /// Snippet length in characters.
+    pub snippet_chars: usize,
+    /// Relaxation: what decides to widen ([`Trigger`]; evidence by default).
+    pub trigger: Trigger,
+    /// Relaxation, paper trigger: with no subject in the scope, widen when fewer results than
+    /// this (case 4).
+    pub k_min: usize,
+    /// Relaxation, evidence trigger: W1 widens when the best section it would add scores more
+    /// than this many times the best section in scope ([`crate::relax::fires`]).
+    pub widen_ratio: f64,
+    /// Relaxation, evidence trigger: W1 widens with in-scope and widened results alternating
+    /// when the ratio of best sections lies above this and at most `widen_ratio` (ambiguous
+    /// evidence); at or above `widen_ratio` there is no such band.
+    pub mix_ratio: f64,
+    /// Relaxation, evidence trigger: W2 widens when the best section of another level scores
+    /// more than this many times the best section at the requested level.
+    pub level_ratio: f64,
+    /// Relaxation: allow the last-resort unfiltered lexical fallback (W3).
+    pub allow_fallback: bool,
+    /// Section expansion: character budget per result (0 = off).
+    pub expand_chars: usize,
+    /// Return each result's full text (`Hit::text`); a page that shows snippets and fetches the
+    /// text on demand sets it off and saves copying every text into JavaScript.
+    pub text: bool,
+    /// Dense plan thresholds.
+    pub dense: DenseConfig,
+    /// Reranker weights.
+    pub rerank: RerankConfig,
+    /// Record the per-stage candidate lists in the trace (used by `explain`).
+    pub probe: bool,
+    /// Weight of the dense list in the fusion (the BM25 list weighs 1).
+    pub dense_weight: f64,
+    /// Weight of a chunk's section in its BM25 score, from 0 (the chunk alone) to 1 (its
+    /// section's best chunk), when the stages include [`Stages::sections`].
+    pub section_weight: f64,
+    /// A query vector from the caller, for shards built with vectors brought with the corpus.
+    pub query_vector: Option<Vec<f32>>,
+    /// The model id of `query_vector` (must equal the corpus vectors' model).
+    pub vector_model: Option<String>,
+}
+
+impl SearchOptions {
+    /// Options for a variant, other settings at their defaults.
+    pub fn for_variant(v: Variant) -> SearchOptions {
+        SearchOptions {
+            stages: v.stages(),
+            variant: v,
+            ..Default::default()
+        }
+    }
+
+    /// Reads options from a JSON object such as `{"k": 8, "variant": "D"}` (the JS API's
+    /// options); absent fields keep their defaults, unknown fields are an error. `gating`
+    /// overrides the variant's gating.
+    pub fn from_json(value: &serde_json::Value) -> Result<SearchOptions, SearchError> {
+        let mut o = SearchOptions::default();
+        let obj = match value {
+            serde_json::Value::Null => return Ok(o),
+            serde_json::Value::Object(m) => m,
+            _ => return Err(SearchError::Option("options must be an object".into())),
+        };
+        let uint = |v: &serde_json::Value, name: &str, lo: u64, hi: u64| {
+            v.as_u64()
+                .filter(|n| (lo..=hi).contains(n))
+                .map(|n| n as usize)
+                .ok_or_else(|| {
+                    SearchError::Option(format!("{name} must be an integer from {lo} to {hi}"))
+                })
+        };
+        if let Some(v) = obj.get("variant") {
+            let name = v.as_str().unwrap_or("");
+            let var = Variant::parse(name).ok_or_else(|| {
+                SearchError::Option(format!("unknown variant {v}; valid: A, B, B+, C, D, E"))
+            })?;
+            o = SearchOptions::for_variant(var);
+        }
+        for (key, v) in obj {
+            match key.as_str() {
+                "variant" => {}
+                "k" => o.k = uint(v, "k", 1, MAX_K as u64)?,
+                "gating" => {
+                    o.stages.gating = v.as_str().and_then(Gating::parse).ok_or_else(|| {
+                        SearchError::Option("gating must be \"gated\", \"ungated\" or \"post_filtered\"".into())
+                    })?
+                }
+                "rrf_k" => {
+                    o.rrf_k = v
+                        .as_f64()
+                        .filter(|x| *x >= 0.0 && *x <= 1000.0)
+                        .ok_or_else(|| SearchError::Option("rrf_k must be a number from 0 to 1000".into()))?
+                }
+                "window" => o.window = uint(v, "window", 1, 1000)?,
+                "snippet_chars" => o.snippet_chars = uint(v, "snippet_chars", 16, 4000)?,
+                "k_min" => o.k_min = uint(v, "k_min", 0, MAX_K as u64)?,
+                "trigger" => {
+                    o.trigger = v.as_str().and_then(Trigger::parse).ok_or_else(|| {
+                        SearchError::Option("trigger must be \"paper\" or \"evidence\"".into())
+                    })?
+                }
+                "widen_ratio" => {
+                    o.widen_ratio = v
+                        .as_f64()
+                        .filter(|x| (0.0..=1000.0).contains(x))
+                        .ok_or_else(|| SearchError::Option("widen_ratio must be a number from 0 to 1000".into()))?
+                }
+                "mix_ratio" => {
+                    o.mix_ratio = v
+                        .as_f64()
+                        .filter(|x| (0.0..=1000.0).contains(x))
+                        .ok_or_else(|| SearchError::Option("mix_ratio must be a number from 0 to 1000".into()))?
+                }
+                "level_ratio" => {
+                    o.level_ratio = v
+                        .as_f64()
+                        .filter(|x| (0.0..=1000.0).contains(x))
+                        .ok_or_else(|| SearchError::Option("level_ratio must be a number from 0 to 1000".into()))?
+                }
+                "allow_fallback" => {
+                    o.allow_fallback = v
+                        .as_bool()
+                        .ok_or_else(|| SearchError::Option("allow_fallback must be true or false".into()))?
+                }
+                "expand_chars" => o.expand_chars = uint(v, "expand_chars", 0, 100_000)?,
+                "text" => {
+                    o.text = v
+                        .as_bool()
+                        .ok_or_else(|| SearchError::Option("text must be true or false".into()))?
+                }
+                "query_vector" => {
+                    let arr = v
+                        .as_array()
+                        .filter(|a| !a.is_empty() && a.len() <= 4096)
+                        .ok_or_else(|| SearchError::Option("query_vector must be an array of 1 to 4096 numbers".into()))?;
+                    let mut q = Vec::with_capacity(arr.len());
+                    for x in arr {
+                        q.push(x.as_f64().filter(|f| f.is_finite()).ok_or_else(|| {
+                            SearchError::Option("query_vector components must be finite numbers".into())
+                        })? as f32);
+                    }
+                    o.query_vector = Some(q);
+                }
+                "vector_model" => {
+                    o.vector_model = Some(
+                        v.as_str()
+                            .ok_or_else(|| SearchError::Option("vector_model must be a string".into()))?
+                            .to_string(),
+                    )
+                }
+                "dense_weight" => {
+                    o.dense_weight = v
+                        .as_f64()
+                        .filter(|x| (0.0..=10.0).contains(x))
+                        .ok_or_else(|| SearchError::Option("dense_weight must be a number from 0 to 10".into()))?
+                }
+                "section_weight" => {
+                    o.section_weight = v
+                        .as_f64()
+                        .filter(|x| (0.0..=1.0).contains(x))
+                        .ok_or_else(|| SearchError::Option("section_weight must be a number from 0 to 1".into()))?
+                }
+                "exact_max" => o.dense.exact_max = uint(v, "exact_max", 0, u32::MAX as u64)?,
+                "exact_fraction" => {
+                    o.dense.exact_fraction = v
+                        .as_f64()
+                        .filter(|x| (0.0..=1.0).contains(x))
+                        .ok_or_else(|| SearchError::Option("exact_fraction must be a number from 0 to 1".into()))?
+                }
+                other => {
+                    return Err(SearchError::Option(format!(
+                        "unknown option {other:?}; valid: k, variant, gating, rrf_k, window, snippet_chars, trigger, k_min, \
+                         widen_ratio, mix_ratio, level_ratio, allow_fallback, expand_chars, text, dense_weight, section_weight, exact_max, exact_fraction, \
+                         query_vector, vector_model"
+                    )))
+                }
+            }
+        }
+        Ok(o)
+    }
+
+    /// Checks a caller's query vector against the manifest's corpus vectors (dimensions, model).
+    pub fn check_query_vector(&self, manifest: &Manifest) -> Result<(), SearchError> {
+        let Some(q) = &self.query_vector else {
+            return Ok(());
+        };
+        let spec = manifest.query_vectors.as_ref().ok_or_else(|| {
+            SearchError::Option(
+                "query_vector given, but these shards embed queries with their own model: omit it"
+                    .into(),
+            )
+        })?;
+        if q.len() != spec.dims as usize {
+            return Err(SearchError::Option(format!(
+                "query_vector has {} dimensions; the shards' vectors ({}) have {}",
+                q.len(),
+                spec.model_id,
+                spec.dims
+            )));
+        }
+        match &self.vector_model {
+            Some(m) if m == &spec.model_id => Ok(()),
+            Some(m) => Err(SearchError::Option(format!(
+                "query_vector comes from model {m:?}; the shards' vectors come from {:?}",
+                spec.model_id
+            ))),
+            None => Err(SearchError::Option(format!(
+                "vector_model is required with query_vector (the shards use {:?})",
+                spec.model_id
+            ))),
+        }
+    }
+
+    /// The rank window of each list (at least `k`).
+    pub(crate) fn window(&self) -> usize {
+        self.window.max(self.k)
+    }
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            k: 8,
+            stages: Variant::E.stages(),
+            variant: Variant::E,
+            rrf_k: DEFAULT_RRF_K,
+            window: 50,
+            snippet_chars: SNIPPET_CHARS,
+            trigger: Trigger::default(),
+            k_min: 1,
+            widen_ratio: DEFAULT_WIDEN_RATIO,
+            mix_ratio: DEFAULT_MIX_RATIO,
+            level_ratio: DEFAULT_LEVEL_RATIO,
+            allow_fallback: false,
+            expand_chars: 0,
+            text: true,
+            dense: DenseConfig::default(),
+            rerank: RerankConfig::default(),
+            probe: false,
+            dense_weight: DEFAULT_DENSE_WEIGHT,
+            section_weight: DEFAULT_SECTION_WEIGHT,
+            query_vector: None,
+            vector_model: None,
+        }
+    }
+}

@@ -1,0 +1,196 @@
+//! Step 6: from candidates to results — hits with snippets, section expansion and
+//! `[DOCUMENT N]` context — with every chunk a surface adds re-gated against the scope.
+//!
+//! A result admitted by a widening step carries its label; the chunks added around it (its
+//! section, its context) must satisfy the scope *that step* searched ([`scope_for`]): the
+//! requested scope for an in-scope result, the scope without its topical fields for a
+//! `cross_topic` one, and so on; the locked fields always. So a locked chapter, a requested doc
+//! type or year is never left by expansion, and every refused chunk is counted as withheld.
+
+use super::{Cand, Hit, Library, SearchOptions, SearchResponse, Trace};
+use crate::analysis::Lang;
+use crate::expand::{expand_section, to_context, Expanded};
+use crate::format::{ChunkRecord, Field};
+use crate::gate::{self, Leakage};
+use crate::relax::{classify, without_topical};
+use crate::scope::Scope;
+use crate::snippet::Highlighter;
+use serde::Serialize;
+
+/// The scope under which a result labelled `label` was admitted (its locks always included).
+pub fn scope_for(scope: &Scope, label: Leakage) -> Scope {
+    match label {
+        Leakage::InScope => scope.clone(),
+        Leakage::CrossTopic => without_topical(scope),
+        Leakage::CrossLevel => {
+            let mut s = without_topical(scope);
+            s.relax(Field::Level);
+            s
+        }
+        Leakage::Fallback | Leakage::Ungated => scope.locks_only(),
+    }
+}
+
+/// Whether a chunk may appear on any surface of a search over `scope`: it satisfies the locks,
+/// and the scope of the widest step that reaches it ([`classify`], [`scope_for`]).
+pub fn admissible(scope: &Scope, chunk: &ChunkRecord) -> bool {
+    gate::admits(&scope.locks_only(), chunk)
+        && gate::admits(&scope_for(scope, classify(scope, chunk)), chunk)
+}
+
+/// A section shown on its own ("show the whole section"): its admissible chunks in reading order.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Section {
+    /// The chunk the section was asked for.
+    pub id: String,
+    /// The section's admissible chunks, the asked one included, in reading order.
+    pub chunks: Vec<Expanded>,
+    /// Chunks of the section outside the scope (not returned).
+    pub withheld: usize,
+}
+
+impl Library {
+    /// The loaded chunk with this id.
+    pub fn chunk_by_id(&self, id: &str) -> Option<&ChunkRecord> {
+        self.loaded().flat_map(|s| s.chunks()).find(|c| c.id == id)
+    }
+
+    /// The section of chunk `id`, re-gated against `scope` (the scope the result was searched
+    /// with, locks included): `None` when the chunk is not loaded or not admissible.
+    pub fn section(&self, id: &str, scope: &Scope) -> Option<Section> {
+        let (shard, hit) = self
+            .loaded()
+            .find_map(|s| s.chunks().iter().find(|c| c.id == id).map(|c| (s, c)))?;
+        if !admissible(scope, hit) {
+            return None;
+        }
+        let within = scope_for(scope, classify(scope, hit));
+        let rest = expand_section(hit, shard.chunks(), usize::MAX, &[], |c| {
+            gate::admits(&within, c)
+        });
+        let mut chunks = rest.chunks;
+        chunks.push(Expanded::of(hit));
+        chunks.sort_by(|a, b| crate::expand::natural_cmp(&a.id, &b.id));
+        Some(Section {
+            id: id.to_string(),
+            chunks,
+            withheld: rest.withheld,
+        })
+    }
+
+    /// `[DOCUMENT N]` context for chunks shown to a student (`ids`, in order), without searching
+    /// again: each is re-gated against `scope`; returns the context and how many ids were
+    /// withheld (not loaded, or outside the scope).
+    pub fn context_for(&self, ids: &[String], scope: &Scope) -> (String, usize) {
+        let mut chunks: Vec<&ChunkRecord> = Vec::new();
+        let mut withheld = 0;
+        for id in ids {
+            match self.chunk_by_id(id) {
+                Some(c) if admissible(scope, c) => {
+                    if !chunks.iter().any(|x| x.id == c.id) {
+                        chunks.push(c);
+                    }
+                }
+                _ => withheld += 1,
+            }
+        }
+        (to_context(chunks), withheld)
+    }
+
+    /// Turns candidates into results.
+    pub(super) fn hits(
+        &self,
+        cands: &[Cand],
+        scope: &Scope,
+        requested: &Scope,
+        opts: &SearchOptions,
+        trace: &mut Trace,
+    ) -> Vec<Hit> {
+        let shown: Vec<&str> = cands
+            .iter()
+            .map(|c| self.chunk(c.key).id.as_str())
+            .collect();
+        let highlighter = Highlighter::new(&trace.query_terms);
+        let hits: Vec<Hit> = cands
+            .iter()
+            .enumerate()
+            .map(|(i, cand)| {
+                let c = self.chunk(cand.key);
+                let lang = Lang::from_code(&c.lang);
+                let expansion = if opts.expand_chars > 0 {
+                    let within = scope_for(scope, cand.leakage);
+                    expand_section(
+                        c,
+                        self.shards[cand.key.shard]
+                            .as_ref()
+                            .map(|s| s.chunks())
+                            .unwrap_or(&[]),
+                        opts.expand_chars,
+                        &shown,
+                        |x| gate::admits(&within, x),
+                    )
+                } else {
+                    Default::default()
+                };
+                Hit {
+                    id: c.id.clone(),
+                    rank: i + 1,
+                    score: cand.score,
+                    fused_score: cand.fused,
+                    subject: c.subject.clone(),
+                    level: c.level.clone(),
+                    doc_type: c.doc_type.clone(),
+                    lang: c.lang.clone(),
+                    source: c.source.clone(),
+                    chapter: c.chapter.clone(),
+                    chapter_title: c.chapter_title.clone(),
+                    section: c.section.clone(),
+                    section_title: c.section_title.clone(),
+                    section_key: c.section_key.clone(),
+                    question_number: c.question_number.clone(),
+                    year: c.year.clone(),
+                    exam: c.exam.clone(),
+                    paper: c.paper.clone(),
+                    label: c.label.clone(),
+                    subsection: c.subsection.clone(),
+                    url: c.url.clone(),
+                    title: c.title.clone(),
+                    in_scope: gate::admits(requested, c) && gate::admits(scope, c),
+                    leakage: cand.leakage,
+                    bm25_rank: cand.bm25_rank,
+                    dense_rank: cand.dense_rank,
+                    adjustments: cand.adjustments.clone(),
+                    snippet: highlighter.snippet(&self.analyzer, &c.text, lang, opts.snippet_chars),
+                    text: if opts.text {
+                        c.text.clone()
+                    } else {
+                        String::new()
+                    },
+                    expanded: expansion.chunks,
+                    withheld: expansion.withheld,
+                }
+            })
+            .collect();
+        trace.withheld = hits.iter().map(|h| h.withheld).sum();
+        hits
+    }
+
+    /// Packages results (and their expanded sections) as `[DOCUMENT N]` context for a language
+    /// model.
+    /// Every chunk is re-gated against the scope its result was admitted under ([`scope_for`]).
+    pub fn to_context(&self, resp: &SearchResponse) -> String {
+        let mut chunks: Vec<&ChunkRecord> = Vec::new();
+        for h in &resp.results {
+            let within = scope_for(&resp.scope, h.leakage);
+            for id in std::iter::once(h.id.as_str()).chain(h.expanded.iter().map(|e| e.id.as_str()))
+            {
+                if let Some(c) = self.chunk_by_id(id) {
+                    if gate::admits(&within, c) && !chunks.iter().any(|x| x.id == c.id) {
+                        chunks.push(c);
+                    }
+                }
+            }
+        }
+        to_context(chunks)
+    }
+}
