@@ -2,7 +2,7 @@
 // A tiny static file server for the study site (no dependencies), bound to 127.0.0.1.
 //   node scripts/serve.mjs [--root www] [--port 8080] [--log]   (--log: print "GET /path STATUS" per request)
 // Prints "chsr: serving <root> at http://127.0.0.1:<port>/" once listening (port 0 = any free port).
-// Sends the site's Content-Security-Policy as a header (the policy the README documents; for a
+// Sends the site's Content-Security-Policy as a header (the policy docs/security.md documents; for a
 // page, the policy of its own <meta>, which holds its import map's hash), allows
 // cross-origin reads (the <chsr-search> embed is loaded from other sites' pages), and refuses paths
 // outside the root. Every response has an ETag (a digest of the file) and a conditional request
