@@ -30,7 +30,7 @@ const INTERNAL = {
   ChsrClient: { proto: ['loadEnhancement', 'loadEntry'], instance: ['pending', 'enhanceErrors'], statics: [] },
   ChsrError: { proto: [], instance: ['name', 'message', 'stack', 'cause'], statics: [] },
   ChsrSearchElement: {
-    proto: ['connectedCallback', 'attributeChangedCallback', 'build', 'retranslate', 'setStatus', 'setError', 'start',
+    proto: ['connectedCallback', 'attributeChangedCallback', 'build', 'retranslate', 'checkQueryLength', 'setStatus', 'setError', 'start',
       'known', 'renderPickers', 'currentChoice', 'insideLock', 'search', 'render', 'copyContext'],
     instance: [],
     statics: [],
