@@ -3,7 +3,7 @@
 // Corpus text is only ever inserted as text (see view.js), never as HTML.
 import { ChsrClient } from './chsr-client.js';
 import { pickLang, translator } from './i18n.js';
-import { el, boundInput, card, copyText, entryLabel, errorText, placeLabel, statusText, whyQuery, widenedText } from './view.js';
+import { el, boundInput, card, copyText, entryLabel, errorText, placeLabel, scopeLabel, statusText, whyQuery, widenedText } from './view.js';
 import { applyUpdate, keepOffline, keepOfflineBytes, offlineSupported, onOfflineEvent, registerOffline, registrationStarted, savedCopies } from './offline.js';
 
 const $ = (id) => document.getElementById(id);
@@ -155,6 +155,14 @@ function refreshPickers(selection = currentScope()) {
     setOptions($(f), values, t('scope.any'), selection[f]);
     $(f).closest('label').hidden = values.length < 2 && !selection[f];
   }
+  $('scope-summary').textContent = t('scope.summary', { scope: scopeLabel(t, currentScope()) });
+}
+
+// The scope panel: open on wide screens; on a phone a one-line summary, closed when the page opens
+// and after a search is submitted, so that the first result shows on the first screen.
+const NARROW = window.matchMedia('(max-width: 36rem)');
+function fitScopePanel() {
+  $('scope-panel').open = !NARROW.matches;
 }
 
 function currentScope() {
@@ -479,6 +487,7 @@ function wire() {
   $('search-form').addEventListener('submit', (ev) => {
     ev.preventDefault();
     clearTimeout(timer);
+    fitScopePanel();
     runSearch({ push: true, browse: true });
   });
   $('q').addEventListener('input', () => {
@@ -523,6 +532,8 @@ function wire() {
 function init() {
   t = translator(pickLang(uiLangFromUrl() || storedLang()));
   applyStaticStrings();
+  fitScopePanel();
+  NARROW.addEventListener('change', fitScopePanel);
   for (const b of document.querySelectorAll('[data-ui-lang]')) {
     b.addEventListener('click', () => {
       const lang = b.dataset.uiLang;
