@@ -3,7 +3,7 @@
 // Corpus text is only ever inserted as text (see view.js), never as HTML.
 import { ChsrClient } from './chsr-client.js';
 import { pickLang, translator } from './i18n.js';
-import { el, card, copyText, entryLabel, errorText, placeLabel, statusText, whyQuery, widenedText } from './view.js';
+import { el, boundInput, card, copyText, entryLabel, errorText, placeLabel, scopeLabel, statusText, whyQuery, widenedText } from './view.js';
 import { applyUpdate, keepOffline, keepOfflineBytes, offlineSupported, onOfflineEvent, registerOffline, registrationStarted, savedCopies } from './offline.js';
 
 const $ = (id) => document.getElementById(id);
@@ -21,6 +21,8 @@ let last = null; // {query, scope, options, resp}
 let statusThunk = () => t('status.loading');
 let errorThunk = null;
 let noticeThunk = null;
+let cutThunk = null;
+let keptQuery = null; // the text kept when a question too long was cut
 let retryAction = null;
 let seq = 0;
 let registration = null;
@@ -55,6 +57,7 @@ function setLang(lang, { remember = false } = {}) {
   if (errorThunk) showError(errorThunk, retryAction);
   if (client) showModelState();
   if (noticeThunk) setNotice(noticeThunk);
+  if (cutThunk) setCutNotice(cutThunk);
   if (last && last.resp) render(last.resp, { keep: true });
   refreshOffline();
 }
@@ -79,6 +82,25 @@ function setNotice(thunk) {
   noticeThunk = thunk;
   $('scope-notice').textContent = thunk ? thunk() : '';
   $('scope-notice').hidden = !thunk;
+}
+
+// A question longer than the engine reads is cut in the box, where the student sees it, and said
+// so; the notice stays while the box holds (a part of) the text kept.
+function setCutNotice(thunk) {
+  cutThunk = thunk;
+  $('q-cut').textContent = thunk ? thunk() : '';
+  $('q-cut').hidden = !thunk;
+}
+
+function checkQueryLength() {
+  const cut = boundInput($('q'));
+  if (cut) {
+    keptQuery = cut.text;
+    setCutNotice(() => t('search.cut', { total: t.num(cut.total), kept: t.num(cut.kept) }));
+  } else if (keptQuery !== null && !($('q').value && keptQuery.startsWith($('q').value))) {
+    keptQuery = null;
+    setCutNotice(null);
+  }
 }
 
 function clearError() {
@@ -133,6 +155,14 @@ function refreshPickers(selection = currentScope()) {
     setOptions($(f), values, t('scope.any'), selection[f]);
     $(f).closest('label').hidden = values.length < 2 && !selection[f];
   }
+  $('scope-summary').textContent = t('scope.summary', { scope: scopeLabel(t, currentScope()) });
+}
+
+// The scope panel: open on wide screens; on a phone a one-line summary, closed when the page opens
+// and after a search is submitted, so that the first result shows on the first screen.
+const NARROW = window.matchMedia('(max-width: 36rem)');
+function fitScopePanel() {
+  $('scope-panel').open = !NARROW.matches;
 }
 
 function currentScope() {
@@ -185,6 +215,7 @@ function applyUrl() {
   const { query, scope } = stateFromUrl();
   const { scope: ok, unknown } = checkScope(scope);
   $('q').value = query;
+  checkQueryLength();
   refreshPickers(ok);
   if (unknown.length) {
     const u = unknown[0];
@@ -195,7 +226,7 @@ function applyUrl() {
   } else {
     setNotice(null);
   }
-  return { query, unknown };
+  return { query: $('q').value, unknown };
 }
 
 // ---------------------------------------------------------------- search
@@ -456,9 +487,11 @@ function wire() {
   $('search-form').addEventListener('submit', (ev) => {
     ev.preventDefault();
     clearTimeout(timer);
+    fitScopePanel();
     runSearch({ push: true, browse: true });
   });
   $('q').addEventListener('input', () => {
+    checkQueryLength();
     clearTimeout(timer);
     timer = setTimeout(() => runSearch({ push: false }), DEBOUNCE_MS);
   });
@@ -499,6 +532,8 @@ function wire() {
 function init() {
   t = translator(pickLang(uiLangFromUrl() || storedLang()));
   applyStaticStrings();
+  fitScopePanel();
+  NARROW.addEventListener('change', fitScopePanel);
   for (const b of document.querySelectorAll('[data-ui-lang]')) {
     b.addEventListener('click', () => {
       const lang = b.dataset.uiLang;

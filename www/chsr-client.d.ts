@@ -8,6 +8,8 @@ export interface Scope {
   subject?: string;
   level?: string;
   doc_type?: string;
+  /** Source work id. */
+  source?: string;
   chapter?: string | number;
   section?: string | number;
   section_key?: string;
@@ -21,6 +23,8 @@ export interface Scope {
 
 export type Variant = 'A' | 'B' | 'B+' | 'C' | 'D' | 'E';
 export type Gating = 'gated' | 'ungated' | 'post_filtered';
+/** What decides to widen: result counts and subjects (`paper`) or in-scope against widened lexical evidence (`evidence`). */
+export type Trigger = 'paper' | 'evidence';
 
 /** Search options; absent fields keep their defaults, unknown fields are an error. */
 export interface SearchOptions {
@@ -40,8 +44,16 @@ export interface SearchOptions {
   section_weight?: number;
   /** Snippet length in characters, 16–4000 (default 280). */
   snippet_chars?: number;
-  /** Relaxation: without a subject, widen below this many results (default 1). */
+  /** Relaxation: what decides to widen (default `evidence`). */
+  trigger?: Trigger;
+  /** Relaxation, paper trigger: without a subject, widen below this many results (default 1). */
   k_min?: number;
+  /** Relaxation, evidence trigger: W1 widens when the best section it would add scores more than this many times the best in scope, 0–1000 (default 2). */
+  widen_ratio?: number;
+  /** Relaxation, evidence trigger: above this ratio (and at most `widen_ratio`) W1 widens with in-scope and widened results alternating, 0–1000 (default 1.5). */
+  mix_ratio?: number;
+  /** Relaxation, evidence trigger: W2 widens when another level's best section scores more than this many times the requested level's, 0–1000 (default 4). */
+  level_ratio?: number;
   /** Relaxation: allow the unfiltered lexical fallback W3 (default false). */
   allow_fallback?: boolean;
   /** Section expansion budget per result in characters, 0 = off (default 0). */
@@ -52,6 +64,10 @@ export interface SearchOptions {
   exact_max?: number;
   /** Dense plan: scan exactly when at most this fraction of the shard is admissible (default 0.25). */
   exact_fraction?: number;
+  /** A query vector from the caller (1–4096 finite numbers), for shards built with vectors brought with the corpus. */
+  query_vector?: number[];
+  /** The model id of `query_vector` (must equal the corpus vectors' model). */
+  vector_model?: string;
 }
 
 export type Leakage = 'in_scope' | 'cross_topic' | 'cross_level' | 'fallback' | 'ungated';
@@ -82,6 +98,12 @@ export interface Hit {
   exam?: string;
   paper?: string;
   label?: string;
+  /** Subsection title. */
+  subsection?: string;
+  /** Where the chunk opens (its page URL with the section's anchor). */
+  url?: string;
+  /** Title of the page or document. */
+  title?: string;
   /** Whether the chunk satisfies the requested (and applied) scope. */
   in_scope: boolean;
   /** How far outside the scope a widened result lies. */
@@ -105,20 +127,37 @@ export interface RelaxStep {
   note: string;
 }
 
+/** The lexical evidence the evidence trigger compared: the best section scores of each side, best first. */
+export interface Evidence {
+  ratio: number;
+  mix_ratio: number;
+  level_ratio: number;
+  /** A label the query names and where it designates chunks (`in_scope`, `outside_topic` or `nowhere`). */
+  label?: string;
+  in_scope?: number[];
+  cross_topic?: number[];
+  level?: number[];
+  cross_level?: number[];
+}
+
 export interface Relaxation {
-  case: 'zero_results' | 'off_subject' | 'few_without_subject' | 'enough_in_subject' | 'enough';
+  trigger: Trigger;
+  /** Which case held: the paper trigger's first five, the evidence trigger's others. */
+  case: 'zero_results' | 'off_subject' | 'few_without_subject' | 'enough_in_subject' | 'enough'
+    | 'stronger_outside_topic' | 'comparable_outside_topic' | 'stronger_other_level' | 'no_match_in_level' | 'no_match' | 'strong_in_scope';
   widened: boolean;
   steps: RelaxStep[];
   /** Shards a widening step needs that are not loaded (the client loads them and searches again). */
   pending_shards: string[];
+  evidence?: Evidence;
 }
 
 export interface Understanding {
   lang: string;
   hints: Record<string, string>;
-  wants_doc_type?: string;
+  wants_doc_type: string | null;
   definition: boolean;
-  label?: string;
+  label: string | null;
   short: boolean;
 }
 
@@ -197,6 +236,8 @@ export interface Manifest {
   corpus_sha256: string;
   shards: ShardEntry[];
   model?: ModelEntry;
+  /** The model of the vectors brought with the corpus (searches then pass `query_vector`). */
+  query_vectors?: { model_id: string; dims: number };
 }
 
 export type ErrorCode = 'engine' | 'manifest' | 'network' | 'offline' | 'http' | 'interrupted' | 'integrity' | 'scope' | 'search';
@@ -204,10 +245,11 @@ export const CODES: ErrorCode[];
 
 /** Every failure of the client; `code` says which, the other fields say where. */
 export class ChsrError extends Error {
+  constructor(code: ErrorCode, message: string, details?: { url?: string; entry?: ShardEntry | ModelEntry | PartProgressEntry; status?: number; received?: number; expected?: number; cause?: unknown });
   code: ErrorCode;
   url?: string;
-  /** The shard or model concerned (download and integrity errors). */
-  entry?: ShardEntry | ModelEntry;
+  /** The file concerned (download and integrity errors): a shard, a dense part or the model. */
+  entry?: ShardEntry | ModelEntry | PartProgressEntry;
   /** HTTP status (`http`). */
   status?: number;
   /** Bytes received and announced (`interrupted`). */
@@ -219,24 +261,39 @@ export class ChsrError extends Error {
 
 /** A dense part being downloaded, labelled with its shard's subject and level. */
 export type PartProgressEntry = PartEntry & { subject: string; level: string; vectorsOf: string };
-export type Progress = (entry: ShardEntry | PartProgressEntry, info?: { received: number; expected: number } | { retry: ChsrError }) => void;
+/** Download progress: called before each download (`info` undefined), as bytes arrive and before a retry. */
+export type Progress = (entry: ShardEntry | PartProgressEntry | ModelEntry, info?: { received: number; expected: number } | { retry: ChsrError }) => void;
 
 export function initWasm(wasmUrl?: string | URL): Promise<unknown>;
 /** The `sha384-…` integrity the document's import maps give for `url` (the Wasm module's is checked), or null. */
 export function integrityFor(url: string): string | null;
+/** Turns an engine exception into a ChsrError (`scope` when the scope is at fault, else `search`). */
 export function engineError(e: unknown): ChsrError;
-/** The kinds of enhancement files and how each is found and loaded. */
-export const ENHANCEMENTS: Array<{ kind: string; needed(index: ChsrIndex, client: ChsrClient): Array<ModelEntry | PartProgressEntry>; load(index: ChsrIndex, entry: ModelEntry | PartProgressEntry, bytes: Uint8Array): void }>;
+/** The SHA-256 of `bytes` as 64 hex digits from WebCrypto, or null where WebCrypto is missing. */
+export function sha256Hex(bytes: BufferSource): Promise<string | null>;
+/**
+ * The kinds of enhancement files and how each is found and loaded (`digest`: the file's SHA-256
+ * from WebCrypto, or null: the module then hashes the bytes itself).
+ */
+export const ENHANCEMENTS: Array<{
+  kind: Enhancement['kind'];
+  needed(index: ChsrIndex, client: ChsrClient): Array<ModelEntry | PartProgressEntry>;
+  load(index: ChsrIndex, entry: ModelEntry | PartProgressEntry, bytes: Uint8Array, digest?: string | null): void;
+}>;
 
 export class ChsrClient {
+  /** A client over an index made from a manifest (`ChsrIndex.fromManifest`); `baseUrl`: the manifest's folder, files are relative to it. Most callers use `open`. */
+  constructor(index: ChsrIndex, baseUrl: string);
   /** Loads the Wasm module (once), fetches the manifest (retrying once) and creates a client. */
   static open(manifestUrl: string | URL, options?: { wasmUrl?: string | URL }): Promise<ChsrClient>;
   /** The Wasm index. */
   readonly index: ChsrIndex;
+  /** The manifest's folder: the URLs of its files are relative to it. */
+  readonly baseUrl: string;
   /** Optional hook, called with each shard's (and the model's) bytes once they passed the checks (the page hands them to its service worker). */
-  onShardBytes: ((entry: ShardEntry | ModelEntry, bytes: Uint8Array) => void) | null;
-  /** Optional hook for the downloads of enhancement files (dense parts, the model). */
-  onModelProgress: ((entry: ModelEntry, info: { received: number; expected: number } | { retry: ChsrError }) => void) | null;
+  onShardBytes: ((entry: ShardEntry | PartProgressEntry | ModelEntry, bytes: Uint8Array) => void) | null;
+  /** Optional hook for the downloads of enhancement files (dense parts, the model), called as `Progress` is. */
+  onModelProgress: Progress | null;
   /** The model's manifest entry once its download started; why it could not be loaded, if so. */
   modelEntry: ModelEntry | null;
   modelError: ChsrError | null;

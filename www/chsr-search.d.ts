@@ -1,6 +1,15 @@
 // TypeScript types of the <chsr-search> element (www/chsr-search.js).
 import type { Scope } from './chsr-client.js';
 
+/**
+ * The element's attributes: `manifest` (required), the scope attributes (each one given is
+ * locked), `lang` (interface language, `en`/`fr`), `k` (results, 1–50), `link-target`
+ * (`_self`: results open in the same tab; default: a new tab).
+ */
+export type ChsrSearchAttribute =
+  | 'manifest' | 'lang' | 'k' | 'link-target'
+  | 'subject' | 'level' | 'doc-type' | 'chapter' | 'year' | 'paper' | 'exam' | 'content-lang';
+
 export interface ChsrResultsDetail {
   query: string;
   /** The scope searched: the locked attributes plus the student's picks. */
@@ -11,14 +20,22 @@ export interface ChsrResultsDetail {
   hidden: number;
 }
 
+/**
+ * `<chsr-search>`. Its `data-state` attribute says where it is: `loading`, `ready`, `searching`,
+ * `done` or `error`; `data-searches` counts the searches finished.
+ */
 export class ChsrSearchElement extends HTMLElement {
+  /** The attributes whose change restarts the element (all but `link-target`, read at each render). */
+  static readonly observedAttributes: ChsrSearchAttribute[];
   /** The scope fixed by the attributes (subject, level, doc-type, chapter, year, paper, exam, content-lang). */
   readonly lock: Scope;
   /** Results per search (attribute `k`, 1–50, default 8). */
   readonly k: number;
 }
 
+// `chsr-results` bubbles out of the shadow root (composed): listen on the element or the document.
 declare global {
   interface HTMLElementTagNameMap { 'chsr-search': ChsrSearchElement }
   interface HTMLElementEventMap { 'chsr-results': CustomEvent<ChsrResultsDetail> }
+  interface DocumentEventMap { 'chsr-results': CustomEvent<ChsrResultsDetail> }
 }

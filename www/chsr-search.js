@@ -15,7 +15,7 @@
 // inserted as text. Fires `chsr-results` ({query, scope, shown, hidden}) after each search.
 import { ChsrClient } from './chsr-client.js';
 import { pickLang, translator } from './i18n.js';
-import { el, card, copyText, entryLabel, errorText, scopeLabel, statusText, whyQuery } from './view.js';
+import { el, boundInput, card, copyText, entryLabel, errorText, scopeLabel, statusText, whyQuery } from './view.js';
 import { keepOffline, keepOfflineBytes, registerOffline } from './offline.js';
 
 const SCOPE_ATTRS = {
@@ -84,7 +84,8 @@ export class ChsrSearchElement extends HTMLElement {
     const root = this.shadowRoot;
     const $ = (cls, tag = 'div', attrs = {}) => el(tag, { class: cls, ...attrs });
     this.ui = {
-      input: el('input', { id: `${this.uid}-q`, type: 'search', maxlength: '2000', autocomplete: 'off', enterkeyhint: 'search' }),
+      input: el('input', { id: `${this.uid}-q`, type: 'search', autocomplete: 'off', enterkeyhint: 'search', 'aria-describedby': `${this.uid}-cut` }),
+      cutNotice: $('notice', 'p', { id: `${this.uid}-cut`, role: 'status', hidden: true }),
       label: el('label', { for: `${this.uid}-q`, class: 'visually-hidden' }),
       go: el('button', { type: 'submit' }),
       lockLine: $('locked', 'p'),
@@ -106,11 +107,11 @@ export class ChsrSearchElement extends HTMLElement {
     u.why.append(u.whySummary, u.whyBody);
     u.tools.append(u.copy, u.why);
     const form = el('form', { role: 'search', class: 'query-row' }, u.label, u.input, u.go);
-    u.section.append(form, u.lockLine, u.pickers, u.error, u.modelNotice, u.status, u.tools, u.copyStatus, u.copyBox, u.results);
+    u.section.append(form, u.cutNotice, u.lockLine, u.pickers, u.error, u.modelNotice, u.status, u.tools, u.copyStatus, u.copyBox, u.results);
     root.append(el('link', { rel: 'stylesheet', href: new URL('chsr-search.css', BASE).href }), u.section);
     let timer = null;
     form.addEventListener('submit', (ev) => { ev.preventDefault(); clearTimeout(timer); this.search(true); });
-    u.input.addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(() => this.search(false), 300); });
+    u.input.addEventListener('input', () => { this.checkQueryLength(); clearTimeout(timer); timer = setTimeout(() => this.search(false), 300); });
     u.copy.addEventListener('click', () => this.copyContext());
     this.retranslate();
   }
@@ -126,9 +127,26 @@ export class ChsrSearchElement extends HTMLElement {
     ui.whySummary.textContent = t('query.why');
     ui.results.setAttribute('aria-label', t('results.label'));
     if (this.statusThunk) ui.status.textContent = this.statusThunk();
+    if (this.cutThunk) ui.cutNotice.textContent = this.cutThunk();
     if (this.errorThunk) ui.error.textContent = this.errorThunk();
     if (this.client) this.renderPickers();
     if (this.last) this.render(this.last.resp, this.last.hidden);
+  }
+
+  // A question longer than the engine reads is cut in the box and said so; the notice stays while
+  // the box holds (a part of) the text kept.
+  checkQueryLength() {
+    const { input, cutNotice } = this.ui;
+    const cut = boundInput(input);
+    if (cut) {
+      this.keptQuery = cut.text;
+      this.cutThunk = () => this.t('search.cut', { total: this.t.num(cut.total), kept: this.t.num(cut.kept) });
+    } else if (this.keptQuery && !(input.value && this.keptQuery.startsWith(input.value))) {
+      this.keptQuery = null;
+      this.cutThunk = null;
+    }
+    cutNotice.textContent = this.cutThunk ? this.cutThunk() : '';
+    cutNotice.hidden = !this.cutThunk;
   }
 
   setStatus(thunk) {

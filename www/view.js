@@ -21,6 +21,26 @@ export function el(tag, attrs = {}, ...children) {
   return e;
 }
 
+/** The engine reads a query's first 16 KiB of UTF-8 (src/analysis.rs: MAX_QUERY_BYTES, bound_query). */
+export const MAX_QUERY_BYTES = 16 * 1024;
+
+/**
+ * Cuts a search box's value as the engine would read it: its first MAX_QUERY_BYTES bytes of UTF-8,
+ * on a character boundary. Returns null when it fits, else `{total, kept, text}` (`total`, `kept`:
+ * characters before and after; `text`: the value kept), so the page can say what was cut.
+ */
+export function boundInput(input) {
+  const value = input.value;
+  if (value.length * 3 <= MAX_QUERY_BYTES) return null; // at most 3 bytes per UTF-16 unit
+  const bytes = new TextEncoder().encode(value);
+  if (bytes.length <= MAX_QUERY_BYTES) return null;
+  let end = MAX_QUERY_BYTES;
+  while (end > 0 && (bytes[end] & 0xc0) === 0x80) end--; // not inside a character
+  const text = new TextDecoder().decode(bytes.subarray(0, end));
+  input.value = text;
+  return { total: [...value].length, kept: [...text].length, text };
+}
+
 /** "Physics · High school" for a subject and a level (either may be missing). */
 export function placeLabel(t, subject, level) {
   return [t.value('subject', subject), t.value('level', level)].filter(Boolean).join(' · ');

@@ -108,3 +108,23 @@ test('an unlocked field gets a picker with counts; a wrong lock is reported to t
   assert.equal(await page.isDisabled('#bad input[type="search"]'), true);
   await context.close();
 });
+
+test('a long question is kept up to the engine limit; a longer one is cut with a notice (in the element’s language)', async () => {
+  const { page, context, errors } = await openHost();
+  const sel = '#course-search';
+  const long = `${'la chaleur nécessaire pour chauffer l’eau dépend de sa masse '.repeat(60).slice(0, 2990)} calorimètre`;
+  await embedSearch(page, sel, long);
+  assert.equal((await page.inputValue(`${sel} input[type="search"]`)).length, long.length, 'not cut at 2,000 characters');
+  assert.equal(await page.isVisible(`${sel} .notice[id$="-cut"]`), false);
+  await embedSearch(page, sel, 'x'.repeat(20_000));
+  assert.equal((await page.inputValue(`${sel} input[type="search"]`)).length, 16_384);
+  // (French groups digits with a narrow no-break space.)
+  assert.match(await page.textContent(`${sel} .notice[id$="-cut"]`),
+    /^Votre question est trop longue pour la recherche, qui lit au plus 16 Ko de texte : elle avait 20\s000 caractères, seuls les 16\s384 premiers sont gardés\.$/);
+  await page.evaluate(() => document.querySelector('#course-search').setAttribute('lang', 'en'));
+  assert.match(await page.textContent(`${sel} .notice[id$="-cut"]`), /it had 20,000 characters, only the first 16,384 are kept/);
+  await embedSearch(page, sel, 'specific heat');
+  assert.equal(await page.isVisible(`${sel} .notice[id$="-cut"]`), false);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -108,12 +108,14 @@ export function cards(page, root = '#results') {
 }
 
 /**
- * Picks a scope (other pickers keep their values), types a query, submits, waits for that search
- * and returns the result cards' data. The query box is emptied first so that picking does not
- * start searches of intermediate scopes.
+ * Picks a scope (other pickers keep their values; the scope panel opened if closed), types a
+ * query, submits, waits for that search and returns the result cards' data. The query box is
+ * emptied first so that picking does not start searches of intermediate scopes.
  */
 export async function search(page, query, scope) {
   await page.fill('#q', '');
+  // On a phone the scope panel is a closed one-line summary: open it, as a student would.
+  if (Object.keys(scope).length > 0 && await page.$('#scope-panel:not([open])')) await page.click('#scope-panel > summary');
   for (const [field, value] of Object.entries(scope)) {
     await page.selectOption(`#${field}`, value);
   }

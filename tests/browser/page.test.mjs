@@ -1,7 +1,7 @@
 // The study page in real headless Chromium: scoped search answers from the right shard only.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, openStudyPage, search } from './harness.mjs';
+import { serve, launch, openStudyPage, search, searchSeq, waitSearch } from './harness.mjs';
 
 let server;
 let browser;
@@ -53,5 +53,45 @@ test('an empty gate is explained in words', async () => {
   assert.equal(cards.length, 0);
   const status = await page.textContent('#status');
   assert.match(status, /No document in your scope/);
+  await page.close();
+});
+
+// A pasted question is kept up to what the engine reads (16 KiB of UTF-8, src/analysis.rs), not
+// cut at an arbitrary length; longer, it is cut in the box and a notice says so.
+test('a long pasted question is kept up to the engine limit; a longer one is cut with a notice', async () => {
+  const { page, errors } = await openStudyPage(browser, `${server.url}?subject=physics&level=high_school`, { locale: 'en-GB' });
+  const words = 'the heat needed to warm water depends on its mass and on the temperature change ';
+  const long = `${words.repeat(40).slice(0, 2990)} calorimeter`;
+  assert.equal(long.length, 3002);
+  let seq = await searchSeq(page);
+  await page.fill('#q', long);
+  await waitSearch(page, seq);
+  assert.equal((await page.inputValue('#q')).length, 3002, 'not cut at 2,000 characters');
+  assert.equal(await page.isVisible('#q-cut'), false);
+  // The end of the question was searched.
+  const terms = await page.evaluate(() => window.__chsrLast.trace.query_terms);
+  assert.ok(terms.some((x) => x.startsWith('calorim')), terms.join(' '));
+
+  // 20,000 characters: cut to the engine's 16,384 bytes, and said so.
+  seq = await searchSeq(page);
+  await page.fill('#q', 'x'.repeat(20_000));
+  await waitSearch(page, seq);
+  assert.equal((await page.inputValue('#q')).length, 16_384);
+  assert.equal(await page.isVisible('#q-cut'), true);
+  assert.equal(await page.textContent('#q-cut'),
+    'Your question is too long for the search, which reads at most 16 KB of text: it had 20,000 characters, only the first 16,384 are kept.');
+  assert.equal(await page.evaluate(() => window.__chsrLast.trace.truncated), false, 'the engine had nothing more to cut');
+  // The limit is in bytes: 2-byte characters are kept up to 8,192.
+  await page.fill('#q', 'é'.repeat(9_000));
+  assert.equal((await page.inputValue('#q')).length, 8_192);
+  assert.match(await page.textContent('#q-cut'), /it had 9,000 characters, only the first 8,192 are kept/);
+  // The notice follows the language, stays while the box holds part of the kept text, goes with a new question.
+  await page.click('[data-ui-lang="fr"]');
+  assert.match(await page.textContent('#q-cut'), /elle avait 9\s000 caractères, seuls les 8\s192 premiers sont gardés/);
+  await page.press('#q', 'Backspace');
+  assert.equal(await page.isVisible('#q-cut'), true);
+  await page.fill('#q', 'chaleur massique');
+  assert.equal(await page.isVisible('#q-cut'), false);
+  assert.deepEqual(errors, []);
   await page.close();
 });

@@ -133,3 +133,43 @@ test('Enter on an empty box browses the chosen subject; without a subject it doe
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('on a 390×844 phone the scope is a one-line summary and the first result starts on the first screen', async () => {
+  const phone = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'en-GB' };
+  const { page, errors } = await openStudyPage(browser, `${server.url}?subject=physics&level=high_school`, phone);
+  // Closed: one line saying the scope, no picker on the screen.
+  assert.equal(await page.$eval('#scope-panel', (d) => d.open), false);
+  assert.equal(await page.textContent('#scope-panel > summary'), 'Your scope: Physics · High school');
+  assert.ok((await page.$eval('#scope-panel > summary', (s) => s.getBoundingClientRect().height)) < 60, 'the summary is one line');
+  assert.equal(await page.isVisible('#subject'), false);
+  const top = () => page.$eval('#results > li.card', (c) => c.getBoundingClientRect().top + window.scrollY);
+  await page.fill('#q', 'specific heat');
+  let seq = await searchSeq(page);
+  await page.press('#q', 'Enter');
+  await waitSearch(page, seq);
+  assert.ok((await cards(page)).length > 0);
+  const first = await top();
+  assert.ok(first < 844, `the first result starts at ${first} px, below the first screen`);
+  // With the panel open it started near 600 px: now in the upper part of the screen, with room
+  // for its title and snippet.
+  assert.ok(first < 0.6 * 844, `the first result starts at ${first} px`);
+  // The summary opens the pickers; a search submitted from there closes it again.
+  await page.click('#scope-panel > summary');
+  assert.equal(await page.isVisible('#subject'), true);
+  seq = await searchSeq(page);
+  await page.selectOption('#chapter', '11');
+  await waitSearch(page, seq);
+  assert.equal(await page.textContent('#scope-panel > summary'), 'Your scope: Physics · High school · Chapter 11');
+  seq = await searchSeq(page);
+  await page.click('#go');
+  await waitSearch(page, seq);
+  assert.equal(await page.$eval('#scope-panel', (d) => d.open), false);
+  assert.ok((await top()) < 844, `after picking a chapter the first result starts at ${await top()} px`);
+  // On a wide screen the panel is open with no summary line, as before.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.waitForFunction(() => document.querySelector('#scope-panel').open);
+  assert.equal(await page.isVisible('#scope-panel > summary'), false);
+  assert.equal(await page.isVisible('#subject'), true);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -1,0 +1,282 @@
+// The chsr JavaScript API as an integrator uses it, from TypeScript: compiled (never run) against
+// www/chsr-client.d.ts and www/chsr-search.d.ts by `tsc --noEmit -p tests/types` (scripts/test).
+// Every declared export and member is used here (tests/types/declarations.test.mjs checks that,
+// and that the declarations match the modules' runtime exports): a declaration that is removed
+// or changes shape breaks this file. "chsr" and "chsr/element" are the npm package's entry points
+// (mapped to www/ in tsconfig.json).
+import {
+  CODES, ChsrClient, ChsrError, ENHANCEMENTS, engineError, initWasm, integrityFor, sha256Hex,
+} from 'chsr';
+import type {
+  Adjustment, Enhancement, ErrorCode, Evidence, Expanded, Gating, Hit, Leakage, Manifest, ModelEntry,
+  PartEntry, PartProgressEntry, Progress, RelaxStep, Relaxation, Scope, SearchOptions, SearchResponse,
+  Segment, ShardEntry, Trace, Trigger, Understanding, Variant,
+} from 'chsr';
+import { ChsrSearchElement } from 'chsr/element';
+import type { ChsrResultsDetail, ChsrSearchAttribute } from 'chsr/element';
+import { ChsrIndex } from 'chsr/pkg/chsr.js';
+
+// ------------------------------------------------------------------ the client
+
+/** Every search option, at a valid value. */
+const allOptions: Required<SearchOptions> = {
+  k: 8,
+  variant: 'E',
+  gating: 'gated',
+  rrf_k: 60,
+  window: 50,
+  dense_weight: 0.1,
+  section_weight: 0.65,
+  snippet_chars: 280,
+  trigger: 'evidence',
+  k_min: 1,
+  widen_ratio: 2,
+  mix_ratio: 1.5,
+  level_ratio: 4,
+  allow_fallback: false,
+  expand_chars: 0,
+  text: true,
+  exact_max: 2048,
+  exact_fraction: 0.25,
+  query_vector: [0.1, 0.2],
+  vector_model: 'model-id',
+};
+
+/** Every scope field. */
+const fullScope: Required<Scope> = {
+  subject: 'physics',
+  level: 'high_school',
+  doc_type: 'exercise',
+  source: 'phys-hs',
+  chapter: 2,
+  section: '2.1',
+  section_key: 'phys-hs:2.1',
+  topic: 'energy',
+  year: 2024,
+  exam: 'bac',
+  paper: '1',
+  question_number: 3,
+  lang: 'en',
+};
+
+const variants: Variant[] = ['A', 'B', 'B+', 'C', 'D', 'E'];
+const gatings: Gating[] = ['gated', 'ungated', 'post_filtered'];
+const triggers: Trigger[] = ['paper', 'evidence'];
+const leakages: Leakage[] = ['in_scope', 'cross_topic', 'cross_level', 'fallback', 'ungated'];
+
+function describeEntry(entry: ShardEntry | PartProgressEntry | ModelEntry): string {
+  // A shard or a dense part has a subject; the model has an id and dims.
+  if ('id' in entry) return `model ${entry.id} (${entry.dims} dims, ${entry.bytes} bytes, ${entry.sha256})`;
+  if ('vectorsOf' in entry) return `vectors of ${entry.vectorsOf} (${entry.subject}/${entry.level}, ${entry.file})`;
+  const dense: PartEntry | undefined = entry.dense;
+  const facets: Record<string, Record<string, number>> = entry.facets;
+  return `${entry.subject}/${entry.level}: ${entry.file} ${entry.chunks} chunks ${Object.keys(facets).length} facets${dense ? ` + ${dense.file} ${dense.sha256} ${dense.bytes}` : ''}`;
+}
+
+const progress: Progress = (entry, info) => {
+  const what = describeEntry(entry);
+  if (!info) console.log(`downloading ${what}`);
+  else if ('retry' in info) console.log(`retrying ${what}: ${info.retry.code}`);
+  else console.log(`${what}: ${info.received}/${info.expected}`);
+};
+
+function describeError(e: unknown): string {
+  if (!(e instanceof ChsrError)) return String(e);
+  const code: ErrorCode = e.code;
+  const known: boolean = CODES.includes(code);
+  const where = [e.url, e.entry && describeEntry(e.entry), e.status, e.received, e.expected, e.attempts]
+    .filter((x) => x !== undefined).join(' ');
+  switch (code) {
+    case 'engine': case 'manifest': case 'network': case 'offline': case 'http':
+    case 'interrupted': case 'integrity': case 'scope': case 'search':
+      return `${e.name} ${code} (${known}): ${e.message} ${where}`;
+    default: {
+      const never: never = code;
+      return never;
+    }
+  }
+}
+
+function readHit(hit: Hit): string {
+  const id: string = hit.id;
+  const rank: number = hit.rank;
+  const score: number = hit.score + hit.fused_score;
+  const place: string = [hit.subject, hit.level, hit.doc_type, hit.lang].join('/');
+  const optional: Array<string | undefined> = [
+    hit.source, hit.chapter, hit.chapter_title, hit.section, hit.section_title, hit.section_key,
+    hit.question_number, hit.year, hit.exam, hit.paper, hit.label, hit.subsection, hit.url, hit.title,
+  ];
+  const inScope: boolean = hit.in_scope;
+  const leakage: Leakage = hit.leakage;
+  const ranks: Array<number | undefined> = [hit.bm25_rank, hit.dense_rank];
+  const adjustments: Adjustment[] = hit.adjustments;
+  const why = adjustments.map((a) => `${a.reason} ${a.delta}`).join(', ');
+  // Snippet pieces go in as text, matches marked.
+  const snippet = hit.snippet.map((s: Segment) => (s.hit ? `[${s.text}]` : s.text)).join('');
+  const text: string = hit.text;
+  const expanded: Expanded[] = hit.expanded ?? [];
+  const more = expanded.map((x) => `${x.id} ${x.doc_type} ${x.text.length}`).join('; ');
+  return `${rank}. ${id} ${score} ${place} ${optional.join(' ')} ${inScope} ${leakages.includes(leakage)} ${ranks} ${why} ${snippet} ${text} ${more}`;
+}
+
+function readRelaxation(r: Relaxation): string {
+  const trigger: Trigger = r.trigger;
+  const steps = r.steps.map((s: RelaxStep) => `${s.step} dropped ${s.dropped.join('+')} scope ${JSON.stringify(s.scope)} added ${s.added}: ${s.note}`);
+  const ev: Evidence | undefined = r.evidence;
+  const evidence = ev ? [ev.ratio, ev.mix_ratio, ev.level_ratio, ev.label, ev.in_scope, ev.cross_topic, ev.level, ev.cross_level] : [];
+  return `${trigger} ${r.case} ${r.widened} ${steps.join('; ')} pending ${r.pending_shards.join(',')} ${evidence}`;
+}
+
+function readTrace(trace: Trace): string {
+  const u: Understanding | undefined = trace.understanding;
+  const understood = u ? [u.lang, JSON.stringify(u.hints), u.wants_doc_type ?? '-', u.definition, u.label ?? '-', u.short] : [];
+  const gating: Gating = trace.gating;
+  const requested: Scope = trace.requested_scope;
+  const applied: Scope = trace.scope;
+  const counts: number[] = [trace.pool_chunks, trace.admissible, trace.max_query_terms, trace.lexical_candidates, trace.dense_candidates, trace.post_filtered_out];
+  const flags: boolean[] = [trace.truncated, trace.browse];
+  const lists: string[][] = [trace.shards, trace.query_terms, trace.hints_applied, trace.conflicts, trace.expansion, trace.notes];
+  const plans = trace.dense_plans.map((p) => (p === 'exact' || p === 'graph' || p === 'graph_then_exact' ? p : p satisfies never));
+  const dups = trace.duplicates.map((d) => `${d.id}≈${d.of} (${d.similarity})`);
+  const { gate_ms, lexical_ms, embed_ms, dense_ms, fusion_ms, total_ms } = trace.timings;
+  const relax = trace.relaxation ? readRelaxation(trace.relaxation) : 'no relaxation';
+  return [trace.variant, gatings.includes(gating), JSON.stringify(requested), JSON.stringify(applied), counts, flags, lists,
+    plans, dups, gate_ms + lexical_ms + embed_ms + dense_ms + fusion_ms, total_ms, understood, relax].join(' ');
+}
+
+function readManifest(m: Manifest): string {
+  const format: 'chsr-manifest' = m.format;
+  const versions = [m.format_version, m.analyzer_version, m.chunks];
+  const shards = m.shards.map(describeEntry);
+  const model: ModelEntry | undefined = m.model;
+  const vectors = m.query_vectors ? `${m.query_vectors.model_id} ${m.query_vectors.dims}` : 'no query vectors';
+  return `${format} ${versions} ${m.corpus_sha256} ${shards.join('; ')} ${model ? describeEntry(model) : 'no model'} ${vectors}`;
+}
+
+async function integrate(): Promise<void> {
+  // The Wasm module, checked against the page's import map when it lists it.
+  const integrity: string | null = integrityFor(new URL('pkg/chsr_bg.wasm', document.baseURI).href);
+  await initWasm(integrity ? undefined : new URL('https://example.org/chsr/pkg/chsr_bg.wasm'));
+  await initWasm('https://example.org/chsr/pkg/chsr_bg.wasm');
+
+  const client: ChsrClient = await ChsrClient.open('https://example.org/chsr/shards/manifest.json', { wasmUrl: 'https://example.org/chsr/pkg/chsr_bg.wasm' });
+  const index: ChsrIndex = client.index;
+  const base: string = client.baseUrl;
+  // Hooks: the verified bytes (for an offline cache), the enhancement downloads.
+  client.onShardBytes = (entry, bytes: Uint8Array) => console.log(describeEntry(entry), bytes.byteLength);
+  client.onShardBytes = null;
+  client.onModelProgress = progress;
+  client.onModelProgress = null;
+
+  const manifest: Manifest = client.manifest();
+  console.log(readManifest(manifest), base);
+  const scope: Scope = { subject: 'physics', level: 'high_school', chapter: 2 };
+  const options: SearchOptions = { k: 5, variant: 'E', text: false, expand_chars: 2000 };
+  const needed: ShardEntry[] = client.shardsNeeded(scope, options);
+  for (const entry of needed) {
+    const files: string[] = ChsrClient.shardFiles(entry);
+    console.log(files.map((f) => client.fileUrl(f)));
+  }
+  await client.ensureLoaded(scope, options, progress);
+  await client.loadFiles(needed.map((e) => e.file), progress);
+  const loaded: ShardEntry[] = client.loadedShards();
+
+  let resp: SearchResponse;
+  try {
+    resp = await client.search('specific heat', scope, options, progress, { widen: true, enhanced: false });
+    resp = await client.search('specific heat', scope);
+    resp = await client.search('specific heat', fullScope, allOptions, undefined, { widen: false });
+  } catch (e) {
+    console.log(describeError(e));
+    return;
+  }
+  for (const hit of resp.results) console.log(readHit(hit));
+  console.log(readTrace(resp.trace), loaded.length);
+
+  // The vector path comes after the first results: load what it needs, then search again.
+  const pending: Enhancement[] = resp.pending ?? [];
+  for (const p of pending) {
+    if (p.kind === 'dense') console.log(describeEntry(p.entry));
+    else console.log(p.entry.id, p.entry.dims);
+  }
+  if (pending.length > 0 && (await client.enhance(progress))) {
+    const again: SearchResponse = client.runSearch('specific heat', scope, options);
+    console.log(again.results.length, again.pending === undefined);
+  }
+  const stillPending: Enhancement[] = client.enhancementsPending();
+  if (client.modelError || client.denseError) {
+    console.log(describeError(client.modelError ?? client.denseError), client.modelEntry?.file);
+    const retried: boolean = await client.retryEnhancements(progress);
+    const model: boolean = await client.retryModel();
+    console.log(retried, model, stillPending.length);
+  }
+  const model: ModelEntry | null = await client.loadModel();
+  console.log(model?.id);
+
+  // Context for an assistant, after a search with the same arguments.
+  const context: string = client.toContext('specific heat', scope, options);
+  console.log(context.split('\n').length);
+
+  // The enhancement kinds, driven by hand (what `enhance` does).
+  for (const kind of ENHANCEMENTS) {
+    for (const entry of kind.needed(index, client)) {
+      const bytes = new Uint8Array(await (await fetch(client.fileUrl(entry.file))).arrayBuffer());
+      const digest: string | null = await sha256Hex(bytes);
+      kind.load(index, entry, bytes, digest);
+      kind.load(index, entry, bytes);
+      console.log(kind.kind satisfies 'dense' | 'model');
+    }
+  }
+
+  // A client over an index built by hand (the manifest text from anywhere).
+  const text = await (await fetch('https://example.org/chsr/shards/manifest.json')).text();
+  const own = new ChsrClient(ChsrIndex.fromManifest(text), 'https://example.org/chsr/shards/');
+  console.log(own.loadedShards().length);
+
+  // Errors: every failure is a ChsrError with a code.
+  const err = new ChsrError('http', 'HTTP 404 for x', { url: 'https://example.org/x', status: 404 });
+  const wrapped: ChsrError = engineError(new Error('unknown scope field "colour"'));
+  const withCause = new ChsrError('integrity', 'bad bytes', { cause: wrapped, received: 10, expected: 20 });
+  console.log(describeError(err), describeError(wrapped), describeError(withCause), withCause.cause, describeError(engineError('anything')));
+  const codes: ErrorCode[] = CODES;
+  console.log(codes.join(', '), variants, triggers);
+}
+
+// ------------------------------------------------------------------ the element
+
+function embed(): void {
+  const box = document.createElement('chsr-search');
+  const attributes: Record<ChsrSearchAttribute, string> = {
+    manifest: 'https://example.org/chsr/shards/manifest.json',
+    lang: 'fr',
+    k: '5',
+    'link-target': '_self',
+    subject: 'physics',
+    level: 'high_school',
+    'doc-type': 'exercise',
+    chapter: '2',
+    year: '2024',
+    paper: '1',
+    exam: 'bac',
+    'content-lang': 'fr',
+  };
+  for (const [name, value] of Object.entries(attributes)) box.setAttribute(name, value);
+  document.body.append(box);
+  const el: ChsrSearchElement | null = document.querySelector('chsr-search');
+  if (el instanceof ChsrSearchElement) {
+    const lock: Scope = el.lock;
+    const k: number = el.k;
+    const observed: ChsrSearchAttribute[] = ChsrSearchElement.observedAttributes;
+    console.log(lock.subject, k, observed.length, el.dataset.state);
+  }
+  box.addEventListener('chsr-results', (ev) => {
+    const detail: ChsrResultsDetail = ev.detail;
+    const searched: Scope = detail.scope;
+    console.log(detail.query, searched.subject, detail.shown, detail.hidden);
+  });
+  document.addEventListener('chsr-results', (ev) => console.log(ev.detail.shown));
+  customElements.whenDefined('chsr-search').then(() => console.log(customElements.get('chsr-search') === ChsrSearchElement));
+}
+
+void integrate();
+embed();
