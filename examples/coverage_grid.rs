@@ -1,10 +1,10 @@
-//! Runs files for the section-coverage grid (README, *Section coverage*): variants E and D on a
+//! Runs files for the section-coverage grid (docs/benchmark.md, *Section coverage*): variants E and D on a
 //! query set for every setting of `RerankConfig::coverage_*`, one `chsr eval --runs` file per
 //! setting, to be compared by `scripts/cv-quality select-ess`.
 //!
 //! ```text
 //! cargo run --release --example coverage_grid -- SHARDS QUERIES.jsonl OUTDIR
-//! scripts/cv-quality select-ess E OUTDIR/off.jsonl... (see the README for the full line)
+//! scripts/cv-quality select-ess E OUTDIR/off.jsonl... (see docs/benchmark.md for the full line)
 //! ```
 //!
 //! Settings: `off` (no coverage), then `r{places}-m{margin}-d{dense}` for places {1, 2, 3} ×

@@ -74,7 +74,7 @@ pub struct RerankConfig {
     /// Section coverage: how many of the last of the `keep` results go to the best chunks of
     /// runner-up sections when the section evidence is not decisive (0 = off). The defaults (2
     /// places, margin 0.95, dense 4) were chosen by two-fold cross-validation on OpenCERB dev
-    /// (README, *Section coverage*).
+    /// (docs/benchmark.md, *Section coverage*).
     pub coverage_slots: usize,
     /// Section coverage: the evidence is decisive when the runner-up section's best score is
     /// below this share of the top section's.

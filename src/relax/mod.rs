@@ -27,7 +27,7 @@
 //!   when they are not loaded, W2 asks for them (`pending_shards`) only when nothing at the
 //!   requested level matches the query, and the caller searches again once they are loaded.
 //!   The ratios were chosen on the OpenCERB dev relaxation set for the chance of meeting the
-//!   issue's bar on a fresh split (`scripts/cv-relax`; README, "Relaxation").
+//!   issue's bar on a fresh split (`scripts/cv-relax`; docs/benchmark.md, "Relaxation").
 //!
 //! **Placement** (the evidence trigger): a step whose evidence is clearly stronger puts its own
 //! pass first — the pass ranks the in-scope and the widened chunks together, with the same

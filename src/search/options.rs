@@ -11,11 +11,11 @@ use crate::snippet::SNIPPET_CHARS;
 use serde::Serialize;
 
 /// Default weight of the dense list in the fusion (BM25 weighs 1): measured on the OpenCERB dev
-/// split with the bundled static model (see README, "Choosing the fusion weights").
+/// split with the bundled static model (docs/benchmark.md, "Section coverage": the dense path).
 pub const DEFAULT_DENSE_WEIGHT: f64 = 0.1;
 
 /// Default weight of a chunk's section in its BM25 score (variants D and E): chosen by two-fold
-/// cross-validation on the OpenCERB dev split (see README, "Section evidence").
+/// cross-validation on the OpenCERB dev split (docs/benchmark.md, "Section evidence").
 pub const DEFAULT_SECTION_WEIGHT: f64 = 0.65;
 
 /// Largest `k` a search accepts.
