@@ -289,7 +289,7 @@ mod cli {
         k: usize,
         /// Pipeline variant: A (dense only), B (hybrid, ungated), B+ (post-filtered), C (hybrid,
         /// gated), D (C + rerank), E (D + query understanding + relaxation).
-        #[arg(long, default_value = "E")]
+        #[arg(long, default_value = "F")]
         variant: String,
         /// Override the variant's gating: gated, ungated or post_filtered.
         #[arg(long)]
@@ -323,7 +323,7 @@ mod cli {
         #[arg(short = 'k', long = "k", default_value_t = 8)]
         k: usize,
         /// Pipeline variant (A, B, B+, C, D, E).
-        #[arg(long, default_value = "E")]
+        #[arg(long, default_value = "F")]
         variant: String,
         /// Print the explanation as JSON.
         #[arg(long)]

@@ -84,6 +84,21 @@ pub struct RerankConfig {
     pub coverage_dense: usize,
 }
 
+impl RerankConfig {
+    /// The paper's metadata-aware rerank: the query's doc type, definition and metadata cues,
+    /// the top result's section, and near-duplicate removal — without chsr's additions (the
+    /// exercise and other-answer priors, label boosts, section coverage).
+    pub fn paper() -> RerankConfig {
+        RerankConfig {
+            label: 0.0,
+            exercise: 0.0,
+            other_answer: 0.0,
+            coverage_slots: 0,
+            ..RerankConfig::default()
+        }
+    }
+}
+
 impl Default for RerankConfig {
     fn default() -> Self {
         RerankConfig {

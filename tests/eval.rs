@@ -41,7 +41,7 @@ fn gating_properties_hold_on_the_fixture() {
     let queries = read_queries(Path::new(QUERIES)).unwrap();
     eval::check_scopes(&lib, &queries).unwrap();
     let all: Vec<String> = eval::all_systems(8).into_iter().map(|s| s.name).collect();
-    assert_eq!(all, ["A", "B", "B+", "C", "D", "E"]);
+    assert_eq!(all, ["A", "B", "B+", "C", "D", "E", "F"]);
     let systems = eval::parse_systems("B-bm25,B+-bm25,C-bm25", 8).unwrap();
     let runs = eval::run_systems(&lib, &queries, &systems, 2).unwrap();
     let (ungated, post, gated) = (&runs[0], &runs[1], &runs[2]);
@@ -450,5 +450,33 @@ fn cli_eval_runs_and_reports_errors() {
     assert!(
         e.contains("bad.jsonl:2: field `slice`: missing (required)"),
         "{e}"
+    );
+}
+
+/// The paper's variants are the paper's (equal fusion weights, its rerank and trigger, none of
+/// chsr's additions); chsr's additions, applied one at a time, end at F exactly.
+#[test]
+fn the_paper_ladder_and_chsrs_steps_end_at_f() {
+    use chsr::relax::Trigger;
+    use chsr::rerank::RerankConfig;
+    use chsr::search::{SearchOptions, Variant};
+    let e = SearchOptions::for_variant(Variant::E);
+    assert_eq!(e.dense_weight, 1.0);
+    assert_eq!(e.trigger, Trigger::Paper);
+    assert_eq!(e.rerank, RerankConfig::paper());
+    assert!(!e.stages.sections && !e.stages.labels && !e.stages.hints);
+    assert!(e.stages.understand && e.stages.relax && e.stages.rerank);
+    let c = SearchOptions::for_variant(Variant::C);
+    assert!(!c.stages.rerank && c.dense_weight == 1.0 && c.rrf_k == 60.0);
+    let f = SearchOptions::for_variant(Variant::F);
+    assert_eq!(f, SearchOptions::default(), "F is the default");
+    let mut last = eval::system("E+evidence", 8).unwrap().opts;
+    assert_ne!(last, eval::system("F", 8).unwrap().opts);
+    last.dense_weight = f.dense_weight;
+    last.variant = Variant::F;
+    assert_eq!(
+        last,
+        eval::system("F", 8).unwrap().opts,
+        "the steps add up to F"
     );
 }

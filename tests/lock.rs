@@ -76,7 +76,7 @@ fn a_lock_blocks_each_widening_step_with_a_note() {
         .lock(Field::Chapter)
         .lock(Field::Level);
     let mut opts = SearchOptions::from_json(&serde_json::json!({
-        "variant": "E", "allow_fallback": true, "widen_ratio": 0.0, "level_ratio": 0.0
+        "variant": "F", "allow_fallback": true, "widen_ratio": 0.0, "level_ratio": 0.0
     }))
     .unwrap();
     opts.k = 20;

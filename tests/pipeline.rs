@@ -82,7 +82,7 @@ fn library() -> Library {
 fn paper() -> SearchOptions {
     SearchOptions {
         trigger: Trigger::Paper,
-        ..SearchOptions::for_variant(Variant::E)
+        ..SearchOptions::for_variant(Variant::F)
     }
 }
 
@@ -131,7 +131,7 @@ fn a_strict_key_blocks_dropping_the_level() {
         .search(
             "thermometer calibration",
             &scope,
-            &SearchOptions::for_variant(Variant::E),
+            &SearchOptions::for_variant(Variant::F),
         )
         .unwrap();
     let relax = r.trace.relaxation.as_ref().unwrap();
@@ -152,7 +152,7 @@ fn the_unfiltered_fallback_runs_only_when_allowed_and_is_labelled() {
     let scope = college_physics().with(Field::DocType, "exercise");
     let opts = SearchOptions {
         allow_fallback: true,
-        ..SearchOptions::for_variant(Variant::E)
+        ..SearchOptions::for_variant(Variant::F)
     };
     let r = lib
         .search("thermometer calibration", &scope, &opts)
@@ -231,7 +231,7 @@ fn french_query_finds_english_material_through_the_glossary() {
         .search(
             q,
             &college_physics(),
-            &SearchOptions::for_variant(Variant::E),
+            &SearchOptions::for_variant(Variant::F),
         )
         .unwrap();
     assert_eq!(e.results.first().map(|h| h.id.as_str()), Some("pc:3"));
@@ -251,7 +251,7 @@ fn query_hints_become_scope_and_conflicts_are_reported() {
         .search(
             "thermometer high school",
             &scope,
-            &SearchOptions::for_variant(Variant::E),
+            &SearchOptions::for_variant(Variant::F),
         )
         .unwrap();
     assert_eq!(r.trace.hints_applied, vec!["level=high_school"]);
@@ -261,7 +261,7 @@ fn query_hints_become_scope_and_conflicts_are_reported() {
         .search(
             "chemistry heat flow",
             &college_physics(),
-            &SearchOptions::for_variant(Variant::E),
+            &SearchOptions::for_variant(Variant::F),
         )
         .unwrap();
     assert_eq!(

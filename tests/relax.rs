@@ -150,7 +150,7 @@ const BERNOULLI: &str = "Bernoulli equation: pressure and speed of a fluid";
 #[test]
 fn a_wrong_chapter_widens_to_the_right_one_with_cross_topic_labels() {
     let lib = library(true);
-    let e = SearchOptions::for_variant(Variant::E);
+    let e = SearchOptions::for_variant(Variant::F);
     let r = search(&lib, BERNOULLI, &scope(Some("1")), &e);
     let relax = r.trace.relaxation.as_ref().unwrap();
     assert_eq!(
@@ -195,7 +195,7 @@ fn the_right_chapter_does_not_widen() {
         &lib,
         BERNOULLI,
         &scope(Some("2")),
-        &SearchOptions::for_variant(Variant::E),
+        &SearchOptions::for_variant(Variant::F),
     );
     let relax = r.trace.relaxation.as_ref().unwrap();
     assert_eq!(relax.case, "strong_in_scope");
@@ -215,7 +215,7 @@ fn the_ratio_decides_and_the_paper_trigger_keeps_the_wrong_chapter() {
     let strict = SearchOptions {
         widen_ratio: 1000.0,
         mix_ratio: 1000.0,
-        ..SearchOptions::for_variant(Variant::E)
+        ..SearchOptions::for_variant(Variant::F)
     };
     let r = search(&lib, BERNOULLI, &scope(Some("1")), &strict);
     assert!(!r.trace.relaxation.as_ref().unwrap().widened);
@@ -224,7 +224,7 @@ fn the_ratio_decides_and_the_paper_trigger_keeps_the_wrong_chapter() {
     let band = SearchOptions {
         widen_ratio: 1000.0,
         mix_ratio: 1.0,
-        ..SearchOptions::for_variant(Variant::E)
+        ..SearchOptions::for_variant(Variant::F)
     };
     let r = search(&lib, BERNOULLI, &scope(Some("1")), &band);
     let relax = r.trace.relaxation.as_ref().unwrap();
@@ -242,7 +242,7 @@ fn the_ratio_decides_and_the_paper_trigger_keeps_the_wrong_chapter() {
     // The paper's case 2: results in the requested subject, so no widening.
     let paper = SearchOptions {
         trigger: Trigger::Paper,
-        ..SearchOptions::for_variant(Variant::E)
+        ..SearchOptions::for_variant(Variant::F)
     };
     let r = search(&lib, BERNOULLI, &scope(Some("1")), &paper);
     let relax = r.trace.relaxation.as_ref().unwrap();
@@ -260,7 +260,7 @@ fn the_ratio_decides_and_the_paper_trigger_keeps_the_wrong_chapter() {
 #[test]
 fn a_label_named_in_the_query_decides_w1() {
     let lib = library(true);
-    let e = SearchOptions::for_variant(Variant::E);
+    let e = SearchOptions::for_variant(Variant::F);
     let q = "Table 2.1 densities";
     let r = search(&lib, q, &scope(Some("2")), &e);
     let relax = r.trace.relaxation.as_ref().unwrap();
@@ -283,7 +283,7 @@ fn a_label_named_in_the_query_decides_w1() {
 #[test]
 fn another_level_widens_only_on_stronger_evidence_and_never_past_a_lock() {
     let lib = library(true);
-    let e = SearchOptions::for_variant(Variant::E);
+    let e = SearchOptions::for_variant(Variant::F);
     let q = "thermometer calibration fixed points";
     let r = search(&lib, q, &scope(None), &e);
     let relax = r.trace.relaxation.as_ref().unwrap();
@@ -312,7 +312,7 @@ fn another_level_widens_only_on_stronger_evidence_and_never_past_a_lock() {
 #[test]
 fn other_levels_are_requested_only_when_the_level_matches_nothing() {
     let lib = library(false);
-    let e = SearchOptions::for_variant(Variant::E);
+    let e = SearchOptions::for_variant(Variant::F);
     let r = search(&lib, "thermometer calibration", &scope(None), &e);
     let relax = r.trace.relaxation.as_ref().unwrap();
     assert_eq!(relax.case, "no_match_in_level");

@@ -73,7 +73,7 @@ fn the_generator_covers_what_it_claims() {
     let fixture = Fixture::build();
     let cases = cases(&fixture);
     assert_eq!(cases.len(), CASES);
-    for v in ["A", "B", "B+", "C", "D", "E"] {
+    for v in ["A", "B", "B+", "C", "D", "E", "F"] {
         assert!(
             cases.iter().any(|c| c.options["variant"] == v),
             "variant {v}"

@@ -38,25 +38,67 @@ pub struct System {
 }
 
 /// Names of the systems, in the default (pipeline) order: the bootstrap compares consecutive
-/// systems, so A → B → B+ → C → D → E follows the ablation of the seed paper. The `-bm25`
-/// systems are the lexical-only baselines (B, B+, C with the dense path switched off).
-pub const SYSTEMS: &[&str] = &["A", "B", "B+", "C", "D", "E"];
+/// systems, so A → B → B+ → C → D → E follows the ablation of the seed paper, and E → F is what
+/// chsr adds. The `-bm25` systems are the lexical-only baselines (B, B+, C with the dense path
+/// switched off).
+pub const SYSTEMS: &[&str] = &["A", "B", "B+", "C", "D", "E", "F"];
 
-/// Lexical-only baselines, and E with another relaxation (`E-paper`: the paper's four-case
-/// trigger; `E-norelax`: no relaxation), available by name.
-pub const BASELINES: &[&str] = &["B-bm25", "B+-bm25", "C-bm25", "E-paper", "E-norelax"];
+/// chsr's additions to the paper's E, one at a time and cumulative (the second ladder of the
+/// report): section evidence; the exercise and other-answer priors with section coverage; label
+/// lists and boosts; query hints as hard scope constraints; the evidence trigger. The tuned
+/// dense weight then gives F exactly.
+pub const STEPS: &[&str] = &[
+    "E+sections",
+    "E+priors",
+    "E+labels",
+    "E+hints",
+    "E+evidence",
+];
+
+/// Lexical-only baselines, and F with another relaxation (`F-paper`: the paper's four-case
+/// trigger; `F-norelax`: no relaxation), available by name.
+pub const BASELINES: &[&str] = &["B-bm25", "B+-bm25", "C-bm25", "F-paper", "F-norelax"];
+
+/// The paper's E with the first `n` of chsr's additions ([`STEPS`]).
+fn e_plus(n: usize) -> SearchOptions {
+    let mut o = SearchOptions::for_variant(Variant::E);
+    let f = SearchOptions::for_variant(Variant::F);
+    if n >= 1 {
+        o.stages.sections = true;
+        o.section_weight = f.section_weight;
+    }
+    if n >= 2 {
+        o.rerank = crate::rerank::RerankConfig {
+            label: 0.0,
+            ..f.rerank.clone()
+        };
+    }
+    if n >= 3 {
+        o.stages.labels = true;
+        o.rerank.label = f.rerank.label;
+    }
+    if n >= 4 {
+        o.stages.hints = true;
+    }
+    if n >= 5 {
+        o.trigger = f.trigger;
+    }
+    o
+}
 
 /// The system called `name` with cut-off `k`, if it exists.
 pub fn system(name: &str, k: usize) -> Option<System> {
     let opts = if let Some(v) = Variant::parse(name) {
         SearchOptions::for_variant(v)
-    } else if name == "E-paper" {
+    } else if let Some(i) = STEPS.iter().position(|s| *s == name) {
+        e_plus(i + 1)
+    } else if name == "F-paper" {
         SearchOptions {
             trigger: crate::relax::Trigger::Paper,
-            ..SearchOptions::for_variant(Variant::E)
+            ..SearchOptions::for_variant(Variant::F)
         }
-    } else if name == "E-norelax" {
-        let mut o = SearchOptions::for_variant(Variant::E);
+    } else if name == "F-norelax" {
+        let mut o = SearchOptions::for_variant(Variant::F);
         o.stages.relax = false;
         o
     } else {
@@ -80,8 +122,9 @@ pub fn parse_systems(list: &str, k: usize) -> Result<Vec<System>, String> {
     for name in list.split(',').map(str::trim).filter(|s| !s.is_empty()) {
         let s = system(name, k).ok_or_else(|| {
             format!(
-                "unknown variant {name:?}; available: {}, {}",
+                "unknown variant {name:?}; available: {}, {}, {}",
                 SYSTEMS.join(", "),
+                STEPS.join(", "),
                 BASELINES.join(", ")
             )
         })?;

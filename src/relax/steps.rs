@@ -201,7 +201,7 @@ impl Library {
             .understanding
             .label
             .as_ref()
-            .filter(|_| opts.stages.rerank && !topical.is_empty());
+            .filter(|_| opts.stages.labels && !topical.is_empty());
         let (fire, why) = match label.map(|l| (l, self.label_sides(l, scope, &w1))) {
             Some((l, (true, _))) => {
                 ev.label = Some("in_scope".into());

@@ -134,12 +134,18 @@ impl Library {
         };
         // 2. Understand the query, once for every pass (E: hints, intents, language).
         let mut q = Query::new(text, st.understand);
-        // 3. Hints → scope (E); the rest stays soft rerank evidence.
-        let scope = if st.understand {
+        // 3. Hints → scope (F); the rest stays soft rerank evidence (all of it in E).
+        let scope = if st.understand && st.hints {
             let (scope, soft) = self.merge_hints(requested, &q.understanding, &mut trace);
             q.soft = soft;
             scope
         } else {
+            q.soft = q
+                .understanding
+                .hints
+                .iter()
+                .map(|(f, v)| (*f, v.clone()))
+                .collect();
             requested.clone()
         };
         trace.scope = scope.to_json();

@@ -21,7 +21,16 @@ pub const DEFAULT_SECTION_WEIGHT: f64 = 0.65;
 /// Largest `k` a search accepts.
 pub const MAX_K: usize = 200;
 
-/// The pipeline variants of the ablation (the seed paper's A–E).
+/// The pipeline variants of the ablation: the seed paper's A–E exactly, and chsr's own best, F.
+///
+/// The paper's ladder: A dense only (gated); B hybrid ungated; B+ hybrid filtered after
+/// retrieval; C plain reciprocal rank fusion (k = 60, equal weights) of the two gated paths;
+/// D = C + the metadata-aware rerank and near-duplicate removal; E = D + query understanding
+/// (intents, cross-language expansion, the query's metadata as rerank evidence) and the paper's
+/// four-case relaxation trigger. F = E + what chsr adds, each step measured in
+/// `bench/quality/report.md`: section evidence in BM25, the exercise and other-answer priors,
+/// section coverage, label lists, query hints as hard scope constraints, the evidence trigger and
+/// the tuned dense weight. F is the default of the page, the embed and the CLI.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub enum Variant {
     /// Dense only, gated.
@@ -35,9 +44,12 @@ pub enum Variant {
     C,
     /// C + deterministic rerank and near-duplicate removal.
     D,
-    /// D + query understanding, cross-language expansion and audited scope relaxation.
-    #[default]
+    /// D + query understanding, cross-language expansion and the paper's scope relaxation.
     E,
+    /// chsr's best: E + section evidence, priors, coverage, label lists, hard hints, the
+    /// evidence trigger, tuned weights.
+    #[default]
+    F,
 }
 
 /// Which stages a search runs (what a [`Variant`] switches on).
@@ -55,19 +67,25 @@ pub struct Stages {
     pub rerank: bool,
     /// Query understanding (hints, intents, language).
     pub understand: bool,
+    /// Hints read from the query become hard scope constraints when they admit something
+    /// (otherwise every hint is soft rerank evidence).
+    pub hints: bool,
+    /// A label the query names ("Table 4.1") adds the chunks carrying it as a fused list.
+    pub labels: bool,
     /// Progressive scope relaxation.
     pub relax: bool,
 }
 
 impl Variant {
     /// Every variant, in ablation order.
-    pub const ALL: [Variant; 6] = [
+    pub const ALL: [Variant; 7] = [
         Variant::A,
         Variant::B,
         Variant::BPlus,
         Variant::C,
         Variant::D,
         Variant::E,
+        Variant::F,
     ];
 
     /// Parses `A`, `B`, `B+` (or `Bplus`), `C`, `D`, `E` (case-insensitive).
@@ -79,6 +97,7 @@ impl Variant {
             "C" => Variant::C,
             "D" => Variant::D,
             "E" => Variant::E,
+            "F" => Variant::F,
             _ => return None,
         })
     }
@@ -92,6 +111,7 @@ impl Variant {
             Variant::C => "C",
             Variant::D => "D",
             Variant::E => "E",
+            Variant::F => "F",
         }
     }
 
@@ -104,6 +124,8 @@ impl Variant {
             sections: false,
             rerank: false,
             understand: false,
+            hints: false,
+            labels: false,
             relax: false,
         };
         match self {
@@ -121,14 +143,21 @@ impl Variant {
             },
             Variant::C => base,
             Variant::D => Stages {
-                sections: true,
                 rerank: true,
                 ..base
             },
             Variant::E => Stages {
+                rerank: true,
+                understand: true,
+                relax: true,
+                ..base
+            },
+            Variant::F => Stages {
                 sections: true,
                 rerank: true,
                 understand: true,
+                hints: true,
+                labels: true,
                 relax: true,
                 ..base
             },
@@ -191,12 +220,21 @@ pub struct SearchOptions {
 }
 
 impl SearchOptions {
-    /// Options for a variant, other settings at their defaults.
+    /// Options for a variant: its stages, and for the paper's variants (A–E) the paper's
+    /// settings — equal fusion weights, the paper's rerank ([`RerankConfig::paper`]) and
+    /// relaxation trigger; F keeps chsr's tuned defaults.
     pub fn for_variant(v: Variant) -> SearchOptions {
+        let chsr = SearchOptions::default();
+        if v == Variant::F {
+            return chsr;
+        }
         SearchOptions {
             stages: v.stages(),
             variant: v,
-            ..Default::default()
+            dense_weight: 1.0,
+            rerank: RerankConfig::paper(),
+            trigger: Trigger::Paper,
+            ..chsr
         }
     }
 
@@ -221,7 +259,7 @@ impl SearchOptions {
         if let Some(v) = obj.get("variant") {
             let name = v.as_str().unwrap_or("");
             let var = Variant::parse(name).ok_or_else(|| {
-                SearchError::Option(format!("unknown variant {v}; valid: A, B, B+, C, D, E"))
+                SearchError::Option(format!("unknown variant {v}; valid: A, B, B+, C, D, E, F"))
             })?;
             o = SearchOptions::for_variant(var);
         }
@@ -370,8 +408,8 @@ impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
             k: 8,
-            stages: Variant::E.stages(),
-            variant: Variant::E,
+            stages: Variant::F.stages(),
+            variant: Variant::F,
             rrf_k: DEFAULT_RRF_K,
             window: 50,
             snippet_chars: SNIPPET_CHARS,

@@ -297,7 +297,7 @@ impl Library {
         // the admissible ones form a third list, in id order, so the fusion keeps them in the
         // window even when the query's other words pull BM25 elsewhere (the rerank then lifts
         // them).
-        if let (true, Some(label)) = (st.rerank, &q.understanding.label) {
+        if let (true, Some(label)) = (st.labels, &q.understanding.label) {
             let matcher = crate::rerank::LabelMatcher::new(label);
             let mut keys = Vec::new();
             for (si, (s, g)) in pool.shards.iter().zip(&pool.gates).enumerate() {

@@ -107,7 +107,7 @@ pub fn cases() -> Vec<Case> {
             .map(|_| rng.pick(&words).clone())
             .collect::<Vec<_>>()
             .join(" ");
-        let variant = *rng.pick(&["A", "B", "B+", "C", "D", "E", "E", "E"]);
+        let variant = *rng.pick(&["A", "B", "B+", "C", "D", "E", "F", "F"]);
         let mut options = json!({
             "variant": variant,
             "k": 1 + rng.below(20),

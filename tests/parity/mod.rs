@@ -302,7 +302,7 @@ pub fn graph_cases(fixture: &Fixture) -> Vec<Case> {
             let o = options.as_object_mut().expect("options are an object");
             o.insert(
                 "variant".into(),
-                json!(*rng.pick(&["A", "B", "C", "D", "E", "E"])),
+                json!(*rng.pick(&["A", "B", "C", "D", "E", "F"])),
             );
             o.insert("exact_max".into(), json!(0));
             o.insert("exact_fraction".into(), json!(0.0));
@@ -566,7 +566,7 @@ fn scope(rng: &mut Rng, out: &BuildOutput) -> (Value, usize) {
 fn options(rng: &mut Rng) -> Value {
     let mut o = Map::new();
     if rng.chance(90) {
-        let v = *rng.pick(&["A", "B", "B+", "C", "D", "E"]);
+        let v = *rng.pick(&["A", "B", "B+", "C", "D", "E", "F"]);
         o.insert("variant".into(), json!(v));
     }
     if rng.chance(85) {
