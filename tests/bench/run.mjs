@@ -25,7 +25,7 @@ const EXPORT = resolve(opt('--export', join(ROOT, 'target/bench-perf/export')));
 const REPEAT = Number(opt('--repeat', '3'));
 const LIMIT = Number(opt('--limit', '0')) || undefined;
 const OUT = opt('--out', null);
-const VARIANTS = opt('--variants', 'A,B,B+,C,D,E').split(',');
+const VARIANTS = opt('--variants', 'A,B,B+,C,D,E,F').split(',');
 // Site whose pkg/ and shards/ the bench page uses (another Wasm build, other shards), from the root.
 const SITE = opt('--site', '/www');
 const SITE_DIR = join(ROOT, SITE);
