@@ -8,9 +8,9 @@
 //! Ranking ties are broken by chunk id, ascending (then by shard order), so results are total
 //! and deterministic.
 
-use crate::fasthash::FastMap;
 use crate::format::LexicalIndex;
 use crate::gate::Bitset;
+use rustc_hash::FxHashMap;
 
 /// A scored chunk: shard position in the pool, chunk index in the shard, score.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -126,7 +126,7 @@ pub fn section_blend<'a, S: Copy + Eq + std::hash::Hash>(
     id_of: impl Fn(usize, u32) -> &'a str,
 ) -> Vec<Scored> {
     // A lookup table only: the result's order comes from the total sort below.
-    let mut best: FastMap<(usize, S), f32> = FastMap::default();
+    let mut best: FxHashMap<(usize, S), f32> = FxHashMap::default();
     for s in &scored {
         if let Some(k) = section_of(s.shard, s.doc) {
             let slot = best.entry((s.shard, k)).or_insert(s.score);

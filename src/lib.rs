@@ -42,7 +42,6 @@ pub mod embed;
 pub mod eval;
 pub mod expand;
 pub mod explain;
-pub mod fasthash;
 pub mod format;
 pub mod fusion;
 pub mod gate;

@@ -4,7 +4,7 @@
 //! (inside `<mark>` when `hit`), so corpus text is never interpreted as HTML.
 
 use crate::analysis::{normalize_formulas, tokenize, Analyzer, Lang};
-use crate::fasthash::FastMap;
+use rustc_hash::FxHashMap;
 use serde::Serialize;
 
 /// A piece of snippet text; `hit` marks a query-term match.
@@ -80,7 +80,7 @@ impl<'t> Highlighter<'t> {
             return hits;
         }
         // A token's match depends only on its text: analyse each distinct token once.
-        let mut seen: FastMap<&str, bool> = FastMap::default();
+        let mut seen: FxHashMap<&str, bool> = FxHashMap::default();
         for tok in tokenize(text) {
             // The cheap prefix test first: most tokens never reach the table.
             if !self.may_match(tok.text) {

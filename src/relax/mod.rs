@@ -42,10 +42,10 @@
 mod steps;
 
 use crate::bm25::{score_all, PoolShard};
-use crate::fasthash::FastMap;
 use crate::format::{ChunkRecord, Field};
 use crate::gate::{self, Leakage};
 use crate::scope::Scope;
+use rustc_hash::FxHashMap;
 use serde::Serialize;
 
 /// Fields W1 drops: the topical narrowing of a scope (unless locked).
@@ -208,7 +208,7 @@ pub fn unit_scores(
     sides: usize,
     slot: impl Fn(usize, u32) -> Option<Slot>,
 ) -> Vec<Vec<f32>> {
-    let mut units: FastMap<(usize, Slot), [f32; UNIT_CHUNKS]> = FastMap::default();
+    let mut units: FxHashMap<(usize, Slot), [f32; UNIT_CHUNKS]> = FxHashMap::default();
     for s in score_all(pool, terms) {
         let Some(at) = slot(s.shard, s.doc).filter(|x| x.side < sides) else {
             continue;

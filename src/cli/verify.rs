@@ -1,0 +1,87 @@
+//! `chsr verify`: check every shard of a folder, its dense part and the embedding model against
+//! the manifest; one `ok` line per good file, one `BAD` line per bad one.
+
+use chsr::search::Library;
+
+/// Runs `chsr verify` on the folder `dir`.
+pub(super) fn run(dir: &std::path::Path) -> Result<(), String> {
+    let mut lib = Library::open_dir(dir).map_err(|e| e.to_string())?;
+    let entries = lib.manifest().shards.clone();
+    let mut errors = Vec::new();
+    let mut files = entries.len();
+    for e in &entries {
+        let path = dir.join(&e.file);
+        match std::fs::read(&path) {
+            Err(err) => errors.push(format!(
+                "{}: {}",
+                e.file,
+                chsr::search::missing_shard_message(&err)
+            )),
+            Ok(bytes) => match lib.load_shard(&e.file, &bytes) {
+                Ok(()) => println!("ok  {} ({} chunks, {} bytes)", e.file, e.chunks, e.bytes),
+                Err(err) => errors.push(err.to_string()),
+            },
+        }
+        // Its dense part, if any (checked against the shard it belongs to).
+        if let Some(d) = &e.dense {
+            files += 1;
+            match std::fs::read(dir.join(&d.file)) {
+                Err(err) => errors.push(format!(
+                    "{} (vectors of {}): {}",
+                    d.file,
+                    e.file,
+                    chsr::search::missing_shard_message(&err)
+                )),
+                Ok(_) if !lib.is_loaded(&e.file) => errors.push(format!(
+                    "{} (vectors of {}): not checked, its shard is bad",
+                    d.file, e.file
+                )),
+                Ok(bytes) => match lib.load_dense(&d.file, &bytes) {
+                    Ok(()) => {
+                        println!("ok  {} (vectors of {}, {} bytes)", d.file, e.file, d.bytes)
+                    }
+                    Err(err) => errors.push(err.to_string()),
+                },
+            }
+        }
+    }
+    // The embedding model the manifest lists, if any: present, the right file, decodable.
+    let model = lib.manifest().model.clone();
+    if let Some(m) = &model {
+        match std::fs::read(dir.join(&m.file)) {
+            Err(err) => errors.push(format!(
+                "{} (embedding model): {}",
+                m.file,
+                chsr::search::missing_shard_message(&err)
+            )),
+            Ok(bytes) => match lib.load_model(&bytes) {
+                Ok(()) => println!(
+                    "ok  {} (embedding model {}, {} bytes)",
+                    m.file, m.id, m.bytes
+                ),
+                Err(err) => errors.push(err.to_string()),
+            },
+        }
+    }
+    let parts = files - entries.len();
+    let mut what = format!("{} shards", entries.len());
+    if parts > 0 {
+        what += &format!(", {parts} dense parts");
+    }
+    if model.is_some() {
+        what += " and the embedding model";
+    }
+    if errors.is_empty() {
+        println!("{what} verified");
+        Ok(())
+    } else {
+        for e in &errors {
+            eprintln!("BAD {e}");
+        }
+        Err(format!(
+            "{} of {} files failed verification",
+            errors.len(),
+            files + usize::from(model.is_some())
+        ))
+    }
+}
