@@ -137,7 +137,7 @@ fn a_strict_key_blocks_dropping_the_level() {
     let relax = r.trace.relaxation.as_ref().unwrap();
     let w2 = relax.steps.iter().find(|s| s.step == "W2").unwrap();
     assert!(
-        w2.note.starts_with("blocked: strict key(s) doc_type"),
+        w2.note.starts_with("blocked: strict key(s) set (doc_type"),
         "{}",
         w2.note
     );

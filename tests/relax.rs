@@ -300,7 +300,7 @@ fn another_level_widens_only_on_stronger_evidence_and_never_past_a_lock() {
     let relax = r.trace.relaxation.as_ref().unwrap();
     let w2 = relax.steps.iter().find(|s| s.step == "W2").unwrap();
     assert!(
-        w2.note.starts_with("blocked: strict key(s) doc_type"),
+        w2.note.starts_with("blocked: strict key(s) set (doc_type"),
         "{}",
         w2.note
     );

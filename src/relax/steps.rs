@@ -275,11 +275,7 @@ impl Library {
         }
         ev.in_scope = Some(inside);
         // W2: the subject's other levels, unless a strict key pins the request.
-        let strict: Vec<&str> = STRICT_FIELDS
-            .iter()
-            .filter(|f| scope.get(**f).is_some())
-            .map(|f| f.name())
-            .collect();
+        let strict = w2_blockers(scope, q);
         let mut w2 = w1.clone();
         w2.relax(Field::Level);
         let level_locked = scope.is_locked(Field::Level);
@@ -363,7 +359,7 @@ impl Library {
                     "skipped: the level is locked".into()
                 } else {
                     format!(
-                        "blocked: strict key(s) {} set, another level is not an answer",
+                        "blocked: strict key(s) set ({}): another level is not an answer",
                         strict.join(", ")
                     )
                 },
@@ -498,11 +494,7 @@ impl Library {
         }
         // W2: drop the level, unless a strict key pins the request.
         if needs_more(cands) {
-            let strict: Vec<&str> = STRICT_FIELDS
-                .iter()
-                .filter(|f| current.get(**f).is_some())
-                .map(|f| f.name())
-                .collect();
+            let strict = w2_blockers(&current, q);
             if current.get(Field::Level).is_none() {
                 r.steps.push(RelaxStep {
                     step: "W2".into(),
@@ -526,7 +518,7 @@ impl Library {
                     scope: current.to_json(),
                     added: 0,
                     note: format!(
-                        "blocked: strict key(s) {} set, another level is not an answer",
+                        "blocked: strict key(s) set ({}): another level is not an answer",
                         strict.join(", ")
                     ),
                 });
@@ -606,4 +598,19 @@ fn fallback_step(scope: &Scope, added: usize, why: &str) -> RelaxStep {
             )
         },
     }
+}
+
+/// What blocks W2 (dropping the level): a strict scope key (paper, year, question number, doc
+/// type), or a document type the query asks for (the paper's content-type and mark-scheme flags:
+/// "mark scheme", "corrigé", "past paper" want that level's own material).
+fn w2_blockers(scope: &Scope, q: &Query<'_>) -> Vec<String> {
+    let mut out: Vec<String> = STRICT_FIELDS
+        .iter()
+        .filter(|f| scope.get(**f).is_some())
+        .map(|f| f.name().to_string())
+        .collect();
+    if let Some(t) = &q.understanding.wants_doc_type {
+        out.push(format!("the query asks for {t}"));
+    }
+    out
 }
