@@ -243,6 +243,10 @@ pub(super) struct SearchArgs {
     /// Override the variant's gating: gated, ungated or post_filtered.
     #[arg(long)]
     pub(super) gating: Option<String>,
+    /// Turn the dense path on (F is lexical by default: the vectors add no nDCG@8 on OpenCERB
+    /// dev) or, with `--dense false`, off for any variant.
+    #[arg(long, num_args = 0..=1, default_missing_value = "true")]
+    pub(super) dense: Option<bool>,
     /// Section expansion: add each result's section within this many characters.
     #[arg(long, default_value_t = 0)]
     pub(super) expand: usize,
@@ -274,6 +278,9 @@ pub(super) struct ExplainArgs {
     /// Pipeline variant (A, B, B+, C, D, E).
     #[arg(long, default_value = "F")]
     pub(super) variant: String,
+    /// Turn the dense path on or off (see `chsr search --dense`).
+    #[arg(long, num_args = 0..=1, default_missing_value = "true")]
+    pub(super) dense: Option<bool>,
     /// Print the explanation as JSON.
     #[arg(long)]
     pub(super) json: bool,

@@ -9,12 +9,15 @@ use chsr::search::{Gating, Library, SearchOptions, Variant};
 
 /// The `--variant` value, or an error listing the valid ones.
 fn variant_arg(v: &str) -> Result<Variant, String> {
-    Variant::parse(v).ok_or_else(|| format!("unknown --variant {v:?}; valid: A, B, B+, C, D, E"))
+    Variant::parse(v).ok_or_else(|| format!("unknown --variant {v:?}; valid: A, B, B+, C, D, E, F"))
 }
 
 /// Runs `chsr search` and prints its results.
 pub(super) fn search(a: SearchArgs) -> Result<(), String> {
     let mut opts = SearchOptions::for_variant(variant_arg(&a.variant)?);
+    if let Some(d) = a.dense {
+        opts.stages.dense = d;
+    }
     if let Some(g) = &a.gating {
         opts.stages.gating = Gating::parse(g).ok_or_else(|| {
             format!("unknown --gating {g:?}; valid: gated, ungated, post_filtered")
@@ -90,6 +93,9 @@ pub(super) fn search(a: SearchArgs) -> Result<(), String> {
 /// Runs `chsr explain` and prints the explanation.
 pub(super) fn explain(a: ExplainArgs) -> Result<(), String> {
     let mut opts = SearchOptions::for_variant(variant_arg(&a.variant)?);
+    if let Some(d) = a.dense {
+        opts.stages.dense = d;
+    }
     opts.k = a.k;
     let scope = a.scope.scope()?;
     let mut lib = Library::open_dir(&a.shards).map_err(|e| e.to_string())?;

@@ -130,6 +130,7 @@ impl Library {
             gating: st.gating,
             requested_scope: requested.to_json(),
             max_query_terms: MAX_QUERY_TERMS,
+            dense_path: st.dense,
             ..Default::default()
         };
         // 2. Understand the query, once for every pass (E: hints, intents, language).

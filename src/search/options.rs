@@ -30,7 +30,8 @@ pub const MAX_K: usize = 200;
 /// four-case relaxation trigger. F = E + what chsr adds, each step measured in
 /// `bench/quality/report.md`: section evidence in BM25, the exercise and other-answer priors,
 /// section coverage, label lists, query hints as hard scope constraints, the evidence trigger and
-/// the tuned dense weight. F is the default of the page, the embed and the CLI.
+/// the dense path off (on demand with the `dense` option, weighted 0.1). F is the default of the
+/// page, the embed and the CLI.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub enum Variant {
     /// Dense only, gated.
@@ -47,7 +48,7 @@ pub enum Variant {
     /// D + query understanding, cross-language expansion and the paper's scope relaxation.
     E,
     /// chsr's best: E + section evidence, priors, coverage, label lists, hard hints, the
-    /// evidence trigger, tuned weights.
+    /// evidence trigger; lexical unless the `dense` option asks for the vectors (weight 0.1).
     #[default]
     F,
 }
@@ -152,7 +153,11 @@ impl Variant {
                 relax: true,
                 ..base
             },
+            // Lexical by default: the dense list adds no nDCG@8 to F on OpenCERB dev (−0.001, p
+            // 0.88; docs/benchmark.md), so no student downloads vectors for nothing; the
+            // `dense` option turns it on (weight `dense_weight`).
             Variant::F => Stages {
+                dense: false,
                 sections: true,
                 rerank: true,
                 understand: true,
@@ -267,6 +272,11 @@ impl SearchOptions {
             match key.as_str() {
                 "variant" => {}
                 "k" => o.k = uint(v, "k", 1, MAX_K as u64)?,
+                "dense" => {
+                    o.stages.dense = v
+                        .as_bool()
+                        .ok_or_else(|| SearchError::Option("dense must be true or false".into()))?
+                }
                 "gating" => {
                     o.stages.gating = v.as_str().and_then(Gating::parse).ok_or_else(|| {
                         SearchError::Option("gating must be \"gated\", \"ungated\" or \"post_filtered\"".into())
@@ -356,7 +366,7 @@ impl SearchOptions {
                 }
                 other => {
                     return Err(SearchError::Option(format!(
-                        "unknown option {other:?}; valid: k, variant, gating, rrf_k, window, snippet_chars, trigger, k_min, \
+                        "unknown option {other:?}; valid: k, variant, dense, gating, rrf_k, window, snippet_chars, trigger, k_min, \
                          widen_ratio, mix_ratio, level_ratio, allow_fallback, expand_chars, text, dense_weight, section_weight, exact_max, exact_fraction, \
                          query_vector, vector_model"
                     )))

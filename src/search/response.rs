@@ -177,6 +177,9 @@ pub struct Trace {
     pub truncated: bool,
     /// The term limit applied.
     pub max_query_terms: usize,
+    /// Whether the search runs the dense path (a page fetches the vectors and the model only
+    /// then).
+    pub dense_path: bool,
     /// Whether the query had no searchable term (the scope is then browsed in id order).
     pub browse: bool,
     /// What query understanding read (variant E).
