@@ -115,6 +115,7 @@ fn a_built_site_becomes_a_bundle_of_scoped_chunks_read_from_its_structure() {
         "index.html",
         "chsr-search.js",
         "chsr-client.js",
+        "controller.js",
         "view.js",
         "page.css",
     ] {

@@ -1,30 +1,33 @@
 // The study page: scope pickers with facet counts, the scope and query kept in the URL, search as
 // you type, result cards with "why" panels, section expansion, context copying, EN/FR, offline.
 // Corpus text is only ever inserted as text (see view.js), never as HTML.
+// The search itself (shards, facets, scope checks, sections, context) is controller.js's, shared
+// with the embed; this file is the page's view of it: DOM, events, URL, language, offline list.
 import { ChsrClient } from './chsr-client.js';
+import { Controller } from './controller.js';
 import { pickLang, translator } from './i18n.js';
-import { el, boundInput, card, copyText, entryLabel, errorText, placeLabel, scopeLabel, statusText, whyQuery, widenedText } from './view.js';
-import { applyUpdate, keepOffline, keepOfflineBytes, offlineSupported, onOfflineEvent, registerOffline, registrationStarted, savedCopies } from './offline.js';
+import {
+  el, boundInput, card, copyText, entryLabel, errorText, pickerOffered, pickerOptions, placeLabel, scopeErrorText, scopeLabel,
+  statusText, whyQuery, widenedText,
+} from './view.js';
+import { applyUpdate, keepOffline, offlineSupported, onOfflineEvent, registerOffline, registrationStarted, savedCopies } from './offline.js';
 
 const $ = (id) => document.getElementById(id);
 const FACETS = ['doc_type', 'chapter', 'year', 'paper', 'exam', 'lang'];
 const FIELDS = ['subject', 'level', ...FACETS];
-// Cards show snippets; a result's full text comes with "Show the whole section" (text: true).
+// Cards show snippets; a result's full text comes with "Show the whole section".
 const OPTIONS = { k: 10, text: false };
-const EXPAND_CHARS = 6000;
 const DEBOUNCE_MS = 300;
 
 let t = translator('en');
-let client = null;
+let ctl = null;
 let manifest = null;
-let last = null; // {query, scope, options, resp}
 let statusThunk = () => t('status.loading');
 let errorThunk = null;
 let noticeThunk = null;
 let cutThunk = null;
 let keptQuery = null; // the text kept when a question too long was cut
 let retryAction = null;
-let seq = 0;
 let registration = null;
 
 // ---------------------------------------------------------------- language
@@ -55,10 +58,10 @@ function setLang(lang, { remember = false } = {}) {
   if (manifest) refreshPickers();
   setStatus(statusThunk);
   if (errorThunk) showError(errorThunk, retryAction);
-  if (client) showModelState();
+  if (manifest) showModelState();
   if (noticeThunk) setNotice(noticeThunk);
   if (cutThunk) setCutNotice(cutThunk);
-  if (last && last.resp) render(last.resp, { keep: true });
+  if (ctl && ctl.last) render(ctl.last.resp, { keep: true });
   refreshOffline();
 }
 
@@ -111,49 +114,16 @@ function clearError() {
 
 // ---------------------------------------------------------------- scope pickers
 
-function naturalSort(a, b) {
-  return String(a).localeCompare(String(b), undefined, { numeric: true });
-}
-
-function knownValues(field) {
-  const vals = new Set();
-  for (const s of manifest.shards) {
-    if (field === 'subject' || field === 'level') vals.add(s[field]);
-    else for (const v of Object.keys(s.facets[field] || {})) vals.add(v);
-  }
-  return [...vals].sort(naturalSort);
-}
-
-function setOptions(select, values, anyLabel, current) {
-  select.replaceChildren(el('option', { value: '' }, anyLabel));
-  for (const [value, label] of values) select.append(el('option', { value }, label));
-  select.value = values.some(([v]) => v === current) ? current : '';
-}
-
-function shardsFor(subject, level) {
-  return manifest.shards.filter((s) => (!subject || s.subject === subject) && (!level || s.level === level));
-}
-
-/** Rebuilds every picker from the manifest for the current selection (keeping it). */
+/** Rebuilds every picker from the engine's facets for the selection (keeping what it can). */
 function refreshPickers(selection = currentScope()) {
-  const subjects = new Map();
-  for (const s of manifest.shards) subjects.set(s.subject, (subjects.get(s.subject) || 0) + s.chunks);
-  setOptions($('subject'), [...subjects].sort((a, b) => naturalSort(t.value('subject', a[0]), t.value('subject', b[0])))
-    .map(([v, n]) => [v, t('facet.count', { label: t.value('subject', v), n: t.num(n) })]), t('scope.anySubject'), selection.subject);
-  const levels = new Map();
-  for (const s of shardsFor(selection.subject)) levels.set(s.level, (levels.get(s.level) || 0) + s.chunks);
-  setOptions($('level'), [...levels].map(([v, n]) => [v, t('facet.count', { label: t.value('level', v), n: t.num(n) })]),
-    t('scope.anyLevel'), selection.level);
-  const shards = shardsFor($('subject').value, $('level').value);
-  for (const f of FACETS) {
-    const counts = new Map();
-    for (const s of shards) for (const [v, n] of Object.entries(s.facets[f] || {})) counts.set(v, (counts.get(v) || 0) + n);
-    // A value chosen earlier (or from a link) stays visible even when this part of the scope has none.
-    if (selection[f] && !counts.has(selection[f])) counts.set(selection[f], 0);
-    const values = [...counts.keys()].sort(f === 'year' ? (a, b) => naturalSort(b, a) : (a, b) => naturalSort(t.value(f, a), t.value(f, b)))
-      .map((v) => [v, t('facet.count', { label: f === 'chapter' ? t('card.chapter', { chapter: v }) : t.value(f, v), n: t.num(counts.get(v)) })]);
-    setOptions($(f), values, t('scope.any'), selection[f]);
-    $(f).closest('label').hidden = values.length < 2 && !selection[f];
+  // A value the rest of the selection rules out (a level the new subject lacks) is dropped.
+  const { scope } = ctl.checkScope(selection);
+  const facets = ctl.facets(scope);
+  for (const f of FIELDS) {
+    const facet = facets.get(f);
+    $(f).replaceChildren(...(facet ? pickerOptions(t, facet) : []));
+    $(f).value = scope[f] || '';
+    if (FACETS.includes(f)) $(f).closest('label').hidden = !pickerOffered(facet);
   }
   $('scope-summary').textContent = t('scope.summary', { scope: scopeLabel(t, currentScope()) });
 }
@@ -169,18 +139,6 @@ function currentScope() {
   const scope = {};
   for (const f of FIELDS) if ($(f).value) scope[f] = $(f).value;
   return scope;
-}
-
-/** Keeps the scope values this manifest knows; reports the others. */
-function checkScope(scope) {
-  const ok = {};
-  const unknown = [];
-  for (const [f, v] of Object.entries(scope)) {
-    const valid = knownValues(f);
-    if (valid.includes(v)) ok[f] = v;
-    else unknown.push({ field: f, value: v, valid });
-  }
-  return { scope: ok, unknown };
 }
 
 // ---------------------------------------------------------------- URL state
@@ -213,16 +171,13 @@ function syncUrl(push) {
 /** Applies the URL's query and scope to the form; unknown scope values are explained. */
 function applyUrl() {
   const { query, scope } = stateFromUrl();
-  const { scope: ok, unknown } = checkScope(scope);
+  const { scope: ok, unknown } = ctl.checkScope(scope);
   $('q').value = query;
   checkQueryLength();
   refreshPickers(ok);
   if (unknown.length) {
     const u = unknown[0];
-    setNotice(() => t('error.scope', {
-      field: t.field(u.field).toLowerCase(), value: u.value,
-      valid: t.list(u.valid.map((v) => t.value(u.field, v))),
-    }));
+    setNotice(() => scopeErrorText(t, u));
   } else {
     setNotice(null);
   }
@@ -231,19 +186,15 @@ function applyUrl() {
 
 // ---------------------------------------------------------------- search
 
-function progress(my) {
-  return (entry, info) => {
-    if (my !== seq) return;
-    const what = entryLabel(t, entry);
-    document.body.classList.add('loading');
-    if (info && info.retry) setStatus(() => t('status.retrying', { what }));
-    else if (info && info.expected) setStatus(() => t('status.downloadingPart', { what, done: t.size(info.received), size: t.size(info.expected) }));
-    else setStatus(() => t('status.downloading', { what, size: t.size(entry.bytes) }));
-  };
+function progress(entry, info) {
+  const what = entryLabel(t, entry);
+  document.body.classList.add('loading');
+  if (info && info.retry) setStatus(() => t('status.retrying', { what }));
+  else if (info && info.expected) setStatus(() => t('status.downloadingPart', { what, done: t.size(info.received), size: t.size(info.expected) }));
+  else setStatus(() => t('status.downloading', { what, size: t.size(entry.bytes) }));
 }
 
 function clearResults() {
-  last = null;
   delete document.body.dataset.pending;
   $('results').replaceChildren();
   $('widened').hidden = true;
@@ -252,47 +203,30 @@ function clearResults() {
   $('copy-status').textContent = '';
 }
 
-// `upgrade`: the same search again because enhancement files (the model) arrived after its
-// results were shown; the cards are replaced in place (see render).
-async function runSearch({ push = false, browse = false, upgrade = false } = {}) {
-  if (!client) return;
-  const my = ++seq;
-  window.__chsrSeq = my;
-  const query = $('q').value;
-  const scope = currentScope();
-  if (!upgrade) syncUrl(push);
-  // An empty query browses the scope on Enter, but only within a subject (never the whole library).
-  if (!query.trim() && !(browse && scope.subject)) {
-    clearResults();
-    setStatus(() => t('status.cleared'));
-    searchDone(my);
-    return;
-  }
-  const options = { ...OPTIONS };
-  try {
-    const resp = await client.search(query, scope, options, upgrade ? null : progress(my));
-    if (my !== seq) return;
+// The controller's reports (see controller.js).
+const hooks = {
+  started: (my) => { window.__chsrSeq = my; },
+  progress,
+  cleared: () => { clearResults(); setStatus(() => t('status.cleared')); },
+  results: (resp, { upgrade }) => {
     clearError();
-    const wasPending = upgrade && last && last.resp && last.resp.pending.length > 0;
-    if (wasPending) resp.upgraded = last.resp.pending;
-    last = { query, scope, options, resp };
     render(resp, { keep: upgrade });
+    refreshPickers(); // the counts are exact once the scope's shards are loaded
     showModelState();
-    rememberLoaded();
-    if (resp.pending.length > 0) {
-      // The vector path comes after the first result: load what it needs, then search again
-      // (unless another search has started since: it does the same).
-      client.enhance().then(() => { if (my === seq) runSearch({ browse, upgrade: true }); });
-    }
-    if (wasPending && !window.__chsrUpgradedAt) window.__chsrUpgradedAt = Date.now();
-  } catch (e) {
-    if (my !== seq) return;
+    if (resp.upgraded && !window.__chsrUpgradedAt) window.__chsrUpgradedAt = Date.now();
+  },
+  error: (e, retry) => {
     clearResults();
     setStatus(() => '');
-    showError(() => errorText(t, e), () => runSearch({ browse }));
-  } finally {
-    searchDone(my);
-  }
+    showError(() => errorText(t, e), retry);
+  },
+  settled: (current) => { if (current) searchDone(); },
+};
+
+async function runSearch({ push = false, browse = false } = {}) {
+  if (!ctl || !ctl.client) return;
+  syncUrl(push);
+  await ctl.search($('q').value, currentScope(), { browse });
 }
 
 // What waits for the first search to be over (the service worker's registration, whose install
@@ -316,25 +250,18 @@ function whenIdle(fn) {
 
 // Test and automation hooks: `__chsrSeq` is the latest search started, `__chsrDone` the latest
 // finished while still current; `__chsrSearches` counts finished searches.
-function searchDone(my) {
-  if (my !== seq) return;
+function searchDone() {
   afterFirstResult();
   document.body.classList.remove('loading');
-  window.__chsrDone = my;
+  window.__chsrDone = ctl.seq;
   window.__chsrSearches = (window.__chsrSearches || 0) + 1;
 }
 
 // A model that could not be loaded does not stop the search (keywords only): say so, offer a retry.
 function showModelState() {
-  const err = client.modelError;
+  const err = ctl.modelError;
   $('model-notice-text').textContent = err ? t('model.failed', { reason: errorText(t, err) }) : '';
   $('model-notice').hidden = !err;
-}
-
-function loadSection(hit) {
-  const { query, scope, options } = last;
-  const resp = client.runSearch(query, scope, { ...options, text: true, expand_chars: EXPAND_CHARS });
-  return resp.results.find((h) => h.id === hit.id) || hit;
 }
 
 // `keep`: the same search re-rendered (upgraded): open "why" panels, shown sections and the focus
@@ -345,6 +272,8 @@ function render(resp, { keep = false } = {}) {
   if (!window.__chsrFirstResultAt) { window.__chsrFirstResultAt = Date.now(); window.__chsrFirstTrace = trace; }
   window.__chsrLast = resp;
   const state = keep ? cardState($('results')) : null;
+  const shown = ctl.last;
+  const loadSection = (hit) => ctl.section(hit, shown);
   // Card titles link to their course page in this tab (the study page is the reader's own tab).
   $('results').replaceChildren(...hits.map((h) => card(t, h, { trace, loadSection, idPrefix: 'r' })));
   if (state) restoreCardState($('results'), state);
@@ -388,10 +317,9 @@ function restoreCardState(list, state) {
 }
 
 async function copyContext() {
-  if (!last) return;
-  const { query, scope, options } = last;
-  const text = client.toContext(query, scope, options);
-  const n = (text.match(/^\[DOCUMENT \d+\]$/gm) || []).length;
+  const packed = ctl && ctl.context();
+  if (!packed) return;
+  const { text, n } = packed;
   if (await copyText(text)) {
     $('copy-fallback').hidden = true;
     $('copy-status').textContent = t('copy.done', { n });
@@ -406,10 +334,6 @@ async function copyContext() {
 
 // ---------------------------------------------------------------- offline
 
-function rememberLoaded() {
-  keepOffline(client.loadedShards().flatMap((s) => ChsrClient.shardFiles(s)).map((f) => client.fileUrl(f)));
-}
-
 let offlineSeq = 0;
 async function refreshOffline() {
   if (!manifest) return;
@@ -422,7 +346,7 @@ async function refreshOffline() {
     $('offline-current').hidden = true;
     return;
   }
-  const urls = manifest.shards.map((s) => client.fileUrl(s.file));
+  const urls = manifest.shards.map((s) => ctl.client.fileUrl(s.file));
   const saved = await savedCopies(urls);
   if (my !== offlineSeq) return;
   const n = [...saved.values()].filter(Boolean).length;
@@ -436,7 +360,7 @@ async function refreshOffline() {
     if (!ok && registration) {
       const b = el('button', { type: 'button', class: 'secondary small' }, t('offline.save'));
       b.setAttribute('aria-label', `${t('offline.save')}: ${placeLabel(t, s.subject, s.level)}`);
-      b.addEventListener('click', () => { b.disabled = true; b.textContent = t('offline.saving'); keepOffline(ChsrClient.shardFiles(s).map((f) => client.fileUrl(f))); });
+      b.addEventListener('click', () => { b.disabled = true; b.textContent = t('offline.saving'); keepOffline(ChsrClient.shardFiles(s).map((f) => ctl.client.fileUrl(f))); });
       item.append(b);
     }
     return item;
@@ -462,21 +386,20 @@ async function start() {
   clearError();
   setStatus(() => t('status.loading'));
   try {
-    client = await ChsrClient.open('shards/manifest.json');
+    await ctl.open('shards/manifest.json');
   } catch (e) {
     setStatus(() => '');
     showError(() => errorText(t, e), start);
     return;
   }
-  manifest = client.manifest();
-  client.onShardBytes = (entry, bytes) => keepOfflineBytes(client.fileUrl(entry.file), bytes);
+  manifest = ctl.manifest();
   setStatus(() => t('status.ready', { docs: t.num(manifest.chunks), shards: manifest.shards.length }));
   const { query } = applyUrl();
   wire();
   document.body.dataset.ready = 'true';
   refreshOffline();
   if (query.trim()) await runSearch();
-  else whenIdle(() => { if (seq === 0) afterFirstResult(); });
+  else whenIdle(() => { if (ctl.seq === 0) afterFirstResult(); });
 }
 
 let wired = false;
@@ -515,7 +438,7 @@ function wire() {
     const { query } = applyUrl();
     refreshOffline();
     if (query.trim()) runSearch();
-    else { clearResults(); setStatus(() => t('status.cleared')); }
+    else ctl.search('', currentScope());
   });
   $('copy-context').addEventListener('click', copyContext);
   $('copy-close').addEventListener('click', () => { $('copy-fallback').hidden = true; $('copy-context').focus(); });
@@ -530,6 +453,7 @@ function wire() {
 }
 
 function init() {
+  ctl = new Controller(hooks, { options: OPTIONS, offline: true });
   t = translator(pickLang(uiLangFromUrl() || storedLang()));
   applyStaticStrings();
   fitScopePanel();
@@ -544,11 +468,7 @@ function init() {
     });
   }
   $('error-retry').addEventListener('click', () => { if (retryAction) retryAction(); });
-  $('model-retry').addEventListener('click', () => {
-    if (!client) return;
-    client.retryEnhancements();
-    runSearch();
-  });
+  $('model-retry').addEventListener('click', () => ctl.retryEnhancements());
   $('update-reload').addEventListener('click', applyUpdate);
   onOfflineEvent((ev) => {
     if (ev.type === 'update') $('update').hidden = false;
@@ -558,8 +478,8 @@ function init() {
     registration = reg;
     window.__chsrRegistered = true; // test hook: the registration attempt is over (install may go on)
     refreshOffline();
-    if (reg && client) rememberLoaded();
-    if (reg) navigator.serviceWorker.ready.then(() => { if (client) rememberLoaded(); refreshOffline(); });
+    if (reg) ctl.rememberLoaded();
+    if (reg) navigator.serviceWorker.ready.then(() => { ctl.rememberLoaded(); refreshOffline(); });
   }));
   start();
 }

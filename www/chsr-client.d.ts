@@ -3,7 +3,15 @@
 // those values, as src/library.rs serialises them.
 import type { ChsrIndex } from './pkg/chsr.js';
 
-/** A scope: field → value. `subject` and `level` pick the shards; the others filter chunks. */
+/** A field of a scope (what `lock` may name). */
+export type ScopeField = 'subject' | 'level' | 'doc_type' | 'source' | 'chapter' | 'section' | 'section_key' | 'topic'
+  | 'year' | 'exam' | 'paper' | 'question_number' | 'lang';
+
+/**
+ * A scope: field → value. `subject` and `level` pick the shards; the others filter chunks.
+ * `lock` names fields the engine enforces in every search, facet, section and context
+ * (relaxation never drops them; each must have a value here).
+ */
 export interface Scope {
   subject?: string;
   level?: string;
@@ -19,6 +27,8 @@ export interface Scope {
   paper?: string;
   question_number?: string | number;
   lang?: string;
+  /** Locked fields: an array, or one comma-separated string (`"chapter,level"`). */
+  lock?: ScopeField[] | string;
 }
 
 export type Variant = 'A' | 'B' | 'B+' | 'C' | 'D' | 'E';
@@ -74,7 +84,19 @@ export type Leakage = 'in_scope' | 'cross_topic' | 'cross_level' | 'fallback' | 
 
 export interface Segment { text: string; hit: boolean }
 export interface Adjustment { reason: string; delta: number }
-export interface Expanded { id: string; doc_type: string; text: string }
+/** A chunk of a section (expansion, `section`), with its scope fields. */
+export interface Expanded {
+  id: string;
+  subject: string;
+  level: string;
+  doc_type: string;
+  lang: string;
+  chapter?: string;
+  section?: string;
+  year?: string;
+  paper?: string;
+  text: string;
+}
 
 /** One result. Optional metadata is absent when the chunk has none. */
 export interface Hit {
@@ -115,8 +137,10 @@ export interface Hit {
   snippet: Segment[];
   /** The full chunk text ('' when the search passed `text: false`). */
   text: string;
-  /** Other chunks of the section (with `expand_chars`). */
+  /** Other chunks of the section (with `expand_chars`), each inside the scope the result was admitted under. */
   expanded?: Expanded[];
+  /** Chunks of the section expansion withheld as outside that scope (absent when none). */
+  withheld?: number;
 }
 
 export interface RelaxStep {
@@ -183,6 +207,8 @@ export interface Trace {
   post_filtered_out: number;
   duplicates: Array<{ id: string; of: string; similarity: number }>;
   relaxation?: Relaxation;
+  /** Section chunks expansion withheld as outside the scope, over every result (absent when none). */
+  withheld?: number;
   notes: string[];
   timings: { gate_ms: number; lexical_ms: number; embed_ms: number; dense_ms: number; fusion_ms: number; total_ms: number };
 }
@@ -240,13 +266,66 @@ export interface Manifest {
   query_vectors?: { model_id: string; dims: number };
 }
 
+/** One picker's values (`ChsrClient.facets`). */
+export interface Facet {
+  field: 'subject' | 'level' | 'doc_type' | 'chapter' | 'year' | 'paper' | 'exam' | 'lang';
+  /** Natural order (years newest first); counts narrowed by the rest of the scope; the scope's own value always listed. */
+  values: Array<{ value: string; count: number }>;
+  /** The scope's value, if any. */
+  selected?: string;
+  /** The scope locks the field: offer no picker for it. */
+  locked: boolean;
+  /** Counted over chunks (the scope's shards are loaded) rather than from the manifest. */
+  exact: boolean;
+}
+
+/** The engine's stable error codes (a ChsrError's `engineCode`). */
+export type EngineErrorCode = 'scope.unknown_field' | 'scope.unknown_value' | 'scope.bad_value' | 'search.not_loaded' | 'search.option'
+  | 'load.unknown_file' | 'load.integrity' | 'load.format' | 'load.mismatch' | 'load.model' | 'load.part_before_shard' | 'load.io'
+  | 'manifest' | 'input';
+
+/** The details of an engine error: for a scope error the field, the value given and the valid values. */
+export interface ErrorDetails {
+  field?: string;
+  value?: string;
+  valid?: string[];
+  reason?: string;
+  [key: string]: unknown;
+}
+
+/** `ChsrClient.validateScope`: the scope is valid, or why not (`details.valid`: the field's valid values). */
+export type ScopeCheck = { ok: true } | { ok: false; code: EngineErrorCode; message: string; details: ErrorDetails };
+
+/** `ChsrClient.section`: a shown result's whole section, re-gated against its scope. */
+export interface Section {
+  id: string;
+  /** The section's chunks inside the scope, the asked one included, in reading order. */
+  chunks: Expanded[];
+  /** Chunks of the section outside the scope (not returned). */
+  withheld: number;
+}
+
+/** `ChsrClient.contextFor`: `[DOCUMENT N]` context for shown results. */
+export interface Context {
+  context: string;
+  /** Ids left out: not loaded, or outside the scope. */
+  withheld: number;
+}
+
 export type ErrorCode = 'engine' | 'manifest' | 'network' | 'offline' | 'http' | 'interrupted' | 'integrity' | 'scope' | 'search';
 export const CODES: ErrorCode[];
 
 /** Every failure of the client; `code` says which, the other fields say where. */
 export class ChsrError extends Error {
-  constructor(code: ErrorCode, message: string, details?: { url?: string; entry?: ShardEntry | ModelEntry | PartProgressEntry; status?: number; received?: number; expected?: number; cause?: unknown });
+  constructor(code: ErrorCode, message: string, details?: {
+    url?: string; entry?: ShardEntry | ModelEntry | PartProgressEntry; status?: number; received?: number; expected?: number; cause?: unknown;
+    engineCode?: EngineErrorCode; details?: ErrorDetails;
+  });
   code: ErrorCode;
+  /** The engine's stable code, when the engine threw (`scope.unknown_value`, `load.integrity`…). */
+  engineCode?: EngineErrorCode;
+  /** The engine's details, when it threw (a scope error: `{field, value, valid}`). */
+  details?: ErrorDetails;
   url?: string;
   /** The file concerned (download and integrity errors): a shard, a dense part or the model. */
   entry?: ShardEntry | ModelEntry | PartProgressEntry;
@@ -267,7 +346,7 @@ export type Progress = (entry: ShardEntry | PartProgressEntry | ModelEntry, info
 export function initWasm(wasmUrl?: string | URL): Promise<unknown>;
 /** The `sha384-…` integrity the document's import maps give for `url` (the Wasm module's is checked), or null. */
 export function integrityFor(url: string): string | null;
-/** Turns an engine exception into a ChsrError (`scope` when the scope is at fault, else `search`). */
+/** Turns an engine exception into a ChsrError by its `code` (`scope.*` → `scope`, `load.integrity|format|mismatch|model` → `integrity`, `manifest`, else `search`). */
 export function engineError(e: unknown): ChsrError;
 /** The SHA-256 of `bytes` as 64 hex digits from WebCrypto, or null where WebCrypto is missing. */
 export function sha256Hex(bytes: BufferSource): Promise<string | null>;
@@ -321,8 +400,16 @@ export class ChsrClient {
   search(query: string, scope: Scope, options?: SearchOptions, onProgress?: Progress, how?: { widen?: boolean; enhanced?: boolean }): Promise<SearchResponse>;
   /** Searches the shards already loaded. */
   runSearch(query: string, scope: Scope, options?: SearchOptions): SearchResponse;
-  /** The same search's results as `[DOCUMENT N]` context for an assistant. */
+  /** The same search's results as `[DOCUMENT N]` context for an assistant (searches again; see `contextFor`). */
   toContext(query: string, scope: Scope, options?: SearchOptions): string;
+  /** The pickers' facets: values and counts narrowed by the rest of the scope. */
+  facets(scope: Scope): Facet[];
+  /** Checks a scope against the manifest. */
+  validateScope(scope: Scope): ScopeCheck;
+  /** A shown result's whole section, re-gated against the scope (no search); null when not loaded or outside it. */
+  section(id: string, scope: Scope): Section | null;
+  /** `[DOCUMENT N]` context for the results shown (`ids`, in order), re-gated against the scope, without searching again. */
+  contextFor(ids: string[], scope: Scope): Context;
   loadedShards(): ShardEntry[];
   /** The files of a shard entry: the shard, then its dense part. */
   static shardFiles(entry: ShardEntry): string[];

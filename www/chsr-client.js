@@ -15,7 +15,11 @@ let ready = null;
  */
 export const CODES = ['engine', 'manifest', 'network', 'offline', 'http', 'interrupted', 'integrity', 'scope', 'search'];
 
-/** A failure with a `code` (see CODES) and details: `url`, `entry`, `status`, `received`, `expected`. */
+/**
+ * A failure with a `code` (see CODES) and details: `url`, `entry`, `status`, `received`,
+ * `expected`; from the engine, `engineCode` (its stable code, `scope.unknown_value`…) and
+ * `details` (`{field, value, valid}` for a scope error).
+ */
 export class ChsrError extends Error {
   constructor(code, message, details = {}) {
     super(message);
@@ -25,12 +29,25 @@ export class ChsrError extends Error {
   }
 }
 
-/** Turns an engine exception into a ChsrError (`scope` when the scope is at fault). */
+// The engine's error codes (a JS Error's `code`, src/wasm.rs) → the client's (see CODES).
+const INTEGRITY_CODES = new Set(['load.integrity', 'load.format', 'load.mismatch', 'load.model']);
+
+/**
+ * Turns an engine exception into a ChsrError by the engine's stable `code` (never by its
+ * message): `scope.*` → `scope`, `load.integrity|format|mismatch|model` → `integrity`, `manifest`
+ * → `manifest`, anything else → `search`. The engine's own code is kept as `engineCode`, its
+ * `details` (the field, the value, the valid values…) as `details`.
+ */
 export function engineError(e) {
   if (e instanceof ChsrError) return e;
   const message = (e && e.message) || String(e);
-  const code = /^(unknown scope field|unknown \w+ "|scope field|scope:)/.test(message) ? 'scope' : 'search';
-  return new ChsrError(code, message, { cause: e });
+  const engineCode = e && typeof e.code === 'string' ? e.code : undefined;
+  let code = 'search';
+  if (engineCode && engineCode.startsWith('scope.')) code = 'scope';
+  else if (INTEGRITY_CODES.has(engineCode)) code = 'integrity';
+  else if (engineCode === 'manifest') code = 'manifest';
+  const details = e && e.details && typeof e.details === 'object' ? e.details : {};
+  return new ChsrError(code, message, { cause: e, engineCode, details });
 }
 
 /**
@@ -70,7 +87,9 @@ function indexFromManifest(text) {
   try {
     return ChsrIndex.fromManifest(text);
   } catch (e) {
-    throw new ChsrError('manifest', (e && e.message) || String(e), { cause: e });
+    const err = engineError(e);
+    err.code = 'manifest';
+    throw err;
   }
 }
 
@@ -140,7 +159,10 @@ async function fetchWithRetry(url, as, { expected, onBytes, onRetry, check } = {
       if (check) await check(body);
       return body;
     } catch (e) {
-      lastError = e instanceof ChsrError ? e : new ChsrError('integrity', (e && e.message) || String(e), { url, cause: e });
+      // The module's checks throw coded errors (`load.integrity`…); anything else failed a check too.
+      if (e instanceof ChsrError) lastError = e;
+      else if (e && typeof e.code === 'string') { lastError = engineError(e); lastError.url = url; }
+      else lastError = new ChsrError('integrity', (e && e.message) || String(e), { url, cause: e });
       if (attempt === 0 && onRetry) onRetry(lastError);
     }
   }
@@ -396,6 +418,55 @@ export class ChsrClient {
   toContext(query, scope, options) {
     try {
       return this.index.toContext(query, scope, options);
+    } catch (e) {
+      throw engineError(e);
+    }
+  }
+
+  /**
+   * The scope pickers' values: `[{field, values: [{value, count}], selected?, locked, exact}]`
+   * for subject, level, doc_type, chapter, year, paper, exam and lang, counts narrowed by the
+   * rest of the scope (chunk-exact once its shards are loaded, `exact`), the scope's own value
+   * always listed. A picker for a `locked` field is not offered.
+   */
+  facets(scope) {
+    try {
+      return this.index.facets(scope);
+    } catch (e) {
+      throw engineError(e);
+    }
+  }
+
+  /** Checks a scope against the manifest: `{ok: true}` or `{ok: false, code, message, details: {field, value, valid}}`. */
+  validateScope(scope) {
+    try {
+      return this.index.validateScope(scope);
+    } catch (e) {
+      throw engineError(e);
+    }
+  }
+
+  /**
+   * The whole section of a shown result, re-gated against the scope it was searched with (locks
+   * included): `{id, chunks: [{id, subject, level, doc_type, lang, chapter?, section?, year?,
+   * paper?, text}], withheld}` in reading order, or null when the chunk is not loaded or lies
+   * outside the scope. No search runs.
+   */
+  section(id, scope) {
+    try {
+      return this.index.section(id, scope) || null;
+    } catch (e) {
+      throw engineError(e);
+    }
+  }
+
+  /**
+   * `[DOCUMENT N]` context for the results shown (`ids`, in order) without searching again:
+   * `{context, withheld}` (`withheld`: ids not loaded or outside the scope, left out).
+   */
+  contextFor(ids, scope) {
+    try {
+      return this.index.contextFor(ids, scope);
     } catch (e) {
       throw engineError(e);
     }

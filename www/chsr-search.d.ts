@@ -1,5 +1,5 @@
 // TypeScript types of the <chsr-search> element (www/chsr-search.js).
-import type { Scope } from './chsr-client.js';
+import type { Hit, Scope, Trace } from './chsr-client.js';
 
 /**
  * The element's attributes: `manifest` (required), the scope attributes (each one given is
@@ -12,12 +12,14 @@ export type ChsrSearchAttribute =
 
 export interface ChsrResultsDetail {
   query: string;
-  /** The scope searched: the locked attributes plus the student's picks. */
+  /** The scope searched: the student's picks, the locked attributes and `lock` naming them. */
   scope: Scope;
   /** Results shown. */
   shown: number;
-  /** Widened results dropped because they left a locked field. */
-  hidden: number;
+  /** The results shown, as the engine returned them (inside every locked field). */
+  results: Hit[];
+  /** What the search did (relaxation steps a lock skipped, withheld section chunks…). */
+  trace: Trace;
 }
 
 /**
@@ -29,6 +31,8 @@ export class ChsrSearchElement extends HTMLElement {
   static readonly observedAttributes: ChsrSearchAttribute[];
   /** The scope fixed by the attributes (subject, level, doc-type, chapter, year, paper, exam, content-lang). */
   readonly lock: Scope;
+  /** The scope searched: the student's picks plus the locked values, with `lock` naming the locked fields. */
+  readonly scope: Scope;
   /** Results per search (attribute `k`, 1–50, default 8). */
   readonly k: number;
 }

@@ -7,16 +7,20 @@
 //
 // Attributes: `manifest` (required); scope attributes `subject`, `level`, `doc-type`, `chapter`,
 // `year`, `paper`, `exam`, `content-lang` — each one given is LOCKED: the student cannot change it,
-// and no result outside it is ever shown (widened results that leave a locked field are dropped,
-// and shards outside a locked level are never downloaded); `lang` (`en`/`fr`, the interface
+// and the engine never returns anything outside it (the lock goes into every search, facet,
+// section and context: relaxation never drops a locked field, so shards outside a locked level
+// are never downloaded); `lang` (`en`/`fr`, the interface
 // language; default: the browser's); `k` (results, default 8); `link-target="_self"` (results
 // open in the same tab; default: a new tab, as an LMS page needs).
 // Styles live in the shadow root (chsr-search.css next to this file); corpus text is only ever
-// inserted as text. Fires `chsr-results` ({query, scope, shown, hidden}) after each search.
-import { ChsrClient } from './chsr-client.js';
+// inserted as text. Fires `chsr-results` ({query, scope, shown, results, trace}) after each
+// search. The search itself is controller.js's, shared with the study page; this is its view.
+import { Controller, withLock } from './controller.js';
 import { pickLang, translator } from './i18n.js';
-import { el, boundInput, card, copyText, entryLabel, errorText, scopeLabel, statusText, whyQuery } from './view.js';
-import { keepOffline, keepOfflineBytes, registerOffline } from './offline.js';
+import {
+  el, boundInput, card, copyText, entryLabel, errorText, pickerOffered, pickerOptions, scopeErrorText, scopeLabel, statusText, whyQuery,
+} from './view.js';
+import { registerOffline } from './offline.js';
 
 const SCOPE_ATTRS = {
   subject: 'subject', level: 'level', 'doc-type': 'doc_type', chapter: 'chapter',
@@ -24,20 +28,7 @@ const SCOPE_ATTRS = {
 };
 const PICKABLE = ['subject', 'level', 'doc_type', 'chapter', 'year', 'paper'];
 const BASE = new URL('./', import.meta.url);
-const clients = new Map();
 let instances = 0;
-
-function openClient(manifestUrl) {
-  const key = new URL(manifestUrl, document.baseURI).href;
-  if (!clients.has(key)) {
-    const p = ChsrClient.open(key, { wasmUrl: new URL('pkg/chsr_bg.wasm', BASE) });
-    clients.set(key, p);
-    p.catch(() => clients.delete(key));
-  }
-  return clients.get(key);
-}
-
-const natural = (a, b) => String(a).localeCompare(String(b), undefined, { numeric: true });
 
 export class ChsrSearchElement extends HTMLElement {
   static get observedAttributes() {
@@ -47,9 +38,40 @@ export class ChsrSearchElement extends HTMLElement {
   constructor() {
     super();
     this.uid = `chsr${++instances}`;
-    this.seq = 0;
-    this.last = null;
+    this.starts = 0;
     this.attachShadow({ mode: 'open' });
+    const offline = BASE.origin === window.location.origin; // the service worker is same-origin only
+    this.ctl = new Controller({
+      started: () => { this.dataset.state = 'searching'; },
+      progress: (entry, info) => {
+        const what = entryLabel(this.t, entry);
+        if (info && info.retry) this.setStatus(() => this.t('status.retrying', { what }));
+        else if (!info) this.setStatus(() => this.t('status.downloading', { what, size: this.t.size(entry.bytes) }));
+      },
+      cleared: () => {
+        this.clearResults();
+        this.setStatus(() => this.t('status.cleared'));
+        this.dataset.state = 'ready';
+      },
+      results: (resp) => {
+        this.setError(null);
+        this.render(resp);
+        this.renderPickers(); // the counts are exact once the scope's shards are loaded
+        this.dataset.state = 'done';
+        const { query, scope } = this.ctl.last;
+        const detail = { query, scope, shown: resp.results.length, results: resp.results, trace: resp.trace };
+        this.dispatchEvent(new CustomEvent('chsr-results', { detail, bubbles: true, composed: true }));
+      },
+      error: (e) => {
+        this.clearResults();
+        this.setStatus(() => '');
+        this.setError(() => errorText(this.t, e, { locked: Object.keys(this.lock).length > 0 }));
+      },
+      settled: () => {
+        this.dataset.searches = String(Number(this.dataset.searches || 0) + 1);
+        if (this.afterFirstSearch) this.afterFirstSearch();
+      },
+    }, { offline });
   }
 
   connectedCallback() {
@@ -63,7 +85,7 @@ export class ChsrSearchElement extends HTMLElement {
     else this.start();
   }
 
-  /** The scope fixed by attributes. */
+  /** The scope fixed by attributes (every field given is locked). */
   get lock() {
     const lock = {};
     for (const [attr, field] of Object.entries(SCOPE_ATTRS)) {
@@ -71,6 +93,11 @@ export class ChsrSearchElement extends HTMLElement {
       if (v !== null && v.trim() !== '') lock[field] = v.trim();
     }
     return lock;
+  }
+
+  /** The scope searched: the student's picks, the locked values and the `lock` naming them. */
+  get scope() {
+    return withLock(this.currentChoice(), this.lock);
   }
 
   get k() {
@@ -129,8 +156,8 @@ export class ChsrSearchElement extends HTMLElement {
     if (this.statusThunk) ui.status.textContent = this.statusThunk();
     if (this.cutThunk) ui.cutNotice.textContent = this.cutThunk();
     if (this.errorThunk) ui.error.textContent = this.errorThunk();
-    if (this.client) this.renderPickers();
-    if (this.last) this.render(this.last.resp, this.last.hidden);
+    if (this.ctl.client && !this.ui.input.disabled) this.renderPickers();
+    if (this.ctl.last) this.render(this.ctl.last.resp);
   }
 
   // A question longer than the engine reads is cut in the box and said so; the notice stays while
@@ -162,7 +189,8 @@ export class ChsrSearchElement extends HTMLElement {
   }
 
   async start() {
-    const my = ++this.seq;
+    const my = ++this.starts;
+    this.ctl.cancel();
     this.setError(null);
     this.dataset.state = 'loading';
     const manifest = this.getAttribute('manifest');
@@ -173,36 +201,29 @@ export class ChsrSearchElement extends HTMLElement {
     }
     this.setStatus(() => this.t('status.loading'));
     // Offline support (same origin only) is set up after the first search, or when the browser is idle.
-    if (BASE.origin === window.location.origin) {
+    if (this.ctl.offline) {
       const register = () => { if (!this.registered) { this.registered = true; registerOffline(BASE.href); } };
       this.afterFirstSearch = register;
       if (window.requestIdleCallback) window.requestIdleCallback(() => { if (!this.dataset.searches) register(); }, { timeout: 3000 });
       else setTimeout(() => { if (!this.dataset.searches) register(); }, 1000);
     }
+    this.ctl.options = { k: this.k, text: false };
     try {
-      this.client = await openClient(manifest);
+      await this.ctl.open(manifest, { wasmUrl: new URL('pkg/chsr_bg.wasm', BASE) });
     } catch (e) {
-      if (my !== this.seq) return;
+      if (my !== this.starts) return;
       this.setStatus(() => '');
       this.setError(() => errorText(this.t, e));
       return;
     }
-    if (my !== this.seq) return;
-    this.manifest = this.client.manifest();
-    if (BASE.origin === window.location.origin && !this.client.onShardBytes) {
-      this.client.onShardBytes = (entry, bytes) => keepOfflineBytes(this.client.fileUrl(entry.file), bytes);
-    }
+    if (my !== this.starts) return;
     // A locked value the library does not know is the author's mistake: say so, search nothing.
-    for (const [field, value] of Object.entries(this.lock)) {
-      const valid = this.known(field);
-      if (!valid.includes(value)) {
-        this.setStatus(() => '');
-        this.setError(() => this.t('error.scopeLocked', {
-          field: this.t.field(field).toLowerCase(), value, valid: this.t.list(valid.map((v) => this.t.value(field, v))),
-        }));
-        this.ui.input.disabled = true;
-        return;
-      }
+    const { unknown, error } = this.ctl.checkScope(this.scope);
+    if (unknown.length || error) {
+      this.setStatus(() => '');
+      this.setError(() => (unknown.length ? scopeErrorText(this.t, unknown[0], { locked: true }) : this.t('error.search', { detail: error.message })));
+      this.ui.input.disabled = true;
+      return;
     }
     this.ui.input.disabled = false;
     this.renderPickers();
@@ -211,41 +232,20 @@ export class ChsrSearchElement extends HTMLElement {
     if (this.ui.input.value.trim()) this.search(false);
   }
 
-  known(field) {
-    const vals = new Set();
-    for (const s of this.manifest.shards) {
-      if (field === 'subject' || field === 'level') vals.add(s[field]);
-      else for (const v of Object.keys(s.facets[field] || {})) vals.add(v);
-    }
-    return [...vals].sort(natural);
-  }
-
-  /** Pickers for the fields the author left open, with counts within the lock. */
+  /** Pickers for the fields the author left open, with the engine's counts within the lock. */
   renderPickers() {
     const { t } = this;
     const lock = this.lock;
-    const keep = this.chosen || {};
-    const shards = this.manifest.shards.filter((s) => (!lock.subject || s.subject === lock.subject) && (!lock.level || s.level === lock.level)
-      && (!keep.subject || s.subject === keep.subject) && (!keep.level || s.level === keep.level));
+    const { scope } = this.ctl.checkScope(withLock(this.chosen || {}, lock));
+    const facets = this.ctl.facets(scope);
     const pickers = [];
     this.selects = {};
     for (const f of PICKABLE) {
-      if (lock[f]) continue;
-      const counts = new Map();
-      if (f === 'subject' || f === 'level') {
-        for (const s of this.manifest.shards.filter((x) => (!lock.subject || x.subject === lock.subject) && (!lock.level || x.level === lock.level))) {
-          counts.set(s[f], (counts.get(s[f]) || 0) + s.chunks);
-        }
-      } else {
-        for (const s of shards) for (const [v, n] of Object.entries(s.facets[f] || {})) counts.set(v, (counts.get(v) || 0) + n);
-      }
-      if (counts.size < 2) continue;
+      const facet = facets.get(f);
+      if (!pickerOffered(facet)) continue;
       const id = `${this.uid}-${f}`;
-      const select = el('select', { id },
-        el('option', { value: '' }, f === 'subject' ? t('scope.anySubject') : f === 'level' ? t('scope.anyLevel') : t('scope.any')),
-        [...counts.keys()].sort(natural).map((v) => el('option', { value: v },
-          t('facet.count', { label: f === 'chapter' ? t('card.chapter', { chapter: v }) : t.value(f, v), n: t.num(counts.get(v)) }))));
-      select.value = keep[f] && counts.has(keep[f]) ? keep[f] : '';
+      const select = el('select', { id }, pickerOptions(t, facet));
+      select.value = facet.selected || '';
       select.addEventListener('change', () => {
         this.chosen = this.currentChoice();
         this.renderPickers();
@@ -266,73 +266,23 @@ export class ChsrSearchElement extends HTMLElement {
     return c;
   }
 
-  /** Whether a result respects every locked field. */
-  insideLock(hit) {
-    return Object.entries(this.lock).every(([f, v]) => hit[f] !== undefined && String(hit[f]) === v);
+  search(explicit) {
+    if (!this.ctl.client || this.ui.input.disabled) return undefined;
+    return this.ctl.search(this.ui.input.value, this.scope, { browse: explicit });
   }
 
-  // `upgrade`: the same search again once enhancement files (the model) arrived after its results.
-  async search(explicit, { upgrade = false } = {}) {
-    if (!this.client || this.ui.input.disabled) return;
-    const my = ++this.seq;
-    const query = this.ui.input.value;
-    const lock = this.lock;
-    const scope = { ...this.currentChoice(), ...lock };
-    if (!query.trim() && !explicit) {
-      this.last = null;
-      delete this.dataset.pending;
-      this.ui.results.replaceChildren();
-      this.ui.tools.hidden = true;
-      this.setStatus(() => this.t('status.cleared'));
-      return;
-    }
-    const options = { k: this.k, text: false };
-    this.dataset.state = 'searching';
-    try {
-      const resp = await this.client.search(query, scope, options, upgrade ? null : (entry, info) => {
-        if (my !== this.seq) return;
-        const what = entryLabel(this.t, entry);
-        if (info && info.retry) this.setStatus(() => this.t('status.retrying', { what }));
-        else if (!info) this.setStatus(() => this.t('status.downloading', { what, size: this.t.size(entry.bytes) }));
-      }, { widen: !lock.level });
-      if (my !== this.seq) return;
-      // The lock is a hard boundary: widened results that leave it are never shown.
-      const shown = resp.results.filter((h) => this.insideLock(h));
-      const hidden = resp.results.length - shown.length;
-      this.setError(null);
-      const wasPending = upgrade && this.last && this.last.resp.pending.length > 0;
-      this.last = { query, scope, options, resp: { ...resp, results: shown, upgraded: wasPending ? this.last.resp.pending : undefined }, hidden };
-      this.render(this.last.resp, hidden);
-      if (resp.pending.length > 0) {
-        // The vector path comes after the first result: load what it needs, then search again.
-        this.client.enhance().then(() => { if (my === this.seq) this.search(explicit, { upgrade: true }); });
-      }
-      if (BASE.origin === window.location.origin) keepOffline(this.client.loadedShards().map((s) => this.client.fileUrl(s.file)));
-      this.dataset.state = 'done';
-      this.dispatchEvent(new CustomEvent('chsr-results', { detail: { query, scope, shown: shown.length, hidden }, bubbles: true, composed: true }));
-    } catch (e) {
-      if (my !== this.seq) return;
-      this.last = null;
-      delete this.dataset.pending;
-      this.ui.results.replaceChildren();
-      this.ui.tools.hidden = true;
-      this.setStatus(() => '');
-      this.setError(() => errorText(this.t, e, { locked: Object.keys(lock).length > 0 }));
-    } finally {
-      this.dataset.searches = String(Number(this.dataset.searches || 0) + 1);
-      if (this.afterFirstSearch) this.afterFirstSearch();
-    }
+  clearResults() {
+    delete this.dataset.pending;
+    this.ui.results.replaceChildren();
+    this.ui.tools.hidden = true;
   }
 
-  render(resp, hidden) {
+  render(resp) {
     const { t } = this;
     const { trace } = resp;
     const hits = resp.results;
-    const loadSection = (hit) => {
-      const { query, scope, options } = this.last;
-      const full = this.client.runSearch(query, scope, { ...options, text: true, expand_chars: 6000 });
-      return full.results.find((h) => h.id === hit.id) || hit;
-    };
+    const shown = this.ctl.last;
+    const loadSection = (hit) => this.ctl.section(hit, shown);
     const open = new Set([...this.ui.results.querySelectorAll('li.card > details.why[open]')].map((d) => d.closest('li.card').dataset.id));
     // A card's title links to its course page in a new tab. The element sits in an LMS page, often
     // in a frame (an HTML block, an LTI iframe): the same tab would open the course page inside that
@@ -347,25 +297,24 @@ export class ChsrSearchElement extends HTMLElement {
     for (const c of this.ui.results.querySelectorAll('li.card')) if (open.has(c.dataset.id)) c.querySelector('details.why').open = true;
     if (resp.pending && resp.pending.length) this.dataset.pending = resp.pending.map((p) => p.kind).join(' ');
     else delete this.dataset.pending;
-    this.setStatus(() => (hits.length === 0 && hidden > 0 ? t('status.lockedHidden', { hidden: t.num(hidden) }) : statusText(t, trace, hits.length, hits)));
+    const locked = Object.keys(this.lock).length > 0;
+    this.setStatus(() => statusText(t, trace, hits.length, hits, { locked }));
     this.ui.whyBody.replaceChildren(whyQuery(t, trace, {
       pending: (resp.pending || []).map((p) => p.entry), upgraded: (resp.upgraded || []).map((p) => p.entry),
     }));
     this.ui.tools.hidden = false;
-    // The packaged context repeats the engine's results: offered only when none was hidden.
-    this.ui.copy.hidden = hits.length === 0 || hidden > 0;
+    this.ui.copy.hidden = hits.length === 0;
     this.ui.copyStatus.textContent = '';
     this.ui.copyBox.hidden = true;
-    const err = this.client.modelError;
+    const err = this.ctl.modelError;
     this.ui.modelNotice.textContent = err ? t('model.failed', { reason: errorText(t, err) }) : '';
     this.ui.modelNotice.hidden = !err;
   }
 
   async copyContext() {
-    if (!this.last) return;
-    const { query, scope, options } = this.last;
-    const text = this.client.toContext(query, scope, options);
-    const n = (text.match(/^\[DOCUMENT \d+\]$/gm) || []).length;
+    const packed = this.ctl.context();
+    if (!packed) return;
+    const { text, n } = packed;
     if (await copyText(text)) {
       this.ui.copyStatus.textContent = this.t('copy.done', { n });
     } else {

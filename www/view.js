@@ -54,13 +54,26 @@ export function entryLabel(t, entry) {
   return entry.vectorsOf ? t('vectors.of', { what: place }) : place;
 }
 
+/** The options of a scope picker: "Any…", then each value of the engine's facet with its count. */
+export function pickerOptions(t, facet) {
+  const f = facet.field;
+  const any = f === 'subject' ? t('scope.anySubject') : f === 'level' ? t('scope.anyLevel') : t('scope.any');
+  return [el('option', { value: '' }, any), ...facet.values.map(({ value, count }) => el('option', { value },
+    t('facet.count', { label: f === 'chapter' ? t('card.chapter', { chapter: value }) : t.value(f, value), n: t.num(count) })))];
+}
+
+/** Whether a picker is offered for a facet: not locked, and a choice to make (or one made). */
+export function pickerOffered(facet) {
+  return Boolean(facet) && !facet.locked && (facet.values.length >= 2 || facet.selected !== undefined);
+}
+
 /** A scope in words: "Physics · High school · Chapter 2". */
 export function scopeLabel(t, scope) {
   const parts = [];
   if (scope.subject) parts.push(t.value('subject', scope.subject));
   if (scope.level) parts.push(t.value('level', scope.level));
   for (const [f, v] of Object.entries(scope)) {
-    if (f === 'subject' || f === 'level' || v === undefined || v === '') continue;
+    if (f === 'subject' || f === 'level' || f === 'lock' || v === undefined || v === '') continue;
     parts.push(`${t.field(f)} ${t.value(f, v)}`);
   }
   return parts.join(' · ') || t('query.scopeNone');
@@ -217,9 +230,22 @@ export function card(t, hit, opts = {}) {
   return li;
 }
 
-/** The sentence under the search box after a search (`hits`: the results shown). */
-export function statusText(t, trace, n, hits = null) {
+/**
+ * Whether a lock kept the search from widening: a relaxation step skipped because the fields it
+ * would drop are locked (the engine's step notes, `skipped: chapter locked`).
+ */
+export function lockStoppedWidening(trace) {
+  const r = trace && trace.relaxation;
+  return Boolean(r && !r.widened && r.steps.some((s) => s.dropped.length === 0 && /^skipped: .*\blocked\b/.test(s.note)));
+}
+
+/**
+ * The sentence under the search box after a search (`hits`: the results shown; `locked`: the
+ * scope has locked fields, set by the course).
+ */
+export function statusText(t, trace, n, hits = null, { locked = false } = {}) {
   const admissible = t.num(trace.admissible);
+  if (n === 0 && locked && lockStoppedWidening(trace)) return t('status.lockedStopped', { admissible });
   if (n === 0) return trace.admissible === 0 ? t('status.noneInScope') : t('status.noMatch', { admissible });
   if (trace.browse) return t('status.browse', { admissible });
   const ms = t.ms(trace.timings.total_ms);
@@ -288,6 +314,16 @@ export function whyQuery(t, trace, extra = {}) {
   return dl;
 }
 
+/**
+ * A scope value the library does not have (`{field, value, valid}`, from the engine's details),
+ * in words: a link's (left out of the scope) or, `locked`, the course author's.
+ */
+export function scopeErrorText(t, { field, value, valid }, { locked = false } = {}) {
+  return t(locked ? 'error.scopeLocked' : 'error.scope', {
+    field: t.field(field).toLowerCase(), value, valid: t.list(valid.map((v) => t.value(field, v))),
+  });
+}
+
 /** The student-facing sentence for a ChsrError (see chsr-client.js CODES). */
 export function errorText(t, err, { locked = false } = {}) {
   const what = entryLabel(t, err && err.entry);
@@ -305,11 +341,8 @@ export function errorText(t, err, { locked = false } = {}) {
     });
     case 'integrity': return t('error.integrity', { what });
     case 'scope': {
-      const m = /^unknown (\w+) "([^"]*)"; valid values: (.*)$/.exec(detail);
-      if (m) {
-        const key = locked ? 'error.scopeLocked' : 'error.scope';
-        return t(key, { field: t.field(m[1]).toLowerCase(), value: m[2], valid: m[3].replace(/"/g, '') });
-      }
+      const d = (err && err.details) || {};
+      if (d.field && d.value !== undefined && Array.isArray(d.valid)) return scopeErrorText(t, d, { locked });
       return t('error.search', { detail });
     }
     default: return t('error.search', { detail });

@@ -1,5 +1,7 @@
 // The <chsr-search> element in a host page (www/embed/): a locked scope never shows a result
-// outside it and never downloads what it could not show; shadow DOM; French by attribute.
+// outside it and never downloads what it could not show (the engine enforces the lock: nothing is
+// filtered in JavaScript); "show the whole section" and "copy as context" ask the engine for the
+// results shown without searching again; shadow DOM; French by attribute.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serve, launch, watchErrors } from './harness.mjs';
@@ -56,16 +58,16 @@ test('locked to physics/high_school: in-scope results only, in French, no way to
 test('a query that would widen to another level shows nothing outside the lock', async () => {
   const { page, context, errors, shards } = await openHost();
   const sel = '#course-search';
-  // On the study page this query widens to College (W2); the locked embed must not.
+  // On the study page this query widens to College (W2); the locked embed must not, and says so.
   const list = await embedSearch(page, sel, 'bremsstrahlung');
   assert.deepEqual(list, []);
-  assert.match(await page.textContent(`${sel} .status`), /Aucun document de votre programme/);
+  assert.match(await page.textContent(`${sel} .status`), /Rien dans le programme de ce cours \(\d[\d\s]* documents\) ne correspond à ces mots, et la recherche n’a pas été élargie/);
   assert.ok(shards.every((u) => /physics--high-school\./.test(u)), shards.join(', '));
   assert.deepEqual(errors, []);
   await context.close();
 });
 
-test('a chapter lock: in-chapter results only; widened results from other chapters are never shown', async () => {
+test('a chapter lock: in-chapter results only; the engine never widens to other chapters', async () => {
   const { page, context, errors } = await openHost();
   const add = (id, attrs) => page.evaluate(([i, a]) => {
     const e = document.createElement('chsr-search');
@@ -80,13 +82,95 @@ test('a chapter lock: in-chapter results only; widened results from other chapte
   for (const c of list) assert.equal(c.leakage, 'in_scope', c.id);
   const chapters = await page.$$eval('#ch2 >> li.card .badge', (b) => b.map((x) => x.textContent).filter((x) => /^Chapter/.test(x)));
   assert.ok(chapters.length > 0 && chapters.every((c) => c === 'Chapter 2'), chapters.join(', '));
-  // Locked to the answers of chapter 3, which has none: the engine widens to other chapters.
+  // Locked to the answers of chapter 3, which has none: unlocked, the engine would widen to other
+  // chapters; locked, it does not, and the status says the course kept it within its scope.
   await add('ch3', { chapter: '3', 'doc-type': 'solution' });
   await page.waitForSelector('#ch3[data-state="ready"]');
   list = await embedSearch(page, '#ch3', 'force');
-  assert.deepEqual(list, [], 'the engine widened to other chapters; none of it may show');
-  assert.match(await page.textContent('#ch3 .status'), /Nothing in this course’s scope matches these words \(\d+ results from outside it are not shown\)/);
-  assert.equal(await page.isVisible('#ch3 .tools button.secondary'), false, 'no context copy of hidden results');
+  assert.deepEqual(list, [], 'nothing from other chapters');
+  assert.match(await page.textContent('#ch3 .status'), /Nothing in this course’s scope \(\d+ documents\) matches these words, and the search was not widened/);
+  assert.equal(await page.isVisible('#ch3 .tools button.secondary'), false, 'no context to copy');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// Counts calls of the Wasm index's methods in the page (the module instance the element uses).
+function countEngineCalls(page) {
+  return page.evaluate(async () => {
+    const { ChsrIndex } = await import(new URL('../pkg/chsr.js', document.baseURI).href);
+    window.__engineCalls = {};
+    for (const m of ['search', 'toContext', 'section', 'contextFor', 'facets', 'validateScope']) {
+      const orig = ChsrIndex.prototype[m];
+      ChsrIndex.prototype[m] = function counted(...args) {
+        window.__engineCalls[m] = (window.__engineCalls[m] || 0) + 1;
+        (window.__engineScopes ||= []).push({ m, scope: JSON.parse(JSON.stringify(args.find((a) => a && typeof a === 'object' && !Array.isArray(a)) || null)) });
+        const out = orig.apply(this, args);
+        if (m === 'section') window.__lastSection = JSON.parse(JSON.stringify(out));
+        return out;
+      };
+    }
+  });
+}
+
+test('a locked chapter: the engine keeps every result, section and context inside it (event data, not only the DOM)', async () => {
+  const { page, context, errors } = await openHost();
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  await countEngineCalls(page);
+  const query = 'magnetic field of a current in a wire';
+  // Unlocked, chapter 5 of college physics (friction, drag, elasticity) is the wrong place: the
+  // engine widens to the chapters that hold the answer.
+  const unlocked = await page.evaluate(async (q) => {
+    const { ChsrClient } = await import(new URL('../chsr-client.js', document.baseURI).href);
+    const client = await ChsrClient.open(new URL('../shards/manifest.json', document.baseURI).href);
+    const resp = await client.search(q, { subject: 'physics', level: 'college', chapter: '5' }, { k: 8, text: false });
+    return resp.results.map((h) => h.chapter);
+  }, query);
+  assert.ok(unlocked.some((c) => c !== '5'), `the unlocked search widens: ${unlocked}`);
+  await page.evaluate(() => { window.__engineScopes = []; }); // from here on, the element's calls only
+  await page.evaluate(() => {
+    const e = document.createElement('chsr-search');
+    e.id = 'ch5';
+    for (const [k, v] of Object.entries({ manifest: '../shards/manifest.json', subject: 'physics', level: 'college', chapter: '5', lang: 'en' })) e.setAttribute(k, v);
+    e.addEventListener('chsr-results', (ev) => { (window.__ch5 ||= []).push(JSON.parse(JSON.stringify(ev.detail))); });
+    document.querySelector('main').append(e);
+  });
+  await page.waitForSelector('#ch5[data-state="ready"]');
+  // No picker for a locked field.
+  assert.equal(await page.$('#ch5 >> select[id$="-chapter"]'), null);
+  assert.equal(await page.$('#ch5 >> select[id$="-level"]'), null);
+  const list = await embedSearch(page, '#ch5', query);
+  const events = await page.evaluate(() => window.__ch5);
+  assert.ok(events.length > 0);
+  for (const d of events) {
+    assert.deepEqual(d.scope, { subject: 'physics', level: 'college', chapter: '5', lock: ['subject', 'level', 'chapter'] });
+    assert.equal(d.shown, d.results.length);
+    for (const h of d.results) assert.equal(h.chapter, '5', `${h.id} is outside the locked chapter`);
+    assert.ok(!d.trace.relaxation || !d.trace.relaxation.steps.some((st) => st.dropped.includes('chapter')), 'the chapter was never dropped');
+  }
+  const last = events[events.length - 1];
+  assert.ok(last.results.length > 0, 'chapter 5 has passages with these words');
+  assert.deepEqual(list.map((c) => c.id), last.results.map((h) => h.id));
+  // Every engine call of the element carried the lock.
+  const calls = await page.evaluate(() => window.__engineScopes.filter((c) => c.scope && c.scope.chapter === '5'));
+  assert.ok(calls.length > 0 && calls.every((c) => c.m === 'validateScope' || (c.scope.lock || []).includes('chapter')), JSON.stringify(calls.slice(0, 3)));
+  // "Show the whole section" and "Copy as context" ask the engine for the results shown: no search.
+  const before = await page.evaluate(() => ({ ...window.__engineCalls }));
+  await page.click('#ch5 >> li.card:first-child button.show-section');
+  await page.waitForSelector('#ch5 >> li.card:first-child .section-panel[data-loaded="true"]');
+  const section = await page.evaluate(() => window.__lastSection);
+  assert.equal(section.id, last.results[0].id);
+  assert.ok(section.chunks.length > 0 && section.chunks.every((c) => c.chapter === '5'), 'the section stays in the chapter');
+  await page.click('#ch5 >> .tools button.secondary');
+  await page.waitForFunction(() => document.querySelector('#ch5').shadowRoot.querySelector('.copy-status').textContent.length > 0);
+  const after = await page.evaluate(() => ({ ...window.__engineCalls }));
+  assert.equal(after.search || 0, before.search || 0, 'no second search');
+  assert.equal(after.toContext || 0, before.toContext || 0, 'no search for the context');
+  assert.equal((after.section || 0) - (before.section || 0), 1);
+  assert.equal((after.contextFor || 0) - (before.contextFor || 0), 1);
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal((copied.match(/^\[DOCUMENT \d+\]$/gm) || []).length, last.results.length);
+  assert.ok(last.results.every((h) => copied.includes(`id: ${h.id}\n`)));
+  assert.match(await page.textContent('#ch5 >> .copy-status'), new RegExp(`Copied ${last.results.length} documents`));
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -86,6 +86,15 @@ test('why panels: hidden by default, one click away, with ranks, scores, plan an
 test('"Show the whole section" adds the rest of the section as text; keyboard operable', async () => {
   const { page, errors } = await openStudyPage(browser, server.url);
   const list = await search(page, 'specific heat', { subject: 'physics', level: 'high_school' });
+  // The section comes from the engine's `section` for the result shown: no second search.
+  await page.evaluate(async () => {
+    const { ChsrIndex } = await import(new URL('pkg/chsr.js', document.baseURI).href);
+    window.__calls = { search: 0, section: 0 };
+    for (const m of Object.keys(window.__calls)) {
+      const orig = ChsrIndex.prototype[m];
+      ChsrIndex.prototype[m] = function counted(...args) { window.__calls[m] += 1; return orig.apply(this, args); };
+    }
+  });
   const first = '#results > li.card:first-child';
   const button = `${first} button.show-section`;
   assert.equal(await page.getAttribute(button, 'aria-expanded'), 'false');
@@ -99,6 +108,7 @@ test('"Show the whole section" adds the rest of the section as text; keyboard op
   const expandedIds = await page.$$eval(`${first} .section-panel .expanded`, (e) => e.map((x) => x.dataset.id));
   const shown = new Set(list.map((c) => c.id));
   assert.ok(expandedIds.every((id) => !shown.has(id)), 'passages already in the results are not repeated');
+  assert.deepEqual(await page.evaluate(() => window.__calls), { search: 0, section: 1 });
   await page.keyboard.press('Enter');
   assert.equal(await page.isVisible(`${first} .section-panel`), false);
   assert.deepEqual(errors, []);
@@ -109,6 +119,7 @@ test('copy as context: [DOCUMENT N] packaging to the clipboard, or shown for man
   const { page, context, errors } = await openStudyPage(browser, server.url);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
   const list = await search(page, 'specific heat', { subject: 'physics', level: 'high_school' });
+  const searches = await page.evaluate(() => window.__chsrSearches);
   await page.click('#copy-context');
   await page.waitForFunction(() => document.getElementById('copy-status').textContent.length > 0);
   assert.match(await page.textContent('#copy-status'), new RegExp(`Copied ${list.length} documents`));
@@ -116,6 +127,7 @@ test('copy as context: [DOCUMENT N] packaging to the clipboard, or shown for man
   assert.ok(copied.startsWith('[DOCUMENT 1]\nid: '), copied.slice(0, 80));
   assert.ok(copied.includes(`[/DOCUMENT ${list.length}]`));
   assert.ok(copied.includes(`id: ${list[0].id}\n`));
+  assert.equal(await page.evaluate(() => window.__chsrSearches), searches, 'the context is of the results shown: no search');
   // A browser that refuses the clipboard: the text is shown, selected, for Ctrl+C.
   await page.evaluate(() => { navigator.clipboard.writeText = () => Promise.reject(new Error('denied')); });
   await page.click('#copy-context');

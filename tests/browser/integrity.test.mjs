@@ -48,13 +48,13 @@ test('the pages carry integrity for every script, module and the Wasm module, an
   assert.ok(html.includes(`<script type="module" src="app.js" integrity="${sha384('app.js')}">`), 'app.js');
   assert.ok(html.includes(`href="style.css" integrity="${sha384('style.css')}"`), 'style.css');
   const map = JSON.parse(html.match(/<script type="importmap">([^<]*)<\/script>/)[1]);
-  for (const f of ['app.js', 'view.js', 'render.js', 'i18n.js', 'offline.js', 'chsr-client.js', 'pkg/chsr.js', 'pkg/chsr_bg.wasm']) {
+  for (const f of ['app.js', 'controller.js', 'view.js', 'render.js', 'i18n.js', 'offline.js', 'chsr-client.js', 'pkg/chsr.js', 'pkg/chsr_bg.wasm']) {
     assert.equal(map.integrity[`./${f}`], sha384(f), f);
   }
   const embed = readFileSync(join(site.dir, 'embed', 'index.html'), 'utf8');
   assert.ok(embed.includes(`<script type="module" src="../chsr-search.js" integrity="${sha384('chsr-search.js')}">`));
   const embedMap = JSON.parse(embed.match(/<script type="importmap">([^<]*)<\/script>/)[1]);
-  for (const f of ['chsr-client.js', 'view.js', 'render.js', 'i18n.js', 'offline.js', 'pkg/chsr.js', 'pkg/chsr_bg.wasm']) {
+  for (const f of ['chsr-client.js', 'controller.js', 'view.js', 'render.js', 'i18n.js', 'offline.js', 'pkg/chsr.js', 'pkg/chsr_bg.wasm']) {
     assert.equal(embedMap.integrity[`../${f}`], sha384(f), f);
   }
   // The import map is allowed by its hash, in the header and in the <meta>; nothing else inline.

@@ -31,7 +31,7 @@ const INTERNAL = {
   ChsrError: { proto: [], instance: ['name', 'message', 'stack', 'cause'], statics: [] },
   ChsrSearchElement: {
     proto: ['connectedCallback', 'attributeChangedCallback', 'build', 'retranslate', 'checkQueryLength', 'setStatus', 'setError', 'start',
-      'known', 'renderPickers', 'currentChoice', 'insideLock', 'search', 'render', 'copyContext'],
+      'renderPickers', 'currentChoice', 'search', 'clearResults', 'render', 'copyContext'],
     instance: [],
     statics: [],
   },
@@ -270,22 +270,54 @@ test('what the engine returns satisfies the declared types (tsc over real values
   assert.ok(responses.some((r) => r.results.some((h) => h.expanded)), 'a search expanded a section');
   assert.ok(responses.some((r) => r.trace.truncated), 'a query was cut');
   assert.ok(responses.some((r) => r.results.some((h) => h.dense_rank)), 'the dense path ran');
-  const body = `import type { Enhancement, Manifest, Progress, SearchResponse, ShardEntry } from 'chsr';
+  // A locked chapter: the trace's scopes carry the lock.
+  const locked = { ...hs, chapter: '3', doc_type: 'solution', lock: ['chapter', 'doc_type'] };
+  responses.push(await client.search('force', locked, { k: 5, text: false }));
+  // What the pickers, the scope checks, "show the whole section" and "copy as context" get.
+  const facets = [client.facets(hs), client.facets(locked), client.facets({})];
+  const checks = [client.validateScope(hs), client.validateScope({ subject: 'biology' }), client.validateScope({ chapter: 3, lock: ['level'] })];
+  assert.deepEqual(checks.map((c) => c.ok), [true, false, false]);
+  const shown = responses[1].results;
+  const sections = [client.section(shown[0].id, hs), client.section('no-such-id', hs)];
+  assert.ok(sections[0] && sections[0].chunks.some((c) => c.id === shown[0].id));
+  assert.equal(sections[1], null);
+  const context = client.contextFor(shown.map((h) => h.id), hs);
+  assert.ok(context.context.startsWith('[DOCUMENT 1]') && context.withheld === 0);
+  const body = `import type { Context, Enhancement, Facet, Manifest, Progress, ScopeCheck, SearchResponse, Section, ShardEntry } from 'chsr';
 export const manifest = ${literal(client.manifest())} satisfies Manifest;
 export const needed = ${literal(needed)} satisfies ShardEntry[];
 export const loaded = ${literal(client.loadedShards())} satisfies ShardEntry[];
 export const pending = ${literal(pending)} satisfies Enhancement[];
 export const progress = ${literal([...calls.values()])} satisfies Array<{ entry: Parameters<Progress>[0]; info?: Parameters<Progress>[1] }>;
 export const responses = ${literal(responses)} satisfies SearchResponse[];
+export const facets = ${literal(facets)} satisfies Facet[][];
+export const checks = ${literal(checks)} satisfies ScopeCheck[];
+export const sections = ${literal(sections)} satisfies Array<Section | null>;
+export const context = ${literal(context)} satisfies Context;
 `;
   assert.deepEqual(typeCheck(body), []);
-  // Errors: ChsrError with a declared code.
-  for (const [scope, options, code] of [[{ colour: 'red' }, {}, 'scope'], [{ subject: 'biology' }, {}, 'scope'], [hs, { k: 0 }, 'search']]) {
+  // Errors: ChsrError with a declared code, the engine's code and its details.
+  const cases = [
+    [{ colour: 'red' }, {}, 'scope', 'scope.unknown_field'], [{ subject: 'biology' }, {}, 'scope', 'scope.unknown_value'],
+    [{ chapter: 2, lock: 'level' }, {}, 'scope', 'scope.bad_value'], [hs, { k: 0 }, 'search', 'search.option'],
+  ];
+  const errors = [];
+  for (const [scope, options, code, engineCode] of cases) {
     const e = await client.search('energy', scope, options).then(() => null, (x) => x);
     assert.ok(e instanceof mod.ChsrError, String(e));
     assert.equal(e.code, code, e.message);
+    assert.equal(e.engineCode, engineCode, e.message);
     assert.ok(mod.CODES.includes(e.code));
+    errors.push({ engineCode: e.engineCode, details: e.details });
   }
+  assert.deepEqual(errors[1].details.valid, client.manifest().shards.map((s) => s.subject).filter((v, i, a) => a.indexOf(v) === i).sort());
+  // The engine's codes map without reading a message.
+  const coded = (c) => Object.assign(new Error('whatever the message says'), { code: c, details: { field: 'x' } });
+  assert.deepEqual(['scope.unknown_value', 'load.integrity', 'load.format', 'load.mismatch', 'load.model', 'manifest', 'load.io', 'input']
+    .map((c) => mod.engineError(coded(c)).code), ['scope', 'integrity', 'integrity', 'integrity', 'integrity', 'manifest', 'search', 'search']);
+  assert.deepEqual(typeCheck(`import type { ChsrError } from 'chsr';
+export const errors = ${literal(errors)} satisfies Array<Pick<ChsrError, 'engineCode' | 'details'>>;
+`), []);
 });
 
 test('the scope fields and search options the engine accepts are those declared', async () => {
@@ -295,10 +327,12 @@ test('the scope fields and search options the engine accepts are those declared'
     const i = d.src.statements.find((s) => ts.isInterfaceDeclaration(s) && s.name.text === name);
     return i.members.map((m) => nameOf(m.name)).sort();
   };
-  // The engine names the valid ones when given an unknown one.
+  // The engine names the valid ones when given an unknown one (its details); `lock` names some of them.
   const e1 = await client.search('energy', { colour: 'red' }).then(() => null, (x) => x);
-  const fields = /valid fields: (.*)$/.exec(e1.message)[1].split(', ').sort();
-  assert.deepEqual(keysOf('Scope'), fields, e1.message);
+  const fields = [...e1.details.valid].sort();
+  assert.deepEqual(keysOf('Scope'), [...fields, 'lock'].sort(), e1.message);
+  const field = d.src.statements.find((s) => ts.isTypeAliasDeclaration(s) && s.name.text === 'ScopeField');
+  assert.deepEqual(field.type.types.map((t) => t.literal.text).sort(), fields);
   const e2 = await client.search('energy', { subject: 'physics', level: 'high_school' }, { colour: 1 }).then(() => null, (x) => x);
   const options = /valid: (.*)$/s.exec(e2.message)[1].split(/,\s*/).map((s) => s.trim()).sort();
   assert.deepEqual(keysOf('SearchOptions'), options, e2.message);

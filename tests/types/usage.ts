@@ -8,9 +8,9 @@ import {
   CODES, ChsrClient, ChsrError, ENHANCEMENTS, engineError, initWasm, integrityFor, sha256Hex,
 } from 'chsr';
 import type {
-  Adjustment, Enhancement, ErrorCode, Evidence, Expanded, Gating, Hit, Leakage, Manifest, ModelEntry,
-  PartEntry, PartProgressEntry, Progress, RelaxStep, Relaxation, Scope, SearchOptions, SearchResponse,
-  Segment, ShardEntry, Trace, Trigger, Understanding, Variant,
+  Adjustment, Context, EngineErrorCode, Enhancement, ErrorCode, ErrorDetails, Evidence, Expanded, Facet, Gating, Hit, Leakage,
+  Manifest, ModelEntry, PartEntry, PartProgressEntry, Progress, RelaxStep, Relaxation, Scope, ScopeCheck, ScopeField,
+  SearchOptions, SearchResponse, Section, Segment, ShardEntry, Trace, Trigger, Understanding, Variant,
 } from 'chsr';
 import { ChsrSearchElement } from 'chsr/element';
 import type { ChsrResultsDetail, ChsrSearchAttribute } from 'chsr/element';
@@ -57,7 +57,11 @@ const fullScope: Required<Scope> = {
   paper: '1',
   question_number: 3,
   lang: 'en',
+  lock: ['subject', 'level', 'chapter'],
 };
+const lockedFields: ScopeField[] = ['chapter', 'level'];
+const lockedScope: Scope = { subject: 'physics', level: 'college', chapter: '5', lock: lockedFields };
+const lockedAsText: Scope = { subject: 'physics', chapter: 5, lock: 'subject,chapter' };
 
 const variants: Variant[] = ['A', 'B', 'B+', 'C', 'D', 'E'];
 const gatings: Gating[] = ['gated', 'ungated', 'post_filtered'];
@@ -86,6 +90,14 @@ function describeError(e: unknown): string {
   const known: boolean = CODES.includes(code);
   const where = [e.url, e.entry && describeEntry(e.entry), e.status, e.received, e.expected, e.attempts]
     .filter((x) => x !== undefined).join(' ');
+  // An engine error keeps the engine's code and details: a scope error names the valid values.
+  const engine: EngineErrorCode | undefined = e.engineCode;
+  const details: ErrorDetails | undefined = e.details;
+  if (engine === 'scope.unknown_value' && details) {
+    const valid: string[] = details.valid ?? [];
+    return `${details.field} ${details.value} is not one of ${valid.join(', ')}`;
+  }
+  if (engine === 'scope.bad_value' && details) return `${details.field}: ${details.reason}`;
   switch (code) {
     case 'engine': case 'manifest': case 'network': case 'offline': case 'http':
     case 'interrupted': case 'integrity': case 'scope': case 'search':
@@ -115,8 +127,16 @@ function readHit(hit: Hit): string {
   const snippet = hit.snippet.map((s: Segment) => (s.hit ? `[${s.text}]` : s.text)).join('');
   const text: string = hit.text;
   const expanded: Expanded[] = hit.expanded ?? [];
-  const more = expanded.map((x) => `${x.id} ${x.doc_type} ${x.text.length}`).join('; ');
-  return `${rank}. ${id} ${score} ${place} ${optional.join(' ')} ${inScope} ${leakages.includes(leakage)} ${ranks} ${why} ${snippet} ${text} ${more}`;
+  const more = expanded.map(readExpanded).join('; ');
+  const withheld: number = hit.withheld ?? 0;
+  return `${rank}. ${id} ${score} ${place} ${optional.join(' ')} ${inScope} ${leakages.includes(leakage)} ${ranks} ${why} ${snippet} ${text} ${more} ${withheld}`;
+}
+
+/** A section chunk carries its scope fields (what a lock is checked against). */
+function readExpanded(x: Expanded): string {
+  const place: string = [x.subject, x.level, x.doc_type, x.lang].join('/');
+  const optional: Array<string | undefined> = [x.chapter, x.section, x.year, x.paper];
+  return `${x.id} ${place} ${optional.join(' ')} ${x.text.length}`;
 }
 
 function readRelaxation(r: Relaxation): string {
@@ -139,7 +159,7 @@ function readTrace(trace: Trace): string {
   const plans = trace.dense_plans.map((p) => (p === 'exact' || p === 'graph' || p === 'graph_then_exact' ? p : p satisfies never));
   const dups = trace.duplicates.map((d) => `${d.id}≈${d.of} (${d.similarity})`);
   const { gate_ms, lexical_ms, embed_ms, dense_ms, fusion_ms, total_ms } = trace.timings;
-  const relax = trace.relaxation ? readRelaxation(trace.relaxation) : 'no relaxation';
+  const relax = trace.relaxation ? readRelaxation(trace.relaxation) : `no relaxation, ${trace.withheld ?? 0} withheld`;
   return [trace.variant, gatings.includes(gating), JSON.stringify(requested), JSON.stringify(applied), counts, flags, lists,
     plans, dups, gate_ms + lexical_ms + embed_ms + dense_ms + fusion_ms, total_ms, understood, relax].join(' ');
 }
@@ -217,6 +237,24 @@ async function integrate(): Promise<void> {
   const context: string = client.toContext('specific heat', scope, options);
   console.log(context.split('\n').length);
 
+  // Rust decides, JS renders: pickers, scope checks, a section, context for the results shown.
+  const facets: Facet[] = client.facets(lockedScope);
+  for (const f of facets) {
+    if (f.locked) continue; // no picker for a locked field
+    const choices = f.values.map(({ value, count }) => `${value} (${count})`);
+    console.log(f.field satisfies Facet['field'], f.selected ?? '-', f.exact, choices.join(', '));
+  }
+  const check: ScopeCheck = client.validateScope(lockedAsText);
+  if (!check.ok) {
+    const code: EngineErrorCode = check.code;
+    console.log(code, check.message, check.details.field, check.details.value, (check.details.valid ?? []).join(', '));
+  }
+  const first = resp.results[0];
+  const section: Section | null = first ? client.section(first.id, scope) : null;
+  if (section) console.log(section.id, section.chunks.map(readExpanded).join('\n'), section.withheld);
+  const packed: Context = client.contextFor(resp.results.map((h) => h.id), scope);
+  console.log(packed.context.length, packed.withheld);
+
   // The enhancement kinds, driven by hand (what `enhance` does).
   for (const kind of ENHANCEMENTS) {
     for (const entry of kind.needed(index, client)) {
@@ -265,14 +303,17 @@ function embed(): void {
   const el: ChsrSearchElement | null = document.querySelector('chsr-search');
   if (el instanceof ChsrSearchElement) {
     const lock: Scope = el.lock;
+    const searched: Scope = el.scope;
     const k: number = el.k;
     const observed: ChsrSearchAttribute[] = ChsrSearchElement.observedAttributes;
-    console.log(lock.subject, k, observed.length, el.dataset.state);
+    console.log(lock.subject, searched.lock, k, observed.length, el.dataset.state);
   }
   box.addEventListener('chsr-results', (ev) => {
     const detail: ChsrResultsDetail = ev.detail;
     const searched: Scope = detail.scope;
-    console.log(detail.query, searched.subject, detail.shown, detail.hidden);
+    const results: Hit[] = detail.results;
+    const trace: Trace = detail.trace;
+    console.log(detail.query, searched.subject, detail.shown, results.every((h) => h.chapter === searched.chapter), trace.withheld);
   });
   document.addEventListener('chsr-results', (ev) => console.log(ev.detail.shown));
   customElements.whenDefined('chsr-search').then(() => console.log(customElements.get('chsr-search') === ChsrSearchElement));
