@@ -120,6 +120,14 @@ impl ChsrIndex {
         to_js(&self.lib.shards_needed(&scope, opts.stages.gating))
     }
 
+    /// Every manifest entry a search with this scope and these options reads, loaded or not.
+    #[wasm_bindgen(js_name = shardsFor)]
+    pub fn shards_for(&self, scope: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+        let scope = scope_of(scope)?;
+        let opts = options_of(options)?;
+        to_js(&self.lib.shards_for(&scope, opts.stages.gating))
+    }
+
     /// Verifies (SHA-256 from the manifest, the shard's own checksum and version) and loads a
     /// shard's bytes.
     #[wasm_bindgen(js_name = loadShard)]

@@ -85,9 +85,17 @@ fn a_lock_blocks_each_widening_step_with_a_note() {
         .search("specific heat of water calorimetry", &scope, &opts)
         .unwrap();
     let r = resp.trace.relaxation.unwrap();
-    let note = |s: &str| r.steps.iter().find(|x| x.step == s).map(|x| x.note.clone());
-    assert_eq!(note("W1").as_deref(), Some("skipped: chapter locked"));
-    assert_eq!(note("W2").as_deref(), Some("skipped: the level is locked"));
+    let step = |s: &str| r.steps.iter().find(|x| x.step == s).unwrap().clone();
+    assert_eq!(
+        step("W1").note,
+        "skipped: chapter locked: a better match lies outside the lock"
+    );
+    assert!(
+        step("W1").blocked_by_lock,
+        "the lock, not the evidence, kept W1 from running"
+    );
+    assert_eq!(r.case, "locked");
+    assert!(step("W2").note.starts_with("skipped: the level is locked"));
     assert!(resp
         .results
         .iter()
@@ -104,6 +112,26 @@ fn a_lock_blocks_each_widening_step_with_a_note() {
         .results
         .iter()
         .any(|h| h.chapter.as_deref() == Some("14")));
+}
+
+#[test]
+fn a_lock_that_blocks_nothing_is_not_reported_as_blocking() {
+    let lib = library();
+    let scope = Scope::new()
+        .with(Field::Subject, "physics")
+        .with(Field::Level, "college")
+        .with(Field::Chapter, "14")
+        .lock(Field::Chapter);
+    let resp = lib
+        .search(
+            "specific heat of water calorimetry",
+            &scope,
+            &SearchOptions::default(),
+        )
+        .unwrap();
+    let r = resp.trace.relaxation.unwrap();
+    assert!(r.steps.iter().all(|s| !s.blocked_by_lock), "{:?}", r.steps);
+    assert_ne!(r.case, "locked");
 }
 
 #[test]

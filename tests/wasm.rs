@@ -265,6 +265,18 @@ fn facets_and_validation_for_the_pickers() {
     )
     .unwrap();
     assert_eq!(ok["ok"], true);
+    // Every shard a scope reads, loaded or not, chosen by the engine.
+    let used: Vec<serde_json::Value> = serde_wasm_bindgen::from_value(
+        index
+            .shards_for(
+                js(&serde_json::json!({"subject": "physics"})),
+                JsValue::NULL,
+            )
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(used.len(), 2, "physics has two levels");
+    assert!(used.iter().all(|e| e["subject"] == "physics"));
 }
 
 /// The parity cases through `ChsrIndex` (JS values in and out, as the page calls it): the

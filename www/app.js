@@ -367,7 +367,8 @@ async function refreshOffline() {
   }));
   // The state of the collection(s) the current scope uses, next to the pickers.
   const scope = currentScope();
-  const inScope = manifest.shards.map((s, i) => [s, i]).filter(([s]) => (!scope.subject || s.subject === scope.subject) && (!scope.level || s.level === scope.level));
+  const files = new Set(ctl.client.shardsFor(scope).map((s) => s.file));
+  const inScope = manifest.shards.map((s, i) => [s, i]).filter(([s]) => files.has(s.file));
   const cur = $('offline-current');
   if (scope.subject && inScope.length > 0) {
     const all = inScope.every(([, i]) => saved.get(urls[i]));

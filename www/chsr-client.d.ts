@@ -149,6 +149,8 @@ export interface RelaxStep {
   scope: Scope;
   added: number;
   note: string;
+  /** The step did not run because of a locked field, and would have widened without the lock. */
+  blocked_by_lock?: boolean;
 }
 
 /** The lexical evidence the evidence trigger compared: the best section scores of each side, best first. */
@@ -168,7 +170,8 @@ export interface Relaxation {
   trigger: Trigger;
   /** Which case held: the paper trigger's first five, the evidence trigger's others. */
   case: 'zero_results' | 'off_subject' | 'few_without_subject' | 'enough_in_subject' | 'enough'
-    | 'stronger_outside_topic' | 'comparable_outside_topic' | 'stronger_other_level' | 'no_match_in_level' | 'no_match' | 'strong_in_scope';
+    | 'stronger_outside_topic' | 'comparable_outside_topic' | 'stronger_other_level' | 'no_match_in_level' | 'no_match' | 'strong_in_scope'
+    | 'locked';
   widened: boolean;
   steps: RelaxStep[];
   /** Shards a widening step needs that are not loaded (the client loads them and searches again). */
@@ -388,6 +391,8 @@ export class ChsrClient {
   retryModel(): Promise<boolean>;
   manifest(): Manifest;
   shardsNeeded(scope: Scope, options?: SearchOptions): ShardEntry[];
+  /** Every shard a search with this scope reads, loaded or not (the engine's choice). */
+  shardsFor(scope: Scope, options?: SearchOptions): ShardEntry[];
   fileUrl(file: string): string;
   ensureLoaded(scope: Scope, options?: SearchOptions, onProgress?: Progress): Promise<void>;
   loadFiles(files: string[], onProgress?: Progress): Promise<void>;

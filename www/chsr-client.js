@@ -321,6 +321,15 @@ export class ChsrClient {
     return this.index.manifest();
   }
 
+  /** Every shard a search with this scope reads, loaded or not (the engine decides). */
+  shardsFor(scope, options) {
+    try {
+      return this.index.shardsFor(scope, options);
+    } catch (e) {
+      throw engineError(e);
+    }
+  }
+
   /** Shards the scope needs that are not loaded yet: [{file, bytes, subject, level, ...}]. */
   shardsNeeded(scope, options) {
     try {

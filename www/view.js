@@ -231,12 +231,12 @@ export function card(t, hit, opts = {}) {
 }
 
 /**
- * Whether a lock kept the search from widening: a relaxation step skipped because the fields it
- * would drop are locked (the engine's step notes, `skipped: chapter locked`).
+ * Whether a lock kept the search from widening: the engine marks a relaxation step that a locked
+ * field kept from running although the evidence asked for it (`blocked_by_lock`).
  */
 export function lockStoppedWidening(trace) {
   const r = trace && trace.relaxation;
-  return Boolean(r && !r.widened && r.steps.some((s) => s.dropped.length === 0 && /^skipped: .*\blocked\b/.test(s.note)));
+  return Boolean(r && !r.widened && r.steps.some((s) => s.blocked_by_lock));
 }
 
 /**
@@ -249,6 +249,7 @@ export function statusText(t, trace, n, hits = null, { locked = false } = {}) {
   if (n === 0) return trace.admissible === 0 ? t('status.noneInScope') : t('status.noMatch', { admissible });
   if (trace.browse) return t('status.browse', { admissible });
   const ms = t.ms(trace.timings.total_ms);
+  if (locked && lockStoppedWidening(trace)) return t('status.lockedBetterOutside', { n: t.num(n), admissible, ms });
   const outside = hits ? hits.filter((h) => h.leakage !== 'in_scope').length : 0;
   if (outside === n && trace.admissible === 0) return t('status.widenedEmpty', { n: t.num(n), ms });
   if (outside === n) return t('status.widenedOnly', { admissible, n: t.num(n), ms });

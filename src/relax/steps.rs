@@ -231,12 +231,32 @@ impl Library {
             }
         };
         if topical.is_empty() {
+            // Locked topical fields: would the step have widened without the lock?
+            let blocked = has_locked_topical(scope) && {
+                let mut free = scope.clone();
+                free.locked.clear();
+                let (inside, outside) = self.step_evidence(&terms, &without_topical(&free), |c| {
+                    usize::from(!gate::admits(scope, c))
+                });
+                super::fires(&inside, &outside, mix)
+            };
+            if blocked {
+                r.case = "locked".into();
+            }
             r.steps.push(RelaxStep {
                 step: "W1".into(),
+                blocked_by_lock: blocked,
                 dropped: vec![],
                 scope: scope.to_json(),
                 added: 0,
-                note: skipped_w1(scope),
+                note: if blocked {
+                    format!(
+                        "{}: a better match lies outside the lock",
+                        skipped_w1(scope)
+                    )
+                } else {
+                    skipped_w1(scope)
+                },
             });
         } else if fire != Widen::No {
             let mut new = self.pass(q, &w1, Gating::Gated, opts, false, trace);
@@ -256,6 +276,7 @@ impl Library {
             r.case = case.into();
             r.steps.push(RelaxStep {
                 step: "W1".into(),
+                blocked_by_lock: false,
                 dropped: topical.clone(),
                 scope: w1.to_json(),
                 added,
@@ -264,6 +285,7 @@ impl Library {
         } else {
             r.steps.push(RelaxStep {
                 step: "W1".into(),
+                blocked_by_lock: false,
                 dropped: vec![],
                 scope: w1.to_json(),
                 added: 0,
@@ -306,6 +328,7 @@ impl Library {
                     r.widened = true;
                     r.steps.push(RelaxStep {
                         step: "W2".into(),
+                        blocked_by_lock: false,
                         dropped: vec!["level".into()],
                         scope: w2.to_json(),
                         added,
@@ -314,6 +337,7 @@ impl Library {
                 } else {
                     r.steps.push(RelaxStep {
                         step: "W2".into(),
+                        blocked_by_lock: false,
                         dropped: vec![],
                         scope: w2.to_json(),
                         added: 0,
@@ -326,6 +350,7 @@ impl Library {
                 r.case = "no_match_in_level".into();
                 r.steps.push(RelaxStep {
                     step: "W2".into(),
+                    blocked_by_lock: false,
                     dropped: vec![],
                     scope: w2.to_json(),
                     added: 0,
@@ -337,6 +362,7 @@ impl Library {
             } else {
                 r.steps.push(RelaxStep {
                     step: "W2".into(),
+                    blocked_by_lock: false,
                     dropped: vec![],
                     scope: w2.to_json(),
                     added: 0,
@@ -348,8 +374,25 @@ impl Library {
                 });
             }
         } else {
+            // A locked level: would another level have been stronger evidence?
+            let blocked = level_locked && strict.is_empty() && {
+                let mut free = w1.clone();
+                free.locked.clear();
+                free.relax(Field::Level);
+                let (_, missing) = self.pass_shards(&free, Gating::Gated);
+                let level = scope.get(Field::Level).unwrap_or_default().to_string();
+                missing.is_empty() && {
+                    let (here, other) =
+                        self.step_evidence(&terms, &free, |c| usize::from(c.level.trim() != level));
+                    super::fires(&here, &other, opts.level_ratio)
+                }
+            };
+            if blocked && !r.widened {
+                r.case = "locked".into();
+            }
             r.steps.push(RelaxStep {
                 step: "W2".into(),
+                blocked_by_lock: blocked,
                 dropped: vec![],
                 scope: w2.to_json(),
                 added: 0,
@@ -374,6 +417,7 @@ impl Library {
             } else {
                 r.steps.push(RelaxStep {
                     step: "W3".into(),
+                    blocked_by_lock: false,
                     dropped: vec![],
                     scope: w2.to_json(),
                     added: 0,
@@ -471,6 +515,7 @@ impl Library {
         if topical.is_empty() {
             r.steps.push(RelaxStep {
                 step: "W1".into(),
+                blocked_by_lock: has_locked_topical(&current),
                 dropped: vec![],
                 scope: current.to_json(),
                 added: 0,
@@ -486,6 +531,7 @@ impl Library {
             r.widened = true;
             r.steps.push(RelaxStep {
                 step: "W1".into(),
+                blocked_by_lock: false,
                 dropped: topical.iter().map(|f| f.name().to_string()).collect(),
                 scope: current.to_json(),
                 added,
@@ -498,6 +544,7 @@ impl Library {
             if current.get(Field::Level).is_none() {
                 r.steps.push(RelaxStep {
                     step: "W2".into(),
+                    blocked_by_lock: false,
                     dropped: vec![],
                     scope: current.to_json(),
                     added: 0,
@@ -506,6 +553,7 @@ impl Library {
             } else if current.is_locked(Field::Level) {
                 r.steps.push(RelaxStep {
                     step: "W2".into(),
+                    blocked_by_lock: true,
                     dropped: vec![],
                     scope: current.to_json(),
                     added: 0,
@@ -514,6 +562,7 @@ impl Library {
             } else if !strict.is_empty() {
                 r.steps.push(RelaxStep {
                     step: "W2".into(),
+                    blocked_by_lock: false,
                     dropped: vec![],
                     scope: current.to_json(),
                     added: 0,
@@ -534,6 +583,7 @@ impl Library {
                 r.widened = true;
                 r.steps.push(RelaxStep {
                     step: "W2".into(),
+                    blocked_by_lock: false,
                     dropped: vec!["level".into()],
                     scope: current.to_json(),
                     added,
@@ -557,6 +607,7 @@ impl Library {
             } else {
                 r.steps.push(RelaxStep {
                     step: "W3".into(),
+                    blocked_by_lock: false,
                     dropped: vec![],
                     scope: current.to_json(),
                     added: 0,
@@ -586,6 +637,7 @@ fn fallback_step(scope: &Scope, added: usize, why: &str) -> RelaxStep {
     let locks = scope.locks_only();
     RelaxStep {
         step: "W3".into(),
+        blocked_by_lock: false,
         dropped: vec!["*".into()],
         scope: locks.to_json(),
         added,
@@ -613,4 +665,11 @@ fn w2_blockers(scope: &Scope, q: &Query<'_>) -> Vec<String> {
         out.push(format!("the query asks for {t}"));
     }
     out
+}
+
+/// Whether the scope locks a topical field it sets (W1 then has it to keep).
+fn has_locked_topical(scope: &Scope) -> bool {
+    TOPICAL_FIELDS
+        .iter()
+        .any(|f| scope.get(*f).is_some() && scope.is_locked(*f))
 }

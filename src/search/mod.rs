@@ -103,6 +103,14 @@ impl Library {
         crate::gate::shard_choice(&self.manifest, scope, gating)
     }
 
+    /// Manifest entries of every shard a search with this scope and gating reads.
+    pub fn shards_for(&self, scope: &Scope, gating: Gating) -> Vec<ShardEntry> {
+        self.shard_indices(scope, gating)
+            .into_iter()
+            .map(|i| self.manifest.shards[i].clone())
+            .collect()
+    }
+
     /// Manifest entries of the shards a search needs that are not loaded yet.
     pub fn shards_needed(&self, scope: &Scope, gating: Gating) -> Vec<ShardEntry> {
         self.shard_indices(scope, gating)

@@ -130,6 +130,10 @@ pub struct RelaxStep {
     pub added: usize,
     /// Why the step ran, was skipped or was blocked.
     pub note: String,
+    /// The step did not run because of a locked field, and would have widened without the
+    /// lock (the page says so: a better match lies outside the lock).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub blocked_by_lock: bool,
 }
 
 /// The relaxation trace.
@@ -141,7 +145,8 @@ pub struct Relaxation {
     /// `few_without_subject`, `enough_in_subject`, `enough`. Evidence trigger:
     /// `stronger_outside_topic` (W1 widened), `stronger_other_level` (W2 widened, W1 did not),
     /// `no_match_in_level` (nothing at the requested level matches: W2 needs the other levels'
-    /// shards), `no_match` (nothing matches anywhere searched), `strong_in_scope` (no widening).
+    /// shards), `no_match` (nothing matches anywhere searched), `strong_in_scope` (no widening),
+    /// `locked` (a step would have widened but a locked field kept it from running).
     pub case: String,
     /// Whether the search widened.
     pub widened: bool,

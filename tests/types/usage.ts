@@ -193,6 +193,7 @@ async function integrate(): Promise<void> {
   const scope: Scope = { subject: 'physics', level: 'high_school', chapter: 2 };
   const options: SearchOptions = { k: 5, variant: 'E', text: false, expand_chars: 2000 };
   const needed: ShardEntry[] = client.shardsNeeded(scope, options);
+  const used: ShardEntry[] = client.shardsFor(scope, options);
   for (const entry of needed) {
     const files: string[] = ChsrClient.shardFiles(entry);
     console.log(files.map((f) => client.fileUrl(f)));
