@@ -4,6 +4,21 @@
 //! query (subject, level, paper, year, document type, …) is enforced **before** anything is scored,
 //! so no inadmissible chunk can ever be ranked.
 //!
+//! A search, stage by stage ([`search::Library::search`]):
+//!
+//! 1. **gate** ([`scope`], [`gate`]): the scope (with its locked fields) picks the shards and
+//!    becomes a bitset of admissible chunks per shard; nothing outside it is scored;
+//! 2. **retrieve** ([`bm25`], [`dense`], [`embed`]): BM25 over the gated pool (with section
+//!    evidence in F) and, when on, nearest vectors (exact scan or HNSW as the gate decides);
+//! 3. **fuse** ([`fusion`]): reciprocal rank fusion of typed lists;
+//! 4. **rerank** ([`rerank`]): metadata-aware boosts, priors, coverage, near-duplicate removal;
+//! 5. **understand and relax** ([`understand`], [`glossary`], [`relax`]): hints, intents, EN↔FR
+//!    expansion, widening W1 → W2 → W3 that never drops a lock, leakage labels;
+//!
+//! then results ([`search::results`]): snippets, section expansion and `[DOCUMENT N]` context,
+//! every added chunk re-gated. The main types are re-exported here: [`Library`],
+//! [`SearchOptions`], [`Variant`], [`SearchResponse`], [`Hit`], [`Scope`], [`Manifest`].
+//!
 //! The crate is organised as the pipeline it implements:
 //!
 //! | module | role |
@@ -57,3 +72,7 @@ pub mod understand;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
+
+pub use format::Manifest;
+pub use scope::Scope;
+pub use search::{Hit, Library, SearchOptions, SearchResponse, Variant};

@@ -158,13 +158,16 @@ impl Scope {
     /// The locked constraints alone: what every surface re-checks (widened results, expanded
     /// sections, context), whatever else was relaxed.
     pub fn locks_only(&self) -> Scope {
+        // Inserted one by one: collecting into a BTreeMap would instantiate a stable sort
+        // (about 8 kB of Wasm) for a handful of fields.
+        let mut fields = BTreeMap::new();
+        for (f, v) in &self.fields {
+            if self.locked.contains(f) {
+                fields.insert(*f, v.clone());
+            }
+        }
         Scope {
-            fields: self
-                .fields
-                .iter()
-                .filter(|(f, _)| self.locked.contains(f))
-                .map(|(f, v)| (*f, v.clone()))
-                .collect(),
+            fields,
             locked: self.locked.clone(),
         }
     }
@@ -340,15 +343,14 @@ fn parse_lock(v: &serde_json::Value) -> Result<BTreeSet<Field>, ScopeError> {
             })
         }
     };
-    names
-        .iter()
-        .map(|n| {
-            Field::parse(n).ok_or_else(|| ScopeError::UnknownField {
-                field: n.clone(),
-                valid: Field::ALL.iter().map(|f| f.name().to_string()).collect(),
-            })
-        })
-        .collect()
+    let mut out = BTreeSet::new();
+    for n in &names {
+        out.insert(Field::parse(n).ok_or_else(|| ScopeError::UnknownField {
+            field: n.clone(),
+            valid: Field::ALL.iter().map(|f| f.name().to_string()).collect(),
+        })?);
+    }
+    Ok(out)
 }
 
 impl fmt::Display for Scope {

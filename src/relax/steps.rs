@@ -102,7 +102,7 @@ impl Library {
         &self,
         terms: &[String],
         wide: &Scope,
-        side: impl Fn(&ChunkRecord) -> usize,
+        side: &dyn Fn(&ChunkRecord) -> usize,
     ) -> (Vec<f32>, Vec<f32>) {
         let (shards, _) = self.pass_shards(wide, Gating::Gated);
         let gates: Vec<Bitset> = shards
@@ -186,7 +186,7 @@ impl Library {
             .map(|f| f.name().to_string())
             .collect();
         let (inside, outside) =
-            self.step_evidence(&terms, &w1, |c| usize::from(!gate::admits(scope, c)));
+            self.step_evidence(&terms, &w1, &|c| usize::from(!gate::admits(scope, c)));
         // Whether anything at the requested level matches a query term (any topic).
         let level_matches = !inside.is_empty() || !outside.is_empty();
         let scores = format!(
@@ -235,7 +235,7 @@ impl Library {
             let blocked = has_locked_topical(scope) && {
                 let mut free = scope.clone();
                 free.locked.clear();
-                let (inside, outside) = self.step_evidence(&terms, &without_topical(&free), |c| {
+                let (inside, outside) = self.step_evidence(&terms, &without_topical(&free), &|c| {
                     usize::from(!gate::admits(scope, c))
                 });
                 super::fires(&inside, &outside, mix)
@@ -308,7 +308,7 @@ impl Library {
             let (_, missing) = self.pass_shards(&w2, Gating::Gated);
             if missing.is_empty() {
                 let (here, other) =
-                    self.step_evidence(&terms, &w2, |c| usize::from(c.level.trim() != level));
+                    self.step_evidence(&terms, &w2, &|c| usize::from(c.level.trim() != level));
                 let level_ratio = opts.level_ratio;
                 let fired = super::fires(&here, &other, level_ratio);
                 let note = format!(
@@ -382,8 +382,8 @@ impl Library {
                 let (_, missing) = self.pass_shards(&free, Gating::Gated);
                 let level = scope.get(Field::Level).unwrap_or_default().to_string();
                 missing.is_empty() && {
-                    let (here, other) =
-                        self.step_evidence(&terms, &free, |c| usize::from(c.level.trim() != level));
+                    let (here, other) = self
+                        .step_evidence(&terms, &free, &|c| usize::from(c.level.trim() != level));
                     super::fires(&here, &other, opts.level_ratio)
                 }
             };

@@ -68,9 +68,12 @@ impl Library {
         let rest = expand_section(hit, shard.chunks(), usize::MAX, &[], |c| {
             gate::admits(&within, c)
         });
+        // The rest is in reading order already: the asked chunk goes in its place.
         let mut chunks = rest.chunks;
-        chunks.push(Expanded::of(hit));
-        chunks.sort_by(|a, b| crate::expand::natural_cmp(&a.id, &b.id));
+        let at = chunks.partition_point(|c| {
+            crate::expand::natural_cmp(&c.id, &hit.id) == std::cmp::Ordering::Less
+        });
+        chunks.insert(at, Expanded::of(hit));
         Some(Section {
             id: id.to_string(),
             chunks,
