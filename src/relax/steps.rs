@@ -381,10 +381,14 @@ impl Library {
                 free.relax(Field::Level);
                 let (_, missing) = self.pass_shards(&free, Gating::Gated);
                 let level = scope.get(Field::Level).unwrap_or_default().to_string();
-                missing.is_empty() && {
+                if missing.is_empty() {
                     let (here, other) = self
                         .step_evidence(&terms, &free, &|c| usize::from(c.level.trim() != level));
                     super::fires(&here, &other, opts.level_ratio)
+                } else {
+                    // The other levels are not loaded: unlocked, W2 would have asked for them
+                    // exactly when nothing at this level matches.
+                    !level_matches
                 }
             };
             if blocked && !r.widened {

@@ -30,8 +30,8 @@ pub const MAX_K: usize = 200;
 /// four-case relaxation trigger. F = E + what chsr adds, each step measured in
 /// `bench/quality/report.md`: section evidence in BM25, the exercise and other-answer priors,
 /// section coverage, label lists, query hints as hard scope constraints, the evidence trigger and
-/// the dense path off (on demand with the `dense` option, weighted 0.1). F is the default of the
-/// page, the embed and the CLI.
+/// the dense list weighted 0.1 (the `dense` option switches it off: `F-lexical` in `chsr eval`).
+/// F is the default of the page, the embed and the CLI.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub enum Variant {
     /// Dense only, gated.
@@ -48,7 +48,7 @@ pub enum Variant {
     /// D + query understanding, cross-language expansion and the paper's scope relaxation.
     E,
     /// chsr's best: E + section evidence, priors, coverage, label lists, hard hints, the
-    /// evidence trigger; lexical unless the `dense` option asks for the vectors (weight 0.1).
+    /// evidence trigger, the dense list weighted 0.1.
     #[default]
     F,
 }
@@ -153,11 +153,7 @@ impl Variant {
                 relax: true,
                 ..base
             },
-            // Lexical by default: the dense list adds no nDCG@8 to F on OpenCERB dev (−0.001, p
-            // 0.88; docs/benchmark.md), so no student downloads vectors for nothing; the
-            // `dense` option turns it on (weight `dense_weight`).
             Variant::F => Stages {
-                dense: false,
                 sections: true,
                 rerank: true,
                 understand: true,

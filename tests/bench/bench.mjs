@@ -159,8 +159,8 @@ const bench = {
    */
   runChsr(variant, repeat, limit, warmup) {
     const qs = state.queries.slice(0, limit || state.queries.length);
-    // `F+dense`: a variant with its dense path switched on (F is lexical unless asked).
-    const opts = variant.endsWith('+dense') ? { k: 8, variant: variant.slice(0, -6), dense: true } : { k: 8, variant };
+    // `F-lexical`: a variant with its dense path switched off.
+    const opts = variant.endsWith('-lexical') ? { k: 8, variant: variant.slice(0, -8), dense: false } : { k: 8, variant };
     if (warmup) for (const q of qs.slice(0, 60)) state.index.search(q.query, scopeOf(q), opts);
     const out = qs.map(() => ({ call: [], t: {} }));
     for (let r = 0; r < repeat; r++) {
