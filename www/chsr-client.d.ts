@@ -31,7 +31,8 @@ export interface Scope {
   lock?: ScopeField[] | string;
 }
 
-export type Variant = 'A' | 'B' | 'B+' | 'C' | 'D' | 'E';
+/** A–E: the seed paper's ablation exactly; F: chsr's best (the default). */
+export type Variant = 'A' | 'B' | 'B+' | 'C' | 'D' | 'E' | 'F';
 export type Gating = 'gated' | 'ungated' | 'post_filtered';
 /** What decides to widen: result counts and subjects (`paper`) or in-scope against widened lexical evidence (`evidence`). */
 export type Trigger = 'paper' | 'evidence';
@@ -40,8 +41,10 @@ export type Trigger = 'paper' | 'evidence';
 export interface SearchOptions {
   /** Results wanted, 1–200 (default 8). */
   k?: number;
-  /** Pipeline variant (default E: rerank, query understanding, audited relaxation). */
+  /** Pipeline variant (default F: the paper's E plus section evidence, priors, labels, hints, the evidence trigger). */
   variant?: Variant;
+  /** Switches the variant's dense path on or off (F without it: `dense: false`). */
+  dense?: boolean;
   /** Overrides the variant's gating. */
   gating?: Gating;
   /** RRF constant, 0–1000 (default 60). */
@@ -199,6 +202,8 @@ export interface Trace {
   query_terms: string[];
   truncated: boolean;
   max_query_terms: number;
+  /** Whether the search ran the dense path (a page fetches vectors and the model only then). */
+  dense_path: boolean;
   browse: boolean;
   understanding?: Understanding;
   hints_applied: string[];

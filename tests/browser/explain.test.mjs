@@ -60,7 +60,7 @@ test('why panels: hidden by default, one click away, with ranks, scores, plan an
   await page.click('#why-query summary');
   assert.equal(await page.isVisible('#why-query .why-list'), true);
   const q = await page.textContent('#why-query');
-  assert.match(q, /variant E, scope applied: before ranking \(gate\)/);
+  assert.match(q, /variant F, scope applied: before ranking \(gate\)/);
   assert.match(q, /physics--high-school\.[0-9a-f]{16}\.chsr/);
   assert.match(q, /2,174 of 2,174/);
   assert.match(q, /Vector search plan\s*physics--high-school\.[0-9a-f]{16}\.chsr: (graph search \(HNSW\)|exact scan of the admitted documents)/);

@@ -32,7 +32,7 @@ test('French from the browser language: page, pickers, results, labels and panel
   assert.match(await page.textContent('#results > li.card:first-child .why summary'), /Pourquoi ce résultat/);
   await page.click('#why-query summary');
   const why = await page.textContent('#why-query');
-  assert.match(why, /variante E, programme appliqué : avant le classement/);
+  assert.match(why, /variante F, programme appliqué : avant le classement/);
   assert.match(why, /W1 : chapitre retiré\(s\), recherche dans Physique · Lycée · Document Corrigé : \d+ nouveaux résultats/);
   assert.match(await page.textContent('#copy-context'), /Copier comme contexte pour un assistant/);
   assert.deepEqual(errors, []);

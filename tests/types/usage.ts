@@ -21,7 +21,8 @@ import { ChsrIndex } from 'chsr/pkg/chsr.js';
 /** Every search option, at a valid value. */
 const allOptions: Required<SearchOptions> = {
   k: 8,
-  variant: 'E',
+  variant: 'F',
+  dense: false,
   gating: 'gated',
   rrf_k: 60,
   window: 50,
@@ -63,7 +64,7 @@ const lockedFields: ScopeField[] = ['chapter', 'level'];
 const lockedScope: Scope = { subject: 'physics', level: 'college', chapter: '5', lock: lockedFields };
 const lockedAsText: Scope = { subject: 'physics', chapter: 5, lock: 'subject,chapter' };
 
-const variants: Variant[] = ['A', 'B', 'B+', 'C', 'D', 'E'];
+const variants: Variant[] = ['A', 'B', 'B+', 'C', 'D', 'E', 'F'];
 const gatings: Gating[] = ['gated', 'ungated', 'post_filtered'];
 const triggers: Trigger[] = ['paper', 'evidence'];
 const leakages: Leakage[] = ['in_scope', 'cross_topic', 'cross_level', 'fallback', 'ungated'];
@@ -141,7 +142,7 @@ function readExpanded(x: Expanded): string {
 
 function readRelaxation(r: Relaxation): string {
   const trigger: Trigger = r.trigger;
-  const steps = r.steps.map((s: RelaxStep) => `${s.step} dropped ${s.dropped.join('+')} scope ${JSON.stringify(s.scope)} added ${s.added}: ${s.note}`);
+  const steps = r.steps.map((s: RelaxStep) => `${s.step} dropped ${s.dropped.join('+')} scope ${JSON.stringify(s.scope)} added ${s.added}: ${s.note}${s.blocked_by_lock ? " (a lock kept it)" : ""}`);
   const ev: Evidence | undefined = r.evidence;
   const evidence = ev ? [ev.ratio, ev.mix_ratio, ev.level_ratio, ev.label, ev.in_scope, ev.cross_topic, ev.level, ev.cross_level] : [];
   return `${trigger} ${r.case} ${r.widened} ${steps.join('; ')} pending ${r.pending_shards.join(',')} ${evidence}`;
@@ -154,7 +155,7 @@ function readTrace(trace: Trace): string {
   const requested: Scope = trace.requested_scope;
   const applied: Scope = trace.scope;
   const counts: number[] = [trace.pool_chunks, trace.admissible, trace.max_query_terms, trace.lexical_candidates, trace.dense_candidates, trace.post_filtered_out];
-  const flags: boolean[] = [trace.truncated, trace.browse];
+  const flags: boolean[] = [trace.truncated, trace.browse, trace.dense_path];
   const lists: string[][] = [trace.shards, trace.query_terms, trace.hints_applied, trace.conflicts, trace.expansion, trace.notes];
   const plans = trace.dense_plans.map((p) => (p === 'exact' || p === 'graph' || p === 'graph_then_exact' ? p : p satisfies never));
   const dups = trace.duplicates.map((d) => `${d.id}≈${d.of} (${d.similarity})`);
@@ -194,7 +195,7 @@ async function integrate(): Promise<void> {
   const options: SearchOptions = { k: 5, variant: 'E', text: false, expand_chars: 2000 };
   const needed: ShardEntry[] = client.shardsNeeded(scope, options);
   const used: ShardEntry[] = client.shardsFor(scope, options);
-  for (const entry of needed) {
+  for (const entry of [...needed, ...used]) {
     const files: string[] = ChsrClient.shardFiles(entry);
     console.log(files.map((f) => client.fileUrl(f)));
   }
