@@ -256,7 +256,8 @@ impl Library {
     ) {
         let st = opts.stages;
         let window = opts.window();
-        let id_of = |si: usize, doc: u32| pool.id(si, doc);
+        let shards: &[&Shard] = &pool.shards;
+        let id_of = |si: usize, doc: u32| shards[si].payload.chunks[doc as usize].id.as_str();
         let bm: Vec<PoolShard<'_>> = pool
             .shards
             .iter()
@@ -368,7 +369,8 @@ impl Library {
                 .map(|(g, &k)| if k { g.clone() } else { Bitset::empty(g.len()) })
                 .collect()
         });
-        let id_of = |si: usize, doc: u32| pool.id(si, doc);
+        let shards: &[&Shard] = &pool.shards;
+        let id_of = |si: usize, doc: u32| shards[si].payload.chunks[doc as usize].id.as_str();
         self.dense_list(
             q,
             &pool.shards,
@@ -421,8 +423,12 @@ impl Library {
 
 /// Fusion step: reciprocal rank fusion of the typed lists (ties broken by id, then shard).
 fn fuse_step(pool: &Pool<'_>, lists: &[RankedList<Key>], opts: &SearchOptions) -> Vec<Cand> {
+    let shards: &[&Shard] = &pool.shards;
     fuse(lists, opts.dense_weight, opts.rrf_k, |k: &Key| {
-        (pool.id(k.shard, k.doc), k.shard)
+        (
+            shards[k.shard].payload.chunks[k.doc as usize].id.as_str(),
+            k.shard,
+        )
     })
     .iter()
     .map(|f| Cand {
