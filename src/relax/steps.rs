@@ -243,21 +243,21 @@ impl Library {
             if blocked {
                 r.case = "locked".into();
             }
-            r.steps.push(RelaxStep {
-                step: "W1".into(),
-                blocked_by_lock: blocked,
-                dropped: vec![],
-                scope: scope.to_json(),
-                added: 0,
-                note: if blocked {
-                    format!(
-                        "{}: a better match lies outside the lock",
+            r.steps.push(
+                RelaxStep::skipped(
+                    "W1",
+                    scope.to_json(),
+                    if blocked {
+                        format!(
+                            "{}: a better match lies outside the lock",
+                            skipped_w1(scope)
+                        )
+                    } else {
                         skipped_w1(scope)
-                    )
-                } else {
-                    skipped_w1(scope)
-                },
-            });
+                    },
+                )
+                .blocked_by_lock(blocked),
+            );
         } else if fire != Widen::No {
             let mut new = self.pass(q, &w1, Gating::Gated, opts, false, trace);
             self.label(scope, &mut new, false);
@@ -274,23 +274,19 @@ impl Library {
             };
             r.widened = true;
             r.case = case.into();
-            r.steps.push(RelaxStep {
-                step: "W1".into(),
-                blocked_by_lock: false,
-                dropped: topical.clone(),
-                scope: w1.to_json(),
+            r.steps.push(RelaxStep::ran(
+                "W1",
+                topical.clone(),
+                w1.to_json(),
                 added,
-                note: format!("{why}: dropped the topical constraints; {how}"),
-            });
+                format!("{why}: dropped the topical constraints; {how}"),
+            ));
         } else {
-            r.steps.push(RelaxStep {
-                step: "W1".into(),
-                blocked_by_lock: false,
-                dropped: vec![],
-                scope: w1.to_json(),
-                added: 0,
-                note: format!("not needed: {why}"),
-            });
+            r.steps.push(RelaxStep::skipped(
+                "W1",
+                w1.to_json(),
+                format!("not needed: {why}"),
+            ));
         }
         if !topical.is_empty() {
             ev.cross_topic = Some(outside);
@@ -326,52 +322,42 @@ impl Library {
                         r.case = "stronger_other_level".into();
                     }
                     r.widened = true;
-                    r.steps.push(RelaxStep {
-                        step: "W2".into(),
-                        blocked_by_lock: false,
-                        dropped: vec!["level".into()],
-                        scope: w2.to_json(),
+                    r.steps.push(RelaxStep::ran(
+                        "W2",
+                        vec!["level".into()],
+                        w2.to_json(),
                         added,
-                        note: format!("{note} (ratio > {level_ratio}): dropped the level"),
-                    });
+                        format!("{note} (ratio > {level_ratio}): dropped the level"),
+                    ));
                 } else {
-                    r.steps.push(RelaxStep {
-                        step: "W2".into(),
-                        blocked_by_lock: false,
-                        dropped: vec![],
-                        scope: w2.to_json(),
-                        added: 0,
-                        note: format!("not needed: {note} (ratio ≤ {level_ratio})"),
-                    });
+                    r.steps.push(RelaxStep::skipped(
+                        "W2",
+                        w2.to_json(),
+                        format!("not needed: {note} (ratio ≤ {level_ratio})"),
+                    ));
                 }
             } else if !level_matches {
                 // Nothing at this level matches: the other levels are worth loading.
                 r.pending_shards = missing.clone();
                 r.case = "no_match_in_level".into();
-                r.steps.push(RelaxStep {
-                    step: "W2".into(),
-                    blocked_by_lock: false,
-                    dropped: vec![],
-                    scope: w2.to_json(),
-                    added: 0,
-                    note: format!(
+                r.steps.push(RelaxStep::skipped(
+                    "W2",
+                    w2.to_json(),
+                    format!(
                         "nothing at this level matches the query: load {} and search again",
                         missing.join(", ")
                     ),
-                });
+                ));
             } else {
-                r.steps.push(RelaxStep {
-                    step: "W2".into(),
-                    blocked_by_lock: false,
-                    dropped: vec![],
-                    scope: w2.to_json(),
-                    added: 0,
-                    note: format!(
+                r.steps.push(RelaxStep::skipped(
+                    "W2",
+                    w2.to_json(),
+                    format!(
                         "not compared: this level matches the query and the other levels' shards \
                          ({}) are not loaded",
                         missing.join(", ")
                     ),
-                });
+                ));
             }
         } else {
             // A locked level: would another level have been stronger evidence?
@@ -394,23 +380,23 @@ impl Library {
             if blocked && !r.widened {
                 r.case = "locked".into();
             }
-            r.steps.push(RelaxStep {
-                step: "W2".into(),
-                blocked_by_lock: blocked,
-                dropped: vec![],
-                scope: w2.to_json(),
-                added: 0,
-                note: if scope.get(Field::Level).is_none() {
-                    "skipped: the scope has no level to drop".into()
-                } else if level_locked {
-                    "skipped: the level is locked".into()
-                } else {
-                    format!(
-                        "blocked: strict key(s) set ({}): another level is not an answer",
-                        strict.join(", ")
-                    )
-                },
-            });
+            r.steps.push(
+                RelaxStep::skipped(
+                    "W2",
+                    w2.to_json(),
+                    if scope.get(Field::Level).is_none() {
+                        "skipped: the scope has no level to drop".into()
+                    } else if level_locked {
+                        "skipped: the level is locked".into()
+                    } else {
+                        format!(
+                            "blocked: strict key(s) set ({}): another level is not an answer",
+                            strict.join(", ")
+                        )
+                    },
+                )
+                .blocked_by_lock(blocked),
+            );
         }
         // W3: the unfiltered lexical fallback, when allowed and nothing was found.
         if cands.is_empty() {
@@ -419,14 +405,11 @@ impl Library {
                 r.widened = true;
                 r.steps.push(fallback_step(scope, added, "nothing found: "));
             } else {
-                r.steps.push(RelaxStep {
-                    step: "W3".into(),
-                    blocked_by_lock: false,
-                    dropped: vec![],
-                    scope: w2.to_json(),
-                    added: 0,
-                    note: "not run: the unfiltered fallback needs allow_fallback".into(),
-                });
+                r.steps.push(RelaxStep::skipped(
+                    "W3",
+                    w2.to_json(),
+                    "not run: the unfiltered fallback needs allow_fallback",
+                ));
             }
         }
         if r.case.is_empty() {
@@ -517,14 +500,10 @@ impl Library {
             .filter(|f| current.get(*f).is_some() && !current.is_locked(*f))
             .collect();
         if topical.is_empty() {
-            r.steps.push(RelaxStep {
-                step: "W1".into(),
-                blocked_by_lock: has_locked_topical(&current),
-                dropped: vec![],
-                scope: current.to_json(),
-                added: 0,
-                note: skipped_w1(&current),
-            });
+            r.steps.push(
+                RelaxStep::skipped("W1", current.to_json(), skipped_w1(&current))
+                    .blocked_by_lock(has_locked_topical(&current)),
+            );
         } else {
             for f in &topical {
                 current.relax(*f);
@@ -533,48 +512,37 @@ impl Library {
             self.label(scope, &mut new, false);
             let added = self.append(cands, new);
             r.widened = true;
-            r.steps.push(RelaxStep {
-                step: "W1".into(),
-                blocked_by_lock: false,
-                dropped: topical.iter().map(|f| f.name().to_string()).collect(),
-                scope: current.to_json(),
+            r.steps.push(RelaxStep::ran(
+                "W1",
+                topical.iter().map(|f| f.name().to_string()).collect(),
+                current.to_json(),
                 added,
-                note: format!("{} triggered: dropped the topical constraints", r.case),
-            });
+                format!("{} triggered: dropped the topical constraints", r.case),
+            ));
         }
         // W2: drop the level, unless a strict key pins the request.
         if needs_more(cands) {
             let strict = w2_blockers(&current, q);
             if current.get(Field::Level).is_none() {
-                r.steps.push(RelaxStep {
-                    step: "W2".into(),
-                    blocked_by_lock: false,
-                    dropped: vec![],
-                    scope: current.to_json(),
-                    added: 0,
-                    note: "skipped: the scope has no level to drop".into(),
-                });
+                r.steps.push(RelaxStep::skipped(
+                    "W2",
+                    current.to_json(),
+                    "skipped: the scope has no level to drop",
+                ));
             } else if current.is_locked(Field::Level) {
-                r.steps.push(RelaxStep {
-                    step: "W2".into(),
-                    blocked_by_lock: true,
-                    dropped: vec![],
-                    scope: current.to_json(),
-                    added: 0,
-                    note: "skipped: the level is locked".into(),
-                });
+                r.steps.push(
+                    RelaxStep::skipped("W2", current.to_json(), "skipped: the level is locked")
+                        .blocked_by_lock(true),
+                );
             } else if !strict.is_empty() {
-                r.steps.push(RelaxStep {
-                    step: "W2".into(),
-                    blocked_by_lock: false,
-                    dropped: vec![],
-                    scope: current.to_json(),
-                    added: 0,
-                    note: format!(
+                r.steps.push(RelaxStep::skipped(
+                    "W2",
+                    current.to_json(),
+                    format!(
                         "blocked: strict key(s) set ({}): another level is not an answer",
                         strict.join(", ")
                     ),
-                });
+                ));
             } else {
                 current.relax(Field::Level);
                 let (_, missing) = self.pass_shards(&current, Gating::Gated);
@@ -585,13 +553,12 @@ impl Library {
                 self.label(scope, &mut new, false);
                 let added = self.append(cands, new);
                 r.widened = true;
-                r.steps.push(RelaxStep {
-                    step: "W2".into(),
-                    blocked_by_lock: false,
-                    dropped: vec!["level".into()],
-                    scope: current.to_json(),
+                r.steps.push(RelaxStep::ran(
+                    "W2",
+                    vec!["level".into()],
+                    current.to_json(),
                     added,
-                    note: if missing.is_empty() {
+                    if missing.is_empty() {
                         "dropped the level: other levels of the subject searched".into()
                     } else {
                         format!(
@@ -599,7 +566,7 @@ impl Library {
                             missing.join(", ")
                         )
                     },
-                });
+                ));
             }
         }
         // W3: unfiltered lexical fallback, only when explicitly allowed.
@@ -609,14 +576,11 @@ impl Library {
                 r.widened = true;
                 r.steps.push(fallback_step(scope, added, ""));
             } else {
-                r.steps.push(RelaxStep {
-                    step: "W3".into(),
-                    blocked_by_lock: false,
-                    dropped: vec![],
-                    scope: current.to_json(),
-                    added: 0,
-                    note: "not run: the unfiltered fallback needs allow_fallback".into(),
-                });
+                r.steps.push(RelaxStep::skipped(
+                    "W3",
+                    current.to_json(),
+                    "not run: the unfiltered fallback needs allow_fallback",
+                ));
             }
         }
     }
@@ -639,13 +603,12 @@ fn skipped_w1(scope: &Scope) -> String {
 /// W3's step record: what the fallback searched (everything, or only the locked fields).
 fn fallback_step(scope: &Scope, added: usize, why: &str) -> RelaxStep {
     let locks = scope.locks_only();
-    RelaxStep {
-        step: "W3".into(),
-        blocked_by_lock: false,
-        dropped: vec!["*".into()],
-        scope: locks.to_json(),
+    RelaxStep::ran(
+        "W3",
+        vec!["*".into()],
+        locks.to_json(),
         added,
-        note: if locks.is_empty() {
+        if locks.is_empty() {
             format!("{why}unfiltered lexical fallback over the loaded shards (allow_fallback)")
         } else {
             format!(
@@ -653,7 +616,7 @@ fn fallback_step(scope: &Scope, added: usize, why: &str) -> RelaxStep {
                  (allow_fallback)"
             )
         },
-    }
+    )
 }
 
 /// What blocks W2 (dropping the level): a strict scope key (paper, year, question number, doc

@@ -136,6 +136,41 @@ pub struct RelaxStep {
     pub blocked_by_lock: bool,
 }
 
+impl RelaxStep {
+    /// A step that ran: the fields it dropped, the scope it searched, what it added.
+    pub(crate) fn ran(
+        step: &str,
+        dropped: Vec<String>,
+        scope: serde_json::Value,
+        added: usize,
+        note: impl Into<String>,
+    ) -> RelaxStep {
+        RelaxStep {
+            step: step.into(),
+            dropped,
+            scope,
+            added,
+            note: note.into(),
+            blocked_by_lock: false,
+        }
+    }
+
+    /// A step that did not run (not needed, skipped or blocked), and why.
+    pub(crate) fn skipped(
+        step: &str,
+        scope: serde_json::Value,
+        note: impl Into<String>,
+    ) -> RelaxStep {
+        RelaxStep::ran(step, Vec::new(), scope, 0, note)
+    }
+
+    /// Marks whether a locked field kept the step from running although the evidence asked for it.
+    pub(crate) fn blocked_by_lock(mut self, blocked: bool) -> RelaxStep {
+        self.blocked_by_lock = blocked;
+        self
+    }
+}
+
 /// The relaxation trace.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Relaxation {
