@@ -172,14 +172,6 @@ impl Scope {
         }
     }
 
-    /// Whether a chunk with these field values satisfies every locked constraint.
-    pub fn admits_locks(&self, get: impl Fn(Field) -> Option<String>) -> bool {
-        self.locked.iter().all(|f| match self.fields.get(f) {
-            Some(v) => get(*f).as_deref().map(str::trim) == Some(v.as_str()),
-            None => true,
-        })
-    }
-
     /// The constraint on `field`, if any.
     pub fn get(&self, field: Field) -> Option<&str> {
         self.fields.get(&field).map(String::as_str)

@@ -164,23 +164,30 @@ pub fn without_topical(scope: &Scope) -> Scope {
     s
 }
 
-/// The label of a chunk against the requested scope: in scope, or the widest step that admits
-/// it (`cross_topic` when only topical fields exclude it, `cross_level` when the level does too,
-/// `fallback` otherwise).
+/// The scope under which a result labelled `label` was admitted: the requested scope, without
+/// its topical fields (W1), also without its level (W2), or only its locks (W3, the ungated
+/// baselines). Locked fields are in every one of them.
+pub fn scope_for(scope: &Scope, label: Leakage) -> Scope {
+    match label {
+        Leakage::InScope => scope.clone(),
+        Leakage::CrossTopic => without_topical(scope),
+        Leakage::CrossLevel => {
+            let mut s = without_topical(scope);
+            s.relax(Field::Level);
+            s
+        }
+        Leakage::Fallback | Leakage::Ungated => scope.locks_only(),
+    }
+}
+
+/// The label of a chunk against the requested scope: in scope, or the narrowest widening step
+/// that admits it ([`scope_for`]: `cross_topic` when only topical fields exclude it,
+/// `cross_level` when the level does too, `fallback` otherwise).
 pub fn classify(scope: &Scope, chunk: &ChunkRecord) -> Leakage {
-    if gate::admits(scope, chunk) {
-        return Leakage::InScope;
-    }
-    let mut s = without_topical(scope);
-    if gate::admits(&s, chunk) {
-        return Leakage::CrossTopic;
-    }
-    s.relax(Field::Level);
-    if gate::admits(&s, chunk) {
-        Leakage::CrossLevel
-    } else {
-        Leakage::Fallback
-    }
+    [Leakage::InScope, Leakage::CrossTopic, Leakage::CrossLevel]
+        .into_iter()
+        .find(|&l| gate::admits(&scope_for(scope, l), chunk))
+        .unwrap_or(Leakage::Fallback)
 }
 
 /// How many of a unit's best chunk scores its evidence averages ([`unit_scores`]).

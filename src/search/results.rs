@@ -10,32 +10,18 @@
 use super::{Cand, Hit, Library, SearchOptions, SearchResponse, Trace};
 use crate::analysis::Lang;
 use crate::expand::{expand_section, to_context, Expanded};
-use crate::format::{ChunkRecord, Field};
-use crate::gate::{self, Leakage};
-use crate::relax::{classify, without_topical};
+use crate::format::ChunkRecord;
+use crate::gate;
+use crate::relax::{classify, scope_for};
 use crate::scope::Scope;
 use crate::snippet::Highlighter;
 use serde::Serialize;
 
-/// The scope under which a result labelled `label` was admitted (its locks always included).
-pub fn scope_for(scope: &Scope, label: Leakage) -> Scope {
-    match label {
-        Leakage::InScope => scope.clone(),
-        Leakage::CrossTopic => without_topical(scope),
-        Leakage::CrossLevel => {
-            let mut s = without_topical(scope);
-            s.relax(Field::Level);
-            s
-        }
-        Leakage::Fallback | Leakage::Ungated => scope.locks_only(),
-    }
-}
-
-/// Whether a chunk may appear on any surface of a search over `scope`: it satisfies the locks,
-/// and the scope of the widest step that reaches it ([`classify`], [`scope_for`]).
+/// Whether a chunk may appear on any surface of a search over `scope`: the scope of the
+/// narrowest step that reaches it admits it ([`classify`], [`scope_for`]); a chunk outside the
+/// locks is admitted by none.
 pub fn admissible(scope: &Scope, chunk: &ChunkRecord) -> bool {
-    gate::admits(&scope.locks_only(), chunk)
-        && gate::admits(&scope_for(scope, classify(scope, chunk)), chunk)
+    gate::admits(&scope_for(scope, classify(scope, chunk)), chunk)
 }
 
 /// A section shown on its own ("show the whole section"): its admissible chunks in reading order.
