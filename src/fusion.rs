@@ -46,7 +46,7 @@ pub fn fuse<K: Clone + PartialEq, I: Ord>(
     k: f64,
     id_of: impl Fn(&K) -> I,
 ) -> Vec<Fused<K>> {
-    let keys: Vec<Vec<K>> = lists.iter().map(|l| l.keys.clone()).collect();
+    let keys: Vec<&[K]> = lists.iter().map(|l| l.keys.as_slice()).collect();
     let weights: Vec<f64> = lists
         .iter()
         .map(|l| match l.source {
@@ -76,14 +76,14 @@ pub fn rrf<K: Clone + PartialEq, I: Ord>(
 
 /// Fuses ranked lists, list `i` contributing `weights[i] / (k + rank)` (missing weights are 1).
 pub fn weighted_rrf<K: Clone + PartialEq, I: Ord>(
-    lists: &[Vec<K>],
+    lists: &[impl AsRef<[K]>],
     weights: &[f64],
     k: f64,
     id_of: impl Fn(&K) -> I,
 ) -> Vec<Fused<K>> {
     let mut out: Vec<Fused<K>> = Vec::new();
     for (li, list) in lists.iter().enumerate() {
-        for (r, key) in list.iter().enumerate() {
+        for (r, key) in list.as_ref().iter().enumerate() {
             let rank = r + 1;
             let contrib = weights.get(li).copied().unwrap_or(1.0) / (k + rank as f64);
             match out.iter_mut().find(|f| f.key == *key) {

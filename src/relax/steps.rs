@@ -3,9 +3,8 @@
 
 use super::{classify, without_topical, Evidence, Slot, Trigger, Widen};
 use super::{STRICT_FIELDS, TOPICAL_FIELDS};
-use crate::bm25::PoolShard;
 use crate::format::{ChunkRecord, Field};
-use crate::gate::{self, Bitset};
+use crate::gate;
 use crate::scope::Scope;
 use crate::search::query::Query;
 use crate::search::{
@@ -104,22 +103,8 @@ impl Library {
         wide: &Scope,
         side: &dyn Fn(&ChunkRecord) -> usize,
     ) -> (Vec<f32>, Vec<f32>) {
-        let (shards, _) = self.pass_shards(wide, Gating::Gated);
-        let gates: Vec<Bitset> = shards
-            .iter()
-            .map(|s| gate::gate_shard(wide, &s.payload.subject, &s.payload.level, s.chunks()))
-            .collect();
-        let pool: Vec<PoolShard<'_>> = shards
-            .iter()
-            .zip(&gates)
-            .map(|(s, g)| PoolShard {
-                index: &s.payload.lexical,
-                k1: s.payload.params.k1,
-                b: s.payload.params.b,
-                total_len: s.total_len,
-                gate: g,
-            })
-            .collect();
+        let wide_pool = self.gate_step(wide, Gating::Gated);
+        let (shards, pool) = (&wide_pool.shards, wide_pool.lexical());
         let mut best = super::unit_scores(&pool, terms, 2, |si, doc| {
             let s = shards[si];
             let unit = match s.sections[doc as usize] {

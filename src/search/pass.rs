@@ -60,6 +60,32 @@ impl<'a> Pool<'a> {
         &self.shards[k.shard].payload.chunks[k.doc as usize]
     }
 
+    /// The pool as BM25 sees it: each shard's inverted index, parameters and gate.
+    pub(crate) fn lexical(&self) -> Vec<PoolShard<'_>> {
+        self.shards
+            .iter()
+            .zip(&self.gates)
+            .map(|(s, g)| PoolShard {
+                index: &s.payload.lexical,
+                k1: s.payload.params.k1,
+                b: s.payload.params.b,
+                total_len: s.total_len,
+                gate: g,
+            })
+            .collect()
+    }
+
+    /// Keys are shard positions inside a pass: makes them manifest positions, and labels what an
+    /// ungated baseline let through.
+    fn finish(&self, cands: &mut [Cand], scope: &Scope, gating: Gating) {
+        for c in cands.iter_mut() {
+            if gating != Gating::Gated && !gate::admits(scope, self.chunk(c.key)) {
+                c.leakage = Leakage::Ungated;
+            }
+            c.key.shard = self.manifest_idx[c.key.shard];
+        }
+    }
+
     /// Languages present in the pool (sorted).
     fn langs(&self) -> Vec<Lang> {
         let mut langs: Vec<Lang> = self
@@ -90,7 +116,7 @@ impl Library {
 
     /// Gate step: the pool's shards and the bitset of the chunks each admits (locked fields
     /// are enforced in every gating mode).
-    fn gate_step(&self, scope: &Scope, gating: Gating) -> Pool<'_> {
+    pub(crate) fn gate_step(&self, scope: &Scope, gating: Gating) -> Pool<'_> {
         let (shards, _) = self.pass_shards(scope, gating);
         let gates = shards
             .iter()
@@ -186,14 +212,7 @@ impl Library {
         if st.rerank {
             cands = self.rerank_step(&pool, cands, q, opts, primary, trace);
         }
-        // Keys are shard positions in this pass: make them manifest positions, and label what an
-        // ungated baseline let through.
-        for c in cands.iter_mut() {
-            if gating != Gating::Gated && !gate::admits(scope, pool.chunk(c.key)) {
-                c.leakage = Leakage::Ungated;
-            }
-            c.key.shard = pool.manifest_idx[c.key.shard];
-        }
+        pool.finish(&mut cands, scope, gating);
         trace.timings.dense_ms += t_dense - t_lex;
         trace.timings.fusion_ms += now_ms() - t_dense;
         cands
@@ -220,24 +239,15 @@ impl Library {
             .into_iter()
             .map(Cand::unscored)
             .collect();
-        // Ungated browsing lists every shard: label what is outside the scope, and drop it
-        // when post-filtering, exactly as for a ranked list.
-        if gating != Gating::Gated {
-            for c in cands.iter_mut() {
-                if !gate::admits(scope, pool.chunk(c.key)) {
-                    c.leakage = Leakage::Ungated;
-                }
-            }
-            if gating == Gating::PostFiltered {
-                let dropped = gate::post_filter(&mut cands, scope, |c| pool.chunk(c.key));
-                if primary {
-                    trace.post_filtered_out = dropped;
-                }
+        // Ungated browsing lists every shard: drop what is outside the scope when post-filtering,
+        // and label the rest, exactly as for a ranked list.
+        if gating == Gating::PostFiltered {
+            let dropped = gate::post_filter(&mut cands, scope, |c| pool.chunk(c.key));
+            if primary {
+                trace.post_filtered_out = dropped;
             }
         }
-        for c in cands.iter_mut() {
-            c.key.shard = pool.manifest_idx[c.key.shard];
-        }
+        pool.finish(&mut cands, scope, gating);
         cands
     }
 
@@ -258,18 +268,7 @@ impl Library {
         let window = opts.window();
         let shards: &[&Shard] = &pool.shards;
         let id_of = |si: usize, doc: u32| shards[si].payload.chunks[doc as usize].id.as_str();
-        let bm: Vec<PoolShard<'_>> = pool
-            .shards
-            .iter()
-            .zip(&pool.gates)
-            .map(|(s, g)| PoolShard {
-                index: &s.payload.lexical,
-                k1: s.payload.params.k1,
-                b: s.payload.params.b,
-                total_len: s.total_len,
-                gate: g,
-            })
-            .collect();
+        let bm = pool.lexical();
         let scored = if st.sections && opts.section_weight > 0.0 {
             // Every matching chunk is scored, so that each section's evidence is complete,
             // then the blended list is cut to the window.
