@@ -15,9 +15,8 @@
 //!
 //! [`ANALYZER_VERSION`] is recorded in every shard; a reader refuses shards analysed differently.
 
+use crate::unicode::{compose_starters, decompose_canonical, is_combining_mark};
 use rust_stemmers::{Algorithm, Stemmer};
-use unicode_normalization::char::is_combining_mark;
-use unicode_normalization::UnicodeNormalization;
 
 /// Version of the analysis pipeline. Bump it whenever a change would alter the terms produced.
 pub const ANALYZER_VERSION: u32 = 1;
@@ -220,12 +219,33 @@ pub fn bound_query(query: &str) -> (&str, bool) {
     (&query[..cut], true)
 }
 
-/// Removes diacritics (NFD, then drops combining marks): `énergie` → `energie`.
+/// Removes diacritics (NFD, then drops combining marks, then NFC): `énergie` → `energie`.
+///
+/// Character by character: each one's canonical decomposition without its marks, composed with
+/// what precedes it where NFC would compose two non-marks (Hangul jamo); the same text as
+/// `s.nfd().filter(|c| !is_combining_mark(*c)).nfc()` (see [`crate::unicode`]).
 pub fn fold_accents(s: &str) -> String {
     if s.is_ascii() {
         return s.to_string();
     }
-    s.nfd().filter(|c| !is_combining_mark(*c)).nfc().collect()
+    let mut out = String::with_capacity(s.len());
+    let mut last: Option<char> = None;
+    for c in s.chars() {
+        decompose_canonical(c, &mut |x| {
+            if is_combining_mark(x) {
+                return;
+            }
+            if let Some(composed) = last.and_then(|l| compose_starters(l, x)) {
+                out.pop();
+                out.push(composed);
+                last = Some(composed);
+            } else {
+                out.push(x);
+                last = Some(x);
+            }
+        });
+    }
+    out
 }
 
 fn superscript(c: char) -> Option<char> {

@@ -69,6 +69,7 @@ pub mod scope;
 pub mod search;
 pub mod snippet;
 pub mod understand;
+pub mod unicode;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -23,7 +23,6 @@
 use crate::format::model::TokenizerSpec;
 use std::collections::HashMap;
 use unicode_categories::UnicodeCategories;
-use unicode_normalization::UnicodeNormalization;
 
 /// A BERT basic tokenizer + WordPiece over a fixed vocabulary.
 #[derive(Clone, Debug)]
@@ -114,7 +113,7 @@ impl WordPiece {
             }
         }
         if s.strip_accents && !out.is_ascii() {
-            out = out.nfd().filter(|c| !c.is_mark_nonspacing()).collect();
+            out = crate::unicode::strip_nonspacing(&out);
         }
         if s.lowercase {
             if out.is_ascii() {
