@@ -103,8 +103,12 @@ fn generate() -> String {
         "/// Combining marks (Mn, Mc, Me) as inclusive code point ranges, sorted.\npub(super) static MARKS: [(u32, u32); {}] = [\n",
         marks.len()
     ));
-    for (lo, hi) in &marks {
-        s.push_str(&format!("    (0x{lo:X}, 0x{hi:X}),\n"));
+    for chunk in marks.chunks(6) {
+        let row: Vec<String> = chunk
+            .iter()
+            .map(|(lo, hi)| format!("(0x{lo:X}, 0x{hi:X})"))
+            .collect();
+        s.push_str(&format!("    {},\n", row.join(", ")));
     }
     s.push_str("];\n\n");
     s.push_str(&format!(
@@ -113,7 +117,7 @@ fn generate() -> String {
          pub(super) static CANONICAL: [u64; {}] = [\n",
         canonical.len()
     ));
-    for chunk in canonical.chunks(4) {
+    for chunk in canonical.chunks(6) {
         let row: Vec<String> = chunk.iter().map(|e| format!("0x{e:X}")).collect();
         s.push_str(&format!("    {},\n", row.join(", ")));
     }
