@@ -3,7 +3,7 @@
 
 use super::{classify, without_topical, Evidence, Slot, Trigger, Widen};
 use super::{STRICT_FIELDS, TOPICAL_FIELDS};
-use crate::format::{ChunkRecord, Field};
+use crate::format::Field;
 use crate::gate;
 use crate::scope::Scope;
 use crate::search::query::Query;
@@ -96,15 +96,33 @@ impl Library {
 
     /// The section evidence on each side of a widening step ([`super::unit_scores`]):
     /// the chunks `wide` admits in the loaded shards it needs, scored together, split by `side`
-    /// (0: kept, 1: added).
+    /// (0: kept, 1: added), which is decided once per shard (subject and level are per shard;
+    /// other fields by the shard's gate), not per scored chunk.
     fn step_evidence(
         &self,
         terms: &[String],
         wide: &Scope,
-        side: &dyn Fn(&ChunkRecord) -> usize,
+        side: Side<'_>,
     ) -> (Vec<f32>, Vec<f32>) {
         let wide_pool = self.gate_step(wide, Gating::Gated);
         let (shards, pool) = (&wide_pool.shards, wide_pool.lexical());
+        let sides: Vec<ShardSide> = shards
+            .iter()
+            .map(|s| {
+                let (subject, level) = (&s.payload.subject, &s.payload.level);
+                match side {
+                    Side::OtherLevel(want) => ShardSide::All(usize::from(level.trim() != want)),
+                    Side::OutsideScope(scope) => {
+                        let kept = gate::gate_shard(scope, subject, level, s.chunks());
+                        match kept.count() {
+                            0 => ShardSide::All(1),
+                            n if n == kept.universe() => ShardSide::All(0),
+                            _ => ShardSide::Outside(kept),
+                        }
+                    }
+                }
+            })
+            .collect();
         let mut best = super::unit_scores(&pool, terms, 2, |si, doc| {
             let s = shards[si];
             let unit = match s.sections[doc as usize] {
@@ -112,7 +130,10 @@ impl Library {
                 k => u64::from(k),
             };
             Some(Slot {
-                side: side(&s.payload.chunks[doc as usize]),
+                side: match &sides[si] {
+                    ShardSide::All(side) => *side,
+                    ShardSide::Outside(kept) => usize::from(!kept.contains(doc as usize)),
+                },
                 unit,
             })
         });
@@ -170,8 +191,7 @@ impl Library {
             .filter(|f| scope.get(**f).is_some() && !scope.is_locked(**f))
             .map(|f| f.name().to_string())
             .collect();
-        let (inside, outside) =
-            self.step_evidence(&terms, &w1, &|c| usize::from(!gate::admits(scope, c)));
+        let (inside, outside) = self.step_evidence(&terms, &w1, Side::OutsideScope(scope));
         // Whether anything at the requested level matches a query term (any topic).
         let level_matches = !inside.is_empty() || !outside.is_empty();
         let scores = format!(
@@ -220,9 +240,8 @@ impl Library {
             let blocked = has_locked_topical(scope) && {
                 let mut free = scope.clone();
                 free.locked.clear();
-                let (inside, outside) = self.step_evidence(&terms, &without_topical(&free), &|c| {
-                    usize::from(!gate::admits(scope, c))
-                });
+                let (inside, outside) =
+                    self.step_evidence(&terms, &without_topical(&free), Side::OutsideScope(scope));
                 super::fires(&inside, &outside, mix)
             };
             if blocked {
@@ -288,8 +307,7 @@ impl Library {
         {
             let (_, missing) = self.pass_shards(&w2, Gating::Gated);
             if missing.is_empty() {
-                let (here, other) =
-                    self.step_evidence(&terms, &w2, &|c| usize::from(c.level.trim() != level));
+                let (here, other) = self.step_evidence(&terms, &w2, Side::OtherLevel(level));
                 let level_ratio = opts.level_ratio;
                 let fired = super::fires(&here, &other, level_ratio);
                 let note = format!(
@@ -353,8 +371,7 @@ impl Library {
                 let (_, missing) = self.pass_shards(&free, Gating::Gated);
                 let level = scope.get(Field::Level).unwrap_or_default().to_string();
                 if missing.is_empty() {
-                    let (here, other) = self
-                        .step_evidence(&terms, &free, &|c| usize::from(c.level.trim() != level));
+                    let (here, other) = self.step_evidence(&terms, &free, Side::OtherLevel(&level));
                     super::fires(&here, &other, opts.level_ratio)
                 } else {
                     // The other levels are not loaded: unlocked, W2 would have asked for them
@@ -624,4 +641,19 @@ fn has_locked_topical(scope: &Scope) -> bool {
     TOPICAL_FIELDS
         .iter()
         .any(|f| scope.get(*f).is_some() && scope.is_locked(*f))
+}
+
+/// How [`Library::step_evidence`] splits the chunks a step admits: 0 (kept) or 1 (added).
+#[derive(Clone, Copy)]
+enum Side<'a> {
+    /// Added: the chunks outside this scope.
+    OutsideScope(&'a Scope),
+    /// Added: the chunks of shards at another level than this one.
+    OtherLevel(&'a str),
+}
+
+/// One shard's side of a step: the same for all its chunks, or by its gate for the kept scope.
+enum ShardSide {
+    All(usize),
+    Outside(gate::Bitset),
 }
