@@ -193,8 +193,8 @@ pub fn aggregate<'a>(
     })
 }
 
-/// The markdown table of the expansion measures per slice and variant ("Table 13"); empty when
-/// the run did not measure expansion.
+/// The markdown tables of the expansion measures ("Table 13"): per variant over every query, then
+/// per slice and variant; empty when the run did not measure expansion.
 pub fn markdown(r: &super::EvalReport) -> String {
     use std::fmt::Write;
     let Some(chars) = r.expand_chars else {
@@ -204,46 +204,46 @@ pub fn markdown(r: &super::EvalReport) -> String {
     let o3 = |x: Option<f64>| x.map_or_else(|| "–".to_string(), |v| format!("{v:.3}"));
     let mut o = format!(
         "## Table 13. Section expansion ({chars} characters per result): what it adds, what it costs\n\n\
-         Each cell: section R@{k} shown → with the context · label R@{k} shown → with the context · \
-         chunks added (share on a topic section) · words added. Section R@{k}: share of the chunks \
-         of the query's topic sections (its `relevant_sections` and the sections of its relevant \
-         chunks) that the scope admits, among the top {k}, then among the top {k} and the chunks \
-         expansion adds (queries with a topic section only); label R@{k}: the same for the \
-         relevant chunks (denominator |relevant|). Words added: whitespace words `to_context` \
-         gains with the expansion (a word is about 1.3 BPE tokens).\n\n"
+         Section R@{k}: the share of the chunks of the query's topic sections (its \
+         `relevant_sections` and the sections of its relevant chunks) that the scope admits, among \
+         the top {k} (shown), then among the top {k} and the chunks section expansion adds \
+         (context); queries with a topic section only (n). Label R@{k}: the same for the relevant \
+         chunks (denominator |relevant|, every query). Chunks added per query, and the share of \
+         them on a topic section; words and characters `to_context` gains with the expansion \
+         (whitespace words, headers included; a word is about 1.3 BPE tokens).\n\n\
+         | variant | n | section R@{k} shown | context | label R@{k} shown | context | chunks added | on topic | words added | chars added |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
     );
-    let mut head = "| slice | n |".to_string();
-    let mut rule = "|---|---:|".to_string();
-    for v in &r.variants {
-        let _ = write!(head, " {} |", v.name);
-        rule.push_str("---|");
-    }
-    let _ = writeln!(o, "{head}\n{rule}");
-    let cell = |a: &super::Aggregate| match &a.expansion {
-        None => "–".to_string(),
+    let cells = |a: &super::Aggregate| match &a.expansion {
+        None => " – | – | – | – | – | – | – | – | – |".to_string(),
         Some(x) => format!(
-            "{} → {} · {} → {} · {:.1} ({}) · {:.0}",
+            " {} | {} | {} | {} | {} | {:.1} | {} | {:.0} | {:.0} |",
+            x.section_n,
             o3(x.section_recall_shown),
             o3(x.section_recall_context),
             o3(x.label_recall_shown),
             o3(x.label_recall_context),
             x.added,
             o3(x.added_on_topic),
-            x.words_added
+            x.words_added,
+            x.chars_added
         ),
     };
-    for (s, n) in &r.queries.slices {
-        let mut row = format!("| {s} | {n} |");
-        for v in &r.variants {
-            let _ = write!(row, " {} |", cell(&v.slices[s]));
-        }
-        let _ = writeln!(o, "{row}");
-    }
-    let mut row = format!("| **all** | {} |", r.queries.count);
     for v in &r.variants {
-        let _ = write!(row, " {} |", cell(&v.overall));
+        let _ = writeln!(o, "| {} |{}", v.name, cells(&v.overall));
     }
-    let _ = writeln!(o, "{row}\n");
+    let _ = writeln!(
+        o,
+        "\n<details><summary>Per slice</summary>\n\n\
+         | slice | variant | n | section R@{k} shown | context | label R@{k} shown | context | chunks added | on topic | words added | chars added |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    );
+    for s in r.queries.slices.keys() {
+        for v in &r.variants {
+            let _ = writeln!(o, "| {s} | {} |{}", v.name, cells(&v.slices[s]));
+        }
+    }
+    let _ = writeln!(o, "\n</details>\n");
     o
 }
 
