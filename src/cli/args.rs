@@ -107,6 +107,11 @@ pub(super) struct EvalArgs {
     /// Write one JSON line per (variant, query) here: returned ids and per-query metrics.
     #[arg(long)]
     pub(super) runs: Option<PathBuf>,
+    /// Also measure section expansion with this budget (characters per result, as `search
+    /// --expand`): each query is searched once more, untimed, and the report gives the section
+    /// and label R@K of the expanded context and the words it adds (0: not measured).
+    #[arg(long, default_value_t = 0)]
+    pub(super) expand: usize,
     #[command(flatten)]
     pub(super) relax: RelaxArgs,
 }
@@ -118,7 +123,8 @@ pub(super) struct RelaxArgs {
     /// stronger lexical evidence than the scope holds) or `paper` (the four-case trigger).
     #[arg(long)]
     pub(super) trigger: Option<String>,
-    /// Paper trigger: with no subject in the scope, widen below this many results.
+    /// Paper trigger: with no subject in the scope, widen below this many results (case 4);
+    /// widening steps continue while fewer than this many results are found.
     #[arg(long)]
     pub(super) k_min: Option<usize>,
     /// Evidence trigger: widen when the best chunk a step would add scores more than this

@@ -49,7 +49,11 @@ pub(super) fn run(a: EvalArgs) -> Result<(), String> {
     for note in eval::check_scopes(&lib, &queries)? {
         eprintln!("note: {note}");
     }
-    let runs = eval::run_systems(&lib, &queries, &systems, a.repeat).map_err(|e| e.to_string())?;
+    if a.expand > 100_000 {
+        return Err(format!("--expand must be at most 100000, got {}", a.expand));
+    }
+    let runs = eval::run_systems_expanding(&lib, &queries, &systems, a.repeat, a.expand)
+        .map_err(|e| e.to_string())?;
     let t_run = t0.elapsed().as_secs_f64() - t_load;
     let settings = EvalSettings {
         k: a.k,
@@ -63,6 +67,7 @@ pub(super) fn run(a: EvalArgs) -> Result<(), String> {
             .map(|n| n.to_string_lossy().to_string())
             .unwrap_or_default(),
         query_sha256,
+        expand_chars: a.expand,
     };
     let rep = eval::summarise(&lib, &queries, &runs, &settings);
     report::write(&a, &rep, &queries, &runs)?;

@@ -53,22 +53,32 @@ pub(super) fn write(
 /// were lost and the outcomes, and the relaxation of the variants that widened.
 pub(super) fn print(rep: &EvalReport, k: usize) {
     println!(
-        "{:<10} {:>6} {:>6} {:>6} {:>6} {:>8} {:>6} {:>6} {:>9} {:>9}",
-        "variant", "P", "R", "nDCG", "leak", "any-leak", "contam", "ESS", "p50 ms", "p95 ms"
+        "{:<10} {:>6} {:>6} {:>6} {:>6} {:>8} {:>6} {:>7} {:>6} {:>9} {:>9}",
+        "variant",
+        "P",
+        "R",
+        "nDCG",
+        "leak",
+        "any-leak",
+        "contam",
+        "sec-con",
+        "ESS",
+        "p50 ms",
+        "p95 ms"
     );
+    let opt = |x: Option<f64>| x.map(|c| format!("{c:.3}")).unwrap_or_else(|| "-".into());
     for v in &rep.variants {
         let o = &v.overall;
         println!(
-            "{:<10} {:>6.3} {:>6.3} {:>6.3} {:>6.3} {:>8.3} {:>6} {:>6.3} {:>9.3} {:>9.3}",
+            "{:<10} {:>6.3} {:>6.3} {:>6.3} {:>6.3} {:>8.3} {:>6} {:>7} {:>6.3} {:>9.3} {:>9.3}",
             v.name,
             o.precision,
             o.recall,
             o.ndcg,
             o.leakage,
             o.any_leak_rate,
-            o.contamination
-                .map(|c| format!("{c:.3}"))
-                .unwrap_or_else(|| "-".into()),
+            opt(o.contamination),
+            opt(o.section_contamination),
             o.ess,
             o.latency_ms_p50,
             o.latency_ms_p95
@@ -115,6 +125,37 @@ pub(super) fn print(rep: &EvalReport, k: usize) {
                 .map(|o| format!("{} {}", o.name(), oc.counts[o]))
                 .collect::<Vec<_>>()
                 .join(", ")
+        );
+    }
+    for a in &rep.judge.attributes {
+        println!(
+            "judge {}: covered {} of {}, agreement {}, kappa {} (all queries, abstention a \
+             category), {} (covered only)",
+            a.attribute,
+            a.covered,
+            a.n,
+            opt(a.agreement),
+            opt(a.kappa),
+            opt(a.kappa_covered)
+        );
+    }
+    for v in &rep.variants {
+        let Some(x) = &v.overall.expansion else {
+            continue;
+        };
+        println!(
+            "{}: expansion ({} chars): section R@{k} {} -> {} ({} queries), label R@{k} {} -> {}, \
+             {:.1} chunks added ({} on a topic section), {:.0} words added",
+            v.name,
+            rep.expand_chars.unwrap_or(0),
+            opt(x.section_recall_shown),
+            opt(x.section_recall_context),
+            x.section_n,
+            opt(x.label_recall_shown),
+            opt(x.label_recall_context),
+            x.added,
+            opt(x.added_on_topic),
+            x.words_added
         );
     }
     for v in rep

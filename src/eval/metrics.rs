@@ -15,8 +15,40 @@
 //!   stored as `"4"` matches `4`; a missing field is `None`). An empty `expected_fields` is met by
 //!   any non-empty list, as `all([])` is true in Python.
 //!
-//! **Contamination** (not in the reference evaluator) counts results that pass the subject and
-//! level test but come from another section or question than the relevant material. The rule:
+//! **W3 results never count as success.** A result the unfiltered lexical fallback (W3) found
+//! (labelled [`Leakage::Fallback`] in the response) keeps its place in the list but counts as
+//! not relevant and as matching no expected field: P@K, R@K, nDCG@K and exact-scope success are
+//! computed as if its id were no chunk at all. It still counts for leakage and contamination.
+//!
+//! **Contamination** (the seed paper's definition, not in the reference evaluator): a result
+//! *relevant to the topic but from the wrong question, paper or year*. A returned result is
+//! contaminating when all of these hold:
+//!
+//! 1. it is not relevant (not a key of `relevant_grades`) and does not leak (it has the scope's
+//!    subject and level: leakage is counted apart);
+//! 2. it is **on the query's topic**: its `section_key` is among the *topic sections* (the
+//!    query's `relevant_sections` plus the `section_key` of every relevant chunk). Material
+//!    without a section key (an exam bank: BNS statements and corrections) has no section to
+//!    share; it is on topic when its text is a near-duplicate of an unsectioned relevant chunk
+//!    (Jaccard similarity of their sets of lower-cased words of two or more characters ≥
+//!    [`TOPIC_JACCARD`] = 0.8): the same exercise set again in another paper or year. Among the
+//!    421 BNS corrections of OpenCERB, 552 pairs reach 0.8, about as many as the repeats the
+//!    data's README describes (422 statements collapse into 163 exercises), while code keywords
+//!    alone put a tenth of all pairs above 0.5;
+//! 3. it is **an exam or exercise item** (it carries a question number, an exercise number, a
+//!    paper or a year) whose *item identity* (source, chapter, section key, year, paper, question
+//!    number, exercise number: an exercise and its solution share it) differs from every relevant
+//!    chunk's: another question, paper or year. Course text, worked examples, tables, glossaries
+//!    and summaries are no item: they can be off-target, never contaminating;
+//! 4. it is not the solution of the very item the query was built from (`answers` equal to the
+//!    query's `derived_from`).
+//!
+//! Every query with at least one relevant chunk in the loaded shards is eligible; its
+//! contamination is the share of its top K that is contaminating (0 for an empty list).
+//!
+//! **Section contamination** (the measure called contamination before the paper's was
+//! implemented) counts results that pass the subject and level test but come from another section
+//! or question than the relevant material. The rule:
 //!
 //! 1. *Section rule* — applies when the scope or `expected_fields` names `chapter`, `section` or
 //!    `section_key` and the relevant material has section keys (the query's `relevant_sections`
@@ -27,13 +59,14 @@
 //!    (source, chapter, year, paper, question_number). A result violates it when it has a question
 //!    number and its identity differs from every relevant chunk's.
 //!
-//! A query is *eligible* when at least one rule applies; its contamination is the share of its
-//! returned results that are not relevant, have the scope's subject and level, and violate an
-//! applicable rule (0 for an empty list). Ineligible queries have no contamination value and are
-//! left out of the mean.
+//! A query is *eligible* when at least one rule applies; its section contamination is the share
+//! of its returned results that are not relevant, have the scope's subject and level, and violate
+//! an applicable rule (0 for an empty list). Ineligible queries have no value and are left out of
+//! the mean.
 
 use super::queries::EvalQuery;
 use crate::format::ChunkRecord;
+use crate::gate::Leakage;
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
 
@@ -53,8 +86,13 @@ pub struct QueryMetrics {
     pub leakage: f64,
     /// Whether any result is outside the scope's subject or level.
     pub any_leak: bool,
-    /// Share of results from another section/question (eligible queries only).
+    /// Share of results on the query's topic from another question, paper or year (the
+    /// paper's contamination; `None` when no relevant chunk is in the loaded shards).
     pub contamination: Option<f64>,
+    /// Share of results from another section/question (eligible queries only).
+    pub section_contamination: Option<f64>,
+    /// Results the W3 fallback found (never counted as success).
+    pub fallback: usize,
     /// Exact-scope success.
     pub exact: bool,
     /// Number of results returned (≤ K).
@@ -184,9 +222,9 @@ fn question_identity(c: &ChunkRecord) -> Option<String> {
     ))
 }
 
-/// Contamination of one result list (see the module docs for the rule); `None` for an
+/// Section contamination of one result list (see the module docs for the rule); `None` for an
 /// ineligible query.
-pub fn contamination(
+pub fn section_contamination(
     q: &EvalQuery,
     results: &[&ChunkRecord],
     corpus: &ChunkIndex<'_>,
@@ -233,16 +271,138 @@ pub fn contamination(
     Some(bad as f64 / results.len() as f64)
 }
 
+/// Word-set Jaccard similarity from which two unsectioned chunks are on the same topic (the same
+/// exercise set again): see the module docs.
+pub const TOPIC_JACCARD: f64 = 0.8;
+
+fn word_set(text: &str) -> BTreeSet<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().count() >= 2)
+        .map(str::to_lowercase)
+        .collect()
+}
+
+fn jaccard(a: &BTreeSet<String>, b: &BTreeSet<String>) -> f64 {
+    let inter = a.intersection(b).count();
+    let union = a.len() + b.len() - inter;
+    if union == 0 {
+        0.0
+    } else {
+        inter as f64 / union as f64
+    }
+}
+
+/// The exam or exercise item a chunk belongs to (`None` for course material): source, chapter,
+/// section key, year, paper, question number and exercise number. An exercise and its solution
+/// share it.
+pub fn item_identity(c: &ChunkRecord) -> Option<String> {
+    if c.question_number.is_none()
+        && c.exercise_number.is_none()
+        && c.paper.is_none()
+        && c.year.is_none()
+    {
+        return None;
+    }
+    let part = |x: &Option<String>| x.as_deref().unwrap_or("").to_string();
+    Some(format!(
+        "{}|{}|{}|{}|{}|{}|{}",
+        part(&c.source),
+        part(&c.chapter),
+        part(&c.section_key),
+        part(&c.year),
+        part(&c.paper),
+        part(&c.question_number),
+        part(&c.exercise_number)
+    ))
+}
+
+/// Per result, whether it is contaminating in the paper's sense (see the module docs); `None`
+/// when no relevant chunk of the query is in `corpus`.
+pub fn contaminating(
+    q: &EvalQuery,
+    results: &[&ChunkRecord],
+    corpus: &ChunkIndex<'_>,
+) -> Option<Vec<bool>> {
+    let relevant: Vec<&ChunkRecord> = q
+        .grades
+        .keys()
+        .filter_map(|id| corpus.get(id.as_str()).copied())
+        .collect();
+    if relevant.is_empty() {
+        return None;
+    }
+    let sections: BTreeSet<&str> = q
+        .relevant_sections
+        .iter()
+        .map(String::as_str)
+        .chain(relevant.iter().filter_map(|c| c.section_key.as_deref()))
+        .collect();
+    let items: BTreeSet<String> = relevant.iter().filter_map(|c| item_identity(c)).collect();
+    let unsectioned: Vec<BTreeSet<String>> = relevant
+        .iter()
+        .filter(|c| c.section_key.is_none())
+        .map(|c| word_set(&c.text))
+        .collect();
+    let on_topic = |c: &ChunkRecord| match c.section_key.as_deref() {
+        Some(k) => sections.contains(k),
+        None => {
+            !unsectioned.is_empty() && {
+                let w = word_set(&c.text);
+                unsectioned.iter().any(|r| jaccard(&w, r) >= TOPIC_JACCARD)
+            }
+        }
+    };
+    Some(
+        results
+            .iter()
+            .map(|c| {
+                let relevant = q.grades.contains_key(&c.id);
+                let other_item = item_identity(c).is_some_and(|id| !items.contains(&id));
+                let own_solution = c.answers.is_some() && c.answers == q.derived_from;
+                !relevant && !leaks(q, c) && other_item && !own_solution && on_topic(c)
+            })
+            .collect(),
+    )
+}
+
+/// The paper's contamination of one result list: the share of contaminating results (see the
+/// module docs); `None` when no relevant chunk of the query is in `corpus`.
+pub fn contamination(
+    q: &EvalQuery,
+    results: &[&ChunkRecord],
+    corpus: &ChunkIndex<'_>,
+) -> Option<f64> {
+    let bad = contaminating(q, results, corpus)?;
+    if bad.is_empty() {
+        return Some(0.0);
+    }
+    Some(bad.iter().filter(|b| **b).count() as f64 / bad.len() as f64)
+}
+
 /// Every metric of one query. `results` are the returned chunks in rank order (only the first
-/// `k` count).
+/// `k` count) and `labels` their leakage labels (a result labelled [`Leakage::Fallback`], found
+/// by W3, never counts as success; missing labels count as in scope).
 pub fn score(
     q: &EvalQuery,
     results: &[&ChunkRecord],
+    labels: &[Leakage],
     corpus: &ChunkIndex<'_>,
     k: usize,
 ) -> QueryMetrics {
     let results = &results[..results.len().min(k)];
-    let ids: Vec<&str> = results.iter().map(|c| c.id.as_str()).collect();
+    let w3 = |i: usize| labels.get(i) == Some(&Leakage::Fallback);
+    // W3 results keep their rank but match nothing: their id is replaced by one no chunk has.
+    let ids: Vec<&str> = results
+        .iter()
+        .enumerate()
+        .map(|(i, c)| if w3(i) { "" } else { c.id.as_str() })
+        .collect();
+    let counted: Vec<&ChunkRecord> = results
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !w3(*i))
+        .map(|(_, c)| *c)
+        .collect();
     QueryMetrics {
         precision: precision_at(&ids, &q.grades, k),
         recall: recall_at(&ids, &q.grades, k),
@@ -250,7 +410,9 @@ pub fn score(
         leakage: leakage(q, results),
         any_leak: results.iter().any(|c| leaks(q, c)),
         contamination: contamination(q, results, corpus),
-        exact: exact_scope(results, &q.expected_fields),
+        section_contamination: section_contamination(q, results, corpus),
+        fallback: results.len() - counted.len(),
+        exact: exact_scope(&counted, &q.expected_fields),
         returned: results.len(),
     }
 }
@@ -335,7 +497,7 @@ mod tests {
         assert!((leakage(&q, &[&a, &b, &c, &d]) - 0.75).abs() < EPS);
         assert_eq!(leakage(&q, &[&a]), 0.0);
         assert_eq!(leakage(&q, &[]), 0.0);
-        let m = score(&q, &[&b, &a], &ChunkIndex::new(), 8);
+        let m = score(&q, &[&b, &a], &[], &ChunkIndex::new(), 8);
         assert!(m.any_leak && (m.leakage - 0.5).abs() < EPS && m.returned == 2);
     }
 
@@ -371,7 +533,7 @@ mod tests {
     }
 
     #[test]
-    fn contamination_rules() {
+    fn section_contamination_rules() {
         let corpus_chunks = [
             chunk("t", "physics", "college", Some("cp:4.1")),
             chunk("s1", "physics", "college", Some("cp:4.1")),
@@ -387,7 +549,7 @@ mod tests {
         let leak = chunk("o4", "physics", "high_school", Some("hs:4.1"));
         // relevant t: clean; same section: clean; other section and no section: contaminated;
         // leaked (wrong level): counted as leakage, not contamination.
-        let v = contamination(
+        let v = section_contamination(
             &q,
             &[&corpus_chunks[0], &same, &other, &none, &leak],
             &corpus,
@@ -408,13 +570,169 @@ mod tests {
         other_year.id = "bns22:09.1".into();
         other_year.year = Some("2022".into());
         let course = chunk("course", "nsi", "terminale", None);
-        let v = contamination(&qb, &[&sol, &wrong_q, &other_year, &course], &corpus2);
+        let v = section_contamination(&qb, &[&sol, &wrong_q, &other_year, &course], &corpus2);
         assert!((v.unwrap() - 0.5).abs() < EPS);
         // A query naming neither is not eligible.
         let qn = query(
             r#"{"id":"q","slice":"s","query":"x","scope":{"subject":"physics"},"relevant_ids":["t"]}"#,
         );
-        assert_eq!(contamination(&qn, &[&other], &corpus), None);
+        assert_eq!(section_contamination(&qn, &[&other], &corpus), None);
+        assert_eq!(section_contamination(&q, &[], &corpus), Some(0.0));
+    }
+
+    fn item(id: &str, section_key: &str, qn: &str) -> ChunkRecord {
+        let mut c = chunk(id, "physics", "college", Some(section_key));
+        c.doc_type = "exercise".into();
+        c.source = Some("cp".into());
+        c.chapter = Some(section_key[3..4].into());
+        c.question_number = Some(qn.into());
+        c
+    }
+
+    #[test]
+    fn paper_contamination_is_on_topic_from_another_question() {
+        // The query asks about section cp:4.1; its relevant material is the section's text and
+        // the solution of question 12 (an exercise item).
+        let text = chunk("cp:4.1:text:1", "physics", "college", Some("cp:4.1"));
+        let mut sol12 = item("cp:4.1:solution:1", "cp:4.1", "12");
+        sol12.doc_type = "solution".into();
+        let corpus_chunks = [text.clone(), sol12.clone()];
+        let corpus: ChunkIndex<'_> = corpus_chunks.iter().map(|c| (c.id.as_str(), c)).collect();
+        let q = query(
+            r#"{"id":"q","slice":"s","query":"x","scope":{"subject":"physics","level":"college"},"relevant_grades":{"cp:4.1:text:1":1,"cp:4.1:solution:1":2},"relevant_sections":["cp:4.1"],"derived_from":"cp:4.1:exercise:99"}"#,
+        );
+        // Exercise 12 (same item as the relevant solution): not contaminating.
+        let ex12 = item("cp:4.1:exercise:1", "cp:4.1", "12");
+        // Exercise 13 of the same section: on topic, another question: contaminating.
+        let ex13 = item("cp:4.1:exercise:2", "cp:4.1", "13");
+        // Exercise 13 of another section: off topic, not contaminating (section contamination
+        // would count it if the query named its section).
+        let far = item("cp:5.2:exercise:1", "cp:5.2", "13");
+        // Course text of the same section, not relevant: no item, not contaminating.
+        let more_text = chunk("cp:4.1:text:2", "physics", "college", Some("cp:4.1"));
+        // The solution of the query's own exercise: not contaminating.
+        let mut own = item("cp:4.1:solution:2", "cp:4.1", "99");
+        own.doc_type = "solution".into();
+        own.answers = Some("cp:4.1:exercise:99".into());
+        // An exercise of the same section at another level leaks; it is not contamination.
+        let mut leak = item("hs:4.1:exercise:1", "cp:4.1", "13");
+        leak.level = "high_school".into();
+        let list = [&text, &ex12, &ex13, &far, &more_text, &own, &leak, &sol12];
+        let flags = contaminating(&q, &list, &corpus).unwrap();
+        assert_eq!(
+            flags,
+            [false, false, true, false, false, false, false, false]
+        );
+        assert!((contamination(&q, &list, &corpus).unwrap() - 1.0 / 8.0).abs() < EPS);
+        // Without derived_from, the own solution is an item of another question: contaminating.
+        let q2 = query(
+            r#"{"id":"q","slice":"s","query":"x","scope":{"subject":"physics","level":"college"},"relevant_grades":{"cp:4.1:text:1":1,"cp:4.1:solution:1":2},"relevant_sections":["cp:4.1"]}"#,
+        );
+        assert_eq!(contamination(&q2, &[&own, &text], &corpus), Some(0.5));
+        // No relevant chunk in the corpus: not eligible. An empty list scores 0.
+        let q3 = query(
+            r#"{"id":"q","slice":"s","query":"x","scope":{"subject":"physics"},"relevant_ids":["nowhere"]}"#,
+        );
+        assert_eq!(contamination(&q3, &[&ex13], &corpus), None);
         assert_eq!(contamination(&q, &[], &corpus), Some(0.0));
+        // The old measure differs: the query names no section, so it is not eligible.
+        assert_eq!(section_contamination(&q, &list, &corpus), None);
+    }
+
+    #[test]
+    fn paper_contamination_of_unsectioned_exam_items_uses_near_duplicates() {
+        let bank = |id: &str, year: &str, paper: &str, text: &str| {
+            let mut c = chunk(id, "nsi", "terminale", None);
+            c.doc_type = "solution".into();
+            c.source = Some("bns".into());
+            c.year = Some(year.into());
+            c.paper = Some(paper.into());
+            c.question_number = Some("1".into());
+            c.text = text.into();
+            c
+        };
+        let rel = bank(
+            "bns:2022:01.1",
+            "2022",
+            "sujet 01",
+            "def moyenne(tab): somme = 0 for x in tab: somme += x return somme / len(tab)",
+        );
+        let corpus: ChunkIndex<'_> = [(rel.id.as_str(), &rel)].into_iter().collect();
+        let q = query(
+            r#"{"id":"q","slice":"s","query":"x","scope":{"subject":"nsi","level":"terminale"},"relevant_grades":{"bns:2022:01.1":2}}"#,
+        );
+        // The same exercise in another year's paper: on topic, another year: contaminating.
+        let again = bank(
+            "bns:2023:07.1",
+            "2023",
+            "sujet 07",
+            "def moyenne(tab): somme = 0 for x in tab: somme = somme + x return somme / len(tab)",
+        );
+        // Another exercise of the same year: off topic.
+        let other = bank(
+            "bns:2022:02.1",
+            "2022",
+            "sujet 02",
+            "def recherche(tab, n): for i in range(len(tab)): if tab[i] == n: return i return None",
+        );
+        // Half the words in common (Python keywords) is not the same exercise.
+        let half = bank(
+            "bns:2022:03.1",
+            "2022",
+            "sujet 03",
+            "def moyenne(tab): somme = 0 for x in tab: total = somme return total",
+        );
+        assert_eq!(
+            contaminating(&q, &[&rel, &again, &other, &half], &corpus).unwrap(),
+            [false, true, false, false]
+        );
+    }
+
+    #[test]
+    fn w3_results_never_count_as_success() {
+        let q = query(
+            r#"{"id":"q","slice":"s","query":"x","scope":{"subject":"physics","level":"college"},"relevant_grades":{"a":2,"b":1},"expected_fields":{"subject":"physics"}}"#,
+        );
+        let a = chunk("a", "physics", "college", None);
+        let b = chunk("b", "physics", "college", None);
+        let in_scope = score(
+            &q,
+            &[&a, &b],
+            &[Leakage::InScope, Leakage::InScope],
+            &ChunkIndex::new(),
+            8,
+        );
+        assert_eq!(
+            (in_scope.recall, in_scope.ndcg, in_scope.exact),
+            (1.0, 1.0, true)
+        );
+        // The same list found by W3: nothing counts, yet both results are returned.
+        let w3 = score(
+            &q,
+            &[&a, &b],
+            &[Leakage::Fallback, Leakage::Fallback],
+            &ChunkIndex::new(),
+            8,
+        );
+        assert_eq!(
+            (w3.recall, w3.ndcg, w3.precision, w3.exact),
+            (0.0, 0.0, 0.0, false)
+        );
+        assert_eq!((w3.returned, w3.fallback), (2, 2));
+        // Mixed: b (grade 1) from W3 keeps its rank 2 but gains nothing: only a counts.
+        let mixed = score(
+            &q,
+            &[&a, &b],
+            &[Leakage::InScope, Leakage::Fallback],
+            &ChunkIndex::new(),
+            8,
+        );
+        assert!((mixed.recall - 0.5).abs() < EPS);
+        let ideal = 2.0 + 1.0 / 3f64.log2();
+        assert!((mixed.ndcg - 2.0 / ideal).abs() < EPS, "{}", mixed.ndcg);
+        assert!(mixed.exact);
+        // Another label (a W1 widening) counts as usual.
+        let w1 = score(&q, &[&b], &[Leakage::CrossTopic], &ChunkIndex::new(), 8);
+        assert_eq!(w1.recall, 0.5);
     }
 }

@@ -9,6 +9,7 @@
 //!
 //! Adding a pipeline variant is one line in [`system`]: map its name to its options.
 
+pub mod expand;
 pub mod judge;
 pub mod metrics;
 pub mod queries;
@@ -213,10 +214,14 @@ impl std::error::Error for EvalError {}
 pub struct QueryRun {
     /// Returned chunk ids, in rank order.
     pub ids: Vec<String>,
+    /// Of those, the ids the W3 fallback found (never counted as success).
+    pub fallback_ids: Vec<String>,
     /// The metrics.
     pub metrics: QueryMetrics,
     /// Relaxation metrics: outside the declared scope, labels, widening.
     pub relax: relax::RelaxMetrics,
+    /// What section expansion adds (`--expand`; `None` when not measured).
+    pub expand: Option<expand::ExpandMetrics>,
     /// Wall-clock time of the search call, in milliseconds.
     pub latency_ms: f64,
     /// Sum of the manifest `bytes` of the shards the search reads.
@@ -259,7 +264,20 @@ pub fn run_systems(
     systems: &[System],
     repeat: usize,
 ) -> Result<Vec<SystemRun>, EvalError> {
+    run_systems_expanding(lib, queries, systems, repeat, 0)
+}
+
+/// [`run_systems`], and with `expand_chars` > 0 each query is searched once more, untimed, with
+/// section expansion of that budget ([`expand`]); the ranked ids must be the same.
+pub fn run_systems_expanding(
+    lib: &Library,
+    queries: &[EvalQuery],
+    systems: &[System],
+    repeat: usize,
+    expand_chars: usize,
+) -> Result<Vec<SystemRun>, EvalError> {
     let corpus = chunk_index(lib);
+    let sections = expand::section_index(&corpus);
     let locator = crate::explain::Locator::new(lib);
     let manifest = lib.manifest();
     let mut out: Vec<SystemRun> = systems
@@ -334,13 +352,54 @@ pub fn run_systems(
                 &corpus,
                 sys.opts.k,
             );
+            let expansion = if expand_chars > 0 {
+                let opts = SearchOptions {
+                    expand_chars,
+                    ..sys.opts.clone()
+                };
+                let ex = match lib.search(&q.query, &q.scope, &opts) {
+                    Ok(r) => r,
+                    Err(crate::search::SearchError::Scope(
+                        crate::scope::ScopeError::UnknownValue { .. },
+                    )) => crate::search::SearchResponse::default(),
+                    Err(e) => {
+                        return Err(EvalError::Search {
+                            query: q.id.clone(),
+                            system: sys.name.clone(),
+                            message: format!("expand: {e}"),
+                        })
+                    }
+                };
+                let again: Vec<&str> = ex.results.iter().map(|h| h.id.as_str()).collect();
+                if again != ids.iter().map(String::as_str).collect::<Vec<_>>() {
+                    return Err(EvalError::Search {
+                        query: q.id.clone(),
+                        system: sys.name.clone(),
+                        message: format!(
+                            "the search with expansion returned {again:?}, without {ids:?}: \
+                             expansion must not change the ranking"
+                        ),
+                    });
+                }
+                Some(expand::score(lib, q, &ex, &corpus, &sections, sys.opts.k))
+            } else {
+                None
+            };
             let t = Instant::now();
             let lost = attribute(lib, &locator, q, sys, &ids)?;
             run.explain_secs += t.elapsed().as_secs_f64();
+            let fallback_ids = resp
+                .results
+                .iter()
+                .filter(|h| h.leakage == crate::gate::Leakage::Fallback)
+                .map(|h| h.id.clone())
+                .collect();
             run.runs.push(QueryRun {
                 ids,
-                metrics: metrics::score(q, &results, &corpus, sys.opts.k),
+                fallback_ids,
+                metrics: metrics::score(q, &results, &labels, &corpus, sys.opts.k),
                 relax,
+                expand: expansion,
                 latency_ms,
                 shard_bytes,
                 lost,
@@ -423,10 +482,18 @@ pub struct Aggregate {
     pub leakage: f64,
     /// Share of queries with at least one leaked result.
     pub any_leak_rate: f64,
-    /// Mean contamination over the eligible queries (`null` when none is eligible).
+    /// Mean contamination in the paper's sense (on topic, another question, paper or year) over
+    /// the eligible queries (`null` when none is eligible).
     pub contamination: Option<f64>,
-    /// Queries eligible for contamination.
+    /// Queries eligible for contamination (a relevant chunk in the loaded shards).
     pub contamination_n: usize,
+    /// Mean section contamination (another section or question, for queries naming one: the
+    /// measure called contamination before) over its eligible queries.
+    pub section_contamination: Option<f64>,
+    /// Queries eligible for section contamination.
+    pub section_contamination_n: usize,
+    /// Results found by the W3 fallback, per query (never counted as success).
+    pub fallback: f64,
     /// Exact-scope success rate.
     pub ess: f64,
     /// Median latency (nearest rank), ms.
@@ -439,6 +506,10 @@ pub struct Aggregate {
     pub returned: f64,
     /// Relaxation: widened queries, results outside the declared scope, labels.
     pub relaxation: relax::RelaxAggregate,
+    /// Section expansion: what it adds to the context and what it costs (`--expand`; omitted
+    /// when not measured).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expansion: Option<expand::ExpandAggregate>,
 }
 
 /// Aggregates runs (all, or a subset by index).
@@ -450,6 +521,10 @@ pub fn aggregate<'a>(runs: impl IntoIterator<Item = &'a QueryRun>) -> Aggregate 
         .iter()
         .filter_map(|r| r.metrics.contamination)
         .collect();
+    let section: Vec<f64> = runs
+        .iter()
+        .filter_map(|r| r.metrics.section_contamination)
+        .collect();
     let lat: Vec<f64> = runs.iter().map(|r| r.latency_ms).collect();
     Aggregate {
         n: runs.len(),
@@ -460,12 +535,16 @@ pub fn aggregate<'a>(runs: impl IntoIterator<Item = &'a QueryRun>) -> Aggregate 
         any_leak_rate: f(&|r| f64::from(u8::from(r.metrics.any_leak))),
         contamination: (!contam.is_empty()).then(|| stats::mean(&contam)),
         contamination_n: contam.len(),
+        section_contamination: (!section.is_empty()).then(|| stats::mean(&section)),
+        section_contamination_n: section.len(),
+        fallback: f(&|r| r.metrics.fallback as f64),
         ess: f(&|r| f64::from(u8::from(r.metrics.exact))),
         latency_ms_p50: stats::percentile_nearest_rank(&lat, 50.0),
         latency_ms_p95: stats::percentile_nearest_rank(&lat, 95.0),
         bytes_per_query: f(&|r| r.shard_bytes as f64),
         returned: f(&|r| r.metrics.returned as f64),
         relaxation: relax::aggregate(runs.iter().map(|r| &r.relax)),
+        expansion: expand::aggregate(runs.iter().map(|r| r.expand.as_ref())),
     }
 }
 
@@ -567,6 +646,8 @@ pub struct EvalReport {
     pub k: usize,
     /// Timed calls per search (the latency of a query is their median).
     pub latency_repeats: usize,
+    /// Section expansion budget measured, in characters per result (`null`: not measured).
+    pub expand_chars: Option<usize>,
     /// Query set.
     pub queries: QuerySetInfo,
     /// Corpus.
@@ -596,6 +677,8 @@ pub struct EvalSettings {
     pub query_file: String,
     /// SHA-256 of the query file.
     pub query_sha256: String,
+    /// Section expansion budget measured (0: not measured).
+    pub expand_chars: usize,
 }
 
 fn taxon(r: &QueryRun) -> QueryTaxon<'_> {
@@ -669,6 +752,7 @@ pub fn summarise(
     EvalReport {
         k: settings.k,
         latency_repeats: settings.repeat.max(1),
+        expand_chars: (settings.expand_chars > 0).then_some(settings.expand_chars),
         queries: QuerySetInfo {
             file: settings.query_file.clone(),
             sha256: settings.query_sha256.clone(),

@@ -5,8 +5,11 @@
 //! chunk id: grade, a number ≥ 0) or, failing that, `relevant_ids` (an array of chunk ids, each
 //! grade 1). When both are present `relevant_grades` wins, as in the reference evaluator.
 //! Optional: `lang`, `relevant_sections` (array of section keys), `expected_fields` (an object of
-//! field: scalar), `confusable` (kept as given). Unknown fields (`derived_from`, `derivation`, …)
-//! are ignored. Every error names the file, the line and the field.
+//! field: scalar), `confusable` (kept as given), `derived_from` (the id of the item the query
+//! was built from: contamination does not count that item's own solution against it), `notes`
+//! (or, failing that, `description`: free text about the query that the consistency judge reads
+//! with the query; OpenCERB has neither). Other fields (`derivation`, …) are ignored: in
+//! particular `derivation` is written from the labels, so the judge never reads it. Every error names the file, the line and the field.
 
 #[cfg(not(target_arch = "wasm32"))]
 use crate::corpus::read_text;
@@ -39,6 +42,10 @@ pub struct EvalQuery {
     pub expected_fields: Vec<(String, String)>,
     /// What leakage would come from (kept as given).
     pub confusable: Option<Value>,
+    /// Id of the item the query was built from (`derived_from`), when given.
+    pub derived_from: Option<String>,
+    /// Free-text notes on the query (`notes`, else `description`) the judge reads too.
+    pub notes: Option<String>,
     /// 1-based line in the file.
     pub line: usize,
 }
@@ -112,6 +119,15 @@ pub fn parse_query_line(
     let slice = string("slice", true)?.unwrap_or_default();
     let query = string("query", true)?.unwrap_or_default();
     let lang = string("lang", false)?;
+    // Optional and informative only: a value that is not a string is ignored, not an error.
+    let text_of = |name: &str| {
+        obj.get(name)
+            .and_then(Value::as_str)
+            .filter(|s| !s.trim().is_empty())
+            .map(str::to_string)
+    };
+    let derived_from = text_of("derived_from");
+    let notes = text_of("notes").or_else(|| text_of("description"));
 
     let scope_value = obj
         .get("scope")
@@ -219,6 +235,8 @@ pub fn parse_query_line(
         relevant_sections,
         expected_fields,
         confusable: obj.get("confusable").filter(|v| !v.is_null()).cloned(),
+        derived_from,
+        notes,
         line: line_no,
     }))
 }
@@ -274,6 +292,19 @@ mod tests {
         assert!(q.names("chapter") && q.names("doc_type") && !q.names("section"));
         assert_eq!(q.line, 3);
         assert!(q.confusable.is_some());
+        assert_eq!(q.derived_from.as_deref(), Some("x"));
+        assert_eq!(q.notes, None);
+        let with_notes = LINE.replace(
+            r#""derived_from": "x"}"#,
+            r#""derived_from": 3, "description": "d", "notes": "Paper 2, 2019"}"#,
+        );
+        let q = parse_query_line("q.jsonl", 1, &with_notes)
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (q.derived_from, q.notes.as_deref()),
+            (None, Some("Paper 2, 2019"))
+        );
     }
 
     #[test]

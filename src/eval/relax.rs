@@ -211,6 +211,8 @@ mod tests {
             relevant_sections: vec![],
             expected_fields: vec![],
             confusable: None,
+            derived_from: None,
+            notes: None,
             line: 1,
         }
     }

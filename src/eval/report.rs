@@ -24,8 +24,10 @@ pub fn runs_jsonl(queries: &[EvalQuery], runs: &[SystemRun]) -> String {
                 "query": q.id,
                 "slice": q.slice,
                 "ids": x.ids,
+                "fallback_ids": x.fallback_ids,
                 "metrics": x.metrics,
                 "relax": x.relax,
+                "expand": x.expand,
                 "latency_ms": x.latency_ms,
                 "shard_bytes": x.shard_bytes,
                 "outcome": taxonomy::outcome(&x.metrics),
@@ -125,9 +127,10 @@ fn outcome_cells(t: &Taxonomy) -> String {
     }
     let _ = write!(
         row,
-        " {} | {} |",
+        " {} | {} | {} |",
         count(oc.with_leak),
-        count(oc.with_contamination)
+        count(oc.with_contamination),
+        count(oc.with_section_contamination)
     );
     row
 }
@@ -191,13 +194,16 @@ fn taxonomy_tables(o: &mut String, r: &EvalReport, charts: &ChartLinks) {
     let _ = writeln!(
         o,
         "## Table 11. Outcome categories per query\n\n\
-         *Recall failure*: no relevant chunk in the top {k} (an empty list is one). *Precision \
-         failure*: at least one top-{k} result outside the scope's subject or level (leakage), or, \
-         for a query eligible for contamination (its scope or expected fields name a chapter, \
-         section or question), at least one contaminated result. Success is neither; a query with \
-         both failures is counted under *both fail* only. A cell is the share of the queries and, \
-         in brackets, their number; the last two columns count the queries with a leaked and with \
-         a contaminated result (the two causes of a precision failure; a query can have both).\n"
+         The seed paper's four categories with its definitions. *Recall failure*: no relevant \
+         chunk in the top {k} (an empty list is one; a W3 fallback result is no hit). *Precision \
+         failure*: at least one top-{k} result outside the scope's subject or level (leakage), or \
+         at least one contaminating result (on the query's topic, from another question, paper or \
+         year: the paper's contamination). Success is neither; a query with both failures is \
+         counted under *both fail* only. A cell is the share of the queries and, in brackets, \
+         their number; then the queries with a leaked and with a contaminating result (the two \
+         causes of a precision failure; a query can have both), and, for comparison only, those \
+         with a section-contaminated result (another section or question, the measure used as \
+         the second cause before; not a cause now).\n"
     );
     let mut head = "| variant | n |".to_string();
     let mut rule = "|---|---:|".to_string();
@@ -205,8 +211,8 @@ fn taxonomy_tables(o: &mut String, r: &EvalReport, charts: &ChartLinks) {
         let _ = write!(head, " {} |", oc.label());
         rule.push_str("---:|");
     }
-    head.push_str(" with leak | with contam. |");
-    rule.push_str("---:|---:|");
+    head.push_str(" with leak | with contam. | with section contam. |");
+    rule.push_str("---:|---:|---:|");
     let _ = writeln!(o, "{head}\n{rule}");
     for v in &r.variants {
         let _ = writeln!(
@@ -238,6 +244,14 @@ fn taxonomy_tables(o: &mut String, r: &EvalReport, charts: &ChartLinks) {
         }
     }
     let _ = writeln!(o, "\n</details>\n");
+}
+
+fn contam_cell(a: &Aggregate) -> String {
+    let section = match a.section_contamination {
+        Some(c) => format!("{} (n={})", f3(c), a.section_contamination_n),
+        None => "–".into(),
+    };
+    format!("{} / {section}", opt3(a.contamination))
 }
 
 fn slice_table(
@@ -312,17 +326,17 @@ pub fn to_markdown(r: &EvalReport, charts: &ChartLinks) -> String {
     let _ = writeln!(o, "## Table 1. Headline: every query, K = {k}\n");
     let _ = writeln!(
         o,
-        "| variant | gating | P@{k} | R@{k} | nDCG@{k} | leak@{k} | any-leak | contam.@{k} | ESS@{k} | results | p50 ms | p95 ms | shard bytes / query |"
+        "| variant | gating | P@{k} | R@{k} | nDCG@{k} | leak@{k} | any-leak | contam.@{k} | section contam.@{k} | ESS@{k} | results | p50 ms | p95 ms | shard bytes / query |"
     );
     let _ = writeln!(
         o,
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     );
     for v in &r.variants {
         let a = &v.overall;
         let _ = writeln!(
             o,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2} | {} | {} | {} |",
             v.name,
             serde_json::to_value(v.gating)
                 .ok()
@@ -334,6 +348,7 @@ pub fn to_markdown(r: &EvalReport, charts: &ChartLinks) -> String {
             f3(a.leakage),
             f3(a.any_leak_rate),
             opt3(a.contamination),
+            opt3(a.section_contamination),
             f3(a.ess),
             a.returned,
             ms(a.latency_ms_p50),
@@ -342,16 +357,25 @@ pub fn to_markdown(r: &EvalReport, charts: &ChartLinks) -> String {
         );
     }
     let contam_n = r.variants.first().map(|v| v.overall.contamination_n);
+    let section_n = r
+        .variants
+        .first()
+        .map(|v| v.overall.section_contamination_n);
     let _ = writeln!(
         o,
         "\nleak = share of results whose subject or level differs from the scope; any-leak = share \
-         of queries with at least one; contam. = mean over the {} queries that name a section, \
-         chapter or question; ESS = exact-scope success; results = mean list length (the post-filter \
+         of queries with at least one; contam. = the paper's contamination, share of results on \
+         the query's topic from another question, paper or year (mean over the {} queries with a \
+         relevant chunk in the shards); section contam. = share of results from another section \
+         or question (mean over the {} queries that name a section, chapter or question; called \
+         contamination before); ESS = exact-scope success; P, R, nDCG and ESS never count a result \
+         of the W3 fallback; results = mean list length (the post-filter \
          shortens lists, and empty lists count as 0 leakage and 0 contamination). Latency is the in-process `search` call \
          (median of {} calls per query; nearest-rank percentiles over queries; it includes \
          building a snippet per returned result); shard bytes are the manifest sizes of the shards the search \
          reads, with their dense parts (the vectors) when the variant has a dense path.\n",
         contam_n.map(|n| n.to_string()).unwrap_or_else(|| "–".into()),
+        section_n.map(|n| n.to_string()).unwrap_or_else(|| "–".into()),
         r.latency_repeats
     );
     if let Some(s) = &charts.scatter {
@@ -393,15 +417,13 @@ pub fn to_markdown(r: &EvalReport, charts: &ChartLinks) -> String {
     slice_table(
         &mut o,
         r,
-        &format!("## Table 6. Contamination@{k} per slice (eligible queries)"),
-        &|a| match a.contamination {
-            Some(c) => format!("{} (n={})", f3(c), a.contamination_n),
-            None => "–".into(),
-        },
-        &|a| match a.contamination {
-            Some(c) => format!("{} (n={})", f3(c), a.contamination_n),
-            None => "–".into(),
-        },
+        &format!(
+            "## Table 6. Contamination@{k} per slice: the paper's (on topic, another question, \
+             paper or year) / section contamination (another section or question; n = the \
+             queries naming one)"
+        ),
+        &contam_cell,
+        &contam_cell,
     );
     slice_table(
         &mut o,
@@ -445,23 +467,36 @@ pub fn to_markdown(r: &EvalReport, charts: &ChartLinks) -> String {
     // Table 9: judge.
     let _ = writeln!(
         o,
-        "## Table 9. Consistency judge: scope labels re-derived from the query text alone\n\n\
-         A rule-based reader looks for explicit cues (a subject or book name, a class year, an \
-         exam bank, `sujet N`) and abstains otherwise. Agreement and Cohen's κ are over the \
-         queries it covers; a query without a label counts as `(none)`.\n"
+        "## Table 9. Consistency judge: scope labels re-derived from the query record\n\n\
+         A rule-based reader looks in the query text and its notes (`notes` or `description`; \
+         this query set has {}) for explicit cues (a subject or book name, a class year, an exam \
+         bank, `sujet N`, `Paper N`; the question format names the paper for boards that number \
+         papers by format: multiple choice Paper 1, structured Paper 2) and abstains otherwise. \
+         Agreement is over the queries it covers; κ (the paper's) over every query, an abstention \
+         being a category of its own; κ covered over the covered queries only. A query without a \
+         label counts as `(none)`.\n",
+        if r.judge.notes > 0 {
+            format!("notes on {} queries", r.judge.notes)
+        } else {
+            "none".to_string()
+        }
     );
-    let _ = writeln!(o, "| attribute | covered / n | coverage | agreement | κ |");
-    let _ = writeln!(o, "|---|---:|---:|---:|---:|");
+    let _ = writeln!(
+        o,
+        "| attribute | covered / n | coverage | agreement | κ (all queries) | κ (covered) |"
+    );
+    let _ = writeln!(o, "|---|---:|---:|---:|---:|---:|");
     for a in &r.judge.attributes {
         let _ = writeln!(
             o,
-            "| {} | {} / {} | {} | {} | {} |",
+            "| {} | {} / {} | {} | {} | {} | {} |",
             a.attribute,
             a.covered,
             a.n,
             f3(a.coverage),
             opt3(a.agreement),
-            opt3(a.kappa)
+            opt3(a.kappa),
+            opt3(a.kappa_covered)
         );
     }
     let _ = writeln!(
@@ -482,7 +517,22 @@ pub fn to_markdown(r: &EvalReport, charts: &ChartLinks) -> String {
             cell("paper")
         );
     }
-    let _ = writeln!(o);
+    let _ = writeln!(
+        o,
+        "\nQuestion formats read, per slice (queries): {}.\n",
+        r.judge
+            .formats
+            .iter()
+            .map(|(s, m)| format!(
+                "{s} {}",
+                m.iter()
+                    .map(|(f, n)| format!("{f} {n}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+            .collect::<Vec<_>>()
+            .join("; ")
+    );
 
     // Tables 10 and 11: failure taxonomy.
     taxonomy_tables(&mut o, r, charts);
@@ -490,19 +540,30 @@ pub fn to_markdown(r: &EvalReport, charts: &ChartLinks) -> String {
     // Table 12: relaxation.
     o.push_str(&super::relax::markdown(r));
 
+    // Table 13: section expansion.
+    o.push_str(&super::expand::markdown(r));
+
     // Definitions.
     let _ = writeln!(
         o,
         "## Definitions\n\n\
-         - hits = returned ids (first {k}) that are keys of `relevant_grades`; P@{k} = hits / {k}; \
+         - hits = returned ids (first {k}) that are keys of `relevant_grades`, a result of the W3 \
+         fallback (label `fallback`) never being one; P@{k} = hits / {k}; \
          R@{k} = hits / min(|relevant|, {k}).\n\
          - nDCG@{k}: linear gains, DCG = Σ grade / log2(rank + 1) over the returned ranks; IDCG \
          the same over the {k} largest grades (as `eval_bm25.py`).\n\
          - leak@{k}: share of the returned results whose subject or level differs from the \
          scope's (0 for an empty list).\n\
-         - ESS@{k}: some returned result equals every `expected_fields` value, both sides \
-         rendered as Python's `str()` renders them.\n\
-         - contam.@{k}: for queries whose scope or expected fields name `chapter`, `section` or \
+         - ESS@{k}: some returned result (not from W3) equals every `expected_fields` value, both \
+         sides rendered as Python's `str()` renders them.\n\
+         - contam.@{k} (the paper's: relevant to the topic but from the wrong question, paper or \
+         year): the share of results that are not relevant, have the scope's subject and level, \
+         are on the query's topic (a section among its `relevant_sections` and its relevant \
+         chunks' sections; unsectioned exam material: a near-duplicate, word-set Jaccard ≥ 0.8, \
+         of an unsectioned relevant chunk) and are an exam or exercise item (question or exercise \
+         number, paper or year) other than every relevant chunk's item (source, chapter, section, \
+         year, paper, question and exercise number) and than the item the query was built from.\n\
+         - section contam.@{k}: for queries whose scope or expected fields name `chapter`, `section` or \
          `section_key` (section rule) or `question_number` (question rule): the share of results \
          that are not relevant, have the scope's subject and level, and come from a section not \
          among the relevant ones (section rule) or carry a question number of another question \
@@ -510,8 +571,8 @@ pub fn to_markdown(r: &EvalReport, charts: &ChartLinks) -> String {
          - miss: fewer than min(|relevant|, {k}) relevant chunks in the top {k} (R@{k} < 1); stage \
          attribution covers the missing queries only, each weighing 1.\n\
          - recall failure: no relevant chunk in the top {k}; precision failure: a leaked result, or \
-         a contaminated one on a query eligible for contamination; outcome = success, \
-         precision-only, recall-only or both.\n\
+         a contaminating one (the paper's contamination); outcome = success, precision-only, \
+         recall-only or both.\n\
          - Systems: `A` dense only, gated; `B` hybrid (BM25 + dense, RRF) over every shard, no \
          gate; `B+` B's top {k}, then out-of-scope results dropped; `C` hybrid with the hard gate \
          before retrieval; `D` C + rerank and near-duplicate removal; `E` D + query \

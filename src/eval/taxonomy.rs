@@ -12,13 +12,18 @@
 //! missing queries of the share of the query's missing chunks lost at that stage. Every missing
 //! query weighs 1 whatever the size of its relevant set, and the shares sum to 1.
 //!
-//! **Outcome categories** (the seed paper's four), per query at K:
+//! **Outcome categories** (the seed paper's four: success, precision-only failure, recall-only
+//! failure, both), per query at K, with the paper's failure definitions:
 //!
-//! - *recall failure*: no relevant chunk in the top K (hits = 0; an empty list is one);
+//! - *recall failure*: no relevant chunk in the top K (hits = 0; an empty list is one). A result
+//!   found by the W3 fallback is no hit (see [`super::metrics`]): a query answered only by W3
+//!   fails recall;
 //! - *precision failure*: at least one top-K result lies outside the scope's subject or level
-//!   (leakage), or the query is eligible for contamination (its scope or expected fields name a
-//!   chapter, section or question; see [`super::metrics`]) and at least one top-K result is
-//!   contaminated (not relevant, right subject and level, another section or question);
+//!   (leakage), or at least one top-K result is contaminating in the paper's sense (relevant to
+//!   the topic but from the wrong question, paper or year; see [`super::metrics`]). Before the
+//!   paper's contamination was implemented, the second cause was section contamination (another
+//!   section or question, for queries naming one); it is still counted apart
+//!   ([`Outcomes::with_section_contamination`]) but no longer makes a precision failure;
 //! - *success*: neither; *precision-only*, *recall-only*: one of them; *both*: both.
 
 use super::metrics::QueryMetrics;
@@ -166,6 +171,8 @@ pub struct Outcomes {
     pub with_leak: usize,
     /// Queries with a contaminated result (the other cause; a query can have both).
     pub with_contamination: usize,
+    /// Queries with a section-contaminated result (not a cause: shown for comparison).
+    pub with_section_contamination: usize,
 }
 
 /// The taxonomy of a set of queries.
@@ -200,11 +207,14 @@ pub fn taxonomy<'a>(runs: impl IntoIterator<Item = QueryTaxon<'a>>) -> Taxonomy 
     let mut weights: BTreeMap<Stage, f64> = Stage::ALL.into_iter().map(|s| (s, 0.0)).collect();
     let mut counts: BTreeMap<Outcome, usize> = Outcome::ALL.into_iter().map(|o| (o, 0)).collect();
     let (mut n, mut queries, mut missing, mut with_leak, mut with_contamination) = (0, 0, 0, 0, 0);
+    let mut with_section_contamination = 0;
     for r in runs {
         n += 1;
         *counts.entry(outcome(r.metrics)).or_default() += 1;
         with_leak += usize::from(r.metrics.any_leak);
         with_contamination += usize::from(r.metrics.contamination.is_some_and(|c| c > 0.0));
+        with_section_contamination +=
+            usize::from(r.metrics.section_contamination.is_some_and(|c| c > 0.0));
         let Some(lost) = r.lost.filter(|l| !l.is_empty()) else {
             continue;
         };
@@ -238,6 +248,7 @@ pub fn taxonomy<'a>(runs: impl IntoIterator<Item = QueryTaxon<'a>>) -> Taxonomy 
             shares: outcome_shares,
             with_leak,
             with_contamination,
+            with_section_contamination,
         },
     }
 }
@@ -265,6 +276,23 @@ mod tests {
         assert_eq!(outcome(&m(0.0, false, Some(0.0))), Outcome::RecallOnly);
         assert_eq!(outcome(&m(0.0, true, Some(0.0))), Outcome::Both);
         assert_eq!(outcome(&m(0.0, false, Some(1.0))), Outcome::Both);
+        // Section contamination alone is no precision failure any more.
+        let sec = QueryMetrics {
+            section_contamination: Some(0.5),
+            ..m(0.5, false, Some(0.0))
+        };
+        assert_eq!(outcome(&sec), Outcome::Success);
+        let t = taxonomy([QueryTaxon {
+            metrics: &sec,
+            lost: None,
+        }]);
+        assert_eq!(
+            (
+                t.outcomes.with_contamination,
+                t.outcomes.with_section_contamination
+            ),
+            (0, 1)
+        );
     }
 
     #[test]
