@@ -17,6 +17,7 @@ const FACETS = ['doc_type', 'chapter', 'year', 'paper', 'exam', 'lang'];
 const FIELDS = ['subject', 'level', ...FACETS];
 // Cards show snippets; a result's full text comes with "Show the whole section".
 const OPTIONS = { k: 10, text: false };
+// Search-as-you-type's pause while the scope's shards are not loaded yet.
 const DEBOUNCE_MS = 300;
 
 let t = translator('en');
@@ -223,9 +224,14 @@ const hooks = {
   settled: (current) => { if (current) searchDone(); },
 };
 
-async function runSearch({ push = false, browse = false } = {}) {
+// While the student types, the address bar follows once typing pauses (a history entry update
+// per keystroke costs about a millisecond).
+let urlTimer = 0;
+async function runSearch({ push = false, browse = false, typing = false } = {}) {
   if (!ctl || !ctl.client) return;
-  syncUrl(push);
+  clearTimeout(urlTimer);
+  if (typing) urlTimer = setTimeout(() => syncUrl(false), 400);
+  else syncUrl(push);
   await ctl.search($('q').value, currentScope(), { browse });
 }
 
@@ -407,7 +413,12 @@ let wired = false;
 function wire() {
   if (wired) return;
   wired = true;
-  let timer = null;
+  // Search as you type. When the scope's shards are loaded, at every input event: a search takes
+  // a few milliseconds, so the results are painted in the frame after the keystroke
+  // (tests/bench/run.mjs --only typing). Otherwise once typing pauses, so that a download starts
+  // (or is retried) once per pause, not per keystroke.
+  let timer = 0;
+  let quiet = 0;
   $('search-form').addEventListener('submit', (ev) => {
     ev.preventDefault();
     clearTimeout(timer);
@@ -416,8 +427,13 @@ function wire() {
   });
   $('q').addEventListener('input', () => {
     checkQueryLength();
+    // Screen readers: the status region announces once typing pauses, not at every keystroke.
+    $('status').setAttribute('aria-busy', 'true');
+    clearTimeout(quiet);
+    quiet = setTimeout(() => $('status').removeAttribute('aria-busy'), 600);
     clearTimeout(timer);
-    timer = setTimeout(() => runSearch({ push: false }), DEBOUNCE_MS);
+    if (ctl && ctl.warm(currentScope())) runSearch({ push: false, typing: true });
+    else timer = setTimeout(() => runSearch({ push: false }), DEBOUNCE_MS);
   });
   for (const id of FIELDS) {
     $(id).addEventListener('change', () => {

@@ -136,9 +136,20 @@ export class ChsrSearchElement extends HTMLElement {
     const form = el('form', { role: 'search', class: 'query-row' }, u.label, u.input, u.go);
     u.section.append(form, u.cutNotice, u.lockLine, u.pickers, u.error, u.modelNotice, u.status, u.tools, u.copyStatus, u.copyBox, u.results);
     root.append(el('link', { rel: 'stylesheet', href: new URL('chsr-search.css', BASE).href }), u.section);
-    let timer = null;
+    // Search as you type as the study page does: at every keystroke once the shards are loaded,
+    // else once typing pauses; the status region announces once typing pauses.
+    let timer = 0;
+    let quiet = 0;
     form.addEventListener('submit', (ev) => { ev.preventDefault(); clearTimeout(timer); this.search(true); });
-    u.input.addEventListener('input', () => { this.checkQueryLength(); clearTimeout(timer); timer = setTimeout(() => this.search(false), 300); });
+    u.input.addEventListener('input', () => {
+      this.checkQueryLength();
+      u.status.setAttribute('aria-busy', 'true');
+      clearTimeout(quiet);
+      quiet = setTimeout(() => u.status.removeAttribute('aria-busy'), 600);
+      clearTimeout(timer);
+      if (this.ctl.warm(this.scope)) this.search(false);
+      else timer = setTimeout(() => this.search(false), 300);
+    });
     u.copy.addEventListener('click', () => this.copyContext());
     this.retranslate();
   }

@@ -146,6 +146,16 @@ export class Controller {
     }
   }
 
+  /** Whether a search in `scope` needs no download (its shards are loaded): then it takes milliseconds. */
+  warm(scope) {
+    if (!this.client) return false;
+    try {
+      return this.client.shardsNeeded(scope, this.options).length === 0;
+    } catch {
+      return false;
+    }
+  }
+
   /** Drops the search in flight and the one shown (the view starts over: another manifest, lock or k). */
   cancel() {
     this.seq++;

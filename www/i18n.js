@@ -390,11 +390,15 @@ export function translator(lang) {
     return (VALUES[lang] && VALUES[lang][field] && VALUES[lang][field][v]) || String(v);
   };
   t.field = (f) => t(`field.${f}`);
+  // Formatters are made once: building an Intl.NumberFormat costs more than a search.
+  const mb = new Intl.NumberFormat(lang, { maximumFractionDigits: 1 });
+  const ms = new Intl.NumberFormat(lang, { maximumFractionDigits: 1, minimumFractionDigits: 1 });
+  const score = new Intl.NumberFormat(lang, { maximumFractionDigits: 4, minimumFractionDigits: 4 });
   t.size = (bytes) => (bytes >= 1e6
-    ? t('size.mb', { n: new Intl.NumberFormat(lang, { maximumFractionDigits: 1 }).format(bytes / 1e6) })
+    ? t('size.mb', { n: mb.format(bytes / 1e6) })
     : t('size.kb', { n: nf.format(Math.max(1, Math.round(bytes / 1e3))) }));
-  t.ms = (x) => new Intl.NumberFormat(lang, { maximumFractionDigits: 1, minimumFractionDigits: 1 }).format(x);
-  t.score = (x) => new Intl.NumberFormat(lang, { maximumFractionDigits: 4, minimumFractionDigits: 4 }).format(x);
+  t.ms = (x) => ms.format(x);
+  t.score = (x) => score.format(x);
   t.reason = (r) => {
     if (lang !== 'fr') return r;
     for (const [re, f] of REASONS_FR) {

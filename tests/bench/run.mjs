@@ -4,7 +4,8 @@
 // OpenCERB dev queries.
 //
 //   node tests/bench/run.mjs --export DIR [--repeat 3] [--limit N] [--out bench/perf/browser.json]
-//                            [--skip-demo] [--skip-orama] [--only demo,first,cold,warm] [--demo-rounds N]
+//                            [--skip-demo] [--skip-orama] [--only demo,typing,throttled,first,cold,warm] [--demo-rounds N]
+//                            [--typing-queries N]
 //
 // It serves the repository on 127.0.0.1 with cross-origin isolation (COOP/COEP), so that
 // performance.now() has 5 µs resolution instead of 100 µs, and counts the bytes every phase
@@ -33,7 +34,7 @@ const ORAMA_WEIGHTS = opt('--orama-weights', '0.5:0.5,0.2:0.8')
   .split(',').map((w) => { const [t, v] = w.split(':').map(Number); return { text: t, vector: v }; });
 const ORAMA_SIMILARITY = Number(opt('--orama-similarity', '-1'));
 const K = 8;
-// `--only demo,first,cold,warm`: run only these parts (default: all).
+// `--only demo,typing,throttled,first,cold,warm`: run only these parts (default: all).
 const ONLY_SET = opt('--only', null);
 const ONLY = (part) => !ONLY_SET || ONLY_SET.split(',').includes(part);
 const DEMO_ROUNDS = Number(opt('--demo-rounds', '1'));
@@ -224,6 +225,109 @@ if (!flag('--skip-demo') && ONLY('demo') && SITE === '/www') {
     row.repeat_first_ms = median(runs.map((r) => r.repeat_first_ms));
     results.demo.push(row);
     log(`demo ${s.subject}/${s.level}: ${row.results} results, server sent ${kB(row.served_bytes)} kB in ${row.served_requests} requests before the first result (${row.lexical_first ? 'lexical' : 'hybrid'}) at ${row.first_ms} ms [${row.first_ms_runs}]${row.upgraded_ms ? `, upgraded at ${row.upgraded_ms} ms` : ''}; then ${kB(row.after_bytes)} kB; second visit: ${kB(row.repeat_bytes)} kB in ${row.repeat_requests} requests, first result at ${row.repeat_first_ms} ms`);
+  }
+}
+
+// 1b. The page as a student types: keystroke → results painted, warm (shards and model loaded).
+// For each query the box holds all but its last character (settled), then the last key is
+// pressed through the DevTools protocol; the time runs from the key event's timestamp to the
+// frame after the one in which the result list changed (a rAF after the mutation, then a task:
+// the frame has been painted by then).
+async function typingRun(s, qs) {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  const params = new URLSearchParams({ q: qs[0].query, subject: s.subject, level: s.level });
+  await page.goto(`${origin}/www/index.html?${params}`);
+  await page.waitForFunction(() => (window.__chsrSearches || 0) > 0, null, { timeout: 60_000 });
+  // Warm: the model and dense parts in (the page upgrades once they land).
+  await page.waitForFunction(() => window.__chsrUpgradedAt || !document.body.dataset.pending, null, { timeout: 30_000 }).catch(() => {});
+  await page.evaluate(() => {
+    window.__kp = [];
+    window.__kdom = [];
+    // A task queued while a frame's animation callbacks run runs once that frame is painted.
+    const afterPaint = (fn) => { const ch = new MessageChannel(); ch.port1.onmessage = fn; ch.port2.postMessage(0); };
+    // Whether we are inside a frame's animation callbacks (this loop's callback runs first).
+    let inFrame = false;
+    const loop = () => { inFrame = true; afterPaint(() => { inFrame = false; }); requestAnimationFrame(loop); };
+    requestAnimationFrame(loop);
+    const q = document.getElementById('q');
+    q.addEventListener('keydown', (e) => { window.__kd = e.timeStamp; }, true);
+    new MutationObserver(() => {
+      const kd = window.__kd;
+      if (kd == null) return;
+      window.__kd = null;
+      window.__kdom.push(performance.now() - kd);
+      const done = () => window.__kp.push(performance.now() - kd);
+      // Changed inside a frame: painted at its end; otherwise at the end of the next frame.
+      if (inFrame) afterPaint(done);
+      else requestAnimationFrame(() => afterPaint(done));
+    }).observe(document.getElementById('results'), { childList: true });
+  });
+  const ms = [];
+  const dom = [];
+  const engine = [];
+  for (const q of qs) {
+    // Ends on a letter or digit, so that the last key is a real key press (keydown, input).
+    const text = q.query.slice(0, 200).replace(/[^A-Za-z0-9]+$/, '');
+    if (text.length < 2) continue;
+    await page.fill('#q', text.slice(0, -1));
+    await page.waitForFunction(() => window.__chsrDone === window.__chsrSeq, null, { timeout: 10_000 }).catch(() => {});
+    await page.waitForTimeout(50);
+    const before = await page.evaluate(() => { window.__kd = null; return window.__kp.length; });
+    await page.focus('#q');
+    await page.keyboard.press(text.slice(-1));
+    await page.waitForFunction((n) => window.__kp.length > n, before, { timeout: 10_000 }).catch(() => {});
+    const got = await page.evaluate((n) => [window.__kp[n], window.__kdom[n], window.__chsrLast && window.__chsrLast.trace.timings.total_ms], before);
+    if (got[0] !== undefined) ms.push(got[0]);
+    dom.push(got[1]);
+    engine.push(got[2]);
+  }
+  await ctx.close();
+  return { ms, dom, engine };
+}
+if (ONLY('typing') && SITE === '/www') {
+  results.typing = [];
+  const PER_SCOPE = Number(opt('--typing-queries', '40'));
+  for (const s of manifest.shards) {
+    const qs = queries.filter((x) => x.scope.subject === s.subject && x.scope.level === s.level).slice(0, PER_SCOPE);
+    if (qs.length === 0) continue;
+    const run = await typingRun(s, qs);
+    const pct = (xs, f) => { const v = xs.filter(Number.isFinite).sort((a, b) => a - b); return v[Math.min(v.length - 1, Math.floor(f * v.length))]; };
+    const row = {
+      subject: s.subject, level: s.level, n: run.ms.length, p50: pct(run.ms, 0.5), p95: pct(run.ms, 0.95),
+      dom_p50: pct(run.dom, 0.5), dom_p95: pct(run.dom, 0.95), engine_p50: pct(run.engine, 0.5), engine_p95: pct(run.engine, 0.95),
+    };
+    results.typing.push(row);
+    log(`typing ${s.subject}/${s.level}: keystroke → paint p50 ${f2(row.p50)} ms, p95 ${f2(row.p95)} ms over ${row.n} keystrokes (results in the DOM p50 ${f2(row.dom_p50)}, engine p50 ${f2(row.engine_p50)} ms)`);
+  }
+}
+
+// 1c. Cold navigation from a link on a throttled slow phone (DevTools: 1.6 Mbps down, 750 kbps
+// up, 150 ms RTT, CPU slowed 4x), empty cache: navigation → first result rendered.
+async function throttledRun(s, q) {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  const cdp = await ctx.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8,
+  });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  const params = new URLSearchParams({ q: q.query, subject: s.subject, level: s.level });
+  const t0 = Date.now();
+  await page.goto(`${origin}/www/index.html?${params}`, { timeout: 120_000 });
+  await page.waitForFunction(() => (window.__chsrSearches || 0) > 0, null, { timeout: 120_000, polling: 50 });
+  const firstAt = (await page.evaluate(() => window.__chsrFirstResultAt)) || Date.now();
+  await ctx.close();
+  return firstAt - t0;
+}
+if (ONLY('throttled') && SITE === '/www') {
+  results.throttled = [];
+  for (const s of manifest.shards) {
+    const q = queries.find((x) => x.scope.subject === s.subject && x.scope.level === s.level) || queries[0];
+    const ms = await throttledRun(s, q);
+    results.throttled.push({ subject: s.subject, level: s.level, query: q.id, first_ms: ms });
+    log(`throttled ${s.subject}/${s.level}: first result ${ms} ms after navigation (slow phone: 1.6 Mbps, 150 ms RTT, CPU 4x)`);
   }
 }
 
@@ -438,6 +542,9 @@ if (results.chsr.cold) {
   if (c.memory) p(`| Wasm linear memory after loading everything | ${kB(c.memory.wasm_memory)} kB | - |`);
   if (o) p(`| index build in the page | (prebuilt shards: ${f2(c.load_all.ms)} ms to fetch and load all) | ${f2(o.build.index_ms)} ms (+ ${f2(o.build.parse_ms)} ms parse) |`);
   for (const f of c.first || []) p(`| first result, ${f.subject}/${f.level}, ${f.lexical_only ? 'lexical only' : 'hybrid'}: bytes incl. module / ms after module | ${kB(f.bytes_with_module)} kB / ${f2(f.total_ms)} ms | |`);
+  for (const d of results.demo || []) p(`| demo page, ${d.subject}/${d.level}: second visit (cached) → first result ms | ${d.repeat_first_ms} ms | |`);
+  for (const d of results.typing || []) p(`| study page, ${d.subject}/${d.level}, warm: keystroke → results painted p50 / p95 ms (${d.n} keystrokes) | ${f2(d.p50)} / ${f2(d.p95)} ms | |`);
+  for (const d of results.throttled || []) p(`| demo page from a link on a throttled slow phone (1.6 Mbps, 150 ms RTT, CPU 4x), ${d.subject}/${d.level}: first result ms | ${d.first_ms} ms | |`);
   for (const d of results.demo || []) p(`| demo page from a link, ${d.subject}/${d.level}: bytes the server sent before the first result (service worker included) / ms from navigation (${d.lexical_first ? 'lexical first' : 'hybrid'}) | ${kB(d.served_bytes)} kB / ${d.first_ms} ms | |`);
   const best = (results.systems || []).filter((x) => x.kind === 'orama' && x.mode === 'hybrid').sort((a, b) => b.ndcg8 - a.ndcg8)[0];
   const d = (results.systems || []).find((x) => x.name === 'chsr D');
