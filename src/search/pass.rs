@@ -48,7 +48,7 @@ impl Cand {
 pub(crate) struct Pool<'a> {
     pub(crate) shards: Vec<&'a Shard>,
     pub(crate) gates: Vec<Bitset>,
-    manifest_idx: Vec<usize>,
+    pub(crate) manifest_idx: Vec<usize>,
 }
 
 impl<'a> Pool<'a> {

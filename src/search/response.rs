@@ -244,6 +244,11 @@ pub struct Trace {
     /// The relaxation trace (variant E).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub relaxation: Option<Relaxation>,
+    /// Whether the scope's own evidence for the query is weak (evidence trigger): the page, the
+    /// embed and the CLI then say that nothing in the scope matches well
+    /// ([`crate::search::weak`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weak_evidence: Option<crate::search::weak::WeakEvidence>,
     /// Section chunks expansion withheld as outside the scope (over every result).
     #[serde(skip_serializing_if = "is_zero")]
     pub withheld: usize,
