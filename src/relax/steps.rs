@@ -172,7 +172,7 @@ impl Library {
         let mut ev = Evidence {
             ratio,
             mix_ratio: mix,
-            level_ratio: w2_ratio(opts, weak),
+            level_ratio: opts.level_ratio,
             ..Default::default()
         };
         let fmt = |v: &[f32]| format!("{:.2}", v.first().copied().unwrap_or(0.0));
@@ -290,7 +290,11 @@ impl Library {
             ev.cross_topic = Some(outside);
         }
         ev.in_scope = Some(inside);
-        // W2: the subject's other levels, unless a strict key pins the request.
+        // W2: the subject's other levels, unless a strict key pins the request. Weak evidence
+        // lowers W2's bar only when W1 did not widen: a student on the wrong chapter is served by
+        // their own level's other chapters.
+        let weak_level = weak && !r.widened;
+        ev.level_ratio = w2_ratio(opts, weak_level);
         let strict = w2_blockers(scope, q);
         let mut w2 = w1.clone();
         w2.relax(Field::Level);
@@ -303,7 +307,7 @@ impl Library {
             if missing.is_empty() {
                 let (here, other) =
                     self.step_evidence(&terms, &w2, &|c| usize::from(c.level.trim() != level));
-                let level_ratio = w2_ratio(opts, weak);
+                let level_ratio = w2_ratio(opts, weak_level);
                 let fired = super::fires(&here, &other, level_ratio);
                 let note = format!(
                     "best section at another level scores {} against {} at this level",
@@ -334,7 +338,7 @@ impl Library {
                         format!("not needed: {note} (ratio ≤ {level_ratio})"),
                     ));
                 }
-            } else if !level_matches || weak {
+            } else if !level_matches || weak_level {
                 // Nothing at this level matches, or nothing matches well: the other levels are
                 // worth loading — those whose term summary says the query could match there.
                 let (could, cannot) = self.split_matchable(&missing, q);
@@ -387,7 +391,7 @@ impl Library {
                 if missing.is_empty() {
                     let (here, other) = self
                         .step_evidence(&terms, &free, &|c| usize::from(c.level.trim() != level));
-                    super::fires(&here, &other, w2_ratio(opts, weak))
+                    super::fires(&here, &other, w2_ratio(opts, weak_level))
                 } else {
                     // The other levels are not loaded: unlocked, W2 would have asked for them
                     // exactly when nothing at this level matches.

@@ -218,7 +218,8 @@ pub struct Trace {
     /// The term limit applied.
     pub max_query_terms: usize,
     /// Whether the search runs the dense path (a page fetches the vectors and the model only
-    /// then).
+    /// then): off in the variant, or no query term occurs in the searched shards (the dense
+    /// path then has no evidence to add).
     pub dense_path: bool,
     /// Whether the query had no searchable term (the scope is then browsed in id order).
     pub browse: bool,
