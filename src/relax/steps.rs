@@ -393,9 +393,10 @@ impl Library {
                         .step_evidence(&terms, &free, &|c| usize::from(c.level.trim() != level));
                     super::fires(&here, &other, w2_ratio(opts, weak_level))
                 } else {
-                    // The other levels are not loaded: unlocked, W2 would have asked for them
-                    // exactly when nothing at this level matches.
-                    !level_matches
+                    // The other levels are not loaded: unlocked, W2 would have asked for those
+                    // the query could match when nothing at this level matches (well).
+                    (!level_matches || weak_level)
+                        && !self.split_matchable(&missing, q).0.is_empty()
                 }
             };
             if blocked && !r.widened {
