@@ -247,8 +247,24 @@ impl Library {
         // 5b. No padding: under weak evidence, in-scope results that hold no query term or a
         // single common one are not shown (widened, labelled ones are).
         if let Some((w, holders)) = weak.filter(|(w, _)| w.weak) {
-            let padding =
-                |c: &Cand| c.leakage == Leakage::InScope && weak::is_padding(&holders.held(c));
+            // A card from the section of an in-scope result that is not padding stays: its
+            // section vouches for it (as section evidence does in the ranking).
+            let section = |c: &Cand| {
+                let s = self.shards[c.key.shard]
+                    .as_ref()
+                    .expect("candidate shards are loaded");
+                Some((c.key.shard, s.sections[c.key.doc as usize])).filter(|x| x.1 != NO_SECTION)
+            };
+            let vouched: Vec<(usize, u32)> = cands
+                .iter()
+                .filter(|c| c.leakage == Leakage::InScope && !weak::is_padding(&holders.held(c)))
+                .filter_map(section)
+                .collect();
+            let padding = |c: &Cand| {
+                c.leakage == Leakage::InScope
+                    && weak::is_padding(&holders.held(c))
+                    && section(c).is_none_or(|k| !vouched.contains(&k))
+            };
             let dropped = cands.iter().take(opts.k).filter(|c| padding(c)).count();
             cands.retain(|c| !padding(c));
             trace.weak_evidence = Some(WeakEvidence { dropped, ..w });

@@ -21,7 +21,9 @@
 //! **No padding** (`dropped`): when the evidence is weak, in-scope results that are vector-only
 //! (no query term at all: the static model's neighbours of a query the scope barely knows), or
 //! that hold a single query term whose idf is below [`COMMON_IDF`] (a common word such as
-//! "effect", "equation", "base"), are removed; widened, labelled results are kept.
+//! "effect", "equation", "base"), are removed — unless an in-scope result that is not padding
+//! comes from the same section (its section vouches for it, as section evidence does in the
+//! ranking); widened, labelled results are kept.
 
 use super::query::Query;
 use super::{Cand, Leakage, Library, SearchOptions, Trace};
