@@ -271,6 +271,7 @@ fn facets_and_validation_for_the_pickers() {
             .shards_for(
                 js(&serde_json::json!({"subject": "physics"})),
                 JsValue::NULL,
+                None,
             )
             .unwrap(),
     )

@@ -251,8 +251,11 @@ export function weakEvidence(trace) {
 export function statusText(t, trace, n, hits = null, { locked = false } = {}) {
   const admissible = t.num(trace.admissible);
   if (n === 0 && locked && lockStoppedWidening(trace)) return t('status.lockedStopped', { admissible });
-  if (weakEvidence(trace) && !(locked && lockStoppedWidening(trace))) {
-    // The engine's verdict (trace.weak_evidence): nothing in the scope matches well.
+  // The engine's verdict (trace.weak_evidence): nothing in the scope matches well. An empty scope,
+  // a lock that kept a better match out, and a query none of whose words the scope holds with
+  // nothing found keep their own, more precise sentences.
+  const w = trace.weak_evidence;
+  if (weakEvidence(trace) && trace.admissible > 0 && !(locked && lockStoppedWidening(trace)) && (n > 0 || w.known_terms > 0)) {
     if (n === 0) return t('status.weakNone', { admissible });
     const ms = t.ms(trace.timings.total_ms);
     const outside = hits ? hits.filter((h) => h.leakage !== 'in_scope').length : 0;
@@ -263,7 +266,9 @@ export function statusText(t, trace, n, hits = null, { locked = false } = {}) {
   if (n === 0) return trace.admissible === 0 ? t('status.noneInScope') : t('status.noMatch', { admissible });
   if (trace.browse) return t('status.browse', { admissible });
   const ms = t.ms(trace.timings.total_ms);
-  if (locked && lockStoppedWidening(trace)) return t('status.lockedBetterOutside', { n: t.num(n), admissible, ms });
+  if (locked && lockStoppedWidening(trace)) {
+    return t(weakEvidence(trace) ? 'status.weakLocked' : 'status.lockedBetterOutside', { n: t.num(n), admissible, ms });
+  }
   const outside = hits ? hits.filter((h) => h.leakage !== 'in_scope').length : 0;
   if (outside === n && trace.admissible === 0) return t('status.widenedEmpty', { n: t.num(n), ms });
   if (outside === n) return t('status.widenedOnly', { admissible, n: t.num(n), ms });

@@ -51,9 +51,10 @@ test('an in-syllabus question is not flagged', async () => {
   await context.close();
 });
 
-test('gibberish: "nothing matches well", no card, and no download beyond the scope\'s own shard', async () => {
+test('gibberish: no card, no widening banner, and no download beyond the scope\'s own shard', async () => {
   const { page, context, errors, files } = await visit('xqzvbl frobnicatorium');
-  assert.match(await page.textContent('#status'), /^Nothing in your scope \(\d[\d,]* documents\) matches this well, and nothing outside it does either/);
+  assert.match(await page.textContent('#status'), /^No document in your scope \(\d[\d,]* documents\) contains these words/);
+  assert.equal(await page.isVisible('#widened'), false);
   assert.equal((await cards(page)).length, 0);
   // Only the high-school shard: not the College shard (its term filter rules the query out), not
   // the dense part, not the model.
@@ -64,8 +65,8 @@ test('gibberish: "nothing matches well", no card, and no download beyond the sco
 });
 
 test('in French too', async () => {
-  const { page, context, errors } = await visit('xqzvbl frobnicatorium', { ui: 'fr' });
-  assert.match(await page.textContent('#status'), /^Rien dans votre programme \(.* documents\) ne correspond bien à cette question, ni en dehors/);
+  const { page, context, errors } = await visit('hall effect', { ui: 'fr' });
+  assert.match(await page.textContent('#status'), /^Rien dans votre programme ne correspond bien à cette question : \d+ résultats hors programme, signalés/);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -85,8 +86,17 @@ test('the embed says it too, and downloads nothing more', async () => {
   await page.waitForFunction(([s, k]) => Number(document.querySelector(s).dataset.searches || 0) > k && document.querySelector(s).dataset.state !== 'searching'
     && !document.querySelector(s).dataset.pending, [sel, n]);
   // The host's element is in French (lang="fr").
-  assert.match(await page.textContent(`${sel} >> .status`), /Rien dans votre programme .* ne correspond bien à cette question/);
+  assert.match(await page.textContent(`${sel} >> .status`), /Aucun document de votre programme .* ne contient ces mots/);
   assert.equal(files.length, 1, files.join(', '));
+  // An out-of-syllabus question: the lock keeps College out, and the element says the scope
+  // matches weakly (no padding: tests/weak.rs).
+  const m = Number(await page.getAttribute(sel, 'data-searches') || 0);
+  await page.fill(`${sel} input[type="search"]`, 'hall effect');
+  await page.press(`${sel} input[type="search"]`, 'Enter');
+  await page.waitForFunction(([s, k]) => Number(document.querySelector(s).dataset.searches || 0) > k && document.querySelector(s).dataset.state !== 'searching'
+    && !document.querySelector(s).dataset.pending, [sel, m]);
+  assert.match(await page.textContent(`${sel} >> .status`), /^Rien dans le programme de ce cours ne correspond bien à cette question/);
+  assert.ok(files.every((u) => /physics--high-school\./.test(u)), files.join(', '));
   assert.deepEqual(errors, []);
   await context.close();
 });
