@@ -13,7 +13,7 @@ use crate::corpus::{IngestWarning, SourcedChunk};
 use crate::format::{
     encode_dense_part, encode_shard, sha256_hex, write_varint, BuildParams, ChunkRecord,
     DenseIndex, DensePart, FacetCounts, Field, LexicalIndex, Manifest, ModelEntry, PartEntry, QVec,
-    ShardEntry, ShardPayload, VectorSpec, BYO_PREFIX, FORMAT_VERSION, MANIFEST_FORMAT,
+    ShardEntry, ShardPayload, TermFilter, VectorSpec, BYO_PREFIX, FORMAT_VERSION, MANIFEST_FORMAT,
 };
 use std::collections::BTreeMap;
 
@@ -390,12 +390,28 @@ pub fn build_with(
             subject,
             level,
             dense: dense.as_ref().map(|(e, _)| e.clone()),
+            terms: Some(TermFilter::build(
+                payload.lexical.terms.iter().map(String::as_str),
+            )),
         };
         shards.push(BuiltShard {
             entry,
             bytes,
             dense_bytes: dense.map(|(_, b)| b),
         });
+    }
+    // Only a shard a widening step could load needs its term filter: another level of a
+    // subject (W2). A subject with one level is never loaded by widening.
+    for i in 0..shards.len() {
+        let subject = &shards[i].entry.subject;
+        if shards
+            .iter()
+            .filter(|s| &s.entry.subject == subject)
+            .count()
+            < 2
+        {
+            shards[i].entry.terms = None;
+        }
     }
     let manifest = Manifest {
         format: MANIFEST_FORMAT.to_string(),

@@ -25,9 +25,11 @@ pub mod dense;
 pub mod frame;
 pub mod manifest;
 pub mod model;
+pub mod terms;
 
 pub use dense::*;
 pub use manifest::*;
+pub use terms::{TermFilter, TERM_FILTER_FP_RATE};
 
 use frame::FrameKind;
 

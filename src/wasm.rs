@@ -120,12 +120,23 @@ impl ChsrIndex {
         to_js(&self.lib.shards_needed(&scope, opts.stages.gating))
     }
 
-    /// Every manifest entry a search with this scope and these options reads, loaded or not.
+    /// Every manifest entry a search with this scope and these options reads, loaded or not;
+    /// with a `query` (a string), only those the query could match by their term summary in the
+    /// manifest (`shards[].terms`, a Bloom filter: a shard left out certainly holds no query
+    /// term).
     #[wasm_bindgen(js_name = shardsFor)]
-    pub fn shards_for(&self, scope: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
+    pub fn shards_for(
+        &self,
+        scope: JsValue,
+        options: JsValue,
+        query: Option<String>,
+    ) -> Result<JsValue, JsValue> {
         let scope = scope_of(scope)?;
         let opts = options_of(options)?;
-        to_js(&self.lib.shards_for(&scope, opts.stages.gating))
+        match query {
+            Some(q) => to_js(&self.lib.shards_for_query(&scope, &q, &opts)),
+            None => to_js(&self.lib.shards_for(&scope, opts.stages.gating)),
+        }
     }
 
     /// Verifies (SHA-256 from the manifest, the shard's own checksum and version) and loads a

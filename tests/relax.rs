@@ -166,7 +166,7 @@ fn a_wrong_chapter_widens_to_the_right_one_with_cross_topic_labels() {
         ev.cross_topic.as_ref().unwrap(),
     );
     assert!(outside[0] > 2.0 * inside[0], "{ev:?}");
-    // Chapter 2's section leads, labelled; chapter 1's own match is still listed, in scope.
+    // Chapter 2's section leads, labelled.
     assert_eq!(r.results[0].chapter.as_deref(), Some("2"));
     for h in &r.results {
         let want = if h.chapter.as_deref() == Some("1") {
@@ -178,7 +178,11 @@ fn a_wrong_chapter_widens_to_the_right_one_with_cross_topic_labels() {
         assert_eq!(h.in_scope, want == Leakage::InScope);
         assert_eq!(h.level, "college", "W1 keeps the level");
     }
-    assert!(r.results.iter().any(|h| h.id == "pc:1.1:3"));
+    // Chapter 1's own match holds a single common word ("speed"): the scope's evidence is weak
+    // and that card is withheld as padding (src/search/weak.rs).
+    let weak = r.trace.weak_evidence.as_ref().unwrap();
+    assert!(weak.weak && weak.dropped == 1, "{weak:?}");
+    assert!(!r.results.iter().any(|h| h.id == "pc:1.1:3"));
     // The other level's shard is loaded but has nothing better: W2 compared and did not run.
     let w2 = relax.steps.iter().find(|s| s.step == "W2").unwrap();
     assert!(
@@ -211,7 +215,8 @@ fn the_right_chapter_does_not_widen() {
 #[test]
 fn the_ratio_decides_and_the_paper_trigger_keeps_the_wrong_chapter() {
     let lib = library(true);
-    // Ratios no evidence reaches: the wrong chapter's weak match stands.
+    // Ratios no evidence reaches: nothing is widened (and the wrong chapter's weak match, a
+    // single common word, is withheld as padding).
     let strict = SearchOptions {
         widen_ratio: 1000.0,
         mix_ratio: 1000.0,
@@ -230,13 +235,11 @@ fn the_ratio_decides_and_the_paper_trigger_keeps_the_wrong_chapter() {
     let relax = r.trace.relaxation.as_ref().unwrap();
     assert_eq!(relax.case, "comparable_outside_topic");
     let labels: Vec<Leakage> = r.results.iter().map(|h| h.leakage).collect();
-    assert_eq!(
-        labels[..2],
-        [Leakage::InScope, Leakage::CrossTopic],
-        "{labels:?}"
-    );
+    // (Chapter 1's only match, first, is withheld as padding under weak evidence: the widened
+    // results remain, in their order.)
+    assert!(r.trace.weak_evidence.as_ref().unwrap().weak);
     assert!(
-        labels[2..].iter().all(|l| *l == Leakage::CrossTopic),
+        labels.iter().all(|l| *l == Leakage::CrossTopic),
         "{labels:?}"
     );
     // The paper's case 2: results in the requested subject, so no widening.

@@ -271,6 +271,7 @@ fn facets_and_validation_for_the_pickers() {
             .shards_for(
                 js(&serde_json::json!({"subject": "physics"})),
                 JsValue::NULL,
+                None,
             )
             .unwrap(),
     )
@@ -398,4 +399,43 @@ fn a_digest_from_the_caller_is_checked_against_the_manifest() {
         .load_shard_with_digest(&s.entry.file, &s.bytes, &digest)
         .unwrap();
     assert!(index.is_loaded(&s.entry.file));
+}
+
+#[wasm_bindgen_test]
+fn a_weak_response_says_so_and_widening_skips_shards_that_cannot_match() {
+    let out = spine_build();
+    let mut index = ChsrIndex::from_manifest(&out.manifest.to_json()).unwrap();
+    let scope = serde_json::json!({"subject": "physics", "level": "high_school"});
+    for s in out.shards.iter().filter(|s| s.entry.level == "high_school") {
+        index.load_shard(&s.entry.file, &s.bytes).unwrap();
+    }
+    let resp = index
+        .search("xqzvbl frobnicatorium", js(&scope), JsValue::NULL)
+        .unwrap();
+    let resp: serde_json::Value = serde_wasm_bindgen::from_value(resp).unwrap();
+    let w = &resp["trace"]["weak_evidence"];
+    assert_eq!(w["weak"], true, "{w}");
+    assert_eq!(w["reason"], "no_term_in_scope");
+    assert_eq!(resp["results"].as_array().unwrap().len(), 0);
+    assert_eq!(
+        resp["trace"]["relaxation"]["pending_shards"],
+        serde_json::json!([])
+    );
+    assert_eq!(resp["trace"]["dense_path"], false);
+    // shardsFor with a query: only the shards whose term filter could hold a query term.
+    let subject = js(&serde_json::json!({"subject": "physics"}));
+    let all: Vec<serde_json::Value> = serde_wasm_bindgen::from_value(
+        index
+            .shards_for(subject.clone(), JsValue::NULL, None)
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(all.len(), 2);
+    let none: Vec<serde_json::Value> = serde_wasm_bindgen::from_value(
+        index
+            .shards_for(subject, JsValue::NULL, Some("xqzvbl frobnicatorium".into()))
+            .unwrap(),
+    )
+    .unwrap();
+    assert!(none.is_empty(), "{none:?}");
 }

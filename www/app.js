@@ -8,7 +8,7 @@ import { Controller } from './controller.js';
 import { pickLang, translator } from './i18n.js';
 import {
   el, boundInput, card, copyText, entryLabel, errorText, pickerOffered, pickerOptions, placeLabel, scopeErrorText, scopeLabel,
-  statusText, whyQuery, widenedText,
+  statusText, weakEvidence, whyQuery, widenedText,
 } from './view.js';
 import { applyUpdate, keepOffline, offlineSupported, onOfflineEvent, registerOffline, registrationStarted, savedCopies } from './offline.js';
 
@@ -70,6 +70,7 @@ function setLang(lang, { remember = false } = {}) {
 
 function setStatus(thunk) {
   statusThunk = thunk;
+  $('status').classList.remove('weak');
   $('status').textContent = thunk();
 }
 
@@ -284,6 +285,7 @@ function render(resp, { keep = false } = {}) {
   $('results').replaceChildren(...hits.map((h) => card(t, h, { trace, loadSection, idPrefix: 'r' })));
   if (state) restoreCardState($('results'), state);
   setStatus(() => statusText(t, trace, hits.length, hits));
+  $('status').classList.toggle('weak', weakEvidence(trace));
   const banner = widenedText(t, trace);
   $('widened').textContent = banner || '';
   $('widened').hidden = !banner;

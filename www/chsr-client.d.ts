@@ -215,6 +215,8 @@ export interface Trace {
   post_filtered_out: number;
   duplicates: Array<{ id: string; of: string; similarity: number }>;
   relaxation?: Relaxation;
+  /** Whether the scope's own evidence is weak (evidence trigger; absent otherwise and when browsing). */
+  weak_evidence?: WeakEvidence;
   /** Section chunks expansion withheld as outside the scope, over every result (absent when none). */
   withheld?: number;
   notes: string[];
@@ -231,6 +233,31 @@ export interface SearchResponse {
   pending?: Enhancement[];
 }
 
+/** The engine's verdict on the scope's own evidence for a query (`src/search/weak.rs`). */
+export interface WeakEvidence {
+  /** Nothing in the scope matches the query well: say so; widened results are labelled. */
+  weak: boolean;
+  /** `no_term_in_scope` or `low_coverage` (absent when not weak). */
+  reason?: 'no_term_in_scope' | 'low_coverage';
+  /** Best idf-weighted coverage of the query by one in-scope result (0–1). */
+  coverage: number;
+  matched_terms: number;
+  query_terms: number;
+  /** Query terms occurring somewhere in the scope's shards. */
+  known_terms: number;
+  /** In-scope results not shown as padding (vector-only, or a single common word). */
+  dropped: number;
+}
+
+/** A Bloom filter of a shard's analysed terms (the engine reads it; 1 % false positives). */
+export interface TermFilter {
+  terms: number;
+  bits: number;
+  hashes: number;
+  /** The bit array, base64. */
+  filter: string;
+}
+
 export interface ShardEntry {
   subject: string;
   level: string;
@@ -243,6 +270,8 @@ export interface ShardEntry {
   facets: Record<string, Record<string, number>>;
   /** The shard's dense part (its vectors, `*.chsrv`), when it has one. */
   dense?: PartEntry;
+  /** The shard's term summary (absent for a subject with one level, and in older manifests). */
+  terms?: TermFilter;
 }
 
 /** A file completing a shard (its dense part). */
@@ -397,7 +426,8 @@ export class ChsrClient {
   manifest(): Manifest;
   shardsNeeded(scope: Scope, options?: SearchOptions): ShardEntry[];
   /** Every shard a search with this scope reads, loaded or not (the engine's choice). */
-  shardsFor(scope: Scope, options?: SearchOptions): ShardEntry[];
+  /** With `query`: only the shards the query could match (their term summaries). */
+  shardsFor(scope: Scope, options?: SearchOptions, query?: string): ShardEntry[];
   fileUrl(file: string): string;
   ensureLoaded(scope: Scope, options?: SearchOptions, onProgress?: Progress): Promise<void>;
   loadFiles(files: string[], onProgress?: Progress): Promise<void>;

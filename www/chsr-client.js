@@ -321,10 +321,13 @@ export class ChsrClient {
     return this.index.manifest();
   }
 
-  /** Every shard a search with this scope reads, loaded or not (the engine decides). */
-  shardsFor(scope, options) {
+  /**
+   * Every shard a search with this scope reads, loaded or not (the engine decides); with a
+   * `query`, only those it could match (the manifest's per-shard term summary).
+   */
+  shardsFor(scope, options, query) {
     try {
-      return this.index.shardsFor(scope, options);
+      return query === undefined ? this.index.shardsFor(scope, options) : this.index.shardsFor(scope, options, String(query));
     } catch (e) {
       throw engineError(e);
     }
@@ -408,7 +411,9 @@ export class ChsrClient {
       await this.loadFiles(pending, onProgress);
       resp = this.runSearch(query, scope, options);
     }
-    resp.pending = resp.trace.browse ? [] : this.enhancementsPending();
+    // No vector path (browsing, or no query term in the searched shards: gibberish): nothing
+    // more to download.
+    resp.pending = resp.trace.browse || !resp.trace.dense_path ? [] : this.enhancementsPending();
     return resp;
   }
 

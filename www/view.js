@@ -239,6 +239,11 @@ export function lockStoppedWidening(trace) {
   return Boolean(r && !r.widened && r.steps.some((s) => s.blocked_by_lock));
 }
 
+/** Whether the engine found the scope's own evidence for the query weak (`trace.weak_evidence`). */
+export function weakEvidence(trace) {
+  return Boolean(trace && trace.weak_evidence && trace.weak_evidence.weak && !trace.browse);
+}
+
 /**
  * The sentence under the search box after a search (`hits`: the results shown; `locked`: the
  * scope has locked fields, set by the course).
@@ -246,10 +251,24 @@ export function lockStoppedWidening(trace) {
 export function statusText(t, trace, n, hits = null, { locked = false } = {}) {
   const admissible = t.num(trace.admissible);
   if (n === 0 && locked && lockStoppedWidening(trace)) return t('status.lockedStopped', { admissible });
+  // The engine's verdict (trace.weak_evidence): nothing in the scope matches well. An empty scope,
+  // a lock that kept a better match out, and a query none of whose words the scope holds with
+  // nothing found keep their own, more precise sentences.
+  const w = trace.weak_evidence;
+  if (weakEvidence(trace) && trace.admissible > 0 && !(locked && lockStoppedWidening(trace)) && (n > 0 || w.known_terms > 0)) {
+    if (n === 0) return t('status.weakNone', { admissible });
+    const ms = t.ms(trace.timings.total_ms);
+    const outside = hits ? hits.filter((h) => h.leakage !== 'in_scope').length : 0;
+    if (outside === n) return t('status.weakWidened', { n: t.num(n), ms });
+    if (outside > 0) return t('status.weakSome', { outside: t.num(outside), inside: t.num(n - outside), ms });
+    return t('status.weakOnly', { n: t.num(n), ms });
+  }
   if (n === 0) return trace.admissible === 0 ? t('status.noneInScope') : t('status.noMatch', { admissible });
   if (trace.browse) return t('status.browse', { admissible });
   const ms = t.ms(trace.timings.total_ms);
-  if (locked && lockStoppedWidening(trace)) return t('status.lockedBetterOutside', { n: t.num(n), admissible, ms });
+  if (locked && lockStoppedWidening(trace)) {
+    return t(weakEvidence(trace) ? 'status.weakLocked' : 'status.lockedBetterOutside', { n: t.num(n), admissible, ms });
+  }
   const outside = hits ? hits.filter((h) => h.leakage !== 'in_scope').length : 0;
   if (outside === n && trace.admissible === 0) return t('status.widenedEmpty', { n: t.num(n), ms });
   if (outside === n) return t('status.widenedOnly', { admissible, n: t.num(n), ms });
@@ -308,6 +327,13 @@ export function whyQuery(t, trace, extra = {}) {
     row(dl, t('query.relax'), el('span', { class: 'relax-case', 'data-case': r.case }, t(`relax.${r.case}`)),
       steps.length ? el('ul', { class: 'plain' }, steps) : null,
       r.pending_shards.length ? el('p', {}, t('relax.pending', { files: r.pending_shards.join(', ') })) : null);
+  }
+  const w = trace.weak_evidence;
+  if (w) {
+    row(dl, t('query.evidence'), el('span', { class: 'weak-evidence', 'data-weak': String(w.weak) },
+      t(w.weak ? 'evidence.weak' : 'evidence.good', {
+        coverage: t.num(Math.round(w.coverage * 100)), matched: t.num(w.matched_terms), terms: t.num(w.query_terms),
+      }), w.dropped > 0 ? ` ${t('evidence.dropped', { n: t.num(w.dropped) })}` : ''));
   }
   const tm = trace.timings;
   row(dl, t('query.timings'), t('query.timingsValue', { total: t.ms(tm.total_ms), gate: t.ms(tm.gate_ms), lex: t.ms(tm.lexical_ms), fusion: t.ms(tm.fusion_ms) }));

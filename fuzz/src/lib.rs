@@ -235,6 +235,7 @@ pub fn shard_load(data: &[u8]) {
                 chunks: p.chunks.len() as u64,
                 facets: Default::default(),
                 dense: None,
+                terms: None,
             };
             match pos {
                 Some(i) => manifest.shards[i] = entry,

@@ -62,6 +62,25 @@ pub(super) fn search(a: SearchArgs) -> Result<(), String> {
         resp.trace.pool_chunks,
         resp.trace.timings.total_ms
     );
+    if let Some(w) = resp.trace.weak_evidence.as_ref().filter(|w| w.weak) {
+        let widened = resp.results.iter().filter(|h| !h.in_scope).count();
+        println!(
+            "Nothing in your scope matches this well{}{}.",
+            if widened > 0 {
+                format!(": {widened} result(s) below come from outside it (labelled)")
+            } else {
+                String::new()
+            },
+            if w.dropped > 0 {
+                format!(
+                    "; {} in-scope result(s) matching no query word or only a common one are not shown",
+                    w.dropped
+                )
+            } else {
+                String::new()
+            }
+        );
+    }
     for h in &resp.results {
         let snippet: String = h.snippet.iter().map(|s| s.text.as_str()).collect();
         let label = match h.leakage {

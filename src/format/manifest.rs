@@ -28,6 +28,11 @@ pub struct ShardEntry {
     /// The shard's dense part ([`DensePart`]), in its own file, when the shard has vectors.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dense: Option<PartEntry>,
+    /// A Bloom filter of the shard's analysed terms ([`super::terms`]): whether a query could
+    /// match in the shard, decided before fetching it. Absent in manifests written before it
+    /// (every shard may then match).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terms: Option<super::TermFilter>,
 }
 
 /// A file that completes a shard, as listed in the manifest.

@@ -94,6 +94,18 @@ impl Library {
         added
     }
 
+    /// Splits shard files into those the query could match (by their manifest term filters)
+    /// and those it cannot.
+    fn split_matchable(&self, files: &[String], q: &Query<'_>) -> (Vec<String>, Vec<String>) {
+        files.iter().cloned().partition(|f| {
+            self.manifest()
+                .shards
+                .iter()
+                .position(|e| &e.file == f)
+                .is_none_or(|i| self.could_match(i, q))
+        })
+    }
+
     /// The section evidence on each side of a widening step ([`super::unit_scores`]):
     /// the chunks `wide` admits in the loaded shards it needs, scored together, split by `side`
     /// (0: kept, 1: added), which is decided once per shard (subject and level are per shard;
@@ -175,6 +187,7 @@ impl Library {
         r: &mut Relaxation,
     ) {
         let terms = trace.query_terms.clone();
+        let weak = trace.weak_evidence.as_ref().is_some_and(|w| w.weak);
         let ratio = opts.widen_ratio;
         let mix = opts.mix_ratio.min(ratio);
         let mut ev = Evidence {
@@ -296,7 +309,11 @@ impl Library {
             ev.cross_topic = Some(outside);
         }
         ev.in_scope = Some(inside);
-        // W2: the subject's other levels, unless a strict key pins the request.
+        // W2: the subject's other levels, unless a strict key pins the request. Weak evidence
+        // lowers W2's bar only when W1 did not widen: a student on the wrong chapter is served by
+        // their own level's other chapters.
+        let weak_level = weak && !r.widened;
+        ev.level_ratio = w2_ratio(opts, weak_level);
         let strict = w2_blockers(scope, q);
         let mut w2 = w1.clone();
         w2.relax(Field::Level);
@@ -308,7 +325,7 @@ impl Library {
             let (_, missing) = self.pass_shards(&w2, Gating::Gated);
             if missing.is_empty() {
                 let (here, other) = self.step_evidence(&terms, &w2, Side::OtherLevel(level));
-                let level_ratio = opts.level_ratio;
+                let level_ratio = w2_ratio(opts, weak_level);
                 let fired = super::fires(&here, &other, level_ratio);
                 let note = format!(
                     "best section at another level scores {} against {} at this level",
@@ -339,17 +356,36 @@ impl Library {
                         format!("not needed: {note} (ratio ≤ {level_ratio})"),
                     ));
                 }
-            } else if !level_matches {
-                // Nothing at this level matches: the other levels are worth loading.
-                r.pending_shards = missing.clone();
-                r.case = "no_match_in_level".into();
+            } else if !level_matches || weak_level {
+                // Nothing at this level matches, or nothing matches well: the other levels are
+                // worth loading — those whose term summary says the query could match there.
+                let (could, cannot) = self.split_matchable(&missing, q);
+                r.pending_shards = could.clone();
+                if !level_matches {
+                    r.case = "no_match_in_level".into();
+                }
+                let why = if level_matches {
+                    "nothing at this level matches the query well"
+                } else {
+                    "nothing at this level matches the query"
+                };
                 r.steps.push(RelaxStep::skipped(
                     "W2",
                     w2.to_json(),
-                    format!(
-                        "nothing at this level matches the query: load {} and search again",
-                        missing.join(", ")
-                    ),
+                    if could.is_empty() {
+                        format!(
+                            "{why}, and no query term is in the other levels' shards ({}:                              their term summaries): nothing to load",
+                            cannot.join(", ")
+                        )
+                    } else if cannot.is_empty() {
+                        format!("{why}: load {} and search again", could.join(", "))
+                    } else {
+                        format!(
+                            "{why}: load {} and search again (not {}: no query term there)",
+                            could.join(", "),
+                            cannot.join(", ")
+                        )
+                    },
                 ));
             } else {
                 r.steps.push(RelaxStep::skipped(
@@ -372,11 +408,12 @@ impl Library {
                 let level = scope.get(Field::Level).unwrap_or_default().to_string();
                 if missing.is_empty() {
                     let (here, other) = self.step_evidence(&terms, &free, Side::OtherLevel(&level));
-                    super::fires(&here, &other, opts.level_ratio)
+                    super::fires(&here, &other, w2_ratio(opts, weak_level))
                 } else {
-                    // The other levels are not loaded: unlocked, W2 would have asked for them
-                    // exactly when nothing at this level matches.
-                    !level_matches
+                    // The other levels are not loaded: unlocked, W2 would have asked for those
+                    // the query could match when nothing at this level matches (well).
+                    (!level_matches || weak_level)
+                        && !self.split_matchable(&missing, q).0.is_empty()
                 }
             };
             if blocked && !r.widened {
@@ -549,7 +586,7 @@ impl Library {
                 current.relax(Field::Level);
                 let (_, missing) = self.pass_shards(&current, Gating::Gated);
                 if !missing.is_empty() {
-                    r.pending_shards = missing.clone();
+                    r.pending_shards = self.split_matchable(&missing, q).0;
                 }
                 let mut new = self.pass(q, &current, Gating::Gated, opts, false, trace);
                 self.label(scope, &mut new, false);
@@ -585,6 +622,17 @@ impl Library {
                 ));
             }
         }
+    }
+}
+
+/// The ratio W2 must exceed: `level_ratio`, or — when the scope's own evidence is weak
+/// ([`crate::search::weak`]) — W1's lower `mix_ratio`: a level whose best section is clearly
+/// stronger than a scope that matches nothing well is worth showing, labelled.
+fn w2_ratio(opts: &SearchOptions, weak: bool) -> f64 {
+    if weak {
+        opts.level_ratio.min(opts.mix_ratio)
+    } else {
+        opts.level_ratio
     }
 }
 

@@ -28,6 +28,7 @@ pub mod pass;
 pub mod query;
 pub mod response;
 pub mod results;
+pub mod weak;
 
 pub use crate::gate::{Gating, Leakage};
 pub use error::{LoadError, SearchError};
@@ -40,6 +41,7 @@ pub use options::{
 };
 pub use response::{Hit, Probe, RelaxStep, Relaxation, SearchResponse, Timings, Trace};
 pub use results::Section;
+pub use weak::WeakEvidence;
 
 use crate::analysis::{bound_query, Analyzer, MAX_QUERY_BYTES, MAX_QUERY_TERMS};
 use crate::clock::now_ms;
@@ -56,6 +58,8 @@ pub struct Library {
     analyzer: Analyzer,
     embedder: Option<Box<dyn QueryEmbedder>>,
     glossary: Glossary,
+    /// Each shard's decoded term filter (`None`: no filter, or a malformed one: may match).
+    filters: Vec<Option<crate::format::terms::DecodedFilter>>,
 }
 
 impl fmt::Debug for Library {
@@ -83,7 +87,13 @@ impl Library {
     /// A library over `manifest` with no shard loaded.
     pub fn new(manifest: Manifest) -> Library {
         let n = manifest.shards.len();
+        let filters = manifest
+            .shards
+            .iter()
+            .map(|e| e.terms.as_ref().and_then(|t| t.decode()))
+            .collect();
         Library {
+            filters,
             manifest,
             shards: (0..n).map(|_| None).collect(),
             analyzer: Analyzer::new(),
@@ -107,6 +117,64 @@ impl Library {
     pub fn shards_for(&self, scope: &Scope, gating: Gating) -> Vec<ShardEntry> {
         self.shard_indices(scope, gating)
             .into_iter()
+            .map(|i| self.manifest.shards[i].clone())
+            .collect()
+    }
+
+    /// Whether the query could match in the manifest's shard `i`, by its term filter
+    /// ([`crate::format::terms`]): some term of the query, analysed for the shard's languages
+    /// (and for every language of the library, with the glossary's expansion when `q`
+    /// understands queries), may be in the shard. A shard without a filter may always match;
+    /// so may any shard for a query with no searchable term or naming a label.
+    pub(crate) fn could_match(&self, i: usize, q: &Query<'_>) -> bool {
+        let Some(f) = self.filters.get(i).and_then(Option::as_ref) else {
+            return true;
+        };
+        if q.understanding.label.is_some() {
+            return true;
+        }
+        let langs_of = |e: &ShardEntry| -> Vec<crate::analysis::Lang> {
+            let mut v: Vec<_> = e
+                .facets
+                .get("lang")
+                .map(|m| {
+                    m.keys()
+                        .map(|l| crate::analysis::Lang::from_code(l))
+                        .collect()
+                })
+                .unwrap_or_default();
+            v.sort();
+            v.dedup();
+            v
+        };
+        let mut all: Vec<_> = self.manifest.shards.iter().flat_map(langs_of).collect();
+        all.sort();
+        all.dedup();
+        let own = langs_of(&self.manifest.shards[i]);
+        let mut any_term = false;
+        for langs in [own, all] {
+            let t = q.terms(&self.analyzer, &self.glossary, &langs);
+            any_term |= !t.terms.is_empty();
+            if t.terms.iter().any(|t| f.may_contain(t)) {
+                return true;
+            }
+        }
+        !any_term
+    }
+
+    /// Manifest entries of every shard a search with this scope reads that could match `query`
+    /// ([`Library::could_match`]): what a client fetches before widening to them.
+    pub fn shards_for_query(
+        &self,
+        scope: &Scope,
+        query: &str,
+        opts: &SearchOptions,
+    ) -> Vec<ShardEntry> {
+        let (text, _) = bound_query(query);
+        let q = Query::new(text, opts.stages.understand);
+        self.shard_indices(scope, opts.stages.gating)
+            .into_iter()
+            .filter(|&i| self.could_match(i, &q))
             .map(|i| self.manifest.shards[i].clone())
             .collect()
     }
@@ -168,10 +236,38 @@ impl Library {
                 text.len()
             ));
         }
+        // 4b. Weak in-scope evidence (evidence trigger): measured on the first pass.
+        let weak = self.weak_check(&q, &scope, opts, &cands, &trace);
+        trace.weak_evidence = weak.as_ref().map(|(w, _)| w.clone());
         // 5. Relaxation (E), never across a locked field.
         if st.relax && st.gating == Gating::Gated {
             let relax = self.relax(&q, &scope, opts, &mut cands, &mut trace);
             trace.relaxation = Some(relax);
+        }
+        // 5b. No padding: under weak evidence, in-scope results that hold no query term or a
+        // single common one are not shown (widened, labelled ones are).
+        if let Some((w, holders)) = weak.filter(|(w, _)| w.weak) {
+            // A card from the section of an in-scope result that is not padding stays: its
+            // section vouches for it (as section evidence does in the ranking).
+            let section = |c: &Cand| {
+                let s = self.shards[c.key.shard]
+                    .as_ref()
+                    .expect("candidate shards are loaded");
+                Some((c.key.shard, s.sections[c.key.doc as usize])).filter(|x| x.1 != NO_SECTION)
+            };
+            let vouched: Vec<(usize, u32)> = cands
+                .iter()
+                .filter(|c| c.leakage == Leakage::InScope && !weak::is_padding(&holders.held(c)))
+                .filter_map(section)
+                .collect();
+            let padding = |c: &Cand| {
+                c.leakage == Leakage::InScope
+                    && weak::is_padding(&holders.held(c))
+                    && section(c).is_none_or(|k| !vouched.contains(&k))
+            };
+            let dropped = cands.iter().take(opts.k).filter(|c| padding(c)).count();
+            cands.retain(|c| !padding(c));
+            trace.weak_evidence = Some(WeakEvidence { dropped, ..w });
         }
         if st.understand {
             trace.understanding = Some(q.understanding.clone());

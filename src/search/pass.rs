@@ -48,7 +48,7 @@ impl Cand {
 pub(crate) struct Pool<'a> {
     pub(crate) shards: Vec<&'a Shard>,
     pub(crate) gates: Vec<Bitset>,
-    manifest_idx: Vec<usize>,
+    pub(crate) manifest_idx: Vec<usize>,
 }
 
 impl<'a> Pool<'a> {
@@ -353,6 +353,8 @@ impl Library {
             .collect();
         if !known_in.contains(&true) {
             if primary {
+                // Nothing for the vector path to do: a page need not fetch the model for it.
+                trace.dense_path = false;
                 trace.notes.push(
                     "no query term occurs in the searched shards: the dense path was skipped"
                         .into(),

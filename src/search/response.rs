@@ -218,7 +218,8 @@ pub struct Trace {
     /// The term limit applied.
     pub max_query_terms: usize,
     /// Whether the search runs the dense path (a page fetches the vectors and the model only
-    /// then).
+    /// then): off in the variant, or no query term occurs in the searched shards (the dense
+    /// path then has no evidence to add).
     pub dense_path: bool,
     /// Whether the query had no searchable term (the scope is then browsed in id order).
     pub browse: bool,
@@ -244,6 +245,11 @@ pub struct Trace {
     /// The relaxation trace (variant E).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub relaxation: Option<Relaxation>,
+    /// Whether the scope's own evidence for the query is weak (evidence trigger): the page, the
+    /// embed and the CLI then say that nothing in the scope matches well
+    /// ([`crate::search::weak`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub weak_evidence: Option<crate::search::weak::WeakEvidence>,
     /// Section chunks expansion withheld as outside the scope (over every result).
     #[serde(skip_serializing_if = "is_zero")]
     pub withheld: usize,

@@ -10,7 +10,8 @@ import {
 import type {
   Adjustment, Context, EngineErrorCode, Enhancement, ErrorCode, ErrorDetails, Evidence, Expanded, Facet, Gating, Hit, Leakage,
   Manifest, ModelEntry, PartEntry, PartProgressEntry, Progress, RelaxStep, Relaxation, Scope, ScopeCheck, ScopeField,
-  SearchOptions, SearchResponse, Section, Segment, ShardEntry, Trace, Trigger, Understanding, Variant,
+  SearchOptions, SearchResponse, Section, Segment, ShardEntry, TermFilter, Trace, Trigger, Understanding, Variant,
+  WeakEvidence,
 } from 'chsr';
 import { ChsrSearchElement } from 'chsr/element';
 import type { ChsrResultsDetail, ChsrSearchAttribute } from 'chsr/element';
@@ -75,7 +76,9 @@ function describeEntry(entry: ShardEntry | PartProgressEntry | ModelEntry): stri
   if ('vectorsOf' in entry) return `vectors of ${entry.vectorsOf} (${entry.subject}/${entry.level}, ${entry.file})`;
   const dense: PartEntry | undefined = entry.dense;
   const facets: Record<string, Record<string, number>> = entry.facets;
-  return `${entry.subject}/${entry.level}: ${entry.file} ${entry.chunks} chunks ${Object.keys(facets).length} facets${dense ? ` + ${dense.file} ${dense.sha256} ${dense.bytes}` : ''}`;
+  const terms: TermFilter | undefined = entry.terms;
+  const filter = terms ? ` filter of ${terms.terms} terms: ${terms.bits} bits, ${terms.hashes} hashes, ${terms.filter.length} chars` : '';
+  return `${entry.subject}/${entry.level}: ${entry.file} ${entry.chunks} chunks ${Object.keys(facets).length} facets${dense ? ` + ${dense.file} ${dense.sha256} ${dense.bytes}` : ''}${filter}`;
 }
 
 const progress: Progress = (entry, info) => {
@@ -161,8 +164,10 @@ function readTrace(trace: Trace): string {
   const dups = trace.duplicates.map((d) => `${d.id}≈${d.of} (${d.similarity})`);
   const { gate_ms, lexical_ms, embed_ms, dense_ms, fusion_ms, total_ms } = trace.timings;
   const relax = trace.relaxation ? readRelaxation(trace.relaxation) : `no relaxation, ${trace.withheld ?? 0} withheld`;
+  const w: WeakEvidence | undefined = trace.weak_evidence;
+  const weak = w ? `${w.weak ? 'weak' : 'good'} (${w.reason ?? '-'}): ${w.coverage} ${w.matched_terms}/${w.query_terms} known ${w.known_terms} dropped ${w.dropped}` : '';
   return [trace.variant, gatings.includes(gating), JSON.stringify(requested), JSON.stringify(applied), counts, flags, lists,
-    plans, dups, gate_ms + lexical_ms + embed_ms + dense_ms + fusion_ms, total_ms, understood, relax].join(' ');
+    plans, dups, gate_ms + lexical_ms + embed_ms + dense_ms + fusion_ms, total_ms, understood, relax, weak].join(' ');
 }
 
 function readManifest(m: Manifest): string {
@@ -195,6 +200,8 @@ async function integrate(): Promise<void> {
   const options: SearchOptions = { k: 5, variant: 'E', text: false, expand_chars: 2000 };
   const needed: ShardEntry[] = client.shardsNeeded(scope, options);
   const used: ShardEntry[] = client.shardsFor(scope, options);
+  const couldMatch: ShardEntry[] = client.shardsFor(scope, options, 'specific heat');
+  console.log(couldMatch.length);
   for (const entry of [...needed, ...used]) {
     const files: string[] = ChsrClient.shardFiles(entry);
     console.log(files.map((f) => client.fileUrl(f)));
