@@ -182,6 +182,54 @@ fn weak_evidence_asks_for_another_level_only_when_its_term_filter_could_match() 
 }
 
 #[test]
+fn the_fallback_asks_for_every_shard_the_query_could_match() {
+    let out = fixture();
+    // A document type pins the request (W2 is blocked) and no high-school chunk names
+    // Bernoulli: nothing in scope.
+    let scope = high_school().with(Field::DocType, "textbook_section");
+    let mut opts = SearchOptions::for_variant(Variant::F);
+    opts.allow_fallback = true;
+    let lib = library(&out, false);
+    let r = lib.search("Bernoulli", &scope, &opts).unwrap();
+    let relax = r.trace.relaxation.as_ref().unwrap();
+    assert!(
+        relax.steps.iter().any(|s| s.step == "W3"
+            && s.note.contains("allow_fallback")
+            && !s.note.starts_with("not run")),
+        "{relax:?}"
+    );
+    // W3 covers every shard, not only the loaded one: the college shard is asked for.
+    assert_eq!(relax.pending_shards, vec![college_file(&out)]);
+    // Once it is loaded, its Bernoulli chunks come, labelled as the fallback.
+    let lib = library(&out, true);
+    let r = lib.search("Bernoulli", &scope, &opts).unwrap();
+    assert!(r
+        .trace
+        .relaxation
+        .as_ref()
+        .unwrap()
+        .pending_shards
+        .is_empty());
+    let bernoulli: Vec<_> = r
+        .results
+        .iter()
+        .filter(|h| h.id.starts_with("pc:2"))
+        .collect();
+    assert!(!bernoulli.is_empty(), "{:?}", r.results);
+    assert!(bernoulli.iter().all(|h| h.leakage == Leakage::Fallback));
+    // Gibberish asks for nothing: no shard's filter holds its words.
+    let lib = library(&out, false);
+    let r = lib.search("xqzvbl frobnicatorium", &scope, &opts).unwrap();
+    assert!(r
+        .trace
+        .relaxation
+        .as_ref()
+        .unwrap()
+        .pending_shards
+        .is_empty());
+}
+
+#[test]
 fn every_shard_term_is_in_its_filter_and_builds_are_identical() {
     let out = fixture();
     for s in &out.shards {

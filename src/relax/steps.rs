@@ -440,7 +440,7 @@ impl Library {
         // W3: the unfiltered lexical fallback, when allowed and nothing was found.
         if cands.is_empty() {
             if opts.allow_fallback {
-                let added = self.fallback(q, scope, opts, cands, trace);
+                let added = self.fallback(q, scope, opts, cands, trace, r);
                 r.widened = true;
                 r.steps.push(fallback_step(scope, added, "nothing found: "));
             } else {
@@ -459,7 +459,8 @@ impl Library {
         r.evidence = Some(ev);
     }
 
-    /// W3: the unfiltered lexical fallback over the loaded shards, appended and labelled
+    /// W3: the unfiltered lexical fallback over the loaded shards (asking for every other shard
+    /// within the locks the query could match), appended and labelled
     /// `fallback`; returns how many results it added.
     #[allow(clippy::too_many_arguments)]
     fn fallback(
@@ -469,7 +470,16 @@ impl Library {
         opts: &SearchOptions,
         cands: &mut Vec<Cand>,
         trace: &mut Trace,
+        r: &mut Relaxation,
     ) -> usize {
+        // Every shard within the locks: those not loaded yet whose term filter could match the
+        // query are asked for (`pending_shards`), and the client searches again once they are in.
+        let (_, missing) = self.pass_shards(&scope.locks_only(), Gating::Gated);
+        for f in self.split_matchable(&missing, q).0 {
+            if !r.pending_shards.contains(&f) {
+                r.pending_shards.push(f);
+            }
+        }
         let lexical_only = SearchOptions {
             stages: Stages {
                 dense: false,
@@ -611,7 +621,7 @@ impl Library {
         // W3: unfiltered lexical fallback, only when explicitly allowed.
         if needs_more(cands) {
             if opts.allow_fallback {
-                let added = self.fallback(q, scope, opts, cands, trace);
+                let added = self.fallback(q, scope, opts, cands, trace, r);
                 r.widened = true;
                 r.steps.push(fallback_step(scope, added, ""));
             } else {
@@ -659,11 +669,14 @@ fn fallback_step(scope: &Scope, added: usize, why: &str) -> RelaxStep {
         locks.to_json(),
         added,
         if locks.is_empty() {
-            format!("{why}unfiltered lexical fallback over the loaded shards (allow_fallback)")
+            format!(
+                "{why}unfiltered lexical fallback over every shard the query could match \
+                 (allow_fallback; shards not loaded yet are in pending_shards)"
+            )
         } else {
             format!(
-                "{why}lexical fallback over the loaded shards within the locked fields ({locks}) \
-                 (allow_fallback)"
+                "{why}lexical fallback within the locked fields ({locks}) over every shard the \
+                 query could match (allow_fallback; shards not loaded yet are in pending_shards)"
             )
         },
     )
