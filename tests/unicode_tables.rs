@@ -3,6 +3,7 @@
 //! mark test give the crate's answers on every code point and on every pair NFC composes.
 //!
 //! `CHSR_BLESS=1 cargo test --test unicode_tables` rewrites the tables (after a crate update).
+#![cfg(not(target_arch = "wasm32"))]
 
 use chsr::analysis::fold_accents;
 use chsr::unicode::{is_combining_mark, strip_nonspacing};
