@@ -70,6 +70,11 @@ fn search(lib: &Library, q: &str, scope: &Scope) -> SearchResponse {
         .unwrap()
 }
 
+/// The shards the relaxation asked for (not loaded yet).
+fn pending(r: &SearchResponse) -> &[String] {
+    &r.trace.relaxation.as_ref().unwrap().pending_shards
+}
+
 fn college_file(out: &BuildOutput) -> String {
     out.shards
         .iter()
@@ -154,13 +159,7 @@ fn weak_evidence_asks_for_another_level_only_when_its_term_filter_could_match() 
     let w = r.trace.weak_evidence.as_ref().unwrap();
     assert!(w.weak && w.reason == "no_term_in_scope", "{w:?}");
     assert!(r.results.is_empty());
-    assert!(r
-        .trace
-        .relaxation
-        .as_ref()
-        .unwrap()
-        .pending_shards
-        .is_empty());
+    assert!(pending(&r).is_empty());
     assert!(!r.trace.dense_path);
     // shards_for_query: only the shards whose term filter could hold a query term.
     let opts = SearchOptions::for_variant(Variant::F);
@@ -203,13 +202,7 @@ fn the_fallback_asks_for_every_shard_the_query_could_match() {
     // Once it is loaded, its Bernoulli chunks come, labelled as the fallback.
     let lib = library(&out, true);
     let r = lib.search("Bernoulli", &scope, &opts).unwrap();
-    assert!(r
-        .trace
-        .relaxation
-        .as_ref()
-        .unwrap()
-        .pending_shards
-        .is_empty());
+    assert!(pending(&r).is_empty());
     let bernoulli: Vec<_> = r
         .results
         .iter()
@@ -220,13 +213,7 @@ fn the_fallback_asks_for_every_shard_the_query_could_match() {
     // Gibberish asks for nothing: no shard's filter holds its words.
     let lib = library(&out, false);
     let r = lib.search("xqzvbl frobnicatorium", &scope, &opts).unwrap();
-    assert!(r
-        .trace
-        .relaxation
-        .as_ref()
-        .unwrap()
-        .pending_shards
-        .is_empty());
+    assert!(pending(&r).is_empty());
 }
 
 #[test]

@@ -149,21 +149,7 @@ pub fn run_systems_expanding(
             let mut resp = None;
             for _ in 0..repeat.max(1) {
                 let t = Instant::now();
-                let r = match lib.search(&q.query, &q.scope, &sys.opts) {
-                    Ok(r) => r,
-                    // A scope value the index does not have (a site without that year or
-                    // paper) admits nothing: a miss, not an abort.
-                    Err(crate::search::SearchError::Scope(
-                        crate::scope::ScopeError::UnknownValue { .. },
-                    )) => crate::search::SearchResponse::default(),
-                    Err(e) => {
-                        return Err(EvalError::Search {
-                            query: q.id.clone(),
-                            system: sys.name.clone(),
-                            message: e.to_string(),
-                        })
-                    }
-                };
+                let r = search_or_miss(lib, q, &sys.name, &sys.opts, "")?;
                 times.push(t.elapsed().as_secs_f64() * 1000.0);
                 resp.get_or_insert(r);
             }
@@ -208,19 +194,7 @@ pub fn run_systems_expanding(
                     expand_chars,
                     ..sys.opts.clone()
                 };
-                let ex = match lib.search(&q.query, &q.scope, &opts) {
-                    Ok(r) => r,
-                    Err(crate::search::SearchError::Scope(
-                        crate::scope::ScopeError::UnknownValue { .. },
-                    )) => crate::search::SearchResponse::default(),
-                    Err(e) => {
-                        return Err(EvalError::Search {
-                            query: q.id.clone(),
-                            system: sys.name.clone(),
-                            message: format!("expand: {e}"),
-                        })
-                    }
-                };
+                let ex = search_or_miss(lib, q, &sys.name, &opts, "expand: ")?;
                 let again: Vec<&str> = ex.results.iter().map(|h| h.id.as_str()).collect();
                 if again != ids.iter().map(String::as_str).collect::<Vec<_>>() {
                     return Err(EvalError::Search {
@@ -258,6 +232,29 @@ pub fn run_systems_expanding(
         }
     }
     Ok(out)
+}
+
+/// One search of an evaluation run. A scope value the index does not have (a site without that
+/// year or paper) admits nothing: a miss (an empty response), not an abort; any other error
+/// stops the run, its message prefixed with `context`.
+fn search_or_miss(
+    lib: &Library,
+    q: &EvalQuery,
+    system: &str,
+    opts: &SearchOptions,
+    context: &str,
+) -> Result<crate::search::SearchResponse, EvalError> {
+    match lib.search(&q.query, &q.scope, opts) {
+        Ok(r) => Ok(r),
+        Err(crate::search::SearchError::Scope(crate::scope::ScopeError::UnknownValue {
+            ..
+        })) => Ok(crate::search::SearchResponse::default()),
+        Err(e) => Err(EvalError::Search {
+            query: q.id.clone(),
+            system: system.to_string(),
+            message: format!("{context}{e}"),
+        }),
+    }
 }
 
 /// The missing relevant chunks of a query with the stage that lost each (see [`run_systems`]);
