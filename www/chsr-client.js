@@ -246,9 +246,10 @@ export class ChsrClient {
 
   /** Fetches `manifest.json` at `manifestUrl` and creates a client (nothing else is downloaded). */
   static async open(manifestUrl, { wasmUrl } = {}) {
-    await initWasm(wasmUrl);
     const url = new URL(manifestUrl, document.baseURI);
-    const text = await fetchWithRetry(url.href, 'text');
+    // The manifest downloads while the module compiles (one round trip instead of two before
+    // the first shard can be asked for); a failure of either is the one reported.
+    const [, text] = await Promise.all([initWasm(wasmUrl), fetchWithRetry(url.href, 'text')]);
     return new ChsrClient(indexFromManifest(text), new URL('.', url).href);
   }
 

@@ -10,18 +10,23 @@
 // bytes (`cache-bytes`), or names files for the worker to fetch (`cache-urls`).
 //
 // Requests:
-//   content-hashed data (`name.<16 hex>.ext`: shards `.chsr`, their vectors `.chsrv`, the model `.chsrm`) — cache first (the name is the
+//   content-hashed data (`name.<16 hex>.ext`: shards `.chsr`, their vectors `.chsrv`, the model `.chsrm`,
+//     the term filters `.chsrt`) — cache first (the name is the
 //     content), else the network, then saved; `cache: 'reload'` requests (a retry after an integrity
 //     failure) always go to the network and replace the saved copy;
 //   other data files next to a manifest (an unhashed model) — network first, saved, cache fallback;
-//   everything else of this origin (page, scripts, styles, manifest, build.json) — network first
+//   the build's own files (page, scripts, styles, Wasm module, manifests: what install saved) — cache
+//     first: they were saved together, so a returning student's page starts from one consistent
+//     build without a round trip per file (a redeploy is found by build.json, below, and offered
+//     by the page's "new version" notice; `cache: 'reload'` requests still go to the network);
+//   everything else of this origin (build.json, sw.js, files no build lists) — network first
 //     without saving (so a half-deployed site never mixes into a build's cache), cache fallback.
 /* eslint-env serviceworker */
 
 const BUILD = new URL(self.location.href).searchParams.get('build') || 'dev';
 const CACHE = `chsr-${BUILD}`;
 const HASHED = /\.[0-9a-f]{16}\.[a-z0-9]+$/;
-const DATA_EXT = /\.(chsr|chsrv|chsrm|bin|onnx)$/;
+const DATA_EXT = /\.(chsr|chsrv|chsrm|chsrt|bin|onnx)$/;
 
 const scopeUrl = (path) => new URL(path, self.registration.scope).href;
 
@@ -138,6 +143,16 @@ async function cacheFirst(request) {
   return res;
 }
 
+async function buildFirst(request) {
+  if (request.cache !== 'reload' && request.cache !== 'no-store') {
+    const cache = await caches.open(CACHE);
+    // A page opened with a query string (`index.html?q=…`) is the page this build saved.
+    const hit = await cache.match(request, { ignoreSearch: request.mode === 'navigate' });
+    if (hit) return hit;
+  }
+  return networkFirst(request, false);
+}
+
 async function networkFirst(request, save) {
   const cache = await caches.open(CACHE);
   try {
@@ -166,7 +181,10 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(cacheFirst(request));
   } else if (DATA_EXT.test(url.pathname)) {
     event.respondWith(networkFirst(request, true));
-  } else {
+  } else if (/\/(build\.json|sw\.js)$/.test(url.pathname)) {
+    // How a redeploy is found: always asked of the server first.
     event.respondWith(networkFirst(request, false));
+  } else {
+    event.respondWith(buildFirst(request));
   }
 });
