@@ -11,9 +11,10 @@
 use crate::analysis::{Analyzer, Lang, ANALYZER_VERSION};
 use crate::corpus::{IngestWarning, SourcedChunk};
 use crate::format::{
-    encode_dense_part, encode_shard, sha256_hex, write_varint, BuildParams, ChunkRecord,
-    DenseIndex, DensePart, FacetCounts, Field, LexicalIndex, Manifest, ModelEntry, PartEntry, QVec,
-    ShardEntry, ShardPayload, TermFilter, VectorSpec, BYO_PREFIX, FORMAT_VERSION, MANIFEST_FORMAT,
+    encode_dense_part, encode_shard, encode_term_filters, sha256_hex, write_varint, BuildParams,
+    ChunkRecord, DenseIndex, DensePart, FacetCounts, Field, LexicalIndex, Manifest, ModelEntry,
+    PartEntry, QVec, ShardEntry, ShardPayload, ShardTermFilter, TermFiltersFile, VectorSpec,
+    BYO_PREFIX, FORMAT_VERSION, MANIFEST_FORMAT,
 };
 use std::collections::BTreeMap;
 
@@ -142,9 +143,26 @@ pub struct BuildOutput {
     pub shards: Vec<BuiltShard>,
     /// The embedding model file to publish next to the shards (named in `manifest.model`).
     pub model_file: Option<Vec<u8>>,
+    /// The term-filter file to publish next to the shards (named in `manifest.terms`).
+    pub terms_file: Option<Vec<u8>>,
     /// What the build noticed about the corpus without failing: `doc_type` aliases stored as
     /// their canonical type, and unknown `doc_type` values (once per value, by value).
     pub warnings: Vec<IngestWarning>,
+}
+
+impl BuildOutput {
+    /// The files published beside the shards, as (file name, bytes): the embedding model, then
+    /// the term-filter file, when the build has them.
+    pub fn extra_files(&self) -> Vec<(&str, &[u8])> {
+        let mut v = Vec::new();
+        if let (Some(m), Some(b)) = (&self.manifest.model, &self.model_file) {
+            v.push((m.file.as_str(), b.as_slice()));
+        }
+        if let (Some(t), Some(b)) = (&self.manifest.terms, &self.terms_file) {
+            v.push((t.file.as_str(), b.as_slice()));
+        }
+        v
+    }
 }
 
 /// Turns a subject or level name into a file-name-safe slug (`informatique (NSI)` → `informatique-nsi`).
@@ -320,6 +338,7 @@ pub fn build_with(
         })
         .collect();
     let mut shards = Vec::new();
+    let mut filters = Vec::new();
     for ((subject, level), mut records) in groups {
         records.sort_by(|a, b| a.id.cmp(&b.id));
         let lexical = lexical_index(&records, &analyzer);
@@ -390,10 +409,12 @@ pub fn build_with(
             subject,
             level,
             dense: dense.as_ref().map(|(e, _)| e.clone()),
-            terms: Some(TermFilter::build(
-                payload.lexical.terms.iter().map(String::as_str),
-            )),
+            terms: None,
         };
+        filters.push(ShardTermFilter::build(
+            &entry.file,
+            payload.lexical.terms.iter().map(String::as_str),
+        ));
         shards.push(BuiltShard {
             entry,
             bytes,
@@ -402,17 +423,15 @@ pub fn build_with(
     }
     // Only a shard a widening step could load needs its term filter: another level of a
     // subject (W2). A subject with one level is never loaded by widening.
-    for i in 0..shards.len() {
-        let subject = &shards[i].entry.subject;
-        if shards
-            .iter()
-            .filter(|s| &s.entry.subject == subject)
-            .count()
-            < 2
-        {
-            shards[i].entry.terms = None;
-        }
-    }
+    let level_count = |subject: &str| shards.iter().filter(|s| s.entry.subject == subject).count();
+    let filters: Vec<ShardTermFilter> = filters
+        .into_iter()
+        .zip(&shards)
+        .filter(|(_, s)| level_count(&s.entry.subject) >= 2)
+        .map(|(f, _)| f)
+        .collect();
+    let terms_file =
+        (!filters.is_empty()).then(|| encode_term_filters(&TermFiltersFile { filters }));
     let manifest = Manifest {
         format: MANIFEST_FORMAT.to_string(),
         format_version: FORMAT_VERSION,
@@ -425,11 +444,20 @@ pub fn build_with(
             model_id: model_id.clone(),
             dims: *dims as u32,
         }),
+        terms: terms_file.as_ref().map(|bytes| {
+            let sha = sha256_hex(bytes);
+            PartEntry {
+                file: format!("terms.{}.chsrt", &sha[..16]),
+                sha256: sha,
+                bytes: bytes.len() as u64,
+            }
+        }),
     };
     BuildOutput {
         manifest,
         shards,
         model_file: embedder.map(|e| e.file.to_vec()),
+        terms_file,
         warnings,
     }
 }
@@ -479,10 +507,10 @@ pub fn write_output(out: &BuildOutput, dir: &std::path::Path) -> std::io::Result
         std::fs::write(&tmp, bytes)?;
         std::fs::rename(&tmp, dir.join(file))?;
     }
-    if let (Some(entry), Some(bytes)) = (&out.manifest.model, &out.model_file) {
-        let tmp = dir.join(format!(".{}.tmp", entry.file));
+    for (file, bytes) in out.extra_files() {
+        let tmp = dir.join(format!(".{file}.tmp"));
         std::fs::write(&tmp, bytes)?;
-        std::fs::rename(&tmp, dir.join(&entry.file))?;
+        std::fs::rename(&tmp, dir.join(file))?;
     }
     let tmp = dir.join(".manifest.json.tmp");
     std::fs::write(&tmp, out.manifest.to_json())?;
@@ -491,12 +519,12 @@ pub fn write_output(out: &BuildOutput, dir: &std::path::Path) -> std::io::Result
         .shards
         .iter()
         .flat_map(|s| s.files().into_iter().map(|(f, _)| f))
-        .chain(out.manifest.model.as_ref().map(|m| m.file.as_str()))
+        .chain(out.extra_files().into_iter().map(|(f, _)| f))
         .collect();
     for e in std::fs::read_dir(dir)? {
         let e = e?;
         let name = e.file_name().to_string_lossy().to_string();
-        let ours = [".chsr", ".chsrv", ".chsrm"]
+        let ours = [".chsr", ".chsrv", ".chsrm", ".chsrt"]
             .iter()
             .any(|x| name.ends_with(x));
         if ours && !keep.contains(name.as_str()) {

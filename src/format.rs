@@ -29,7 +29,10 @@ pub mod terms;
 
 pub use dense::*;
 pub use manifest::*;
-pub use terms::{TermFilter, TERM_FILTER_FP_RATE};
+pub use terms::{
+    decode_term_filters, encode_term_filters, ShardTermFilter, TermFilter, TermFiltersFile,
+    TERM_FILTER_FP_RATE,
+};
 
 use frame::FrameKind;
 

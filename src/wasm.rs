@@ -218,7 +218,20 @@ impl ChsrIndex {
             .map_err(err)
     }
 
-    /// Whether a shard file is loaded.
+    /// Verifies (manifest SHA-256, the file's own checksum and version) and loads the term-filter
+    /// file the manifest names in `terms` (relaxation asks for it in `pending_shards` before it
+    /// asks for another level's shards). The caller's SHA-256 of the bytes (64 hex digits, e.g.
+    /// from WebCrypto) is compared with the manifest's; without one the module hashes the file.
+    #[wasm_bindgen(js_name = loadTerms)]
+    pub fn load_terms(&mut self, bytes: &[u8], sha256_hex: Option<String>) -> Result<(), JsValue> {
+        match sha256_hex {
+            Some(d) => self.lib.load_terms_with_digest(bytes, &d),
+            None => self.lib.load_terms(bytes),
+        }
+        .map_err(err)
+    }
+
+    /// Whether a file the manifest lists (a shard, a dense part, the term-filter file) is loaded.
     #[wasm_bindgen(js_name = isLoaded)]
     pub fn is_loaded(&self, file: &str) -> bool {
         self.lib.is_loaded(file)

@@ -277,7 +277,7 @@ fn a_dense_part_that_does_not_belong_is_refused() {
         .load_dense("nope.vec.chsr", &bytes_a)
         .unwrap_err()
         .to_string();
-    assert!(e.contains("lists no shard"), "{e}");
+    assert!(e.contains("lists no file"), "{e}");
     // Another shard's bytes under this name: SHA-256 mismatch.
     let e = lib
         .load_dense(&pa.file, b.dense_bytes.as_ref().unwrap())

@@ -4,7 +4,7 @@
 //! level matches nothing. The paper's four-case trigger is tested in tests/pipeline.rs.
 #![cfg(not(target_arch = "wasm32"))]
 
-use chsr::build::{build, BuildOptions};
+use chsr::build::{build, BuildOptions, BuildOutput};
 use chsr::corpus::parse_jsonl;
 use chsr::format::Field;
 use chsr::relax::Trigger;
@@ -107,6 +107,14 @@ const CHUNKS: &[(&str, &str, &str, &str, &str, &str, &str)] = &[
 
 /// The fixture's shards: the college physics shard always, the high-school one when `all`.
 fn library(all: bool) -> Library {
+    let out = built();
+    let mut lib = library_without_terms(&out, all);
+    lib.load_terms(out.terms_file.as_ref().unwrap()).unwrap();
+    lib
+}
+
+/// The fixture's build.
+fn built() -> BuildOutput {
     let lines: Vec<String> = CHUNKS
         .iter()
         .map(|(id, level, chapter, section, doc_type, label, text)| {
@@ -120,8 +128,15 @@ fn library(all: bool) -> Library {
             c.to_string()
         })
         .collect();
-    let chunks = parse_jsonl("relax.jsonl", &lines.join("\n")).unwrap();
-    let out = build(&chunks, &BuildOptions::default());
+    build(
+        &parse_jsonl("relax.jsonl", &lines.join("\n")).unwrap(),
+        &BuildOptions::default(),
+    )
+}
+
+/// The college shard (and the high-school one when `all`) loaded, as a page has them before
+/// any widening: the term-filter file not fetched yet.
+fn library_without_terms(out: &BuildOutput, all: bool) -> Library {
     let mut lib = Library::new(out.manifest.clone());
     for s in &out.shards {
         if all || s.entry.level == "college" {
@@ -310,6 +325,65 @@ fn another_level_widens_only_on_stronger_evidence_and_never_past_a_lock() {
     assert!(r.results.iter().all(|h| h.level == "college"));
     let w3 = relax.steps.iter().find(|s| s.step == "W3").unwrap();
     assert!(w3.note.contains("allow_fallback"), "{}", w3.note);
+}
+
+#[test]
+fn the_term_filters_are_asked_for_first_then_only_the_shards_they_let_through() {
+    let out = built();
+    let terms = out.manifest.terms.clone().expect("physics has two levels");
+    assert!(
+        out.manifest.shards.iter().all(|s| s.terms.is_none()),
+        "not inline any more"
+    );
+    let mut lib = library_without_terms(&out, false);
+    assert!(!lib.terms_loaded() && !lib.is_loaded(&terms.file));
+    let e = SearchOptions::for_variant(Variant::F);
+    // Nothing at the college level matches: the filters are what to load first.
+    let r = search(&lib, "thermometer calibration", &scope(None), &e);
+    assert_eq!(
+        r.trace.relaxation.as_ref().unwrap().pending_shards,
+        vec![terms.file.clone()]
+    );
+    // A locked level never asks for another level's shards; without the filters it is not
+    // known whether the lock stopped anything: not claimed, and the filters are asked for.
+    let locked = scope(None).lock(Field::Level);
+    let w2_blocked = |lib: &Library| {
+        let r = search(lib, "thermometer calibration", &locked, &e);
+        let relax = r.trace.relaxation.unwrap();
+        let w2 = relax.steps.iter().find(|s| s.step == "W2").unwrap();
+        (w2.blocked_by_lock, relax.pending_shards.clone())
+    };
+    assert_eq!(w2_blocked(&lib), (false, vec![terms.file.clone()]));
+    // A damaged file is refused and changes nothing.
+    let mut bad = out.terms_file.clone().unwrap();
+    let last = bad.len() - 1;
+    bad[last] ^= 1;
+    let err = lib.load_terms(&bad).unwrap_err().to_string();
+    assert!(
+        err.contains(&terms.file) && err.contains("corrupted"),
+        "{err}"
+    );
+    assert!(!lib.terms_loaded());
+    lib.load_file(&terms.file, out.terms_file.as_ref().unwrap())
+        .unwrap();
+    assert!(lib.terms_loaded() && lib.is_loaded(&terms.file));
+    let r = search(&lib, "thermometer calibration", &scope(None), &e);
+    let pending = &r.trace.relaxation.as_ref().unwrap().pending_shards;
+    assert!(
+        pending.len() == 1 && pending[0].contains("high-school"),
+        "{pending:?}"
+    );
+    // With them, the lock is known to have kept the matching level out; nothing to load.
+    assert_eq!(w2_blocked(&lib), (true, vec![]));
+    // Words no shard holds: the filters rule the other level out, nothing to load.
+    let r = search(&lib, "zzyzx qwertyuiop", &scope(None), &e);
+    assert!(r
+        .trace
+        .relaxation
+        .as_ref()
+        .unwrap()
+        .pending_shards
+        .is_empty());
 }
 
 #[test]

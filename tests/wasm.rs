@@ -417,6 +417,30 @@ fn a_weak_response_says_so_and_widening_skips_shards_that_cannot_match() {
     assert_eq!(w["weak"], true, "{w}");
     assert_eq!(w["reason"], "no_term_in_scope");
     assert_eq!(resp["results"].as_array().unwrap().len(), 0);
+    // The term filters are not in the manifest: W2 asks for their file first…
+    let terms = out.manifest.terms.clone().unwrap();
+    assert_eq!(
+        resp["trace"]["relaxation"]["pending_shards"],
+        serde_json::json!([terms.file])
+    );
+    let subject = js(&serde_json::json!({"subject": "physics"}));
+    let before: Vec<serde_json::Value> = serde_wasm_bindgen::from_value(
+        index
+            .shards_for(subject, JsValue::NULL, Some("xqzvbl frobnicatorium".into()))
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(before.len(), 2, "without the filters nothing is ruled out");
+    let bytes = out.terms_file.as_ref().unwrap();
+    index
+        .load_terms(bytes, Some(chsr::format::sha256_hex(bytes)))
+        .unwrap();
+    assert!(index.is_loaded(&terms.file));
+    // …then, with them, loads nothing: no shard holds these words.
+    let resp = index
+        .search("xqzvbl frobnicatorium", js(&scope), JsValue::NULL)
+        .unwrap();
+    let resp: serde_json::Value = serde_wasm_bindgen::from_value(resp).unwrap();
     assert_eq!(
         resp["trace"]["relaxation"]["pending_shards"],
         serde_json::json!([])

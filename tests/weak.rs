@@ -56,6 +56,9 @@ fn library(out: &BuildOutput, college: bool) -> Library {
             lib.load_shard(&s.entry.file, &s.bytes).unwrap();
         }
     }
+    if let Some(t) = &out.terms_file {
+        lib.load_terms(t).unwrap();
+    }
     lib
 }
 
@@ -219,27 +222,46 @@ fn the_fallback_asks_for_every_shard_the_query_could_match() {
 #[test]
 fn every_shard_term_is_in_its_filter_and_builds_are_identical() {
     let out = fixture();
-    for s in &out.shards {
-        let f = s
-            .entry
-            .terms
-            .as_ref()
-            .expect("two levels: both have a filter");
+    let bytes = out
+        .terms_file
+        .as_ref()
+        .expect("two levels: a term-filter file");
+    let file = chsr::format::decode_term_filters(bytes, true).unwrap();
+    assert_eq!(
+        file.filters.len(),
+        out.shards.len(),
+        "both levels have a filter"
+    );
+    let mut inline = Vec::new();
+    for (s, f) in out.shards.iter().zip(&file.filters) {
+        assert_eq!(f.file, s.entry.file);
+        assert!(s.entry.terms.is_none(), "not in the manifest any more");
         let d = f.decode().unwrap();
         let payload = chsr::format::decode_shard(&s.bytes).unwrap();
         assert_eq!(f.terms as usize, payload.lexical.terms.len());
         assert!(payload.lexical.terms.iter().all(|t| d.may_contain(t)));
+        inline.push(chsr::format::TermFilter::build(
+            payload.lexical.terms.iter().map(String::as_str),
+        ));
     }
-    assert_eq!(fixture().manifest.to_json(), out.manifest.to_json());
+    let again = fixture();
+    assert_eq!(again.manifest.to_json(), out.manifest.to_json());
+    assert_eq!(again.terms_file, out.terms_file);
+    let wide = Scope::new().with(Field::Subject, "physics");
+    let opts = SearchOptions::for_variant(Variant::F);
     // A manifest without filters (an older build) still loads, and every shard may match.
     let mut m = out.manifest.clone();
-    for s in &mut m.shards {
-        s.terms = None;
-    }
+    m.terms = None;
     let text = m.to_json();
     assert!(!text.contains("\"terms\""));
     let lib = Library::new(chsr::format::Manifest::from_json(&text).unwrap());
-    let wide = Scope::new().with(Field::Subject, "physics");
-    let opts = SearchOptions::for_variant(Variant::F);
+    assert!(lib.terms_loaded());
     assert_eq!(lib.shards_for_query(&wide, "xqzvbl", &opts).len(), 2);
+    // One with the filters inline (as written before they had their own file) rules shards out.
+    for (s, f) in m.shards.iter_mut().zip(inline) {
+        s.terms = Some(f);
+    }
+    let lib = Library::new(chsr::format::Manifest::from_json(&m.to_json()).unwrap());
+    assert!(lib.shards_for_query(&wide, "xqzvbl", &opts).is_empty());
+    assert_eq!(lib.shards_for_query(&wide, "Bernoulli", &opts).len(), 1);
 }

@@ -270,7 +270,7 @@ export interface ShardEntry {
   facets: Record<string, Record<string, number>>;
   /** The shard's dense part (its vectors, `*.chsrv`), when it has one. */
   dense?: PartEntry;
-  /** The shard's term summary (absent for a subject with one level, and in older manifests). */
+  /** The shard's term summary inline, as older manifests carried it (today's are in `Manifest.terms`'s file). */
   terms?: TermFilter;
 }
 
@@ -301,6 +301,11 @@ export interface Manifest {
   model?: ModelEntry;
   /** The model of the vectors brought with the corpus (searches then pass `query_vector`). */
   query_vectors?: { model_id: string; dims: number };
+  /**
+   * The term-filter file (`terms.<16 hex>.chsrt`: the term summaries of the shards a widening
+   * step could load). Fetched only when the engine names it in `pending_shards`.
+   */
+  terms?: PartEntry;
 }
 
 /** One picker's values (`ChsrClient.facets`). */

@@ -317,9 +317,12 @@ export class ChsrClient {
     return this.retryEnhancements();
   }
 
-  /** The manifest as a plain object. */
+  /** The manifest as a plain object (the same object at every call: read it, do not change it). */
   manifest() {
-    return this.index.manifest();
+    // Converted from the module once: the manifest does not change while the client lives, and
+    // every search reads it.
+    if (!this.manifestCache) this.manifestCache = this.index.manifest();
+    return this.manifestCache;
   }
 
   /**
@@ -358,7 +361,13 @@ export class ChsrClient {
   }
 
   async loadFiles(files, onProgress) {
-    const entries = this.manifest().shards.filter((s) => files.includes(s.file));
+    const m = this.manifest();
+    // The term-filter file (named in `pending_shards` by a widening step that needs it first).
+    if (m.terms && files.includes(m.terms.file) && !this.index.isLoaded(m.terms.file)) {
+      const entry = { ...m.terms, kind: 'terms' };
+      await this.loadEntry(entry, (bytes, digest) => this.index.loadTerms(bytes, digest || undefined), onProgress);
+    }
+    const entries = m.shards.filter((s) => files.includes(s.file));
     for (const entry of entries) {
       await this.loadEntry(entry, (bytes, digest) => (digest && this.index.loadShardWithDigest
         ? this.index.loadShardWithDigest(entry.file, bytes, digest) : this.index.loadShard(entry.file, bytes)), onProgress);
@@ -397,8 +406,10 @@ export class ChsrClient {
   /**
    * Loads the shards the search needs, then searches: {results, trace, pending}. When scope
    * relaxation wants shards that are not loaded yet (another level of the subject), they are
-   * fetched and the search runs once more — unless `{widen: false}` is passed as the last argument
-   * (a locked embed never downloads what it could not show). Enhancement files (the model) are not
+   * fetched (after the term-filter file, when the engine asks for it first to know which) and
+   * the search runs once more — unless `{widen: false}` is passed as the last argument
+   * (a locked embed never downloads what it could not show: only the term filters, when the
+   * engine asks for them). Enhancement files (the model) are not
    * waited for unless `{enhanced: true}` is passed: `pending` lists those still to come
    * ([{kind, entry}]), and the caller calls `enhance()` after showing the results and searches
    * again when it resolves.
@@ -407,8 +418,15 @@ export class ChsrClient {
     await this.ensureLoaded(scope, options, onProgress);
     if (enhanced) await this.enhance(onProgress);
     let resp = this.runSearch(query, scope, options);
-    const pending = resp.trace.relaxation ? resp.trace.relaxation.pending_shards : [];
-    if (widen && pending.length > 0) {
+    // A widening step may first ask for the term filters, then for the shards they let through:
+    // at most two more rounds, and never for files already loaded. Without widening only the
+    // term filters are fetched (they show nothing; a locked level asks for them to say whether
+    // the lock kept a better match out).
+    const terms = this.manifest().terms;
+    for (let round = 0; round < 2; round++) {
+      const asked = resp.trace.relaxation ? resp.trace.relaxation.pending_shards : [];
+      const pending = widen ? asked : asked.filter((f) => terms && f === terms.file);
+      if (pending.length === 0 || pending.every((f) => this.index.isLoaded(f))) break;
       await this.loadFiles(pending, onProgress);
       resp = this.runSearch(query, scope, options);
     }

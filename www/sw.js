@@ -54,6 +54,7 @@ async function precache() {
     }
     const model = json.model && (typeof json.model === 'string' ? json.model : json.model.file);
     if (model) wanted.add(new URL(model, base).href);
+    if (json.terms && json.terms.file) wanted.add(new URL(json.terms.file, base).href);
   }
   for (const name of await caches.keys()) {
     if (!name.startsWith('chsr-') || name === CACHE) continue;

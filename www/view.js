@@ -49,6 +49,7 @@ export function placeLabel(t, subject, level) {
 /** What a manifest entry is, in words: "Physics · High school", or the embedding model. */
 export function entryLabel(t, entry) {
   if (!entry) return t('error.libraryIndex');
+  if (entry.kind === 'terms') return t('terms.what');
   if (!entry.subject) return t('model.what');
   const place = placeLabel(t, entry.subject, entry.level);
   return entry.vectorsOf ? t('vectors.of', { what: place }) : place;

@@ -28,9 +28,8 @@ pub struct ShardEntry {
     /// The shard's dense part ([`DensePart`]), in its own file, when the shard has vectors.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dense: Option<PartEntry>,
-    /// A Bloom filter of the shard's analysed terms ([`super::terms`]): whether a query could
-    /// match in the shard, decided before fetching it. Absent in manifests written before it
-    /// (every shard may then match).
+    /// A Bloom filter of the shard's analysed terms, inline (base64), as manifests carried it
+    /// before the filters had their own file ([`Manifest::terms`]); read, no longer written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub terms: Option<super::TermFilter>,
 }
@@ -94,6 +93,12 @@ pub struct Manifest {
     /// Set when the corpus brought its own vectors: queries must bring theirs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub query_vectors: Option<VectorSpec>,
+    /// The term-filter file ([`super::terms::TermFiltersFile`]): a Bloom filter of the analysed
+    /// terms of every shard a widening step could load, so that it loads only shards the query
+    /// could match. Fetched only when a widening step asks for it; absent when no shard needs
+    /// one (and in manifests written before it: every shard may then match).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terms: Option<PartEntry>,
 }
 
 impl Manifest {
@@ -125,7 +130,8 @@ impl Manifest {
             .shards
             .iter()
             .flat_map(|s| std::iter::once(&s.file).chain(s.dense.as_ref().map(|d| &d.file)))
-            .chain(m.model.as_ref().map(|e| &e.file));
+            .chain(m.model.as_ref().map(|e| &e.file))
+            .chain(m.terms.as_ref().map(|e| &e.file));
         for file in files {
             if file.contains('/') || file.contains('\\') || file.starts_with('.') {
                 return Err(FormatError::Manifest(format!(

@@ -16,11 +16,20 @@
 //! byte-identical). The bit array is stored base64 (standard alphabet, padded), bit `j` in byte
 //! `j / 8` at `1 << (j % 8)`.
 //!
-//! **Compatibility.** The field is optional in the manifest (`shards[].terms`): a manifest
-//! without it (written before the filter existed) reads as before, and every shard is then
-//! assumed to possibly match. A filter that does not decode (wrong length, bad base64) is
-//! treated the same way, so it can only cost a download, never hide a shard.
+//! **Where they are.** Only a widening step reads the filters (W2 asking for another level's
+//! shards, W3 for every shard within the locks), so they are not in the manifest that every
+//! first visit downloads: `chsr build` writes them, as raw bit arrays, to one file of their own
+//! (`terms.<16 hex>.chsrt`, [`TermFiltersFile`], framed like the other files and named in the
+//! manifest's `terms`), which a reader fetches only when a widening step asks for it.
+//!
+//! **Compatibility.** A manifest may still carry a filter per shard inline (`shards[].terms`,
+//! base64, as written before the filters had their own file); it reads as before. A manifest
+//! with neither (written before the filter existed) reads too, and every shard is then assumed
+//! to possibly match. A filter that does not decode (wrong length, bad base64) is treated the
+//! same way, so it can only cost a download, never hide a shard.
 
+use super::frame::FrameKind;
+use super::{FormatError, FORMAT_VERSION, MAX_PAYLOAD};
 use serde::{Deserialize, Serialize};
 
 /// The design false-positive rate of a shard's term filter.
@@ -94,16 +103,70 @@ impl TermFilter {
 
     /// The decoded bit array, or `None` when the filter is malformed (then it rules nothing out).
     pub fn decode(&self) -> Option<DecodedFilter> {
-        let bytes = base64_decode(&self.filter)?;
-        (self.bits > 0
-            && self.bits.div_ceil(8) == bytes.len() as u64
-            && (1..=64).contains(&self.hashes))
-        .then_some(DecodedFilter {
-            bits: self.bits,
-            hashes: self.hashes,
-            bytes,
-        })
+        DecodedFilter::new(self.bits, self.hashes, base64_decode(&self.filter)?)
     }
+}
+
+/// One shard's filter in the term-filter file: the bit array stored as raw bytes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardTermFilter {
+    /// The shard's file name, as in the manifest.
+    pub file: String,
+    /// Distinct terms inserted.
+    pub terms: u64,
+    /// Bits in the filter (`m`).
+    pub bits: u64,
+    /// Hash functions (`k`).
+    pub hashes: u32,
+    /// The bit array (bit `j` in byte `j / 8` at `1 << (j % 8)`).
+    pub bytes: Vec<u8>,
+}
+
+impl ShardTermFilter {
+    /// The filter of `terms` (distinct) for the shard stored in `file`.
+    pub fn build<'a>(file: &str, terms: impl ExactSizeIterator<Item = &'a str>) -> ShardTermFilter {
+        let f = TermFilter::build(terms);
+        ShardTermFilter {
+            file: file.to_string(),
+            terms: f.terms,
+            bits: f.bits,
+            hashes: f.hashes,
+            bytes: base64_decode(&f.filter).expect("just encoded"),
+        }
+    }
+
+    /// The bit array ready for lookups, or `None` when the filter is malformed.
+    pub fn decode(&self) -> Option<DecodedFilter> {
+        DecodedFilter::new(self.bits, self.hashes, self.bytes.clone())
+    }
+}
+
+/// The payload of the term-filter file (`terms.<16 hex>.chsrt`): the filter of every shard a
+/// widening step could load, in manifest order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TermFiltersFile {
+    /// One filter per shard that has one.
+    pub filters: Vec<ShardTermFilter>,
+}
+
+/// Magic bytes opening the term-filter file.
+pub const TERMS_MAGIC: &[u8; 8] = b"CHSRTERM";
+
+const TERMS_FRAME: FrameKind = FrameKind {
+    magic: TERMS_MAGIC,
+    version: FORMAT_VERSION,
+    max_payload: MAX_PAYLOAD,
+};
+
+/// Encodes the term-filter file (the frame every chsr file shares; bincode 2 payload).
+pub fn encode_term_filters(f: &TermFiltersFile) -> Vec<u8> {
+    TERMS_FRAME.encode(f)
+}
+
+/// Checks and decodes the term-filter file (`checksum`: verify the payload's SHA-256; a caller
+/// that matched the whole file against the manifest's digest may skip it).
+pub fn decode_term_filters(bytes: &[u8], checksum: bool) -> Result<TermFiltersFile, FormatError> {
+    TERMS_FRAME.decode(bytes, checksum)
 }
 
 /// A term filter's bit array, ready for lookups.
@@ -115,6 +178,17 @@ pub struct DecodedFilter {
 }
 
 impl DecodedFilter {
+    /// A filter of `bits` bits and `hashes` hash functions over `bytes`, or `None` when they do
+    /// not fit together.
+    fn new(bits: u64, hashes: u32, bytes: Vec<u8>) -> Option<DecodedFilter> {
+        (bits > 0 && bits.div_ceil(8) == bytes.len() as u64 && (1..=64).contains(&hashes))
+            .then_some(DecodedFilter {
+                bits,
+                hashes,
+                bytes,
+            })
+    }
+
     /// Whether `term` may be in the shard (`false`: it certainly is not).
     pub fn may_contain(&self, term: &str) -> bool {
         probes(term, self.bits, self.hashes)
@@ -216,5 +290,36 @@ mod tests {
         assert!(bad.decode().is_none());
         let empty = TermFilter::build(std::iter::empty());
         assert!(!empty.decode().unwrap().may_contain("alpha"));
+    }
+
+    #[test]
+    fn the_filter_file_round_trips_and_answers_as_the_inline_filter() {
+        let terms = ["alpha", "beta", "gamma"];
+        let inline = TermFilter::build(terms.iter().copied()).decode().unwrap();
+        let file = TermFiltersFile {
+            filters: vec![ShardTermFilter::build(
+                "a.0123456789abcdef.chsr",
+                terms.iter().copied(),
+            )],
+        };
+        let bytes = encode_term_filters(&file);
+        assert_eq!(bytes, encode_term_filters(&file), "deterministic bytes");
+        let back = decode_term_filters(&bytes, true).unwrap();
+        assert_eq!(back, file);
+        let d = back.filters[0].decode().unwrap();
+        assert_eq!(d, inline);
+        for t in ["alpha", "beta", "gamma", "delta", "x"] {
+            assert_eq!(d.may_contain(t), inline.may_contain(t), "{t}");
+        }
+        let mut bad = bytes.clone();
+        *bad.last_mut().unwrap() ^= 1;
+        assert_eq!(
+            decode_term_filters(&bad, true),
+            Err(FormatError::ChecksumMismatch)
+        );
+        assert_eq!(
+            decode_term_filters(b"CHSRSHRDxxxx", true),
+            Err(FormatError::Magic)
+        );
     }
 }

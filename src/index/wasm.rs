@@ -227,7 +227,7 @@ impl ChsrIndexer {
     }
 
     /// The shard folder's files besides `manifest.json`, in the order `chsr build` writes them
-    /// (each shard, its dense part, then the model).
+    /// (each shard, its dense part, then the model and the term-filter file).
     #[wasm_bindgen(js_name = outputFiles)]
     pub fn output_files(&self) -> Result<Vec<String>, JsError> {
         let out = self.output()?;
@@ -236,9 +236,7 @@ impl ChsrIndexer {
             .iter()
             .flat_map(|s| s.files().into_iter().map(|(f, _)| f.to_string()))
             .collect();
-        if let (Some(m), Some(_)) = (&out.manifest.model, &out.model_file) {
-            v.push(m.file.clone());
-        }
+        v.extend(out.extra_files().into_iter().map(|(f, _)| f.to_string()));
         Ok(v)
     }
 
@@ -251,9 +249,9 @@ impl ChsrIndexer {
                 return Ok(b.to_vec());
             }
         }
-        match (&out.manifest.model, &out.model_file) {
-            (Some(m), Some(b)) if m.file == name => Ok(b.clone()),
-            _ => Err(JsError::new(&format!("no output file {name}"))),
+        match out.extra_files().into_iter().find(|(f, _)| *f == name) {
+            Some((_, b)) => Ok(b.to_vec()),
+            None => Err(JsError::new(&format!("no output file {name}"))),
         }
     }
 

@@ -8,7 +8,8 @@ use crate::gate;
 use crate::scope::Scope;
 use crate::search::query::Query;
 use crate::search::{
-    Cand, Gating, Leakage, Library, RelaxStep, Relaxation, SearchOptions, Stages, Trace, NO_SECTION,
+    Cand, CouldMatch, Gating, Leakage, Library, RelaxStep, Relaxation, SearchOptions, Stages,
+    Trace, NO_SECTION,
 };
 
 impl Library {
@@ -94,16 +95,24 @@ impl Library {
         added
     }
 
-    /// Splits shard files into those the query could match (by their manifest term filters)
-    /// and those it cannot.
+    /// Splits shard files into those the query could match (by their term filters) and those
+    /// it cannot. While the term-filter file is not loaded, nothing can be ruled out and that
+    /// file is what to load first: it is the one file asked for (the client loads it, searches
+    /// again, and then gets the shards themselves).
     fn split_matchable(&self, files: &[String], q: &Query<'_>) -> (Vec<String>, Vec<String>) {
-        files.iter().cloned().partition(|f| {
-            self.manifest()
-                .shards
-                .iter()
-                .position(|e| &e.file == f)
-                .is_none_or(|i| self.could_match(i, q))
-        })
+        let pos = |f: &String| self.manifest().shards.iter().position(|e| &e.file == f);
+        let unknown = files
+            .iter()
+            .any(|f| pos(f).is_some_and(|i| self.could_match(i, q) == CouldMatch::Unknown));
+        if unknown {
+            if let Some(t) = &self.manifest().terms {
+                return (vec![t.file.clone()], Vec::new());
+            }
+        }
+        files
+            .iter()
+            .cloned()
+            .partition(|f| pos(f).is_none_or(|i| self.could_match(i, q) != CouldMatch::No))
     }
 
     /// The section evidence on each side of a widening step ([`super::unit_scores`]):
@@ -411,9 +420,15 @@ impl Library {
                     super::fires(&here, &other, w2_ratio(opts, weak_level))
                 } else {
                     // The other levels are not loaded: unlocked, W2 would have asked for those
-                    // the query could match when nothing at this level matches (well).
-                    (!level_matches || weak_level)
-                        && !self.split_matchable(&missing, q).0.is_empty()
+                    // the query could match when nothing at this level matches (well). Without
+                    // the term filters that is not known: the lock is not said to have stopped
+                    // anything, and the filters are asked for (only they: a locked level never
+                    // loads another level's shards), so that the next search can say.
+                    let asked = !level_matches || weak_level;
+                    if asked && !self.terms_loaded() {
+                        r.pending_shards = self.split_matchable(&missing, q).0;
+                    }
+                    asked && self.terms_loaded() && !self.split_matchable(&missing, q).0.is_empty()
                 }
             };
             if blocked && !r.widened {

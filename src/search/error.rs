@@ -7,7 +7,7 @@ use std::fmt;
 /// Errors loading a shard into a library (the loading concern).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LoadError {
-    /// The manifest lists no shard with this file name.
+    /// The manifest lists no file (shard, dense part, model, term filters) with this name.
     UnknownFile(String),
     /// The file's SHA-256 differs from the manifest's (stale cache, partial download, tampering).
     Integrity {
@@ -60,7 +60,7 @@ pub enum LoadError {
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LoadError::UnknownFile(x) => write!(f, "the manifest lists no shard named {x:?}"),
+            LoadError::UnknownFile(x) => write!(f, "the manifest lists no file named {x:?}"),
             LoadError::Integrity { file, expected, found } => write!(
                 f,
                 "{file}: SHA-256 mismatch (manifest {expected}, received {found}): the download is \

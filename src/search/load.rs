@@ -7,8 +7,8 @@ use crate::dense::DenseShard;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::format::Manifest;
 use crate::format::{
-    decode_dense_part, decode_shard, decode_shard_prehashed, sha256_hex, ChunkRecord, DenseIndex,
-    FormatError, PartEntry, ShardEntry, ShardPayload,
+    decode_dense_part, decode_shard, decode_shard_prehashed, decode_term_filters, sha256_hex,
+    ChunkRecord, DenseIndex, FormatError, PartEntry, ShardEntry, ShardPayload,
 };
 #[cfg(not(target_arch = "wasm32"))]
 use crate::gate::Gating;
@@ -95,6 +95,21 @@ fn verified<T>(
         });
     }
     decode(bytes, false).map_err(fmt_err)
+}
+
+/// The term-filter file's payload, checked against its manifest entry.
+fn decode_term_filters_verified(
+    entry: &PartEntry,
+    bytes: &[u8],
+    sha256: &str,
+) -> Result<crate::format::TermFiltersFile, LoadError> {
+    verified(
+        &entry.file,
+        bytes,
+        &entry.sha256,
+        sha256,
+        decode_term_filters,
+    )
 }
 
 /// Decodes and checks a dense index's graph for a shard of `n_chunks`, then drops the encoded
@@ -216,8 +231,11 @@ impl Library {
         self.load_model(&bytes)
     }
 
-    /// Whether the shard file, or the dense-part file, is loaded.
+    /// Whether the shard file, the dense-part file or the term-filter file is loaded.
     pub fn is_loaded(&self, file: &str) -> bool {
+        if self.manifest.terms.as_ref().is_some_and(|t| t.file == file) {
+            return self.terms_loaded();
+        }
         self.manifest
             .shards
             .iter()
@@ -229,6 +247,43 @@ impl Library {
                 }
                 None => false,
             })
+    }
+
+    /// Verifies (the manifest's SHA-256, then the file's own header and checksum) and decodes
+    /// the term-filter file named in the manifest's `terms`: widening then loads only the shards
+    /// a query could match. Loading it again is a no-op.
+    pub fn load_terms(&mut self, bytes: &[u8]) -> Result<(), LoadError> {
+        self.load_terms_with_digest(bytes, &sha256_hex(bytes))
+    }
+
+    /// As [`Library::load_terms`], with the file's SHA-256 (hex) computed by the caller over
+    /// exactly `bytes` (see [`Library::load_shard_with_digest`]).
+    pub fn load_terms_with_digest(&mut self, bytes: &[u8], sha256: &str) -> Result<(), LoadError> {
+        let Some(entry) = self.manifest.terms.clone() else {
+            return Err(LoadError::UnknownFile(
+                "terms.*.chsrt (this manifest names no term-filter file)".into(),
+            ));
+        };
+        if self.terms_loaded() {
+            return Ok(());
+        }
+        let file = decode_term_filters_verified(&entry, bytes, sha256)?;
+        let mut filters = vec![None; self.manifest.shards.len()];
+        for f in &file.filters {
+            let Some(i) = self.shard_with_file(&f.file) else {
+                return Err(LoadError::Mismatch {
+                    file: entry.file.clone(),
+                    expected: "the term filters of the manifest's shards".into(),
+                    found: format!(
+                        "a filter for {:?}, which the manifest does not list",
+                        f.file
+                    ),
+                });
+            };
+            filters[i] = f.decode();
+        }
+        self.filters = super::Filters::Known(filters);
+        Ok(())
     }
 
     /// The manifest position of the shard stored in `file`.
@@ -307,9 +362,12 @@ impl Library {
     }
 
     /// Loads any file the manifest lists: a shard ([`Library::load_shard`]), a shard's dense
-    /// part ([`Library::load_dense`], after its shard) or the model ([`Library::load_model`]).
+    /// part ([`Library::load_dense`], after its shard), the model ([`Library::load_model`]) or
+    /// the term-filter file ([`Library::load_terms`]).
     pub fn load_file(&mut self, file: &str, bytes: &[u8]) -> Result<(), LoadError> {
-        if self.shard_with_file(file).is_some() {
+        if self.manifest.terms.as_ref().is_some_and(|t| t.file == file) {
+            self.load_terms(bytes)
+        } else if self.shard_with_file(file).is_some() {
             self.load_shard(file, bytes)
         } else if self.shard_with_part(file).is_some() {
             self.load_dense(file, bytes)
@@ -432,6 +490,12 @@ impl Library {
         }
         for part in self.dense_needed() {
             self.load_dense(&part.file, &read(&part.file)?)?;
+        }
+        // Natively the term filters cost one small read: widening never waits for them.
+        if let Some(t) = self.manifest.terms.clone() {
+            if !self.terms_loaded() {
+                self.load_terms(&read(&t.file)?)?;
+            }
         }
         Ok(())
     }

@@ -58,8 +58,33 @@ pub struct Library {
     analyzer: Analyzer,
     embedder: Option<Box<dyn QueryEmbedder>>,
     glossary: Glossary,
-    /// Each shard's decoded term filter (`None`: no filter, or a malformed one: may match).
-    filters: Vec<Option<crate::format::terms::DecodedFilter>>,
+    /// The shards' term filters: known (inline in the manifest, loaded, or none at all) or
+    /// waiting for the term-filter file.
+    filters: Filters,
+    /// Each shard's languages (from its `lang` facet), and every language of the library: the
+    /// analyses a term-filter lookup tries.
+    shard_langs: Vec<Vec<crate::analysis::Lang>>,
+    all_langs: Vec<crate::analysis::Lang>,
+}
+
+/// The shards' term filters ([`crate::format::terms`]).
+#[derive(Debug)]
+enum Filters {
+    /// Per shard in manifest order (`None`: no filter, or a malformed one: may match).
+    Known(Vec<Option<crate::format::terms::DecodedFilter>>),
+    /// The manifest names a term-filter file that is not loaded yet.
+    Pending,
+}
+
+/// Whether a query could match in a shard, by its term filter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CouldMatch {
+    /// The filter lets the query through, or the shard has none.
+    Yes,
+    /// No query term is in the shard.
+    No,
+    /// The term-filter file is not loaded yet.
+    Unknown,
 }
 
 impl fmt::Debug for Library {
@@ -87,13 +112,43 @@ impl Library {
     /// A library over `manifest` with no shard loaded.
     pub fn new(manifest: Manifest) -> Library {
         let n = manifest.shards.len();
-        let filters = manifest
+        // A manifest written before the filters had their own file carries them inline.
+        let filters = if manifest.terms.is_some() {
+            Filters::Pending
+        } else {
+            Filters::Known(
+                manifest
+                    .shards
+                    .iter()
+                    .map(|e| e.terms.as_ref().and_then(|t| t.decode()))
+                    .collect(),
+            )
+        };
+        let shard_langs: Vec<Vec<crate::analysis::Lang>> = manifest
             .shards
             .iter()
-            .map(|e| e.terms.as_ref().and_then(|t| t.decode()))
+            .map(|e| {
+                let mut v: Vec<_> = e
+                    .facets
+                    .get("lang")
+                    .map(|m| {
+                        m.keys()
+                            .map(|l| crate::analysis::Lang::from_code(l))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                v.sort();
+                v.dedup();
+                v
+            })
             .collect();
+        let mut all_langs: Vec<_> = shard_langs.iter().flatten().copied().collect();
+        all_langs.sort();
+        all_langs.dedup();
         Library {
             filters,
+            shard_langs,
+            all_langs,
             manifest,
             shards: (0..n).map(|_| None).collect(),
             analyzer: Analyzer::new(),
@@ -125,45 +180,44 @@ impl Library {
     /// ([`crate::format::terms`]): some term of the query, analysed for the shard's languages
     /// (and for every language of the library, with the glossary's expansion when `q`
     /// understands queries), may be in the shard. A shard without a filter may always match;
-    /// so may any shard for a query with no searchable term or naming a label.
-    pub(crate) fn could_match(&self, i: usize, q: &Query<'_>) -> bool {
-        let Some(f) = self.filters.get(i).and_then(Option::as_ref) else {
-            return true;
-        };
+    /// so may any shard for a query with no searchable term or naming a label. `Unknown` while
+    /// the manifest's term-filter file is not loaded ([`Library::load_terms`]).
+    pub(crate) fn could_match(&self, i: usize, q: &Query<'_>) -> CouldMatch {
         if q.understanding.label.is_some() {
-            return true;
+            return CouldMatch::Yes;
         }
-        let langs_of = |e: &ShardEntry| -> Vec<crate::analysis::Lang> {
-            let mut v: Vec<_> = e
-                .facets
-                .get("lang")
-                .map(|m| {
-                    m.keys()
-                        .map(|l| crate::analysis::Lang::from_code(l))
-                        .collect()
-                })
-                .unwrap_or_default();
-            v.sort();
-            v.dedup();
-            v
+        let f = match &self.filters {
+            Filters::Pending => return CouldMatch::Unknown,
+            Filters::Known(v) => match v.get(i).and_then(Option::as_ref) {
+                Some(f) => f,
+                None => return CouldMatch::Yes,
+            },
         };
-        let mut all: Vec<_> = self.manifest.shards.iter().flat_map(langs_of).collect();
-        all.sort();
-        all.dedup();
-        let own = langs_of(&self.manifest.shards[i]);
         let mut any_term = false;
-        for langs in [own, all] {
-            let t = q.terms(&self.analyzer, &self.glossary, &langs);
+        for langs in [&self.shard_langs[i], &self.all_langs] {
+            let t = q.terms(&self.analyzer, &self.glossary, langs);
             any_term |= !t.terms.is_empty();
             if t.terms.iter().any(|t| f.may_contain(t)) {
-                return true;
+                return CouldMatch::Yes;
             }
         }
-        !any_term
+        if any_term {
+            CouldMatch::No
+        } else {
+            CouldMatch::Yes
+        }
+    }
+
+    /// Whether the shards' term filters are known: inline in the manifest, loaded from the
+    /// term-filter file, or absent (every shard may match). `false` while the manifest names a
+    /// term-filter file that is not loaded: widening then asks for it (`pending_shards`).
+    pub fn terms_loaded(&self) -> bool {
+        matches!(self.filters, Filters::Known(_))
     }
 
     /// Manifest entries of every shard a search with this scope reads that could match `query`
-    /// ([`Library::could_match`]): what a client fetches before widening to them.
+    /// ([`Library::could_match`]): what a client fetches before widening to them. Until the
+    /// term-filter file is loaded, every shard the scope reads (none is ruled out).
     pub fn shards_for_query(
         &self,
         scope: &Scope,
@@ -174,7 +228,7 @@ impl Library {
         let q = Query::new(text, opts.stages.understand);
         self.shard_indices(scope, opts.stages.gating)
             .into_iter()
-            .filter(|&i| self.could_match(i, &q))
+            .filter(|&i| self.could_match(i, &q) != CouldMatch::No)
             .map(|i| self.manifest.shards[i].clone())
             .collect()
     }

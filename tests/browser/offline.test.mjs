@@ -92,6 +92,21 @@ test('after one visit, a reload with the network cut still searches', async () =
   await context.close();
 });
 
+test('a returning visit starts from the saved build: the server is asked nothing before the first result', async () => {
+  const { server } = await site();
+  const { context, page, list } = await firstVisit(server.url);
+  server.requests.length = 0;
+  const response = await page.goto(`${server.url}?q=specific+heat&subject=physics&level=high_school`);
+  assert.ok(response.fromServiceWorker());
+  await page.waitForFunction(() => window.__chsrDone > 0 && window.__chsrDone === window.__chsrSeq && !document.body.dataset.pending);
+  assert.deepEqual((await cards(page)).map((c) => c.id), list.map((c) => c.id));
+  // The page, its scripts, the module, the manifest and the shard came from the worker's cache;
+  // only the update check (build.json, sw.js) may have gone out.
+  const asked = server.requests.filter((r) => !/\/(build\.json|sw\.js)(\?\S*)? /.test(r));
+  assert.deepEqual(asked, []);
+  await context.close();
+});
+
 test('a redeploy installs the new build beside the old one, then replaces it in one step', async () => {
   const { dir, build, server } = await site();
   const { context, page } = await firstVisit(server.url);

@@ -17,7 +17,7 @@ async function visit(query, { ui } = {}) {
   const page = await context.newPage();
   const errors = watchErrors(page);
   const files = [];
-  page.on('request', (r) => { if (/\.chsr[mv]?$/.test(r.url())) files.push(r.url()); });
+  page.on('request', (r) => { if (/\.chsr[mvt]?$/.test(r.url())) files.push(r.url()); });
   const q = new URLSearchParams({ q: query, subject: 'physics', level: 'high_school', ...(ui ? { ui } : {}) });
   await page.goto(`${server.url}?${q}`);
   await page.waitForFunction(() => window.__chsrDone > 0 && window.__chsrDone === window.__chsrSeq && !document.body.dataset.pending,
@@ -56,10 +56,11 @@ test('gibberish: no card, no widening banner, and no download beyond the scope\'
   assert.match(await page.textContent('#status'), /^No document in your scope \(\d[\d,]* documents\) contains these words/);
   assert.equal(await page.isVisible('#widened'), false);
   assert.equal((await cards(page)).length, 0);
-  // Only the high-school shard: not the College shard (its term filter rules the query out), not
-  // the dense part, not the model.
-  assert.equal(files.length, 1, files.join(', '));
+  // Only the high-school shard and the term filters (≈ 40 kB): not the College shard (its term
+  // filter rules the query out), not the dense part, not the model.
+  assert.equal(files.length, 2, files.join(', '));
   assert.match(files[0], /physics--high-school\.[0-9a-f]+\.chsr$/);
+  assert.match(files[1], /\/terms\.[0-9a-f]{16}\.chsrt$/);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -76,7 +77,7 @@ test('the embed says it too, and downloads nothing more', async () => {
   const page = await context.newPage();
   const errors = watchErrors(page);
   const files = [];
-  page.on('request', (r) => { if (/\.chsr[mv]?$/.test(r.url())) files.push(r.url()); });
+  page.on('request', (r) => { if (/\.chsr[mvt]?$/.test(r.url())) files.push(r.url()); });
   await page.goto(`${server.url}embed/`);
   const sel = '#course-search';
   await page.waitForSelector(`${sel}[data-state="ready"]`, { timeout: 30_000 });
@@ -87,7 +88,10 @@ test('the embed says it too, and downloads nothing more', async () => {
     && !document.querySelector(s).dataset.pending, [sel, n]);
   // The host's element is in French (lang="fr").
   assert.match(await page.textContent(`${sel} >> .status`), /Aucun document de votre programme .* ne contient ces mots/);
-  assert.equal(files.length, 1, files.join(', '));
+  // The course's shard, and the term filters the engine asked for to know whether the lock kept
+  // anything out (it did not: no shard holds these words); no other shard, no model.
+  assert.equal(files.length, 2, files.join(', '));
+  assert.match(files[1], /\/terms\.[0-9a-f]{16}\.chsrt$/);
   // An out-of-syllabus question: the lock keeps College out, and the element says the scope
   // matches weakly (no padding: tests/weak.rs).
   const m = Number(await page.getAttribute(sel, 'data-searches') || 0);
