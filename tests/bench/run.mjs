@@ -252,7 +252,7 @@ async function typingRun(s, qs) {
     requestAnimationFrame(loop);
     const q = document.getElementById('q');
     q.addEventListener('keydown', (e) => { window.__kd = e.timeStamp; }, true);
-    new MutationObserver(() => {
+    const mo = new MutationObserver(() => {
       const kd = window.__kd;
       if (kd == null) return;
       window.__kd = null;
@@ -261,7 +261,11 @@ async function typingRun(s, qs) {
       // Changed inside a frame: painted at its end; otherwise at the end of the next frame.
       if (inFrame) afterPaint(done);
       else requestAnimationFrame(() => afterPaint(done));
-    }).observe(document.getElementById('results'), { childList: true });
+    });
+    // The page's answer to the keystroke: the result list (cards kept across keystrokes change in
+    // place), or the status line when the results did not change.
+    mo.observe(document.getElementById('results'), { childList: true, subtree: true, characterData: true });
+    mo.observe(document.getElementById('status'), { childList: true, subtree: true, characterData: true });
   });
   const ms = [];
   const dom = [];
