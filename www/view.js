@@ -217,11 +217,26 @@ function denseReason(t, trace) {
 const CARDS = new WeakMap();
 
 // What the fixed part of a card (data attributes, leakage label, title, link, badges, source) is
-// made of: everything in the hit but what a search changes (rank, scores, snippet).
+// made of: the language, the options, and everything in the hit but what a search changes (rank,
+// scores, snippet).
 const PER_SEARCH = new Set(['rank', 'bm25_rank', 'dense_rank', 'fused_score', 'score', 'adjustments', 'snippet', 'text']);
-function cardKey(t, hit, opts) {
-  const fixed = Object.keys(hit).filter((k) => !PER_SEARCH.has(k)).sort().map((k) => [k, hit[k]]);
-  return JSON.stringify([t.lang, opts.idPrefix || 'r', opts.urlBase || document.baseURI, opts.linkTarget || null, fixed]);
+function cardOpts(t, opts) {
+  return `${t.lang} ${opts.idPrefix || 'r'} ${opts.linkTarget || ''} ${opts.urlBase || document.baseURI}`;
+}
+function sameCard(st, t, hit, opts) {
+  if (st.optsKey !== cardOpts(t, opts)) return false;
+  const a = st.hit;
+  // Every fixed field of either hit, the same in both (optional per-search fields, such as an
+  // absent `dense_rank`, do not count).
+  let n = 0;
+  for (const k in hit) {
+    if (PER_SEARCH.has(k)) continue;
+    n += 1;
+    if (a[k] === hit[k]) continue;
+    if (!(k in a) || typeof hit[k] !== 'object' || JSON.stringify(a[k]) !== JSON.stringify(hit[k])) return false;
+  }
+  for (const k in a) if (!PER_SEARCH.has(k)) n -= 1;
+  return n === 0;
 }
 
 /**
@@ -246,7 +261,7 @@ export function card(t, hit, opts = {}) {
     'data-id': hit.id, 'data-subject': hit.subject, 'data-level': hit.level,
     'data-leakage': hit.leakage, 'data-in-scope': String(hit.in_scope),
   });
-  const st = { key: cardKey(t, hit, opts), hit, opts, gen: 0 };
+  const st = { optsKey: cardOpts(t, opts), hit, opts, gen: 0 };
   CARDS.set(li, st);
   st.snippetKey = JSON.stringify(hit.snippet || []);
   st.snippet = el('div', { class: 'snippet' }, snippetNodes(hit.snippet || []));
@@ -301,6 +316,7 @@ export function card(t, hit, opts = {}) {
 function updateCard(li, st, t, hit, opts, keepOpen) {
   st.hit = hit;
   st.opts = opts;
+  st.optsKey = cardOpts(t, opts);
   st.gen += 1;
   const snippetKey = JSON.stringify(hit.snippet || []);
   if (snippetKey !== st.snippetKey) {
@@ -339,7 +355,7 @@ export function renderCards(list, t, hits, opts = {}, { open = null } = {}) {
     const li = old.get(hit.id);
     const st = li && CARDS.get(li);
     const keepOpen = Boolean(open && open.has(hit.id));
-    if (st && st.key === cardKey(t, hit, opts)) {
+    if (st && sameCard(st, t, hit, opts)) {
       old.delete(hit.id);
       updateCard(li, st, t, hit, opts, keepOpen);
       return li;
