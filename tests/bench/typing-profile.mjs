@@ -62,7 +62,7 @@ cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
 const done = new Promise((ok) => cdp.once('Tracing.tracingComplete', ok));
 await cdp.send('Tracing.start', {
   transferMode: 'ReportEvents',
-  traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'toplevel', 'disabled-by-default-devtools.timeline.stack'] },
+  traceConfig: { includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'toplevel'] },
 });
 await keystrokes();
 await cdp.send('Tracing.end');
@@ -76,7 +76,6 @@ const main = (() => {
 const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur !== undefined).sort((a, b) => a.ts - b.ts);
 const keydowns = onMain.filter((e) => e.name === 'EventDispatch' && e.args.data.type === 'keydown');
 const per = new Map();
-const forcedBy = new Map();
 const spans = [];
 for (const kd of keydowns) {
   // Until the end of the first Paint (or PrePaint/Layerize chain) after the results changed: take
@@ -101,13 +100,9 @@ for (const kd of keydowns) {
     const label = e.name === 'EventDispatch' ? `EventDispatch ${e.args.data.type}` : e.name;
     add(label, e.dur / 1000);
   }
-  // Nested rendering work (forced inside script: style/layout in a handler).
+  // Nested rendering work: style and layout done synchronously inside the key event.
   for (const e of inWin) {
-    if (!top.includes(e) && ['UpdateLayoutTree', 'Layout', 'RecalculateStyles'].includes(e.name)) {
-      add(`(forced) ${e.name}`, e.dur / 1000);
-      const st = (e.args.beginData && e.args.beginData.stackTrace) || (e.args.data && e.args.data.stackTrace);
-      if (st && st.length) forcedBy.set(`${e.name} ← ${st.slice(0, 4).map((f) => `${f.functionName}:${f.url.split('/').pop()}:${f.lineNumber}`).join(' ← ')}`, (forcedBy.get(`${e.name} ← ${st.slice(0, 4).map((f) => `${f.functionName}:${f.url.split('/').pop()}:${f.lineNumber}`).join(' ← ')}`) || 0) + 1);
-    }
+    if (!top.includes(e) && ['UpdateLayoutTree', 'Layout', 'RecalculateStyles'].includes(e.name)) add(`(forced) ${e.name}`, e.dur / 1000);
   }
   add('(busy total)', top.reduce((a, e) => a + e.dur / 1000, 0));
   for (const [k, v] of sums) { if (!per.has(k)) per.set(k, []); per.get(k).push(v); }
@@ -117,8 +112,6 @@ console.log('main thread per keystroke (median over keystrokes that had the even
 for (const [k, v] of [...per.entries()].sort((a, b) => median(b[1]) * b[1].length - median(a[1]) * a[1].length)) {
   console.log(`${median(v).toFixed(2).padStart(8)} ms  ${String(v.length).padStart(3)}x  ${k}`);
 }
-if (process.env.DUMP) { const ex = onMain.filter((e) => e.name === "Layout").slice(-3); console.log(JSON.stringify(ex.map((e) => e.args))); }
-for (const [k, n] of forcedBy) console.log(`forced ${n}x: ${k}`);
 
 // 2. CPU profile of the same keystrokes: self time by function.
 await cdp.send('Profiler.enable');
