@@ -7,8 +7,8 @@ import { ChsrClient } from './chsr-client.js';
 import { Controller } from './controller.js';
 import { pickLang, translator } from './i18n.js';
 import {
-  el, boundInput, card, copyText, entryLabel, errorText, pickerOffered, pickerOptions, placeLabel, scopeErrorText, scopeLabel,
-  statusText, weakEvidence, whyQuery, widenedText,
+  el, boundInput, copyText, entryLabel, errorText, pickerOffered, pickerOptions, placeLabel, scopeErrorText, scopeLabel,
+  renderCards, statusText, weakEvidence, whyQuery, widenedText,
 } from './view.js';
 import { applyUpdate, keepOffline, offlineSupported, onOfflineEvent, registerOffline, registrationStarted, savedCopies } from './offline.js';
 
@@ -71,7 +71,12 @@ function setLang(lang, { remember = false } = {}) {
 function setStatus(thunk) {
   statusThunk = thunk;
   $('status').classList.remove('weak');
-  $('status').textContent = thunk();
+  setText($('status'), thunk());
+}
+
+// Writes a text only when it changed (an unchanged one is neither laid out nor painted again).
+function setText(e, text) {
+  if (e.textContent !== text) e.textContent = text;
 }
 
 function showError(thunk, retry) {
@@ -116,6 +121,14 @@ function clearError() {
 
 // ---------------------------------------------------------------- scope pickers
 
+// What the pickers were last built from: the language, the selection and the shards loaded (the
+// engine's facets are exact once a scope's shards are loaded, estimates from the manifest before).
+let pickersBuiltFor = null;
+function pickersInput(scope) {
+  const loaded = manifest ? manifest.shards.map((s) => (ctl.client.index.isLoaded(s.file) ? 1 : 0)).join('') : '';
+  return JSON.stringify([t.lang, scope, loaded]);
+}
+
 /** Rebuilds every picker from the engine's facets for the selection (keeping what it can). */
 function refreshPickers(selection = currentScope()) {
   // A value the rest of the selection rules out (a level the new subject lacks) is dropped.
@@ -128,6 +141,7 @@ function refreshPickers(selection = currentScope()) {
     if (FACETS.includes(f)) $(f).closest('label').hidden = !pickerOffered(facet);
   }
   $('scope-summary').textContent = t('scope.summary', { scope: scopeLabel(t, currentScope()) });
+  pickersBuiltFor = pickersInput(currentScope());
 }
 
 // The scope panel: open on wide screens; on a phone a one-line summary, closed when the page opens
@@ -213,7 +227,9 @@ const hooks = {
   results: (resp, { upgrade }) => {
     clearError();
     render(resp, { keep: upgrade });
-    refreshPickers(); // the counts are exact once the scope's shards are loaded
+    // The counts are exact once the scope's shards are loaded: the pickers are rebuilt when a
+    // search loaded shards (while typing, nothing changes for them).
+    if (pickersInput(currentScope()) !== pickersBuiltFor) refreshPickers();
     showModelState();
     if (resp.upgraded && !window.__chsrUpgradedAt) window.__chsrUpgradedAt = Date.now();
   },
@@ -282,19 +298,32 @@ function render(resp, { keep = false } = {}) {
   const shown = ctl.last;
   const loadSection = (hit) => ctl.section(hit, shown);
   // Card titles link to their course page in this tab (the study page is the reader's own tab).
-  $('results').replaceChildren(...hits.map((h) => card(t, h, { trace, loadSection, idPrefix: 'r' })));
+  // The cards of results already shown are kept (only their snippet, rank and "why" follow).
+  renderCards($('results'), t, hits, { trace, loadSection, idPrefix: 'r' }, { open: state && state.open });
   if (state) restoreCardState($('results'), state);
   setStatus(() => statusText(t, trace, hits.length, hits));
   $('status').classList.toggle('weak', weakEvidence(trace));
   const banner = widenedText(t, trace);
-  $('widened').textContent = banner || '';
+  setText($('widened'), banner || '');
   $('widened').hidden = !banner;
-  $('why-query-body').replaceChildren(whyQuery(t, trace, whyExtra(resp)));
+  // "How this search worked" is made when its panel is open, or when it is opened.
+  whyQueryBody = () => whyQuery(t, trace, whyExtra(resp));
+  if ($('why-query').open) fillWhyQuery();
+  else if ($('why-query-body').firstChild) $('why-query-body').replaceChildren();
   $('query-tools').hidden = false;
   $('copy-context').hidden = hits.length === 0;
   if (resp.pending.length > 0) document.body.dataset.pending = resp.pending.map((p) => p.kind).join(' ');
   else delete document.body.dataset.pending;
-  refreshOffline();
+  // The offline list changes with the shards loaded and the scope (and with the service worker's
+  // reports, which refresh it themselves): not at every keystroke.
+  if (offlineInput() !== offlineBuiltFor) refreshOffline();
+}
+
+let whyQueryBody = null;
+function fillWhyQuery() {
+  if (!whyQueryBody) return;
+  $('why-query-body').replaceChildren(whyQueryBody());
+  whyQueryBody = null;
 }
 
 // The entries the vector path is waiting for, or was waiting for when the results were first shown.
@@ -312,9 +341,9 @@ function cardState(list) {
   };
 }
 
+// (Open "why" panels are kept by renderCards.)
 function restoreCardState(list, state) {
   for (const c of list.querySelectorAll('li.card')) {
-    if (state.open.has(c.dataset.id)) c.querySelector('details.why').open = true;
     if (state.sections.has(c.dataset.id)) c.querySelector('.show-section').click();
   }
   if (state.focus && state.focus.cls) {
@@ -343,8 +372,13 @@ async function copyContext() {
 // ---------------------------------------------------------------- offline
 
 let offlineSeq = 0;
+let offlineBuiltFor = null;
+function offlineInput() {
+  return `${pickersInput(currentScope())} ${Boolean(registration)}`;
+}
 async function refreshOffline() {
   if (!manifest) return;
+  offlineBuiltFor = offlineInput();
   const my = ++offlineSeq;
   const list = $('offline-list');
   // Before the registration (it waits for the first result) the list shows what is saved already.
@@ -486,6 +520,8 @@ function init() {
       setLang(lang, { remember: true });
     });
   }
+  $('why-query').querySelector('summary').addEventListener('click', () => { if (!$('why-query').open) fillWhyQuery(); });
+  $('why-query').addEventListener('toggle', () => { if ($('why-query').open) fillWhyQuery(); });
   $('error-retry').addEventListener('click', () => { if (retryAction) retryAction(); });
   $('model-retry').addEventListener('click', () => ctl.retryEnhancements());
   $('update-reload').addEventListener('click', applyUpdate);

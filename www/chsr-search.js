@@ -18,7 +18,8 @@
 import { Controller, withLock } from './controller.js';
 import { pickLang, translator } from './i18n.js';
 import {
-  el, boundInput, card, copyText, entryLabel, errorText, pickerOffered, pickerOptions, scopeErrorText, scopeLabel, statusText, whyQuery,
+  el, boundInput, copyText, entryLabel, errorText, lazy, pickerOffered, pickerOptions, renderCards, scopeErrorText, scopeLabel, statusText,
+  whyQuery,
 } from './view.js';
 import { registerOffline } from './offline.js';
 
@@ -56,7 +57,8 @@ export class ChsrSearchElement extends HTMLElement {
       results: (resp) => {
         this.setError(null);
         this.render(resp);
-        this.renderPickers(); // the counts are exact once the scope's shards are loaded
+        // The counts are exact once the scope's shards are loaded: rebuilt when a search loaded shards.
+        if (this.pickersInput() !== this.pickersBuiltFor) this.renderPickers();
         this.dataset.state = 'done';
         const { query, scope } = this.ctl.last;
         const detail = { query, scope, shown: resp.results.length, results: resp.results, trace: resp.trace };
@@ -124,14 +126,13 @@ export class ChsrSearchElement extends HTMLElement {
       copy: el('button', { type: 'button', class: 'secondary' }),
       copyStatus: $('copy-status', 'p', { role: 'status', 'aria-live': 'polite' }),
       copyBox: el('textarea', { readonly: true, rows: '8', class: 'copy-box', hidden: true }),
-      why: el('details', { class: 'why why-query' }),
       whySummary: el('summary'),
-      whyBody: el('div'),
       results: el('ol', { class: 'results' }),
       section: el('section', { class: 'chsr' }),
     };
     const u = this.ui;
-    u.why.append(u.whySummary, u.whyBody);
+    // "How this search worked" is made when it is opened (or at once while it is open).
+    u.why = lazy.details({ class: 'why why-query' }, u.whySummary, () => null);
     u.tools.append(u.copy, u.why);
     const form = el('form', { role: 'search', class: 'query-row' }, u.label, u.input, u.go);
     u.section.append(form, u.cutNotice, u.lockLine, u.pickers, u.error, u.modelNotice, u.status, u.tools, u.copyStatus, u.copyBox, u.results);
@@ -189,7 +190,8 @@ export class ChsrSearchElement extends HTMLElement {
 
   setStatus(thunk) {
     this.statusThunk = thunk;
-    this.ui.status.textContent = thunk();
+    const text = thunk();
+    if (this.ui.status.textContent !== text) this.ui.status.textContent = text;
   }
 
   setError(thunk) {
@@ -243,10 +245,20 @@ export class ChsrSearchElement extends HTMLElement {
     if (this.ui.input.value.trim()) this.search(false);
   }
 
+  // What the pickers were last built from: the language, the choice, the lock and the shards loaded.
+  pickersInput() {
+    const { client } = this.ctl;
+    const index = client && client.index;
+    if (index && this.shardsOf !== client) { this.shardsOf = client; this.shards = client.manifest().shards; }
+    const shards = index ? this.shards : [];
+    return JSON.stringify([this.t.lang, this.chosen || {}, this.lock, shards.map((s) => (index.isLoaded(s.file) ? 1 : 0)).join('')]);
+  }
+
   /** Pickers for the fields the author left open, with the engine's counts within the lock. */
   renderPickers() {
     const { t } = this;
     const lock = this.lock;
+    this.pickersBuiltFor = this.pickersInput();
     const { scope } = this.ctl.checkScope(withLock(this.chosen || {}, lock));
     const facets = this.ctl.facets(scope);
     const pickers = [];
@@ -303,14 +315,14 @@ export class ChsrSearchElement extends HTMLElement {
     // search page `chsr index` writes) says `link-target="_self"`. Relative URLs resolve against
     // this module's folder, the search site's root, as they do on the study page next to it.
     const links = { urlBase: BASE.href, linkTarget: this.getAttribute('link-target') === '_self' ? null : '_blank' };
-    this.ui.results.replaceChildren(...hits.map((h) => card(t, h, { trace, loadSection, idPrefix: this.uid, ...links })));
-    // Re-rendered (an upgrade, a language switch): "why" panels that were open stay open.
-    for (const c of this.ui.results.querySelectorAll('li.card')) if (open.has(c.dataset.id)) c.querySelector('details.why').open = true;
+    // The cards of results already shown are kept (only their snippet, rank and "why" follow);
+    // "why" panels that were open stay open.
+    renderCards(this.ui.results, t, hits, { trace, loadSection, idPrefix: this.uid, ...links }, { open });
     if (resp.pending && resp.pending.length) this.dataset.pending = resp.pending.map((p) => p.kind).join(' ');
     else delete this.dataset.pending;
     const locked = Object.keys(this.lock).length > 0;
     this.setStatus(() => statusText(t, trace, hits.length, hits, { locked }));
-    this.ui.whyBody.replaceChildren(whyQuery(t, trace, {
+    lazy.stale(this.ui.why, () => whyQuery(t, trace, {
       pending: (resp.pending || []).map((p) => p.entry), upgraded: (resp.upgraded || []).map((p) => p.entry),
     }));
     this.ui.tools.hidden = false;

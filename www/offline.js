@@ -6,6 +6,7 @@ const listeners = new Set();
 let registration = null;
 let registering = null;
 const handedOver = new Set(); // URLs whose bytes were given to the worker (no download needed)
+const confirmed = new Set(); // `${build} ${url}`: files a worker of that build said it saved
 const waiting = new Map(); // URL → verified bytes handed over before the registration started
 let updateReady = null;
 
@@ -53,7 +54,10 @@ async function register(siteBase) {
     const { build } = await res.json();
     if (!/^[0-9a-f]{8,64}$/.test(build)) return null;
     navigator.serviceWorker.addEventListener('message', (ev) => {
-      if (ev.data && ev.data.type === 'cached') emit({ type: 'cached', urls: ev.data.urls });
+      if (ev.data && ev.data.type === 'cached') {
+        for (const u of ev.data.urls || []) confirmed.add(`${ev.data.build} ${u}`);
+        emit({ type: 'cached', urls: ev.data.urls });
+      }
     });
     navigator.serviceWorker.addEventListener('controllerchange', () => emit({ type: 'cached', urls: [] }));
     const scope = new URL('./', siteBase).href;
@@ -93,7 +97,12 @@ export async function keepOffline(urls) {
   if (!offlineSupported() || !registration || urls.length === 0) return;
   const reg = await navigator.serviceWorker.ready;
   const worker = reg.active;
-  if (worker) worker.postMessage({ type: 'cache-urls', urls });
+  if (!worker) return;
+  // Files this worker's build said it saved are not asked for again (the page asks after every
+  // search; each answer makes it check its offline list).
+  const build = new URL(worker.scriptURL).searchParams.get('build') || 'dev';
+  urls = urls.filter((u) => !confirmed.has(`${build} ${u}`));
+  if (urls.length) worker.postMessage({ type: 'cache-urls', urls });
 }
 
 /**

@@ -148,6 +148,11 @@ function row(dl, term, ...desc) {
 
 /** "Why this result": ranks, fused score, rerank adjustments, scope. */
 export function whyResult(t, hit, trace) {
+  return el('details', { class: 'why' }, el('summary', {}, t('why.result')), whyList(t, hit, trace));
+}
+
+// The list inside "why this result".
+function whyList(t, hit, trace) {
   const dl = el('dl', { class: 'why-list' });
   row(dl, t('why.rank'), `#${hit.rank}`);
   row(dl, t('why.bm25'), hit.bm25_rank ? `#${hit.bm25_rank}` : t('why.notRanked'));
@@ -160,8 +165,45 @@ export function whyResult(t, hit, trace) {
   row(dl, t('why.final'), t.score(hit.score));
   row(dl, t('why.scope'), leakageText(t, hit) || t('why.inScope'));
   row(dl, t('why.id'), el('code', {}, hit.id));
-  return el('details', { class: 'why' }, el('summary', {}, t('why.result')), dl);
+  return dl;
 }
+
+/**
+ * A `<details>` whose body `build()` makes the first time it opens (a click on its summary, the
+ * keyboard, `open` set by a script, find in page): closed panels cost nothing to render.
+ * `lazy.stale(details)` drops the body (it is made again at the next opening, or at once when the
+ * panel is open); `lazy.open(details)` makes it and opens the panel.
+ */
+export const lazy = {
+  details(attrs, summary, build) {
+    const d = el('details', attrs, summary);
+    LAZY.set(d, { build, made: false });
+    // The body is made before the panel opens (click runs before the toggle), so that it is never
+    // painted empty; `toggle` covers the other ways a panel opens.
+    summary.addEventListener('click', () => { if (!d.open) lazy.fill(d); });
+    d.addEventListener('toggle', () => { if (d.open) lazy.fill(d); });
+    return d;
+  },
+  fill(d) {
+    const s = LAZY.get(d);
+    if (!s || s.made) return;
+    s.made = true;
+    const body = s.build();
+    if (body) d.append(body);
+  },
+  stale(d, build) {
+    const s = LAZY.get(d);
+    if (build) s.build = build;
+    s.made = false;
+    while (d.lastChild && d.lastChild !== d.firstChild) d.lastChild.remove();
+    if (d.open) lazy.fill(d);
+  },
+  open(d) {
+    lazy.fill(d);
+    d.open = true;
+  },
+};
+const LAZY = new WeakMap();
 
 // Why the dense path did not run, from the engine's notes (known ones in the interface language).
 function denseReason(t, trace) {
@@ -170,6 +212,32 @@ function denseReason(t, trace) {
   if (notes.some((n) => /no query term occurs/.test(n))) return t('query.denseOov');
   const n = notes.find((x) => /dense|vector|model/i.test(x));
   return n || t('query.denseNoModel');
+}
+
+// The state of a card on the page (by its <li>): the hit and options it shows, its parts.
+const CARDS = new WeakMap();
+
+// What the fixed part of a card (data attributes, leakage label, title, link, badges, source) is
+// made of: the language, the options, and everything in the hit but what a search changes (rank,
+// scores, snippet).
+const PER_SEARCH = new Set(['rank', 'bm25_rank', 'dense_rank', 'fused_score', 'score', 'adjustments', 'snippet', 'text']);
+function cardOpts(t, opts) {
+  return `${t.lang} ${opts.idPrefix || 'r'} ${opts.linkTarget || ''} ${opts.urlBase || document.baseURI}`;
+}
+function sameCard(st, t, hit, opts) {
+  if (st.optsKey !== cardOpts(t, opts)) return false;
+  const a = st.hit;
+  // Every fixed field of either hit, the same in both (optional per-search fields, such as an
+  // absent `dense_rank`, do not count).
+  let n = 0;
+  for (const k in hit) {
+    if (PER_SEARCH.has(k)) continue;
+    n += 1;
+    if (a[k] === hit[k]) continue;
+    if (!(k in a) || typeof hit[k] !== 'object' || JSON.stringify(a[k]) !== JSON.stringify(hit[k])) return false;
+  }
+  for (const k in a) if (!PER_SEARCH.has(k)) n -= 1;
+  return n === 0;
 }
 
 /**
@@ -194,12 +262,18 @@ export function card(t, hit, opts = {}) {
     'data-id': hit.id, 'data-subject': hit.subject, 'data-level': hit.level,
     'data-leakage': hit.leakage, 'data-in-scope': String(hit.in_scope),
   });
+  const st = { optsKey: cardOpts(t, opts), hit, opts, gen: 0 };
+  CARDS.set(li, st);
+  st.snippetKey = JSON.stringify(hit.snippet || []);
+  st.snippet = el('div', { class: 'snippet' }, snippetNodes(hit.snippet || []));
   if (widened) li.append(el('p', { class: 'leak-label' }, el('span', { class: 'leak-icon', 'aria-hidden': 'true' }, '↗'), ' ', leakageText(t, hit)));
-  li.append(titleNode(t, hit, opts), badges, el('div', { class: 'snippet' }, snippetNodes(hit.snippet || [])),
+  li.append(titleNode(t, hit, opts), badges, st.snippet,
     el('p', { class: 'source' }, [hit.source, hit.label].filter(Boolean).join(' · ')));
   const panelId = `${opts.idPrefix || 'r'}-section-${hit.rank}`;
   const panel = el('div', { class: 'section-panel', id: panelId, hidden: true, role: 'region', 'aria-label': t('card.sectionTitle') });
   const btn = el('button', { type: 'button', class: 'link-button show-section', 'aria-expanded': 'false', 'aria-controls': panelId }, t('card.showSection'));
+  st.panel = panel;
+  st.btn = btn;
   btn.addEventListener('click', async () => {
     if (!panel.hidden) {
       panel.hidden = true;
@@ -211,24 +285,93 @@ export function card(t, hit, opts = {}) {
     btn.setAttribute('aria-expanded', 'true');
     btn.textContent = t('card.hideSection');
     if (panel.dataset.loaded) return;
+    // The hit and the search it came from as the card shows them now (a card is kept across searches).
+    const { hit: shown, opts: o, gen } = st;
     panel.replaceChildren(el('p', { class: 'muted' }, t('card.sectionLoading')));
     try {
-      const full = opts.loadSection ? await opts.loadSection(hit) : hit;
+      const full = o.loadSection ? await o.loadSection(shown) : shown;
+      if (gen !== st.gen) return;
       const expanded = (full && full.expanded) || [];
       panel.replaceChildren(
         el('h4', {}, t('card.sectionTitle')),
-        el('div', { class: 'full-text' }, richText((full && full.text) || hit.text)),
+        el('div', { class: 'full-text' }, richText((full && full.text) || shown.text)),
         el('p', { class: 'muted' }, expanded.length ? t('card.sectionMore', { n: expanded.length }) : t('card.sectionNone')),
         ...expanded.map((x) => el('div', { class: 'expanded', 'data-id': x.id },
           el('p', { class: 'expanded-meta' }, `${t.value('doc_type', x.doc_type)} · ${x.id}`),
           el('div', { class: 'full-text' }, richText(x.text)))));
       panel.dataset.loaded = 'true';
     } catch (e) {
+      if (gen !== st.gen) return;
       panel.replaceChildren(el('p', { class: 'error-inline' }, t('error.search', { detail: (e && e.message) || e })));
     }
   });
-  li.append(el('div', { class: 'card-actions' }, btn), panel, whyResult(t, hit, opts.trace));
+  // "Why this result" is made when it is opened (most never are).
+  st.why = lazy.details({ class: 'why' }, el('summary', {}, t('why.result')), () => whyList(t, st.hit, st.opts.trace));
+  li.append(el('div', { class: 'card-actions' }, btn), panel, st.why);
   return li;
+}
+
+// A card kept for another search: its snippet, rank and "why" follow the new hit; its section
+// panel closes (its passages depended on the results shown); its "why" panel stays open when
+// `keepOpen`, else closes, as a new card's would be.
+function updateCard(li, st, t, hit, opts, keepOpen) {
+  st.hit = hit;
+  st.opts = opts;
+  st.optsKey = cardOpts(t, opts);
+  st.gen += 1;
+  const snippetKey = JSON.stringify(hit.snippet || []);
+  if (snippetKey !== st.snippetKey) {
+    st.snippetKey = snippetKey;
+    st.snippet.replaceChildren(...snippetNodes(hit.snippet || []));
+  }
+  const panelId = `${opts.idPrefix || 'r'}-section-${hit.rank}`;
+  if (st.panel.id !== panelId) {
+    st.panel.id = panelId;
+    st.btn.setAttribute('aria-controls', panelId);
+  }
+  if (!st.panel.hidden || st.panel.dataset.loaded) {
+    st.panel.hidden = true;
+    st.btn.setAttribute('aria-expanded', 'false');
+    st.btn.textContent = t('card.showSection');
+    delete st.panel.dataset.loaded;
+    st.panel.replaceChildren();
+  }
+  if (st.why.open && !keepOpen) st.why.open = false;
+  lazy.stale(st.why);
+}
+
+/**
+ * Shows `hits` as the cards of `list` (in order), keeping the card (the DOM node) of a result
+ * already shown when only what a search changes differs (rank, scores, snippet): unchanged cards
+ * are neither rebuilt nor moved, so the browser lays out and paints only what changed. `open`:
+ * ids whose "why this result" panel stays (or is) open. `opts` as for `card`.
+ */
+export function renderCards(list, t, hits, opts = {}, { open = null } = {}) {
+  const old = new Map();
+  for (const li of list.children) {
+    const st = CARDS.get(li);
+    if (st && !old.has(st.hit.id)) old.set(st.hit.id, li);
+  }
+  const next = hits.map((hit) => {
+    const li = old.get(hit.id);
+    const st = li && CARDS.get(li);
+    const keepOpen = Boolean(open && open.has(hit.id));
+    if (st && sameCard(st, t, hit, opts)) {
+      old.delete(hit.id);
+      updateCard(li, st, t, hit, opts, keepOpen);
+      return li;
+    }
+    const c = card(t, hit, opts);
+    if (keepOpen) lazy.open(CARDS.get(c).why);
+    return c;
+  });
+  const kept = new Set(next);
+  for (const c of [...list.childNodes]) if (!kept.has(c)) c.remove();
+  let at = list.firstChild;
+  for (const c of next) {
+    if (c === at) at = at.nextSibling;
+    else list.insertBefore(c, at);
+  }
 }
 
 /**

@@ -252,7 +252,7 @@ async function typingRun(s, qs) {
     requestAnimationFrame(loop);
     const q = document.getElementById('q');
     q.addEventListener('keydown', (e) => { window.__kd = e.timeStamp; }, true);
-    new MutationObserver(() => {
+    const answered = () => {
       const kd = window.__kd;
       if (kd == null) return;
       window.__kd = null;
@@ -261,7 +261,19 @@ async function typingRun(s, qs) {
       // Changed inside a frame: painted at its end; otherwise at the end of the next frame.
       if (inFrame) afterPaint(done);
       else requestAnimationFrame(() => afterPaint(done));
-    }).observe(document.getElementById('results'), { childList: true });
+    };
+    // The page's answer to the keystroke: the result list changed (cards kept across keystrokes
+    // change in place), or the status line; or, when neither changed (the same results, the same
+    // time to the tenth of a millisecond), the page rendered the response all the same: app.js
+    // sets `window.__chsrLast` as its render starts, and this runs once that task's work is done,
+    // as a mutation observer's callback would.
+    const mo = new MutationObserver(answered);
+    mo.observe(document.getElementById('results'), { childList: true, subtree: true, characterData: true });
+    mo.observe(document.getElementById('status'), { childList: true, subtree: true, characterData: true });
+    let last = window.__chsrLast;
+    Object.defineProperty(window, '__chsrLast', {
+      configurable: true, get: () => last, set: (v) => { last = v; queueMicrotask(answered); },
+    });
   });
   const ms = [];
   const dom = [];

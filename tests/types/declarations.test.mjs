@@ -31,7 +31,7 @@ const INTERNAL = {
   ChsrError: { proto: [], instance: ['name', 'message', 'stack', 'cause'], statics: [] },
   ChsrSearchElement: {
     proto: ['connectedCallback', 'attributeChangedCallback', 'build', 'retranslate', 'checkQueryLength', 'setStatus', 'setError', 'start',
-      'renderPickers', 'currentChoice', 'search', 'clearResults', 'render', 'copyContext'],
+      'pickersInput', 'renderPickers', 'currentChoice', 'search', 'clearResults', 'render', 'copyContext'],
     instance: [],
     statics: [],
   },
