@@ -113,13 +113,13 @@ pub(super) struct TokenlearnArgs {
     #[arg(long, num_args = 1.., required = true)]
     corpus: Vec<PathBuf>,
     /// Training texts at most (smallest hashes first).
-    #[arg(long, default_value_t = 200_000)]
+    #[arg(long, default_value_t = 40_000)]
     max_texts: usize,
-    /// Tokens per training text at most.
-    #[arg(long, default_value_t = 126)]
+    /// Tokens per training text at most (≤ 510).
+    #[arg(long, default_value_t = 64)]
     max_tokens: usize,
     /// Ridge strength toward the distilled vectors.
-    #[arg(long, default_value_t = 1e-3)]
+    #[arg(long, default_value_t = 1e-2)]
     lambda: f32,
     /// Conjugate-gradient iterations.
     #[arg(long, default_value_t = 60)]
@@ -140,7 +140,7 @@ pub(super) struct TokenlearnArgs {
     /// the asymmetric-encoding measurement (examples/asym_build.rs).
     #[arg(long)]
     doc_vectors: Option<PathBuf>,
-    /// Tokens per chunk at most for --doc-vectors.
+    /// Tokens per chunk at most for --doc-vectors (≤ 510).
     #[arg(long, default_value_t = 254)]
     max_doc_tokens: usize,
 }

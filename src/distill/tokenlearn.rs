@@ -439,6 +439,11 @@ fn teacher_cached(
 /// Trains the model (see the module documentation); returns the model file's bytes.
 pub fn train(opts: &TrainOptions) -> Result<(Vec<u8>, TrainReport), DistillError> {
     let mut report = TrainReport::default();
+    if opts.max_tokens == 0 || opts.max_tokens > 510 || opts.max_doc_tokens > 510 {
+        return Err(DistillError::Options(
+            "--max-tokens and --max-doc-tokens must be in 1..=510 (BERT's 512 positions)".into(),
+        ));
+    }
     let init_bytes = std::fs::read(&opts.init)
         .map_err(|e| DistillError::Io(format!("{}: {e}", opts.init.display())))?;
     let init: ModelPayload =
