@@ -67,6 +67,10 @@ pub(super) enum Cmd {
     /// Distil the static embedding model from a BERT sentence transformer (scripts/fetch-minilm).
     #[cfg(feature = "distill")]
     Distill(super::distill::DistillArgs),
+    /// Train a distilled model's token vectors on the transformer's sentence embeddings of the
+    /// corpus's own texts (tokenlearn; a measuring tool, see docs/benchmark.md).
+    #[cfg(feature = "distill")]
+    Tokenlearn(super::distill::TokenlearnArgs),
 }
 
 #[derive(Args)]

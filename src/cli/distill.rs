@@ -1,6 +1,7 @@
 //! `chsr distill` (feature `distill`): the static embedding model distilled from a BERT
 //! sentence transformer (see `scripts/fetch-minilm`).
 
+use chsr::distill::tokenlearn::{train, PcaFit, TrainOptions};
 use chsr::distill::{distill, DistillOptions, WeightingChoice, DEFAULT_SOURCE_MODEL};
 use chsr::format::model::Quantization;
 use chsr::format::sha256_hex;
@@ -87,6 +88,102 @@ pub(super) fn run(a: DistillArgs) -> Result<(), String> {
         r.corpus_secs,
         r.pca_secs,
         r.total_secs
+    );
+    println!(
+        "{}  {} bytes  sha256 {}",
+        a.out.display(),
+        bytes.len(),
+        sha256_hex(&bytes)
+    );
+    Ok(())
+}
+
+#[derive(Args)]
+pub(super) struct TokenlearnArgs {
+    /// Folder with config.json, vocab.txt, model.safetensors (the teacher).
+    #[arg(long)]
+    model_dir: PathBuf,
+    /// The distilled model to start from (its vocabulary, rows, weights and D are kept).
+    #[arg(long)]
+    init: PathBuf,
+    /// Output model file.
+    #[arg(long)]
+    out: PathBuf,
+    /// Corpora (JSONL) the training texts come from.
+    #[arg(long, num_args = 1.., required = true)]
+    corpus: Vec<PathBuf>,
+    /// Training texts at most (smallest hashes first).
+    #[arg(long, default_value_t = 40_000)]
+    max_texts: usize,
+    /// Tokens per training text at most (≤ 510).
+    #[arg(long, default_value_t = 64)]
+    max_tokens: usize,
+    /// Ridge strength toward the distilled vectors.
+    #[arg(long, default_value_t = 1e-2)]
+    lambda: f32,
+    /// Conjugate-gradient iterations.
+    #[arg(long, default_value_t = 60)]
+    iterations: usize,
+    /// PCA fitted on `tokens` (the distillation's) or `sentences` (the teacher's embeddings).
+    #[arg(long, default_value = "tokens")]
+    pca: String,
+    /// Texts per teacher batch.
+    #[arg(long, default_value_t = 64)]
+    batch: usize,
+    /// Reuse (or create) the token forward pass cache of `chsr distill --forward-cache`.
+    #[arg(long)]
+    forward_cache: Option<PathBuf>,
+    /// Reuse (or create) a cache of the teacher's sentence embeddings.
+    #[arg(long)]
+    teacher_cache: Option<PathBuf>,
+    /// Also write every chunk's teacher embedding in the trained space (JSONL id, vector) for
+    /// the asymmetric-encoding measurement (examples/asym_build.rs).
+    #[arg(long)]
+    doc_vectors: Option<PathBuf>,
+    /// Tokens per chunk at most for --doc-vectors (≤ 510).
+    #[arg(long, default_value_t = 254)]
+    max_doc_tokens: usize,
+}
+
+/// Runs `chsr tokenlearn`: writes the trained model file, prints the fit and its SHA-256.
+pub(super) fn tokenlearn(a: TokenlearnArgs) -> Result<(), String> {
+    let pca = match a.pca.as_str() {
+        "tokens" => PcaFit::Tokens,
+        "sentences" => PcaFit::Sentences,
+        other => return Err(format!("unknown --pca {other:?}; valid: tokens, sentences")),
+    };
+    let opts = TrainOptions {
+        model_dir: a.model_dir,
+        init: a.init,
+        corpora: a.corpus,
+        max_texts: a.max_texts,
+        max_tokens: a.max_tokens,
+        lambda: a.lambda,
+        iterations: a.iterations,
+        pca,
+        batch_size: a.batch,
+        forward_cache: a.forward_cache,
+        teacher_cache: a.teacher_cache,
+        doc_vectors: a.doc_vectors,
+        max_doc_tokens: a.max_doc_tokens,
+    };
+    let (bytes, r) = train(&opts).map_err(|e| e.to_string())?;
+    std::fs::write(&a.out, &bytes).map_err(|e| format!("{}: {e}", a.out.display()))?;
+    eprintln!(
+        "{} texts ({} held out), {} rows seen; mean cosine to the teacher: fitted {:.4} -> {:.4}, \
+         held out {:.4} -> {:.4}",
+        r.texts, r.held_out, r.rows_seen, r.fit_cos.0, r.fit_cos.1, r.held_cos.0, r.held_cos.1
+    );
+    eprintln!(
+        "time: teacher {:.1}s ({:.0} texts/s{}), fit {:.1}s",
+        r.teacher_secs,
+        r.teacher_rate,
+        if r.teacher_secs == 0.0 {
+            ", cached"
+        } else {
+            ""
+        },
+        r.fit_secs
     );
     println!(
         "{}  {} bytes  sha256 {}",

@@ -3,7 +3,7 @@
 //! [`args`] is the clap interface; [`run`] parses it and hands each command to its module:
 //! [`build`], [`index`], [`search`] (`search` and `explain`, with their printed output),
 //! [`verify`], [`eval`] (which writes and prints through [`report`]) and, with the `distill`
-//! feature, `distill`. A command returns `Err(message)`; [`run`] prints it as one `error:` line.
+//! feature, `distill` and `tokenlearn`. A command returns `Err(message)`; [`run`] prints it as one `error:` line.
 
 mod args;
 mod build;
@@ -56,5 +56,7 @@ fn dispatch(cmd: Cmd) -> Result<(), String> {
         Cmd::Eval(a) => eval::run(a),
         #[cfg(feature = "distill")]
         Cmd::Distill(a) => distill::run(a),
+        #[cfg(feature = "distill")]
+        Cmd::Tokenlearn(a) => distill::tokenlearn(a),
     }
 }

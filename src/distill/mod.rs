@@ -17,6 +17,7 @@
 //! order, so the same inputs give the same file bytes.
 
 pub mod pca;
+pub mod tokenlearn;
 
 use crate::corpus::read_files;
 use crate::embed::WordPiece;
@@ -274,7 +275,15 @@ pub fn forward_tokens(
 
 const CACHE_MAGIC: &[u8; 8] = b"CHSRFWDC";
 
-fn load_cache(path: &Path, sha: &str, ids: &[u32], hidden: usize) -> Option<Vec<f32>> {
+/// Reads a cache of `rows` × `hidden` values keyed by the weights' SHA-256 and the ids `key`
+/// (`None` when absent or made for other inputs).
+pub(crate) fn load_cache(
+    path: &Path,
+    sha: &str,
+    key: &[u32],
+    rows: usize,
+    hidden: usize,
+) -> Option<Vec<f32>> {
     let bytes = std::fs::read(path).ok()?;
     let head = 8 + 64 + 8 + 8 + 32;
     if bytes.len() < head || &bytes[..8] != CACHE_MAGIC || &bytes[8..72] != sha.as_bytes() {
@@ -283,8 +292,8 @@ fn load_cache(path: &Path, sha: &str, ids: &[u32], hidden: usize) -> Option<Vec<
     let n = u64::from_le_bytes(bytes[72..80].try_into().ok()?) as usize;
     let h = u64::from_le_bytes(bytes[80..88].try_into().ok()?) as usize;
     let ids_hash = &bytes[88..120];
-    let want: Vec<u8> = ids.iter().flat_map(|i| i.to_le_bytes()).collect();
-    if n != ids.len() || h != hidden || ids_hash != Sha256::digest(&want).as_slice() {
+    let want: Vec<u8> = key.iter().flat_map(|i| i.to_le_bytes()).collect();
+    if n != rows || h != hidden || ids_hash != Sha256::digest(&want).as_slice() {
         return None;
     }
     let data = &bytes[head..];
@@ -298,19 +307,21 @@ fn load_cache(path: &Path, sha: &str, ids: &[u32], hidden: usize) -> Option<Vec<
     )
 }
 
-fn save_cache(
+/// Writes a cache read back by [`load_cache`].
+pub(crate) fn save_cache(
     path: &Path,
     sha: &str,
-    ids: &[u32],
+    key: &[u32],
+    rows: usize,
     hidden: usize,
     data: &[f32],
 ) -> Result<(), DistillError> {
     let mut out = Vec::with_capacity(120 + data.len() * 4);
     out.extend_from_slice(CACHE_MAGIC);
     out.extend_from_slice(sha.as_bytes());
-    out.extend_from_slice(&(ids.len() as u64).to_le_bytes());
+    out.extend_from_slice(&(rows as u64).to_le_bytes());
     out.extend_from_slice(&(hidden as u64).to_le_bytes());
-    let idb: Vec<u8> = ids.iter().flat_map(|i| i.to_le_bytes()).collect();
+    let idb: Vec<u8> = key.iter().flat_map(|i| i.to_le_bytes()).collect();
     out.extend_from_slice(&Sha256::digest(&idb));
     out.extend(data.iter().flat_map(|v| v.to_le_bytes()));
     std::fs::write(path, out).map_err(|e| DistillError::Io(format!("{}: {e}", path.display())))
@@ -433,7 +444,7 @@ pub fn distill(opts: &DistillOptions) -> Result<(Vec<u8>, DistillReport), Distil
     let cached = opts
         .forward_cache
         .as_deref()
-        .and_then(|p| load_cache(p, &source.weights_sha256, &ordinary, hidden));
+        .and_then(|p| load_cache(p, &source.weights_sha256, &ordinary, ordinary.len(), hidden));
     let pooled = match cached {
         Some(v) => {
             report.cached = true;
@@ -448,7 +459,14 @@ pub fn distill(opts: &DistillOptions) -> Result<(Vec<u8>, DistillReport), Distil
             let model = BertModel::load(vb, &source.config)?;
             let v = forward_tokens(&model, cls, sep, &ordinary, opts.batch_size, hidden)?;
             if let Some(p) = &opts.forward_cache {
-                save_cache(p, &source.weights_sha256, &ordinary, hidden, &v)?;
+                save_cache(
+                    p,
+                    &source.weights_sha256,
+                    &ordinary,
+                    ordinary.len(),
+                    hidden,
+                    &v,
+                )?;
             }
             report.forward_secs = t.elapsed().as_secs_f64();
             v

@@ -32,7 +32,8 @@ pub const STEPS: &[&str] = &[
 
 /// Lexical-only baselines, F with another relaxation (`F-paper`: the paper's four-case
 /// trigger; `F-norelax`: no relaxation), and F without its dense list (`F-lexical`), available
-/// by name.
+/// by name. Also by name, not listed: `F-dw<W>`, F with dense weight W (0 < W ≤ 10, e.g.
+/// `F-dw0.3`), for the dense-weight sweeps of docs/benchmark.md.
 pub const BASELINES: &[&str] = &[
     "B-bm25",
     "B+-bm25",
@@ -84,6 +85,15 @@ pub fn system(name: &str, k: usize) -> Option<System> {
         let mut o = SearchOptions::for_variant(Variant::F);
         o.stages.dense = false;
         o
+    } else if let Some(w) = name
+        .strip_prefix("F-dw")
+        .and_then(|w| w.parse::<f64>().ok())
+        .filter(|w| *w > 0.0 && *w <= 10.0)
+    {
+        SearchOptions {
+            dense_weight: w,
+            ..SearchOptions::for_variant(Variant::F)
+        }
     } else if name == "F-norelax" {
         let mut o = SearchOptions::for_variant(Variant::F);
         o.stages.relax = false;
