@@ -167,6 +167,12 @@ log(`chromium ${results.chromium}, ${queries.length} queries, repeat ${REPEAT}, 
 // search starts with the page): bytes the server sent for requests that arrived before the first
 // result was rendered (the service worker's included), the time from navigation to it, and what
 // follows (the results upgraded once the model lands, the service worker's install).
+// Milliseconds from the end of the page's own HTML (its navigation entry's responseEnd) to the
+// first result (app.js's clock stamp): the issue's "cold start after the page's HTML".
+const afterHtml = (page) => page.evaluate(() => {
+  const nav = performance.getEntriesByType('navigation')[0];
+  return window.__chsrFirstResultAt && nav ? Math.round(window.__chsrFirstResultAt - performance.timeOrigin - nav.responseEnd) : null;
+});
 async function demoRun(s, q) {
   const ctx = await browser.newContext();
   const page = await ctx.newPage();
@@ -179,6 +185,7 @@ async function demoRun(s, q) {
   const polled = Date.now();
   // The page's own clock stamp (app.js) when it has one, else the moment the poll saw it.
   const firstAt = (await page.evaluate(() => window.__chsrFirstResultAt)) || polled;
+  const htmlToFirst = await afterHtml(page);
   const n = await page.$$eval('#results > li.card', (c) => c.length);
   const trace = await page.evaluate(() => window.__chsrFirstTrace || null);
   // Then let the background work finish: the upgrade to hybrid, the service worker's install.
@@ -201,11 +208,13 @@ async function demoRun(s, q) {
   await page2.waitForFunction(() => (window.__chsrSearches || 0) > 0, null, { timeout: 60_000 });
   const polled2 = Date.now();
   const firstAt2 = (await page2.evaluate(() => window.__chsrFirstResultAt)) || polled2;
+  const htmlToFirst2 = await afterHtml(page2);
   const repeat = server.stats.log.filter((e) => e.t <= firstAt2);
   const row = {
     subject: s.subject, level: s.level, query: q.id, results: n,
     repeat_bytes: repeat.reduce((a, e) => a + e.bytes, 0), repeat_requests: repeat.length, repeat_first_ms: firstAt2 - t2,
     first_ms: firstAt - t0, upgraded_ms: upgradedAt ? upgradedAt - t0 : null,
+    html_to_first_ms: htmlToFirst, repeat_html_to_first_ms: htmlToFirst2,
     lexical_first: trace ? (trace.dense_plans || []).length === 0 : null,
     served_bytes: sumFirst, served_requests: before.length, served_files: before.map((e) => `${e.path} ${e.bytes}`),
     after_bytes: after.reduce((a, e) => a + e.bytes, 0), after_files: after.map((e) => `${e.path} ${e.bytes}`),
@@ -223,6 +232,8 @@ if (!flag('--skip-demo') && ONLY('demo') && SITE === '/www') {
       upgraded_ms: runs[0].upgraded_ms === null ? null : median(runs.map((r) => r.upgraded_ms)),
       served_bytes_runs: runs.map((r) => r.served_bytes) };
     row.repeat_first_ms = median(runs.map((r) => r.repeat_first_ms));
+    row.html_to_first_ms = median(runs.map((r) => r.html_to_first_ms));
+    row.repeat_html_to_first_ms = median(runs.map((r) => r.repeat_html_to_first_ms));
     results.demo.push(row);
     log(`demo ${s.subject}/${s.level}: ${row.results} results, server sent ${kB(row.served_bytes)} kB in ${row.served_requests} requests before the first result (${row.lexical_first ? 'lexical' : 'hybrid'}) at ${row.first_ms} ms [${row.first_ms_runs}]${row.upgraded_ms ? `, upgraded at ${row.upgraded_ms} ms` : ''}; then ${kB(row.after_bytes)} kB; second visit: ${kB(row.repeat_bytes)} kB in ${row.repeat_requests} requests, first result at ${row.repeat_first_ms} ms`);
   }
@@ -555,6 +566,7 @@ if (results.chsr.cold) {
   if (o) p(`| index build in the page | (prebuilt shards: ${f2(c.load_all.ms)} ms to fetch and load all) | ${f2(o.build.index_ms)} ms (+ ${f2(o.build.parse_ms)} ms parse) |`);
   for (const f of c.first || []) p(`| first result, ${f.subject}/${f.level}, ${f.lexical_only ? 'lexical only' : 'hybrid'}: bytes incl. module / ms after module | ${kB(f.bytes_with_module)} kB / ${f2(f.total_ms)} ms | |`);
   for (const d of results.demo || []) p(`| demo page, ${d.subject}/${d.level}: second visit (cached) → first result ms | ${d.repeat_first_ms} ms | |`);
+  for (const d of results.demo || []) p(`| demo page from a link, ${d.subject}/${d.level}: the page's own HTML received → first result ms, first visit / second visit | ${d.html_to_first_ms} / ${d.repeat_html_to_first_ms} ms | |`);
   for (const d of results.typing || []) p(`| study page, ${d.subject}/${d.level}, warm: keystroke → results painted p50 / p95 ms (${d.n} keystrokes) | ${f2(d.p50)} / ${f2(d.p95)} ms | |`);
   for (const d of results.throttled || []) p(`| demo page from a link on a throttled slow phone (1.6 Mbps, 150 ms RTT, CPU 4x), ${d.subject}/${d.level}: first result ms | ${d.first_ms} ms | |`);
   for (const d of results.demo || []) p(`| demo page from a link, ${d.subject}/${d.level}: bytes the server sent before the first result (service worker included) / ms from navigation (${d.lexical_first ? 'lexical first' : 'hybrid'}) | ${kB(d.served_bytes)} kB / ${d.first_ms} ms | |`);
