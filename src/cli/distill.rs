@@ -89,12 +89,7 @@ pub(super) fn run(a: DistillArgs) -> Result<(), String> {
         r.pca_secs,
         r.total_secs
     );
-    println!(
-        "{}  {} bytes  sha256 {}",
-        a.out.display(),
-        bytes.len(),
-        sha256_hex(&bytes)
-    );
+    print_written(&a.out, &bytes);
     Ok(())
 }
 
@@ -185,11 +180,16 @@ pub(super) fn tokenlearn(a: TokenlearnArgs) -> Result<(), String> {
         },
         r.fit_secs
     );
+    print_written(&a.out, &bytes);
+    Ok(())
+}
+
+/// The line both commands end with: the model file written, its size and SHA-256.
+fn print_written(out: &std::path::Path, bytes: &[u8]) {
     println!(
         "{}  {} bytes  sha256 {}",
-        a.out.display(),
+        out.display(),
         bytes.len(),
-        sha256_hex(&bytes)
+        sha256_hex(bytes)
     );
-    Ok(())
 }

@@ -273,6 +273,32 @@ pub fn forward_tokens(
     Ok(out)
 }
 
+/// Each of `ids` through the model ([`forward_tokens`], `[CLS] id [SEP]`, `batch` at a time):
+/// `ids.len()` × hidden values, read from the forward cache at `cache` when it holds them for
+/// these weights and ids, else computed and written there. Also says whether the cache answered.
+pub(crate) fn token_vectors(
+    source: &Source,
+    cache: Option<&Path>,
+    (cls, sep): (u32, u32),
+    ids: &[u32],
+    batch: usize,
+) -> Result<(Vec<f32>, bool), DistillError> {
+    let hidden = source.config.hidden_size;
+    if let Some(v) =
+        cache.and_then(|p| load_cache(p, &source.weights_sha256, ids, ids.len(), hidden))
+    {
+        return Ok((v, true));
+    }
+    let vb =
+        VarBuilder::from_buffered_safetensors(source.weights.clone(), DType::F32, &Device::Cpu)?;
+    let model = BertModel::load(vb, &source.config)?;
+    let v = forward_tokens(&model, cls, sep, ids, batch, hidden)?;
+    if let Some(p) = cache {
+        save_cache(p, &source.weights_sha256, ids, ids.len(), hidden, &v)?;
+    }
+    Ok((v, false))
+}
+
 const CACHE_MAGIC: &[u8; 8] = b"CHSRFWDC";
 
 /// Reads a cache of `rows` × `hidden` values keyed by the weights' SHA-256 and the ids `key`
@@ -441,37 +467,17 @@ pub fn distill(opts: &DistillOptions) -> Result<(Vec<u8>, DistillReport), Distil
 
     // Forward pass over every ordinary token.
     let t = Instant::now();
-    let cached = opts
-        .forward_cache
-        .as_deref()
-        .and_then(|p| load_cache(p, &source.weights_sha256, &ordinary, ordinary.len(), hidden));
-    let pooled = match cached {
-        Some(v) => {
-            report.cached = true;
-            v
-        }
-        None => {
-            let vb = VarBuilder::from_buffered_safetensors(
-                source.weights.clone(),
-                DType::F32,
-                &Device::Cpu,
-            )?;
-            let model = BertModel::load(vb, &source.config)?;
-            let v = forward_tokens(&model, cls, sep, &ordinary, opts.batch_size, hidden)?;
-            if let Some(p) = &opts.forward_cache {
-                save_cache(
-                    p,
-                    &source.weights_sha256,
-                    &ordinary,
-                    ordinary.len(),
-                    hidden,
-                    &v,
-                )?;
-            }
-            report.forward_secs = t.elapsed().as_secs_f64();
-            v
-        }
-    };
+    let (pooled, cached) = token_vectors(
+        &source,
+        opts.forward_cache.as_deref(),
+        (cls, sep),
+        &ordinary,
+        opts.batch_size,
+    )?;
+    report.cached = cached;
+    if !cached {
+        report.forward_secs = t.elapsed().as_secs_f64();
+    }
     if pooled.iter().any(|x| !x.is_finite()) {
         return Err(DistillError::Model(
             "the transformer produced non-finite values".into(),

@@ -27,7 +27,7 @@
 //! candle's, as in the distillation), so the same inputs give the same file bytes.
 
 use super::pca::Pca;
-use super::{forward_tokens, is_special, load_cache, load_source, quantize, save_cache};
+use super::{is_special, load_cache, load_source, quantize, save_cache, token_vectors};
 use super::{DistillError, Source};
 use crate::corpus::read_files;
 use crate::embed::WordPiece;
@@ -469,37 +469,17 @@ pub fn train(opts: &TrainOptions) -> Result<(Vec<u8>, TrainReport), DistillError
     let ordinary: Vec<u32> = (0..init.vocab.len() as u32)
         .filter(|&i| !is_special(&init.vocab[i as usize]))
         .collect();
-    let pooled = match opts
-        .forward_cache
-        .as_deref()
-        .and_then(|p| load_cache(p, &source.weights_sha256, &ordinary, ordinary.len(), hidden))
-    {
-        Some(v) => v,
-        None => {
-            let vb = VarBuilder::from_buffered_safetensors(
-                source.weights.clone(),
-                DType::F32,
-                &Device::Cpu,
-            )?;
-            let model = BertModel::load(vb, &source.config)?;
-            let (cls, sep) = (
-                tok.token_id("[CLS]").unwrap_or(101),
-                tok.token_id("[SEP]").unwrap_or(102),
-            );
-            let v = forward_tokens(&model, cls, sep, &ordinary, 512, hidden)?;
-            if let Some(p) = &opts.forward_cache {
-                save_cache(
-                    p,
-                    &source.weights_sha256,
-                    &ordinary,
-                    ordinary.len(),
-                    hidden,
-                    &v,
-                )?;
-            }
-            v
-        }
-    };
+    let cls_sep = (
+        tok.token_id("[CLS]").unwrap_or(101),
+        tok.token_id("[SEP]").unwrap_or(102),
+    );
+    let (pooled, _) = token_vectors(
+        &source,
+        opts.forward_cache.as_deref(),
+        cls_sep,
+        &ordinary,
+        512,
+    )?;
 
     let texts = training_texts(
         &opts.corpora,
