@@ -71,6 +71,29 @@ fn probes(term: &str, m: u64, k: u32) -> impl Iterator<Item = u64> {
     (0..u64::from(k)).map(move |i| h1.wrapping_add(i.wrapping_mul(h2)) % m)
 }
 
+/// The Bloom filter of `terms` (distinct) sized for a false-positive rate `p`: (terms, bits `m`,
+/// hashes `k`, the bit array).
+fn bit_array<'a>(
+    terms: impl ExactSizeIterator<Item = &'a str>,
+    p: f64,
+) -> (u64, u64, u32, Vec<u8>) {
+    let n = terms.len().max(1) as f64;
+    let ln2 = std::f64::consts::LN_2;
+    let bits = ((-n * p.ln() / (ln2 * ln2)).ceil() as u64)
+        .max(8)
+        .div_ceil(8)
+        * 8;
+    let hashes = ((bits as f64 / n) * ln2).round().clamp(1.0, 16.0) as u32;
+    let mut bytes = vec![0u8; (bits / 8) as usize];
+    let count = terms.len() as u64;
+    for t in terms {
+        for j in probes(t, bits, hashes) {
+            bytes[(j / 8) as usize] |= 1 << (j % 8);
+        }
+    }
+    (count, bits, hashes, bytes)
+}
+
 impl TermFilter {
     /// The filter of `terms` (distinct), sized for [`TERM_FILTER_FP_RATE`].
     pub fn build<'a>(terms: impl ExactSizeIterator<Item = &'a str>) -> TermFilter {
@@ -79,20 +102,7 @@ impl TermFilter {
 
     /// The filter of `terms` (distinct), sized for a false-positive rate `p`.
     pub fn with_rate<'a>(terms: impl ExactSizeIterator<Item = &'a str>, p: f64) -> TermFilter {
-        let n = terms.len().max(1) as f64;
-        let ln2 = std::f64::consts::LN_2;
-        let bits = ((-n * p.ln() / (ln2 * ln2)).ceil() as u64)
-            .max(8)
-            .div_ceil(8)
-            * 8;
-        let hashes = ((bits as f64 / n) * ln2).round().clamp(1.0, 16.0) as u32;
-        let mut bytes = vec![0u8; (bits / 8) as usize];
-        let count = terms.len() as u64;
-        for t in terms {
-            for j in probes(t, bits, hashes) {
-                bytes[(j / 8) as usize] |= 1 << (j % 8);
-            }
-        }
+        let (count, bits, hashes, bytes) = bit_array(terms, p);
         TermFilter {
             terms: count,
             bits,
@@ -125,13 +135,13 @@ pub struct ShardTermFilter {
 impl ShardTermFilter {
     /// The filter of `terms` (distinct) for the shard stored in `file`.
     pub fn build<'a>(file: &str, terms: impl ExactSizeIterator<Item = &'a str>) -> ShardTermFilter {
-        let f = TermFilter::build(terms);
+        let (count, bits, hashes, bytes) = bit_array(terms, TERM_FILTER_FP_RATE);
         ShardTermFilter {
             file: file.to_string(),
-            terms: f.terms,
-            bits: f.bits,
-            hashes: f.hashes,
-            bytes: base64_decode(&f.filter).expect("just encoded"),
+            terms: count,
+            bits,
+            hashes,
+            bytes,
         }
     }
 

@@ -101,18 +101,24 @@ impl Library {
     /// again, and then gets the shards themselves).
     fn split_matchable(&self, files: &[String], q: &Query<'_>) -> (Vec<String>, Vec<String>) {
         let pos = |f: &String| self.manifest().shards.iter().position(|e| &e.file == f);
-        let unknown = files
+        let verdicts: Vec<CouldMatch> = files
             .iter()
-            .any(|f| pos(f).is_some_and(|i| self.could_match(i, q) == CouldMatch::Unknown));
-        if unknown {
+            .map(|f| pos(f).map_or(CouldMatch::Yes, |i| self.could_match(i, q)))
+            .collect();
+        if verdicts.contains(&CouldMatch::Unknown) {
             if let Some(t) = &self.manifest().terms {
                 return (vec![t.file.clone()], Vec::new());
             }
         }
-        files
+        let (could, cannot): (Vec<_>, Vec<_>) = files
             .iter()
             .cloned()
-            .partition(|f| pos(f).is_none_or(|i| self.could_match(i, q) != CouldMatch::No))
+            .zip(verdicts)
+            .partition(|(_, v)| *v != CouldMatch::No);
+        (
+            could.into_iter().map(|(f, _)| f).collect(),
+            cannot.into_iter().map(|(f, _)| f).collect(),
+        )
     }
 
     /// The section evidence on each side of a widening step ([`super::unit_scores`]):
@@ -424,11 +430,18 @@ impl Library {
                     // the term filters that is not known: the lock is not said to have stopped
                     // anything, and the filters are asked for (only they: a locked level never
                     // loads another level's shards), so that the next search can say.
-                    let asked = !level_matches || weak_level;
-                    if asked && !self.terms_loaded() {
-                        r.pending_shards = self.split_matchable(&missing, q).0;
-                    }
-                    asked && self.terms_loaded() && !self.split_matchable(&missing, q).0.is_empty()
+                    (!level_matches || weak_level)
+                        && if self.terms_loaded() {
+                            !self.split_matchable(&missing, q).0.is_empty()
+                        } else {
+                            r.pending_shards = self
+                                .manifest()
+                                .terms
+                                .iter()
+                                .map(|t| t.file.clone())
+                                .collect();
+                            false
+                        }
                 }
             };
             if blocked && !r.widened {

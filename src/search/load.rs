@@ -97,21 +97,6 @@ fn verified<T>(
     decode(bytes, false).map_err(fmt_err)
 }
 
-/// The term-filter file's payload, checked against its manifest entry.
-fn decode_term_filters_verified(
-    entry: &PartEntry,
-    bytes: &[u8],
-    sha256: &str,
-) -> Result<crate::format::TermFiltersFile, LoadError> {
-    verified(
-        &entry.file,
-        bytes,
-        &entry.sha256,
-        sha256,
-        decode_term_filters,
-    )
-}
-
 /// Decodes and checks a dense index's graph for a shard of `n_chunks`, then drops the encoded
 /// graph (the decoded one replaces it; `DenseIndex` keeps the model id and parameters).
 fn decode_dense(d: &mut DenseIndex, n_chunks: usize) -> Result<DenseShard, FormatError> {
@@ -267,7 +252,13 @@ impl Library {
         if self.terms_loaded() {
             return Ok(());
         }
-        let file = decode_term_filters_verified(&entry, bytes, sha256)?;
+        let file = verified(
+            &entry.file,
+            bytes,
+            &entry.sha256,
+            sha256,
+            decode_term_filters,
+        )?;
         let mut filters = vec![None; self.manifest.shards.len()];
         for f in &file.filters {
             let Some(i) = self.shard_with_file(&f.file) else {
