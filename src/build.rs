@@ -11,10 +11,11 @@
 use crate::analysis::{Analyzer, Lang, ANALYZER_VERSION};
 use crate::corpus::{IngestWarning, SourcedChunk};
 use crate::format::{
-    encode_dense_part, encode_shard, encode_term_filters, sha256_hex, write_varint, BuildParams,
-    ChunkRecord, DenseIndex, DensePart, FacetCounts, Field, LexicalIndex, Manifest, ModelEntry,
-    PartEntry, QVec, ShardEntry, ShardPayload, ShardTermFilter, TermFiltersFile, VectorSpec,
-    BYO_PREFIX, FORMAT_VERSION, MANIFEST_FORMAT,
+    encode_dense_part, encode_shard, encode_term_filters, encode_text_part, sha256_hex,
+    text_blocks, write_varint, BuildParams, ChunkRecord, DenseIndex, DensePart, FacetCounts, Field,
+    LexicalIndex, Manifest, ModelEntry, NearDuplicate, PartEntry, QVec, ShardEntry, ShardPayload,
+    ShardTermFilter, TermFiltersFile, TextEntry, TextPart, VectorSpec, BYO_PREFIX, FORMAT_VERSION,
+    MANIFEST_FORMAT, TEXT_BLOCK_BYTES,
 };
 use std::collections::BTreeMap;
 
@@ -121,13 +122,19 @@ pub struct BuiltShard {
     pub bytes: Vec<u8>,
     /// The complete dense-part file (named in `entry.dense`), when the shard has vectors.
     pub dense_bytes: Option<Vec<u8>>,
+    /// The complete text-part files (named in `entry.text`, same order).
+    pub text_bytes: Vec<Vec<u8>>,
 }
 
 impl BuiltShard {
-    /// The files of this shard, as (file name, bytes): the shard file, then its dense part.
+    /// The files of this shard, as (file name, bytes): the shard file, its dense part, then its
+    /// text parts.
     pub fn files(&self) -> Vec<(&str, &[u8])> {
         let mut v = vec![(self.entry.file.as_str(), self.bytes.as_slice())];
         if let (Some(e), Some(b)) = (&self.entry.dense, &self.dense_bytes) {
+            v.push((e.file.as_str(), b.as_slice()));
+        }
+        for (e, b) in self.entry.text.iter().zip(&self.text_bytes) {
             v.push((e.file.as_str(), b.as_slice()));
         }
         v
@@ -337,10 +344,16 @@ pub fn build_with(
             v
         })
         .collect();
+    for records in groups.values_mut() {
+        records.sort_by(|a, b| a.id.cmp(&b.id));
+    }
+    let mut near = near_duplicates(&groups);
     let mut shards = Vec::new();
     let mut filters = Vec::new();
     for ((subject, level), mut records) in groups {
-        records.sort_by(|a, b| a.id.cmp(&b.id));
+        let near_duplicates = near
+            .remove(&(subject.clone(), level.clone()))
+            .unwrap_or_default();
         let lexical = lexical_index(&records, &analyzer);
         let dense = match (embedder, &byo) {
             (Some(e), _) => Some(dense_index(
@@ -367,6 +380,15 @@ pub fn build_with(
             (None, None) => None,
         };
         let n_chunks = records.len() as u64;
+        // The display text goes to text parts (below): ranking reads only the shard.
+        let text_blocks = text_blocks(
+            &records.iter().map(|c| c.text.as_str()).collect::<Vec<_>>(),
+            TEXT_BLOCK_BYTES,
+        );
+        let texts: Vec<String> = records
+            .iter_mut()
+            .map(|c| std::mem::take(&mut c.text))
+            .collect();
         let payload = ShardPayload {
             params: BuildParams {
                 analyzer_version: ANALYZER_VERSION,
@@ -380,6 +402,8 @@ pub fn build_with(
             // The vectors go to their own file (below): a reader searches lexically first.
             dense: None,
             chunks: records,
+            near_duplicates,
+            text_blocks: text_blocks.clone(),
         };
         let bytes = encode_shard(&payload);
         let sha = sha256_hex(&bytes);
@@ -400,6 +424,30 @@ pub fn build_with(
             };
             (entry, part)
         });
+        let mut first = 0u32;
+        let mut texts = texts.into_iter();
+        let text: Vec<(TextEntry, Vec<u8>)> = text_blocks
+            .iter()
+            .map(|&n| {
+                let part = encode_text_part(&TextPart {
+                    subject: subject.clone(),
+                    level: level.clone(),
+                    shard_sha256: sha.clone(),
+                    first,
+                    texts: texts.by_ref().take(n as usize).collect(),
+                });
+                let part_sha = sha256_hex(&part);
+                let entry = TextEntry {
+                    file: format!("{stem}.{}.chsrx", &part_sha[..16]),
+                    sha256: part_sha,
+                    bytes: part.len() as u64,
+                    first,
+                    chunks: n,
+                };
+                first += n;
+                (entry, part)
+            })
+            .collect();
         let entry = ShardEntry {
             file: format!("{stem}.{}.chsr", &sha[..16]),
             sha256: sha,
@@ -409,6 +457,7 @@ pub fn build_with(
             subject,
             level,
             dense: dense.as_ref().map(|(e, _)| e.clone()),
+            text: text.iter().map(|(e, _)| e.clone()).collect(),
             terms: None,
         };
         filters.push(ShardTermFilter::build(
@@ -419,6 +468,7 @@ pub fn build_with(
             entry,
             bytes,
             dense_bytes: dense.map(|(_, b)| b),
+            text_bytes: text.into_iter().map(|(_, b)| b).collect(),
         });
     }
     // Only a shard a widening step could load needs its term filter: another level of a
@@ -460,6 +510,34 @@ pub fn build_with(
         terms_file,
         warnings,
     }
+}
+
+/// Near-duplicate pairs over every chunk of the build ([`crate::rerank::dedup`]), each pair
+/// stored on both sides: per shard (subject, level), sorted by chunk then other id.
+fn near_duplicates(
+    groups: &BTreeMap<(String, String), Vec<ChunkRecord>>,
+) -> BTreeMap<(String, String), Vec<NearDuplicate>> {
+    use crate::rerank::dedup::{similar_pairs, word_set};
+    let all: Vec<(&(String, String), u32, &ChunkRecord)> = groups
+        .iter()
+        .flat_map(|(k, v)| v.iter().enumerate().map(move |(i, c)| (k, i as u32, c)))
+        .collect();
+    let sets: Vec<Vec<u64>> = all.iter().map(|(_, _, c)| word_set(&c.text)).collect();
+    let mut out: BTreeMap<(String, String), Vec<NearDuplicate>> = BTreeMap::new();
+    for (i, j, similarity) in similar_pairs(&sets, crate::rerank::DEDUP_THRESHOLD) {
+        for (a, b) in [(i, j), (j, i)] {
+            let (key, chunk, _) = all[a as usize];
+            out.entry(key.clone()).or_default().push(NearDuplicate {
+                chunk,
+                of: all[b as usize].2.id.clone(),
+                similarity,
+            });
+        }
+    }
+    for v in out.values_mut() {
+        v.sort_by(|x, y| (x.chunk, &x.of).cmp(&(y.chunk, &y.of)));
+    }
+    out
 }
 
 /// The `doc_type` stored for each chunk (its canonical type, or the value as written when the
@@ -524,7 +602,7 @@ pub fn write_output(out: &BuildOutput, dir: &std::path::Path) -> std::io::Result
     for e in std::fs::read_dir(dir)? {
         let e = e?;
         let name = e.file_name().to_string_lossy().to_string();
-        let ours = [".chsr", ".chsrv", ".chsrm", ".chsrt"]
+        let ours = [".chsr", ".chsrv", ".chsrm", ".chsrt", ".chsrx"]
             .iter()
             .any(|x| name.ends_with(x));
         if ours && !keep.contains(name.as_str()) {

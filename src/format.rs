@@ -12,7 +12,8 @@
 //! | n | payload: [`ShardPayload`] encoded with bincode 2 (standard config) |
 //!
 //! The payload starts with the build parameters ([`BuildParams`]: analyzer version, BM25 k1/b),
-//! followed by chunk metadata and display text, then the inverted index. Nothing in it depends on
+//! followed by chunk metadata and display text (or, when the text lives in text parts, empty
+//! texts: see [`text`]), then the inverted index, the near-duplicate pairs and the text blocks. Nothing in it depends on
 //! time, hashing order or thread scheduling, so the same corpus gives byte-identical shards.
 //!
 //! The static embedding model file has its own framing and types in [`model`].
@@ -26,6 +27,7 @@ pub mod frame;
 pub mod manifest;
 pub mod model;
 pub mod terms;
+pub mod text;
 
 pub use dense::*;
 pub use manifest::*;
@@ -33,13 +35,14 @@ pub use terms::{
     decode_term_filters, encode_term_filters, ShardTermFilter, TermFilter, TermFiltersFile,
     TERM_FILTER_FP_RATE,
 };
+pub use text::{decode_text_part, encode_text_part, text_blocks, TextPart, TEXT_BLOCK_BYTES};
 
 use frame::FrameKind;
 
 /// Magic bytes opening every shard file.
 pub const MAGIC: &[u8; 8] = b"CHSRSHRD";
 /// Version of the shard layout this build writes and reads.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 /// Name of the manifest format, stored in `manifest.json`.
 pub const MANIFEST_FORMAT: &str = "chsr-manifest";
 /// Size of the fixed header preceding the payload.
@@ -446,6 +449,34 @@ pub struct ShardPayload {
     pub lexical: LexicalIndex,
     /// Dense index over `chunks`, when the shard was built with an embedding model.
     pub dense: Option<DenseIndex>,
+    /// The chunks' near-duplicates over the whole build (this shard's and other shards'
+    /// chunks), sorted by `chunk` then `of`: what the reranker's near-duplicate removal reads
+    /// instead of the texts ([`crate::rerank::dedup`]).
+    pub near_duplicates: Vec<NearDuplicate>,
+    /// When the display text lives in text parts ([`text`]): the number of chunks in each
+    /// part, in order (their `text` is then empty here); empty when the text is inline.
+    pub text_blocks: Vec<u32>,
+}
+
+/// One chunk's near-duplicate, found at build time.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NearDuplicate {
+    /// Position of the chunk in its shard.
+    pub chunk: u32,
+    /// Id of the other chunk (in any shard of the build).
+    pub of: String,
+    /// Jaccard similarity of their word sets (≥ [`crate::rerank::DEDUP_THRESHOLD`]).
+    pub similarity: f64,
+}
+
+impl ShardPayload {
+    /// The near-duplicates of chunk `doc` ([`ShardPayload::near_duplicates`]).
+    pub fn near_duplicates_of(&self, doc: u32) -> &[NearDuplicate] {
+        let v = &self.near_duplicates;
+        let start = v.partition_point(|n| n.chunk < doc);
+        let end = start + v[start..].partition_point(|n| n.chunk == doc);
+        &v[start..end]
+    }
 }
 
 /// The shard file kind: [`MAGIC`], [`FORMAT_VERSION`], at most [`MAX_PAYLOAD`] bytes of payload.
@@ -483,6 +514,34 @@ fn decode_shard_inner(bytes: &[u8], checksum: bool) -> Result<ShardPayload, Form
         });
     }
     payload.lexical.validate(payload.chunks.len())?;
+    let n = payload.chunks.len();
+    if payload
+        .near_duplicates
+        .iter()
+        .any(|d| d.chunk as usize >= n)
+        || payload
+            .near_duplicates
+            .windows(2)
+            .any(|w| (w[0].chunk, &w[0].of) > (w[1].chunk, &w[1].of))
+    {
+        return Err(FormatError::Decode(
+            "near-duplicate pairs out of order or naming a chunk past the shard's end".into(),
+        ));
+    }
+    if !payload.text_blocks.is_empty()
+        && (payload
+            .text_blocks
+            .iter()
+            .map(|&b| b as usize)
+            .sum::<usize>()
+            != n
+            || payload.text_blocks.contains(&0))
+    {
+        return Err(FormatError::Decode(format!(
+            "text blocks of {:?} chunks do not cover the shard's {n} chunks",
+            payload.text_blocks
+        )));
+    }
     // The dense graph is validated when the reader decodes it (`DenseIndex::decode_graph`).
     if let Some(c) = payload
         .chunks

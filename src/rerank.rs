@@ -25,7 +25,8 @@
 //! own correction stays; OpenCERB dev, lexical shards: E nDCG@8 0.670 → 0.680, no slice lower).
 //!
 //! Near-duplicates: word-set Jaccard similarity ≥ `dedup_threshold` (0.75) with a better-ranked
-//! kept result removes the lower one.
+//! kept result removes the lower one. The pairs are found once at build time ([`dedup`]) and
+//! stored with the shards, so ranking reads no display text.
 //!
 //! **Section coverage** (`coverage_*`): the boosts above commit the first screen to one section,
 //! which is right when the evidence singles that section out. When it does not, the last
@@ -43,7 +44,7 @@
 //! A chunk without a section key is a section of its own. Moved chunks keep their score and
 //! carry an [`Adjustment`] of 0 saying why they are on the first screen.
 
-use crate::format::{ChunkRecord, Field};
+use crate::format::{ChunkRecord, Field, NearDuplicate};
 use crate::understand::Understanding;
 use serde::Serialize;
 
@@ -69,7 +70,8 @@ pub struct RerankConfig {
     /// to its neighbours). Without an exercise among the candidates nothing is known, and
     /// nothing changes.
     pub other_answer: f64,
-    /// Jaccard similarity at or above which a lower-ranked result is a near-duplicate.
+    /// Jaccard similarity at or above which a lower-ranked result is a near-duplicate; at least
+    /// [`DEDUP_THRESHOLD`], down to which the build stores pairs (lower values act as it).
     pub dedup_threshold: f64,
     /// Section coverage: how many of the last of the `keep` results go to the best chunks of
     /// runner-up sections when the section evidence is not decisive (0 = off). The defaults (2
@@ -109,7 +111,7 @@ impl Default for RerankConfig {
             same_section: 0.002,
             exercise: 0.01,
             other_answer: 0.01,
-            dedup_threshold: 0.75,
+            dedup_threshold: DEDUP_THRESHOLD,
             coverage_slots: 2,
             coverage_margin: 0.95,
             coverage_dense: 4,
@@ -140,6 +142,9 @@ pub struct Candidate<'a, K> {
     pub dense_rank: Option<usize>,
     /// Boosts applied.
     pub adjustments: Vec<Adjustment>,
+    /// The chunk's near-duplicates, found at build time ([`dedup`]): the other chunks whose word
+    /// sets are at least [`DEDUP_THRESHOLD`] similar, by id.
+    pub near: &'a [NearDuplicate],
 }
 
 impl<'a, K> Candidate<'a, K> {
@@ -151,6 +156,7 @@ impl<'a, K> Candidate<'a, K> {
             score,
             dense_rank: None,
             adjustments: Vec::new(),
+            near: &[],
         }
     }
 }
@@ -196,63 +202,6 @@ pub struct Duplicate {
     pub of: String,
     /// Their similarity.
     pub similarity: f64,
-}
-
-/// The set of a text's words (lowercase, 2+ characters) as sorted, distinct 64-bit FNV-1a
-/// hashes: the same Jaccard similarity as sets of strings (barring a 64-bit collision), without
-/// allocating a string per word. Deterministic, so native and Wasm agree.
-fn word_set(text: &str) -> Vec<u64> {
-    let mut set: Vec<u64> = text
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| w.chars().nth(1).is_some())
-        .map(|w| {
-            let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-            if w.is_ascii() {
-                // The same bytes as the general path below, without decoding characters.
-                for b in w.bytes() {
-                    h = (h ^ b.to_ascii_lowercase() as u64).wrapping_mul(0x0000_0100_0000_01b3);
-                }
-                return h;
-            }
-            for c in w.chars().flat_map(char::to_lowercase) {
-                let mut buf = [0u8; 4];
-                for &b in c.encode_utf8(&mut buf).as_bytes() {
-                    h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
-                }
-            }
-            h
-        })
-        .collect();
-    set.sort_unstable();
-    set.dedup();
-    set
-}
-
-fn set_similarity(a: &[u64], b: &[u64]) -> f64 {
-    let (mut i, mut j, mut inter) = (0, 0, 0usize);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                inter += 1;
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    let inter = inter as f64;
-    let union = (a.len() + b.len()) as f64 - inter;
-    if union == 0.0 {
-        1.0
-    } else {
-        inter / union
-    }
-}
-
-/// Jaccard similarity of the word sets of two texts (lowercase, words of 2+ characters).
-pub fn similarity(a: &str, b: &str) -> f64 {
-    set_similarity(&word_set(a), &word_set(b))
 }
 
 fn label_key(label: &str) -> String {
@@ -412,21 +361,16 @@ pub fn rerank<'a, K: Clone>(
     cands.sort_by(order);
     // Near-duplicate removal against better-ranked kept results.
     let mut kept: Vec<Candidate<'a, K>> = Vec::with_capacity(keep.min(cands.len()));
-    let mut kept_sets: Vec<Vec<u64>> = Vec::new();
     let mut dups = Vec::new();
     let mut rest = cands.into_iter();
     for c in rest.by_ref() {
-        let set = word_set(&c.chunk.text);
-        match duplicate_of(&set, &kept, &kept_sets, cfg.dedup_threshold) {
+        match duplicate_of(&c, &kept, cfg.dedup_threshold) {
             Some((of, similarity)) => dups.push(Duplicate {
                 id: c.chunk.id.clone(),
                 of,
                 similarity,
             }),
-            None => {
-                kept_sets.push(set);
-                kept.push(c);
-            }
+            None => kept.push(c),
         }
         if kept.len() >= keep {
             break;
@@ -438,32 +382,30 @@ pub fn rerank<'a, K: Clone>(
         // first `keep - reserve` results do not show, one each, in rank order.
         let head = keep - reserve;
         let mut pool = kept.split_off(head);
-        kept_sets.truncate(head);
         pool.append(&mut tail);
         let mut shown: Vec<(bool, &str)> = kept.iter().map(section_of).collect();
         let mut placed = 0;
         for mut c in pool {
             let section = section_of(&c);
-            if placed < reserve && !shown.contains(&section) {
-                let set = word_set(&c.chunk.text);
-                if duplicate_of(&set, &kept, &kept_sets, cfg.dedup_threshold).is_none() {
-                    shown.push(section);
-                    let what = match section {
-                        (true, key) => format!("best chunk of section {key}"),
-                        (false, _) => "a chunk with no section".to_string(),
-                    };
-                    c.adjustments.push(Adjustment {
-                        reason: format!(
-                            "{what}, on the first page: the evidence does not single out one \
-                             section"
-                        ),
-                        delta: 0.0,
-                    });
-                    kept_sets.push(set);
-                    kept.push(c);
-                    placed += 1;
-                    continue;
-                }
+            if placed < reserve
+                && !shown.contains(&section)
+                && duplicate_of(&c, &kept, cfg.dedup_threshold).is_none()
+            {
+                shown.push(section);
+                let what = match section {
+                    (true, key) => format!("best chunk of section {key}"),
+                    (false, _) => "a chunk with no section".to_string(),
+                };
+                c.adjustments.push(Adjustment {
+                    reason: format!(
+                        "{what}, on the first page: the evidence does not single out one \
+                         section"
+                    ),
+                    delta: 0.0,
+                });
+                kept.push(c);
+                placed += 1;
+                continue;
             }
             tail.push(c);
         }
@@ -472,18 +414,23 @@ pub fn rerank<'a, K: Clone>(
     (kept, dups)
 }
 
-/// The kept result (id and similarity) that `set` nearly duplicates, if any.
+/// The first kept result (id and similarity) that `c` nearly duplicates at `threshold`, if any
+/// (the pairs the build found, [`Candidate::near`]).
 fn duplicate_of<K>(
-    set: &[u64],
+    c: &Candidate<'_, K>,
     kept: &[Candidate<'_, K>],
-    kept_sets: &[Vec<u64>],
     threshold: f64,
 ) -> Option<(String, f64)> {
-    kept.iter().zip(kept_sets).find_map(|(k, ks)| {
-        let sim = set_similarity(set, ks);
-        (sim >= threshold).then(|| (k.chunk.id.clone(), sim))
+    kept.iter().find_map(|k| {
+        c.near
+            .iter()
+            .find(|n| n.similarity >= threshold && n.of == k.chunk.id)
+            .map(|n| (k.chunk.id.clone(), n.similarity))
     })
 }
 
+pub mod dedup;
 #[cfg(test)]
 mod tests;
+
+pub use dedup::{similarity, DEDUP_THRESHOLD};

@@ -231,14 +231,42 @@ impl ChsrIndex {
         .map_err(err)
     }
 
-    /// Whether a file the manifest lists (a shard, a dense part, the term-filter file) is loaded.
+    /// Verifies (manifest SHA-256, the file's own checksum and version) and attaches a text part
+    /// of a loaded shard (a search names those its results need in `pending_text`). The caller's
+    /// SHA-256 of the bytes (64 hex digits, e.g. from WebCrypto) is compared with the manifest's;
+    /// without one the module hashes the file.
+    #[wasm_bindgen(js_name = loadText)]
+    pub fn load_text(
+        &mut self,
+        file: &str,
+        bytes: &[u8],
+        sha256_hex: Option<String>,
+    ) -> Result<(), JsValue> {
+        match sha256_hex {
+            Some(d) => self.lib.load_text_with_digest(file, bytes, &d),
+            None => self.lib.load_text(file, bytes),
+        }
+        .map_err(err)
+    }
+
+    /// The text parts (`{file, sha256, bytes, first, chunks}`) of the loaded shards that are not
+    /// loaded yet (a page keeping a scope for offline use fetches them all).
+    #[wasm_bindgen(js_name = textNeeded)]
+    pub fn text_needed(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.lib.text_needed())
+    }
+
+    /// Whether a file the manifest lists (a shard, a dense or text part, the term-filter file) is
+    /// loaded.
     #[wasm_bindgen(js_name = isLoaded)]
     pub fn is_loaded(&self, file: &str) -> bool {
         self.lib.is_loaded(file)
     }
 
-    /// Searches the loaded shards: `{results: [...], trace: {...}}`. Throws if a needed shard is
-    /// not loaded, or if the scope or options are invalid.
+    /// Searches the loaded shards: `{results: [...], trace: {...}, pending_text: [...]}`
+    /// (`pending_text`: text parts the results need before they are shown; load them with
+    /// `loadText` and search again). Throws if a needed shard is not loaded, or if the scope or
+    /// options are invalid.
     pub fn search(
         &self,
         query: &str,

@@ -227,6 +227,9 @@ fn a_shard_searches_lexically_until_its_dense_part_arrives() {
         "no shard loaded, no part needed"
     );
     lib.load_shard(&s.entry.file, &s.bytes).unwrap();
+    for (t, bytes) in s.entry.text.iter().zip(&s.text_bytes) {
+        lib.load_text(&t.file, bytes).unwrap();
+    }
     assert_eq!(lib.dense_needed(), vec![part.clone()]);
     assert!(!lib.is_loaded(&part.file));
     let opts = SearchOptions::for_variant(Variant::D);

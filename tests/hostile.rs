@@ -298,6 +298,15 @@ fn shard_dir(name: &str) -> (PathBuf, PathBuf) {
     (dir, chem)
 }
 
+/// The text parts the manifest in `dir` lists, and those of its first shard.
+fn text_parts(dir: &Path) -> (usize, usize) {
+    let m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    let shards = m["shards"].as_array().unwrap();
+    let n = |s: &serde_json::Value| s["text"].as_array().map_or(0, |t| t.len());
+    (shards.iter().map(n).sum(), n(&shards[0]))
+}
+
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
@@ -320,7 +329,12 @@ fn cli_verify_and_search_accept_a_good_folder() {
     let (dir, _) = shard_dir("good");
     let (code, out, _) = chsr(&["verify", s(&dir)]);
     assert_eq!(code, 0);
-    assert!(out.contains("5 shards verified"), "{out}");
+    let (texts, _) = text_parts(&dir);
+    assert!(texts >= 5, "every shard's text is in text parts");
+    assert!(
+        out.contains(&format!("5 shards, {texts} text parts verified")),
+        "{out}"
+    );
     let (code, out, _) = search_chem(&dir);
     assert_eq!(code, 0);
     assert!(out.starts_with("8 results"), "{out}");
@@ -336,8 +350,15 @@ fn cli_truncated_shard() {
     assert!(err.contains("BAD chemistry--college."), "{err}");
     assert!(err.contains("shard is truncated"), "{err}");
     assert!(err.contains("rebuild with `chsr build`"), "{err}");
+    // The shard, and its text parts, which cannot be checked without it.
+    let (texts, chem_texts) = text_parts(&dir);
+    assert!(err.contains("not checked, its shard is bad"), "{err}");
     assert!(
-        err.contains("error: 1 of 5 files failed verification"),
+        err.contains(&format!(
+            "error: {} of {} files failed verification",
+            1 + chem_texts,
+            5 + texts
+        )),
         "{err}"
     );
     let (code, out, err) = search_chem(&dir);
@@ -1060,10 +1081,14 @@ fn cli_model_file_missing_or_mismatched() {
     let (code, out, err) = chsr(&["verify", s(&dir)]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("(embedding model "), "{out}");
+    let (texts, _) = text_parts(&dir);
     assert!(
-        out.contains("5 shards, 5 dense parts and the embedding model verified"),
+        out.contains(&format!(
+            "5 shards, 5 dense parts, {texts} text parts and the embedding model verified"
+        )),
         "{out}"
     );
+    let files = 11 + texts;
     // A missing or damaged dense part is named, and the rest still verifies.
     let m: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
@@ -1073,7 +1098,10 @@ fn cli_model_file_missing_or_mismatched() {
     let (code, _, err) = chsr(&["verify", s(&dir)]);
     assert_eq!(code, 1);
     assert!(err.contains("(vectors of chemistry--college."), "{err}");
-    assert!(err.contains("1 of 11 files failed verification"), "{err}");
+    assert!(
+        err.contains(&format!("1 of {files} files failed verification")),
+        "{err}"
+    );
     std::fs::write(&part, &part_bytes[..part_bytes.len() - 1]).unwrap();
     let (code, _, err) = chsr(&["verify", s(&dir)]);
     assert_eq!(code, 1);
@@ -1087,7 +1115,7 @@ fn cli_model_file_missing_or_mismatched() {
     assert!(err.contains("SHA-256 mismatch"), "{err}");
     assert!(err.contains("rebuild with `chsr build --model`"), "{err}");
     assert!(
-        err.contains("error: 1 of 11 files failed verification"),
+        err.contains(&format!("error: 1 of {files} files failed verification")),
         "{err}"
     );
     let (code, out, err) = search_chem(&dir);

@@ -230,7 +230,9 @@ fn a_corrige_chunk_is_stored_as_a_solution_and_lifted_by_a_corrige_query() {
 
     let mut lib = Library::new(out.manifest.clone());
     for s in &out.shards {
-        lib.load_shard(&s.entry.file, &s.bytes).unwrap();
+        for (file, bytes) in s.files() {
+            lib.load_file(file, bytes).unwrap();
+        }
     }
     let r = lib
         .search(

@@ -18,7 +18,9 @@ fn library() -> Library {
     );
     let mut lib = Library::new(out.manifest.clone());
     for s in &out.shards {
-        lib.load_shard(&s.entry.file, &s.bytes).unwrap();
+        for (file, bytes) in s.files() {
+            lib.load_file(file, bytes).unwrap();
+        }
     }
     lib
 }

@@ -72,7 +72,9 @@ fn library() -> Library {
     let out = build(&chunks, &BuildOptions::default());
     let mut lib = Library::new(out.manifest.clone());
     for s in &out.shards {
-        lib.load_shard(&s.entry.file, &s.bytes).unwrap();
+        for (file, bytes) in s.files() {
+            lib.load_file(file, bytes).unwrap();
+        }
     }
     lib
 }

@@ -15,7 +15,8 @@ mod common;
 use chsr::build::{build_with, BuildOptions, Embedder};
 use chsr::corpus::SourcedChunk;
 use chsr::format::{
-    decode_dense_part, decode_shard, encode_dense_part, encode_shard, ChunkRecord, Field,
+    decode_dense_part, decode_shard, decode_text_part, encode_dense_part, encode_shard,
+    encode_text_part, ChunkRecord, Field,
 };
 use chsr::gate;
 use chsr::scope::Scope;
@@ -119,7 +120,22 @@ proptest! {
                 .filter(|r| r.subject == p.subject && r.level == p.level)
                 .collect();
             want.sort_by(|a, b| a.id.cmp(&b.id));
-            prop_assert_eq!(&p.chunks, &want);
+            // Their text travels in text parts, in order, each bound to this shard.
+            let mut texts = Vec::new();
+            for (t, bytes) in s.entry.text.iter().zip(&s.text_bytes) {
+                let part = decode_text_part(bytes, true).expect("a built text part decodes");
+                prop_assert_eq!(&encode_text_part(&part), bytes);
+                prop_assert_eq!(&part.shard_sha256, &s.entry.sha256);
+                prop_assert_eq!((part.first as usize, part.texts.len()), (texts.len(), t.chunks as usize));
+                texts.extend(part.texts);
+            }
+            let mut stored = p.chunks.clone();
+            for (c, t) in stored.iter_mut().zip(&texts) {
+                prop_assert!(c.text.is_empty(), "the shard itself holds no display text");
+                c.text = t.clone();
+            }
+            prop_assert_eq!(texts.len(), stored.len());
+            prop_assert_eq!(&stored, &want);
             // The vectors travel in their own file, bound to this shard.
             prop_assert!(p.dense.is_none());
             prop_assert_eq!(s.dense_bytes.is_some(), dense);
@@ -136,6 +152,11 @@ proptest! {
                 lib.load_file(file, bytes).expect("a built shard loads");
             }
             prop_assert!(lib.dense_needed().is_empty());
+            prop_assert!(lib.text_needed().is_empty());
+            // Loaded, every chunk has its text back.
+            for c in &want {
+                prop_assert_eq!(&lib.chunk_by_id(&c.id).unwrap().text, &c.text);
+            }
         }
         prop_assert_eq!(total, chunks.len());
     }

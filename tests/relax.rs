@@ -140,7 +140,9 @@ fn library_without_terms(out: &BuildOutput, all: bool) -> Library {
     let mut lib = Library::new(out.manifest.clone());
     for s in &out.shards {
         if all || s.entry.level == "college" {
-            lib.load_shard(&s.entry.file, &s.bytes).unwrap();
+            for (file, bytes) in s.files() {
+                lib.load_file(file, bytes).unwrap();
+            }
         }
     }
     lib

@@ -38,6 +38,9 @@ fn index() -> ChsrIndex {
     let mut index = ChsrIndex::from_manifest(&out.manifest.to_json()).unwrap();
     for s in &out.shards {
         index.load_shard(&s.entry.file, &s.bytes).unwrap();
+        for (t, bytes) in s.entry.text.iter().zip(&s.text_bytes) {
+            index.load_text(&t.file, bytes, None).unwrap();
+        }
     }
     index
 }
@@ -70,6 +73,69 @@ fn same_ids_as_native() {
             .map(|x| x.as_str().unwrap())
             .collect();
         assert_eq!(ids, want, "query {:?}", q["query"]);
+    }
+}
+
+#[wasm_bindgen_test]
+fn results_ask_for_their_text_then_show_it() {
+    let out = spine_build();
+    let mut index = ChsrIndex::from_manifest(&out.manifest.to_json()).unwrap();
+    for s in &out.shards {
+        index.load_shard(&s.entry.file, &s.bytes).unwrap();
+    }
+    let search = |index: &ChsrIndex| -> serde_json::Value {
+        let resp = index
+            .search(
+                "specific heat",
+                js(&serde_json::json!({})),
+                JsValue::UNDEFINED,
+            )
+            .unwrap();
+        serde_wasm_bindgen::from_value(resp).unwrap()
+    };
+    let first = search(&index);
+    let pending: Vec<String> = serde_json::from_value(first["pending_text"].clone()).unwrap();
+    assert!(!pending.is_empty(), "results without their text ask for it");
+    // Only the parts the results (and their sections) need, not every text part.
+    let all: usize = out.shards.iter().map(|s| s.entry.text.len()).sum();
+    assert!(pending.len() <= all);
+    for file in &pending {
+        let bytes = out.shards.iter().find_map(|sh| {
+            sh.entry
+                .text
+                .iter()
+                .zip(&sh.text_bytes)
+                .find(|(t, _)| &t.file == file)
+        });
+        // A part is checked against the manifest like a shard: another part's bytes are refused.
+        let bytes = bytes.unwrap().1;
+        let other = out
+            .shards
+            .iter()
+            .flat_map(|sh| sh.entry.text.iter().zip(&sh.text_bytes))
+            .find(|(t, _)| &t.file != file)
+            .unwrap()
+            .1;
+        let err = index.load_text(file, other, None).unwrap_err();
+        assert_eq!(code(&err), "load.integrity");
+        index.load_text(file, bytes, None).unwrap();
+        assert!(index.is_loaded(file));
+    }
+    let second = search(&index);
+    assert_eq!(second["pending_text"], serde_json::json!([]));
+    // The ranking did not wait for the text: the same results, now with their snippets.
+    let ids = |r: &serde_json::Value| -> Vec<String> {
+        r["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(ids(&first), ids(&second));
+    assert!(!ids(&second).is_empty());
+    for h in second["results"].as_array().unwrap() {
+        assert!(!h["snippet"].as_array().unwrap().is_empty(), "{h}");
     }
 }
 
@@ -336,6 +402,21 @@ fn random_queries_give_the_native_digests() {
             for sh in &out.shards {
                 index.load_shard(&sh.entry.file, &sh.bytes).unwrap();
             }
+            // Every text part, as a page keeping the scope offline does (the results' own parts
+            // are what a search asks for: `results_ask_for_their_text_then_show_it`).
+            let parts: Vec<serde_json::Value> =
+                serde_wasm_bindgen::from_value(index.text_needed().unwrap()).unwrap();
+            for part in &parts {
+                let file = part["file"].as_str().unwrap();
+                let bytes = out.shards.iter().find_map(|sh| {
+                    sh.entry
+                        .text
+                        .iter()
+                        .zip(&sh.text_bytes)
+                        .find(|(t, _)| t.file == file)
+                });
+                index.load_text(file, bytes.unwrap().1, None).unwrap();
+            }
             // The dense parts the page fetches after the shards.
             let parts: Vec<serde_json::Value> =
                 serde_wasm_bindgen::from_value(index.dense_needed().unwrap()).unwrap();
@@ -362,6 +443,8 @@ fn random_queries_give_the_native_digests() {
     for (name, bytes) in &files[1..] {
         if name.ends_with(".chsrv") {
             graph.load_dense(name, bytes).unwrap();
+        } else if name.ends_with(".chsrx") {
+            graph.load_text(name, bytes, None).unwrap();
         } else {
             graph.load_shard(name, bytes).unwrap();
         }

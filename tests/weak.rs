@@ -53,7 +53,9 @@ fn library(out: &BuildOutput, college: bool) -> Library {
     let mut lib = Library::new(out.manifest.clone());
     for s in &out.shards {
         if college || s.entry.level == "high_school" {
-            lib.load_shard(&s.entry.file, &s.bytes).unwrap();
+            for (file, bytes) in s.files() {
+                lib.load_file(file, bytes).unwrap();
+            }
         }
     }
     if let Some(t) = &out.terms_file {

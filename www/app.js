@@ -388,16 +388,19 @@ async function refreshOffline() {
     $('offline-current').hidden = true;
     return;
   }
-  const urls = manifest.shards.map((s) => ctl.client.fileUrl(s.file));
-  const saved = await savedCopies(urls);
+  // A collection is available offline once its shard and every text part are saved (its
+  // vectors only make results better: without them it searches by keywords).
+  const filesOf = (s) => [s.file, ...(s.text || []).map((p) => p.file)].map((f) => ctl.client.fileUrl(f));
+  const copies = await savedCopies(manifest.shards.flatMap(filesOf));
   if (my !== offlineSeq) return;
+  const saved = new Map(manifest.shards.map((s, i) => [i, filesOf(s).every((u) => copies.get(u))]));
   const n = [...saved.values()].filter(Boolean).length;
   $('offline-summary').textContent = `${t('offline.title')} · ${t('offline.summary', { n, total: manifest.shards.length })}`;
   list.replaceChildren(...manifest.shards.map((s, i) => {
-    const ok = saved.get(urls[i]);
+    const ok = saved.get(i);
     const item = el('li', { class: ok ? 'saved' : 'not-saved', 'data-file': s.file },
       el('span', { class: 'offline-name' }, placeLabel(t, s.subject, s.level)),
-      el('span', { class: 'offline-size' }, t.size(s.bytes)),
+      el('span', { class: 'offline-size' }, t.size(s.bytes + (s.text || []).reduce((a, p) => a + p.bytes, 0))),
       el('span', { class: 'offline-state' }, el('span', { 'aria-hidden': 'true' }, ok ? '✓ ' : '○ '), ok ? t('offline.available') : t('offline.notYet')));
     if (!ok && registration) {
       const b = el('button', { type: 'button', class: 'secondary small' }, t('offline.save'));
@@ -413,7 +416,7 @@ async function refreshOffline() {
   const inScope = manifest.shards.map((s, i) => [s, i]).filter(([s]) => files.has(s.file));
   const cur = $('offline-current');
   if (scope.subject && inScope.length > 0) {
-    const all = inScope.every(([, i]) => saved.get(urls[i]));
+    const all = inScope.every(([, i]) => saved.get(i));
     const what = placeLabel(t, scope.subject, scope.level);
     cur.textContent = all ? `✓ ${t('offline.current', { what })}` : t('offline.currentNot', { what });
     cur.classList.toggle('saved', all);

@@ -231,6 +231,11 @@ export interface SearchResponse {
   trace: Trace;
   /** From `ChsrClient.search`: enhancement files not loaded yet; call `enhance()`, then search again. */
   pending?: Enhancement[];
+  /**
+   * Text parts (file names) the results still need before they are shown (snippets, sections,
+   * context); `ChsrClient.search` loads them and searches again, so it returns `[]`.
+   */
+  pending_text: string[];
 }
 
 /** The engine's verdict on the scope's own evidence for a query (`src/search/weak.rs`). */
@@ -270,6 +275,8 @@ export interface ShardEntry {
   facets: Record<string, Record<string, number>>;
   /** The shard's dense part (its vectors, `*.chsrv`), when it has one. */
   dense?: PartEntry;
+  /** The shard's text parts (`*.chsrx`, display text of chunks `first … first + chunks − 1`), when its text is not inside the shard. */
+  text?: TextEntry[];
   /** The shard's term summary inline, as older manifests carried it (today's are in `Manifest.terms`'s file). */
   terms?: TermFilter;
 }
@@ -279,6 +286,12 @@ export interface PartEntry {
   file: string;
   sha256: string;
   bytes: number;
+}
+
+/** A text part of a shard: the display text of a block of consecutive chunks. */
+export interface TextEntry extends PartEntry {
+  first: number;
+  chunks: number;
 }
 
 /** The embedding model the shards' dense indexes were built with. */
@@ -345,12 +358,14 @@ export interface Section {
   chunks: Expanded[];
   /** Chunks of the section outside the scope (not returned). */
   withheld: number;
+  /** Text parts the section's chunks still need (empty for a section of a shown result: the search loaded them). */
+  pending_text: string[];
 }
 
 /** `ChsrClient.contextFor`: `[DOCUMENT N]` context for shown results. */
 export interface Context {
   context: string;
-  /** Ids left out: not loaded, or outside the scope. */
+  /** Ids left out: not loaded (or their text not loaded), or outside the scope. */
   withheld: number;
 }
 
@@ -360,7 +375,7 @@ export const CODES: ErrorCode[];
 /** Every failure of the client; `code` says which, the other fields say where. */
 export class ChsrError extends Error {
   constructor(code: ErrorCode, message: string, details?: {
-    url?: string; entry?: ShardEntry | ModelEntry | PartProgressEntry; status?: number; received?: number; expected?: number; cause?: unknown;
+    url?: string; entry?: ShardEntry | ModelEntry | PartProgressEntry | TextProgressEntry; status?: number; received?: number; expected?: number; cause?: unknown;
     engineCode?: EngineErrorCode; details?: ErrorDetails;
   });
   code: ErrorCode;
@@ -370,7 +385,7 @@ export class ChsrError extends Error {
   details?: ErrorDetails;
   url?: string;
   /** The file concerned (download and integrity errors): a shard, a dense part or the model. */
-  entry?: ShardEntry | ModelEntry | PartProgressEntry;
+  entry?: ShardEntry | ModelEntry | PartProgressEntry | TextProgressEntry;
   /** HTTP status (`http`). */
   status?: number;
   /** Bytes received and announced (`interrupted`). */
@@ -382,8 +397,10 @@ export class ChsrError extends Error {
 
 /** A dense part being downloaded, labelled with its shard's subject and level. */
 export type PartProgressEntry = PartEntry & { subject: string; level: string; vectorsOf: string };
+/** A text part as the client reports its download (and hands its bytes to `onShardBytes`): the part, its shard's subject, level and file. */
+export type TextProgressEntry = TextEntry & { kind: 'text'; subject: string; level: string; textOf: string };
 /** Download progress: called before each download (`info` undefined), as bytes arrive and before a retry. */
-export type Progress = (entry: ShardEntry | PartProgressEntry | ModelEntry, info?: { received: number; expected: number } | { retry: ChsrError }) => void;
+export type Progress = (entry: ShardEntry | PartProgressEntry | TextProgressEntry | ModelEntry, info?: { received: number; expected: number } | { retry: ChsrError }) => void;
 
 export function initWasm(wasmUrl?: string | URL): Promise<unknown>;
 /** The `sha384-…` integrity the document's import maps give for `url` (the Wasm module's is checked), or null. */
@@ -412,7 +429,7 @@ export class ChsrClient {
   /** The manifest's folder: the URLs of its files are relative to it. */
   readonly baseUrl: string;
   /** Optional hook, called with each shard's (and the model's) bytes once they passed the checks (the page hands them to its service worker). */
-  onShardBytes: ((entry: ShardEntry | PartProgressEntry | ModelEntry, bytes: Uint8Array) => void) | null;
+  onShardBytes: ((entry: ShardEntry | PartProgressEntry | TextProgressEntry | ModelEntry, bytes: Uint8Array) => void) | null;
   /** Optional hook for the downloads of enhancement files (dense parts, the model), called as `Progress` is. */
   onModelProgress: Progress | null;
   /** The model's manifest entry once its download started; why it could not be loaded, if so. */

@@ -372,6 +372,16 @@ export class ChsrClient {
       await this.loadEntry(entry, (bytes, digest) => (digest && this.index.loadShardWithDigest
         ? this.index.loadShardWithDigest(entry.file, bytes, digest) : this.index.loadShard(entry.file, bytes)), onProgress);
     }
+    // Text parts (named in a response's `pending_text`): small, fetched in parallel, each after
+    // its shard (loaded above or earlier).
+    const texts = [];
+    for (const shard of m.shards) {
+      for (const part of shard.text || []) {
+        if (files.includes(part.file)) texts.push({ ...part, kind: 'text', subject: shard.subject, level: shard.level, textOf: shard.file });
+      }
+    }
+    await Promise.all(texts.map((entry) => this.loadEntry(entry,
+      (bytes, digest) => this.index.loadText(entry.file, bytes, digest || undefined), onProgress)));
   }
 
   // One manifest file (`entry`: {file, bytes, ...}), fetched once even when several searches ask
@@ -427,6 +437,15 @@ export class ChsrClient {
       const asked = resp.trace.relaxation ? resp.trace.relaxation.pending_shards : [];
       const pending = widen ? asked : asked.filter((f) => terms && f === terms.file);
       if (pending.length === 0 || pending.every((f) => this.index.isLoaded(f))) break;
+      await this.loadFiles(pending, onProgress);
+      resp = this.runSearch(query, scope, options);
+    }
+    // The results' display text (their snippets, sections and context): the ranking is final,
+    // the engine names the text parts it lacks; one more round (two at most, should a part fail
+    // to name everything), only for parts not loaded.
+    for (let round = 0; round < 2; round++) {
+      const pending = (resp.pending_text || []).filter((f) => !this.index.isLoaded(f));
+      if (pending.length === 0) break;
       await this.loadFiles(pending, onProgress);
       resp = this.runSearch(query, scope, options);
     }
@@ -510,8 +529,8 @@ export class ChsrClient {
     return this.manifest().shards.filter((s) => this.index.isLoaded(s.file));
   }
 
-  /** The files of a manifest shard entry: the shard, then its dense part (if any). */
+  /** The files of a manifest shard entry: the shard, its dense part (if any), its text parts. */
   static shardFiles(entry) {
-    return entry.dense ? [entry.file, entry.dense.file] : [entry.file];
+    return [entry.file, ...(entry.dense ? [entry.dense.file] : []), ...(entry.text || []).map((t) => t.file)];
   }
 }

@@ -3,14 +3,14 @@
 // One cache per build, named `chsr-<build>`; the build id comes from the registration URL
 // (`sw.js?build=<id>`, read by offline.js from `build.json`, which `scripts/site-version.mjs` writes
 // with the list of the page's files; the page registers once its first result is shown). Installing a build fills its cache completely — the page,
-// the Wasm module, the manifest, and every data file (shard, model) of the old cache that the new
+// the Wasm module, the manifest, and every data file (shard and its parts, model) of the old cache that the new
 // manifest still names — before it may activate; activating deletes the other builds' caches. A
 // page is therefore always served from one consistent build, and a redeploy replaces the cache in
 // one step. Shards and the model are saved as the page uses them: it hands over their verified
 // bytes (`cache-bytes`), or names files for the worker to fetch (`cache-urls`).
 //
 // Requests:
-//   content-hashed data (`name.<16 hex>.ext`: shards `.chsr`, their vectors `.chsrv`, the model `.chsrm`,
+//   content-hashed data (`name.<16 hex>.ext`: shards `.chsr`, their vectors `.chsrv`, their text `.chsrx`, the model `.chsrm`,
 //     the term filters `.chsrt`) — cache first (the name is the
 //     content), else the network, then saved; `cache: 'reload'` requests (a retry after an integrity
 //     failure) always go to the network and replace the saved copy;
@@ -26,7 +26,7 @@
 const BUILD = new URL(self.location.href).searchParams.get('build') || 'dev';
 const CACHE = `chsr-${BUILD}`;
 const HASHED = /\.[0-9a-f]{16}\.[a-z0-9]+$/;
-const DATA_EXT = /\.(chsr|chsrv|chsrm|chsrt|bin|onnx)$/;
+const DATA_EXT = /\.(chsr|chsrv|chsrx|chsrm|chsrt|bin|onnx)$/;
 
 const scopeUrl = (path) => new URL(path, self.registration.scope).href;
 
@@ -51,6 +51,7 @@ async function precache() {
     for (const s of json.shards || []) {
       wanted.add(new URL(s.file, base).href);
       if (s.dense && s.dense.file) wanted.add(new URL(s.dense.file, base).href);
+      for (const t of s.text || []) wanted.add(new URL(t.file, base).href);
     }
     const model = json.model && (typeof json.model === 'string' ? json.model : json.model.file);
     if (model) wanted.add(new URL(model, base).href);

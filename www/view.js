@@ -52,6 +52,7 @@ export function entryLabel(t, entry) {
   if (entry.kind === 'terms') return t('terms.what');
   if (!entry.subject) return t('model.what');
   const place = placeLabel(t, entry.subject, entry.level);
+  if (entry.textOf) return t('text.of', { what: place });
   return entry.vectorsOf ? t('vectors.of', { what: place }) : place;
 }
 

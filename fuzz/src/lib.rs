@@ -235,6 +235,10 @@ pub fn shard_load(data: &[u8]) {
                 chunks: p.chunks.len() as u64,
                 facets: Default::default(),
                 dense: None,
+                // The original shard's text parts: a forged payload with the same blocks loads.
+                text: pos
+                    .map(|i| manifest.shards[i].text.clone())
+                    .unwrap_or_default(),
                 terms: None,
             };
             match pos {

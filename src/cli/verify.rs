@@ -1,4 +1,4 @@
-//! `chsr verify`: check every shard of a folder, its dense part and the embedding model against
+//! `chsr verify`: check every shard of a folder, its dense and text parts and the embedding model against
 //! the manifest; one `ok` line per good file, one `BAD` line per bad one.
 
 use chsr::search::Library;
@@ -9,6 +9,7 @@ pub(super) fn run(dir: &std::path::Path) -> Result<(), String> {
     let entries = lib.manifest().shards.clone();
     let mut errors = Vec::new();
     let mut files = entries.len();
+    let mut texts = 0;
     for e in &entries {
         let path = dir.join(&e.file);
         match std::fs::read(&path) {
@@ -44,6 +45,38 @@ pub(super) fn run(dir: &std::path::Path) -> Result<(), String> {
                 },
             }
         }
+        // Its text parts (each checked against the shard it belongs to).
+        for t in &e.text {
+            texts += 1;
+            files += 1;
+            let what = format!(
+                "{} (text of chunks {}..{} of {})",
+                t.file,
+                t.first,
+                t.first + t.chunks,
+                e.file
+            );
+            match std::fs::read(dir.join(&t.file)) {
+                Err(err) => errors.push(format!(
+                    "{what}: {}",
+                    chsr::search::missing_shard_message(&err)
+                )),
+                Ok(_) if !lib.is_loaded(&e.file) => {
+                    errors.push(format!("{what}: not checked, its shard is bad"))
+                }
+                Ok(bytes) => match lib.load_text(&t.file, &bytes) {
+                    Ok(()) => println!(
+                        "ok  {} (text of chunks {}..{} of {}, {} bytes)",
+                        t.file,
+                        t.first,
+                        t.first + t.chunks,
+                        e.file,
+                        t.bytes
+                    ),
+                    Err(err) => errors.push(err.to_string()),
+                },
+            }
+        }
     }
     // The embedding model the manifest lists, if any: present, the right file, decodable.
     let model = lib.manifest().model.clone();
@@ -63,10 +96,13 @@ pub(super) fn run(dir: &std::path::Path) -> Result<(), String> {
             },
         }
     }
-    let parts = files - entries.len();
+    let parts = files - entries.len() - texts;
     let mut what = format!("{} shards", entries.len());
     if parts > 0 {
         what += &format!(", {parts} dense parts");
+    }
+    if texts > 0 {
+        what += &format!(", {texts} text parts");
     }
     if model.is_some() {
         what += " and the embedding model";

@@ -25,6 +25,10 @@ pub struct ShardEntry {
     pub chunks: u64,
     /// Facet counts per field name (`doc_type`, `lang`, `chapter`, `year`, `exam`, `paper`, `topic`).
     pub facets: BTreeMap<String, FacetCounts>,
+    /// The shard's text parts ([`super::TextPart`]), in chunk order, when its display text lives
+    /// in its own files (empty: the text is inside the shard).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub text: Vec<TextEntry>,
     /// The shard's dense part ([`DensePart`]), in its own file, when the shard has vectors.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dense: Option<PartEntry>,
@@ -43,6 +47,21 @@ pub struct PartEntry {
     pub sha256: String,
     /// File size in bytes.
     pub bytes: u64,
+}
+
+/// A text part of a shard ([`super::TextPart`]), as listed in the manifest.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TextEntry {
+    /// Content-hashed file name, relative to the manifest.
+    pub file: String,
+    /// SHA-256 of the whole file.
+    pub sha256: String,
+    /// File size in bytes.
+    pub bytes: u64,
+    /// Position of the part's first chunk in the shard.
+    pub first: u32,
+    /// Number of chunks in the part.
+    pub chunks: u32,
 }
 
 /// The embedding model a shard folder was built with, as listed in the manifest.
@@ -129,7 +148,11 @@ impl Manifest {
         let files = m
             .shards
             .iter()
-            .flat_map(|s| std::iter::once(&s.file).chain(s.dense.as_ref().map(|d| &d.file)))
+            .flat_map(|s| {
+                std::iter::once(&s.file)
+                    .chain(s.dense.as_ref().map(|d| &d.file))
+                    .chain(s.text.iter().map(|t| &t.file))
+            })
             .chain(m.model.as_ref().map(|e| &e.file))
             .chain(m.terms.as_ref().map(|e| &e.file));
         for file in files {

@@ -2,30 +2,20 @@
 use super::*;
 use crate::understand::understand;
 
-#[cfg(not(target_arch = "wasm32"))]
-proptest::proptest! {
-    /// The ASCII fast path hashes a word exactly as the general (character) path does.
-    #[test]
-    fn word_sets_hash_ascii_words_like_any_word(text in "[A-Za-z0-9 .,'ÉéßİΣ-]{0,80}") {
-        let general = |w: &str| {
-            let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-            for c in w.chars().flat_map(char::to_lowercase) {
-                let mut buf = [0u8; 4];
-                for &b in c.encode_utf8(&mut buf).as_bytes() {
-                    h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
-                }
-            }
-            h
-        };
-        let mut want: Vec<u64> = text
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| w.chars().nth(1).is_some())
-            .map(general)
-            .collect();
-        want.sort_unstable();
-        want.dedup();
-        proptest::prop_assert_eq!(word_set(&text), want);
+/// Each chunk's near-duplicates among `chunks`, found as the build finds them.
+fn near_of(chunks: &[&ChunkRecord]) -> Vec<Vec<NearDuplicate>> {
+    let sets: Vec<Vec<u64>> = chunks.iter().map(|c| dedup::word_set(&c.text)).collect();
+    let mut out = vec![Vec::new(); chunks.len()];
+    for (i, j, similarity) in dedup::similar_pairs(&sets, DEDUP_THRESHOLD) {
+        for (a, b) in [(i, j), (j, i)] {
+            out[a as usize].push(NearDuplicate {
+                chunk: a,
+                of: chunks[b as usize].id.clone(),
+                similarity,
+            });
+        }
     }
+    out
 }
 
 fn chunk(id: &str, doc_type: &str, section: &str, text: &str) -> ChunkRecord {
@@ -62,6 +52,7 @@ fn definition_requests_lift_glossary_entries() {
             score: 0.0164,
             dense_rank: None,
             adjustments: vec![],
+            near: &[],
         },
         Candidate {
             key: 1,
@@ -69,6 +60,7 @@ fn definition_requests_lift_glossary_entries() {
             score: 0.0150,
             dense_rank: None,
             adjustments: vec![],
+            near: &[],
         },
     ];
     let (out, _) = rerank(
@@ -109,6 +101,7 @@ fn labels_and_hinted_fields_are_boosted() {
             score: 0.0164,
             dense_rank: None,
             adjustments: vec![],
+            near: &[],
         },
         Candidate {
             key: 1,
@@ -116,6 +109,7 @@ fn labels_and_hinted_fields_are_boosted() {
             score: 0.0160,
             dense_rank: None,
             adjustments: vec![],
+            near: &[],
         },
         Candidate {
             key: 2,
@@ -123,6 +117,7 @@ fn labels_and_hinted_fields_are_boosted() {
             score: 0.0140,
             dense_rank: None,
             adjustments: vec![],
+            near: &[],
         },
     ];
     let u = understand("express the quantities in SI base units from Table 1.2");
@@ -170,6 +165,7 @@ fn exercises_yield_unless_the_query_asks_for_exercises() {
                 score: 0.0164,
                 dense_rank: None,
                 adjustments: vec![],
+                near: &[],
             },
             Candidate {
                 key: 1,
@@ -177,6 +173,7 @@ fn exercises_yield_unless_the_query_asks_for_exercises() {
                 score: 0.0150,
                 dense_rank: None,
                 adjustments: vec![],
+                near: &[],
             },
         ]
     };
@@ -257,6 +254,7 @@ fn near_duplicates_are_removed_below_threshold_kept_above() {
         "s1",
         "Entropy increases when a solid melts into a liquid",
     );
+    let near = near_of(&[&a, &b, &c]);
     let cands = vec![
         Candidate {
             key: 0,
@@ -264,6 +262,7 @@ fn near_duplicates_are_removed_below_threshold_kept_above() {
             score: 0.03,
             dense_rank: None,
             adjustments: vec![],
+            near: &near[0],
         },
         Candidate {
             key: 1,
@@ -271,6 +270,7 @@ fn near_duplicates_are_removed_below_threshold_kept_above() {
             score: 0.02,
             dense_rank: None,
             adjustments: vec![],
+            near: &near[1],
         },
         Candidate {
             key: 2,
@@ -278,6 +278,7 @@ fn near_duplicates_are_removed_below_threshold_kept_above() {
             score: 0.01,
             dense_rank: None,
             adjustments: vec![],
+            near: &near[2],
         },
     ];
     let (out, dups) = rerank(
@@ -338,6 +339,7 @@ fn coverage_order(
     cfg: &RerankConfig,
     keep: usize,
 ) -> Vec<(String, bool)> {
+    let near = near_of(&chunks.iter().collect::<Vec<_>>());
     let cands: Vec<Candidate<'_, usize>> = chunks
         .iter()
         .enumerate()
@@ -350,6 +352,7 @@ fn coverage_order(
             };
             let mut cand = Candidate::new(i, c, score);
             cand.dense_rank = dense.iter().find(|(id, _)| *id == c.id).map(|x| x.1);
+            cand.near = &near[i];
             cand
         })
         .collect();

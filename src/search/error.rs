@@ -75,7 +75,7 @@ impl fmt::Display for LoadError {
             LoadError::Model { file, message } => write!(f, "{file}: {message}"),
             LoadError::PartBeforeShard { file, shard } => write!(
                 f,
-                "{file}: the vectors of {shard}, which is not loaded: load the shard first"
+                "{file}: a part (vectors or text) of {shard}, which is not loaded: load the shard first"
             ),
             LoadError::Io { file, message } => write!(f, "{file}: {message}"),
         }

@@ -344,10 +344,12 @@ impl Library {
                 )
             });
         }
+        let pending_text = self.text_missing_for(&cands);
         trace.timings.total_ms = now_ms() - t0;
         Ok(SearchResponse {
             results,
             trace,
+            pending_text,
             scope,
         })
     }

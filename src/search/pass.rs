@@ -404,6 +404,9 @@ impl Library {
                 score: c.score,
                 dense_rank: c.dense_rank,
                 adjustments: Vec::new(),
+                near: pool.shards[c.key.shard]
+                    .payload
+                    .near_duplicates_of(c.key.doc),
             })
             .collect();
         let (kept, dups) = rerank(rc, &q.understanding, &q.soft, &opts.rerank, opts.k);

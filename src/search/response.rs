@@ -280,6 +280,11 @@ pub struct SearchResponse {
     pub results: Vec<Hit>,
     /// What happened.
     pub trace: Trace,
+    /// Text parts (file names, in manifest order) the results still need before they can be
+    /// shown: their snippets, sections and `[DOCUMENT N]` context read them. The ranking is
+    /// final without them; load them and search again. Always empty natively, where
+    /// [`crate::search::Library::load_needed_from_dir`] reads every part with its shard.
+    pub pending_text: Vec<String>,
     /// The scope applied (the request plus hints, with its locks): what [`crate::search::Library::to_context`]
     /// re-gates against.
     #[serde(skip)]

@@ -33,6 +33,10 @@ pub struct Section {
     pub chunks: Vec<Expanded>,
     /// Chunks of the section outside the scope (not returned).
     pub withheld: usize,
+    /// Text parts (file names) the section's chunks still need: when not empty, the chunks'
+    /// texts are not all there yet; load these and ask again. A search asks for the parts of
+    /// its results' sections, so a section of a shown result never waits.
+    pub pending_text: Vec<String>,
 }
 
 impl Library {
@@ -44,12 +48,18 @@ impl Library {
     /// The section of chunk `id`, re-gated against `scope` (the scope the result was searched
     /// with, locks included): `None` when the chunk is not loaded or not admissible.
     pub fn section(&self, id: &str, scope: &Scope) -> Option<Section> {
-        let (shard, hit) = self
+        let (shard, doc) = self
             .loaded()
-            .find_map(|s| s.chunks().iter().find(|c| c.id == id).map(|c| (s, c)))?;
+            .find_map(|s| s.chunks().iter().position(|c| c.id == id).map(|d| (s, d)))?;
+        let hit = &shard.chunks()[doc];
         if !admissible(scope, hit) {
             return None;
         }
+        let pending_text = shard
+            .text_missing(&[doc as u32])
+            .into_iter()
+            .map(|t| t.file.clone())
+            .collect();
         let within = scope_for(scope, classify(scope, hit));
         let rest = expand_section(hit, shard.chunks(), usize::MAX, &[], |c| {
             gate::admits(&within, c)
@@ -64,17 +74,18 @@ impl Library {
             id: id.to_string(),
             chunks,
             withheld: rest.withheld,
+            pending_text,
         })
     }
 
     /// `[DOCUMENT N]` context for chunks shown to a student (`ids`, in order), without searching
     /// again: each is re-gated against `scope`; returns the context and how many ids were
-    /// withheld (not loaded, or outside the scope).
+    /// withheld (not loaded, their text not loaded, or outside the scope).
     pub fn context_for(&self, ids: &[String], scope: &Scope) -> (String, usize) {
         let mut chunks: Vec<&ChunkRecord> = Vec::new();
         let mut withheld = 0;
         for id in ids {
-            match self.chunk_by_id(id) {
+            match self.chunk_with_text(id) {
                 Some(c) if admissible(scope, c) => {
                     if !chunks.iter().any(|x| x.id == c.id) {
                         chunks.push(c);
@@ -84,6 +95,38 @@ impl Library {
             }
         }
         (to_context(chunks), withheld)
+    }
+
+    /// The text parts not loaded yet that the results `cands` need (their own text and their
+    /// sections'), in manifest order.
+    pub(super) fn text_missing_for(&self, cands: &[Cand]) -> Vec<String> {
+        let mut out = Vec::new();
+        for (i, shard) in self.shards.iter().enumerate() {
+            let Some(shard) = shard else { continue };
+            let docs: Vec<u32> = cands
+                .iter()
+                .filter(|c| c.key.shard == i)
+                .map(|c| c.key.doc)
+                .collect();
+            if !docs.is_empty() {
+                out.extend(
+                    shard
+                        .text_missing(&docs)
+                        .into_iter()
+                        .map(|t| t.file.clone()),
+                );
+            }
+        }
+        out
+    }
+
+    /// The loaded chunk with this id, when its display text is loaded too.
+    fn chunk_with_text(&self, id: &str) -> Option<&ChunkRecord> {
+        self.loaded().find_map(|s| {
+            let doc = s.chunks().iter().position(|c| c.id == id)?;
+            let text = s.text_part_of(doc as u32).is_none_or(|p| s.text_loaded[p]);
+            text.then(|| &s.chunks()[doc])
+        })
     }
 
     /// Turns candidates into results.
@@ -173,7 +216,7 @@ impl Library {
             let within = scope_for(&resp.scope, h.leakage);
             for id in std::iter::once(h.id.as_str()).chain(h.expanded.iter().map(|e| e.id.as_str()))
             {
-                if let Some(c) = self.chunk_by_id(id) {
+                if let Some(c) = self.chunk_with_text(id) {
                     if gate::admits(&within, c) && !chunks.iter().any(|x| x.id == c.id) {
                         chunks.push(c);
                     }

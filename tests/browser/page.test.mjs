@@ -47,6 +47,24 @@ test('only the shard of the scope is downloaded', async () => {
   await page.close();
 });
 
+test('of the shard\'s text, only the parts holding the results (and their sections) are downloaded; every card has its text', async () => {
+  const { page } = await openStudyPage(browser, server.url);
+  const texts = [];
+  page.on('request', (r) => { if (r.url().endsWith('.chsrx')) texts.push(r.url()); });
+  const cards = await search(page, 'specific heat', { subject: 'physics', level: 'high_school' });
+  assert.ok(cards.length > 0);
+  const manifest = await page.evaluate(async () => (await fetch('shards/manifest.json')).json());
+  const shard = manifest.shards.find((s) => s.subject === 'physics' && s.level === 'high_school');
+  const parts = new Set(shard.text.map((t) => t.file));
+  assert.ok(texts.length > 0 && texts.length <= 12, `${texts.length} of ${parts.size} text parts: ${texts.join(', ')}`);
+  assert.ok(texts.every((u) => parts.has(u.replace(/^.*\//, ''))), 'only the scope\'s own text parts');
+  assert.equal(new Set(texts).size, texts.length, 'each part once');
+  // Every card shows its snippet (the text arrived before the results were painted).
+  const empty = await page.$$eval('.card', (els) => els.filter((e) => !e.querySelector('.snippet') || !e.querySelector('.snippet').textContent.trim()).length);
+  assert.equal(empty, 0);
+  await page.close();
+});
+
 test('an empty gate is explained in words', async () => {
   const { page } = await openStudyPage(browser, server.url);
   const cards = await search(page, 'zzzyyqqq', { subject: 'chemistry', level: 'college' });

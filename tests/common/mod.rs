@@ -21,8 +21,9 @@ pub fn build_fixture() -> BuildOutput {
 pub fn library(out: &BuildOutput) -> Library {
     let mut lib = Library::new(out.manifest.clone());
     for s in &out.shards {
-        lib.load_shard(&s.entry.file, &s.bytes)
-            .expect("fixture shard loads");
+        for (file, bytes) in s.files() {
+            lib.load_file(file, bytes).expect("fixture shard loads");
+        }
     }
     lib
 }

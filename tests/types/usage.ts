@@ -9,7 +9,7 @@ import {
 } from 'chsr';
 import type {
   Adjustment, Context, EngineErrorCode, Enhancement, ErrorCode, ErrorDetails, Evidence, Expanded, Facet, Gating, Hit, Leakage,
-  Manifest, ModelEntry, PartEntry, PartProgressEntry, Progress, RelaxStep, Relaxation, Scope, ScopeCheck, ScopeField,
+  Manifest, ModelEntry, PartEntry, PartProgressEntry, TextEntry, TextProgressEntry, Progress, RelaxStep, Relaxation, Scope, ScopeCheck, ScopeField,
   SearchOptions, SearchResponse, Section, Segment, ShardEntry, TermFilter, Trace, Trigger, Understanding, Variant,
   WeakEvidence,
 } from 'chsr';
@@ -70,11 +70,17 @@ const gatings: Gating[] = ['gated', 'ungated', 'post_filtered'];
 const triggers: Trigger[] = ['paper', 'evidence'];
 const leakages: Leakage[] = ['in_scope', 'cross_topic', 'cross_level', 'fallback', 'ungated'];
 
-function describeEntry(entry: ShardEntry | PartProgressEntry | ModelEntry): string {
-  // A shard or a dense part has a subject; the model has an id and dims.
+function describeEntry(entry: ShardEntry | PartProgressEntry | TextProgressEntry | ModelEntry): string {
+  // A shard or a dense or text part has a subject; the model has an id and dims.
   if ('id' in entry) return `model ${entry.id} (${entry.dims} dims, ${entry.bytes} bytes, ${entry.sha256})`;
   if ('vectorsOf' in entry) return `vectors of ${entry.vectorsOf} (${entry.subject}/${entry.level}, ${entry.file})`;
+  if ('textOf' in entry) {
+    const part: TextProgressEntry = entry;
+    return `${part.kind} of ${part.textOf} chunks ${part.first}+${part.chunks} (${part.subject}/${part.level}, ${part.file})`;
+  }
   const dense: PartEntry | undefined = entry.dense;
+  const text: TextEntry[] = entry.text ?? [];
+  console.log(text.map((t) => `${t.file} ${t.first} ${t.chunks} ${t.bytes} ${t.sha256}`).join(','));
   const facets: Record<string, Record<string, number>> = entry.facets;
   const terms: TermFilter | undefined = entry.terms;
   const filter = terms ? ` filter of ${terms.terms} terms: ${terms.bits} bits, ${terms.hashes} hashes, ${terms.filter.length} chars` : '';
@@ -219,6 +225,8 @@ async function integrate(): Promise<void> {
     console.log(describeError(e));
     return;
   }
+  const pendingText: string[] = resp.pending_text;
+  console.log(pendingText.length);
   for (const hit of resp.results) console.log(readHit(hit));
   console.log(readTrace(resp.trace), loaded.length);
 
@@ -260,7 +268,7 @@ async function integrate(): Promise<void> {
   }
   const first = resp.results[0];
   const section: Section | null = first ? client.section(first.id, scope) : null;
-  if (section) console.log(section.id, section.chunks.map(readExpanded).join('\n'), section.withheld);
+  if (section) console.log(section.id, section.chunks.map(readExpanded).join('\n'), section.withheld, section.pending_text.join(","));
   const packed: Context = client.contextFor(resp.results.map((h) => h.id), scope);
   console.log(packed.context.length, packed.withheld);
 

@@ -1,0 +1,110 @@
+//! Text parts: the display text of a block of a shard's chunks, in its own file.
+//!
+//! Ranking reads only the shard (index, metadata, near-duplicate pairs); the text of a result is
+//! needed to show it (snippet, whole section, `[DOCUMENT N]` context). So the builder cuts each
+//! shard's text into blocks of consecutive chunks of about [`TEXT_BLOCK_BYTES`] and writes each
+//! block to its own file, listed in the manifest ([`super::ShardEntry::text`]); a browser fetches
+//! the blocks of the results it shows, after ranking, instead of a whole subject's text before
+//! the first result (Pagefind's fragments, per block rather than per page).
+
+use super::frame::FrameKind;
+use super::{FormatError, FORMAT_VERSION, MAX_PAYLOAD};
+use serde::{Deserialize, Serialize};
+
+/// Magic bytes opening every text-part file.
+pub const TEXT_MAGIC: &[u8; 8] = b"CHSRTEXT";
+
+/// Bytes of display text (UTF-8) after which the builder closes a block: small enough that the
+/// blocks of a page of results weigh a few tens of kB compressed, large enough that a section
+/// usually lies in one or two blocks.
+pub const TEXT_BLOCK_BYTES: usize = 16 * 1024;
+
+/// The display text of chunks `first .. first + texts.len()` of a shard. Bound to its shard
+/// file by that file's SHA-256.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TextPart {
+    /// Subject of the shard.
+    pub subject: String,
+    /// Level of the shard.
+    pub level: String,
+    /// SHA-256 of the shard file this part belongs to.
+    pub shard_sha256: String,
+    /// Position of the block's first chunk in the shard.
+    pub first: u32,
+    /// The chunks' display text, in shard order.
+    pub texts: Vec<String>,
+}
+
+/// The text-part file kind: [`TEXT_MAGIC`], [`FORMAT_VERSION`], at most [`MAX_PAYLOAD`].
+const TEXT_FRAME: FrameKind = FrameKind {
+    magic: TEXT_MAGIC,
+    version: FORMAT_VERSION,
+    max_payload: MAX_PAYLOAD,
+};
+
+/// Encodes a text part into a complete file (header + payload).
+pub fn encode_text_part(part: &TextPart) -> Vec<u8> {
+    TEXT_FRAME.encode(part)
+}
+
+/// Decodes a text-part file: magic, version, length, checksum (unless `checksum` is false
+/// because the caller has matched the whole file against the manifest's digest), payload.
+pub fn decode_text_part(bytes: &[u8], checksum: bool) -> Result<TextPart, FormatError> {
+    TEXT_FRAME.decode(bytes, checksum)
+}
+
+/// Cuts `texts` into blocks of consecutive chunks, closing a block once it holds at least
+/// `target` bytes: the chunk counts of the blocks, in order (none for no chunk).
+pub fn text_blocks(texts: &[&str], target: usize) -> Vec<u32> {
+    let mut out = Vec::new();
+    let (mut n, mut bytes) = (0u32, 0usize);
+    for t in texts {
+        n += 1;
+        bytes += t.len();
+        if bytes >= target {
+            out.push(n);
+            (n, bytes) = (0, 0);
+        }
+    }
+    if n > 0 {
+        out.push(n);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_cover_every_chunk_once_and_close_at_the_target() {
+        let texts = ["aaaa", "bb", "cccccc", "d", "", "eeeeeeee"];
+        let blocks = text_blocks(&texts, 6);
+        assert_eq!(blocks, vec![2, 1, 3]);
+        assert_eq!(blocks.iter().sum::<u32>() as usize, texts.len());
+        assert!(text_blocks(&[], 6).is_empty());
+        assert_eq!(text_blocks(&["x"], 6), vec![1]);
+    }
+
+    #[test]
+    fn a_text_part_round_trips_and_a_damaged_one_is_refused() {
+        let part = TextPart {
+            subject: "physics".into(),
+            level: "college".into(),
+            shard_sha256: "ab".repeat(32),
+            first: 12,
+            texts: vec!["Newton's first law".into(), "Inertia".into()],
+        };
+        let bytes = encode_text_part(&part);
+        assert_eq!(decode_text_part(&bytes, true).unwrap(), part);
+        let mut bad = bytes.clone();
+        *bad.last_mut().unwrap() ^= 1;
+        assert_eq!(
+            decode_text_part(&bad, true),
+            Err(FormatError::ChecksumMismatch)
+        );
+        let mut shard = bytes;
+        shard[..8].copy_from_slice(crate::format::MAGIC);
+        assert_eq!(decode_text_part(&shard, true), Err(FormatError::Magic));
+    }
+}
