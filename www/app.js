@@ -221,6 +221,8 @@ function clearResults() {
 
 // The controller's reports (see controller.js).
 const hooks = {
+  // Benchmark hook (tests/bench/run.mjs): the background text of the collection has arrived.
+  textReady: () => { window.__chsrTextReadyAt = Date.now(); },
   started: (my) => { window.__chsrSeq = my; },
   progress,
   cleared: () => { clearResults(); setStatus(() => t('status.cleared')); },

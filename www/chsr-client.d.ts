@@ -443,6 +443,8 @@ export class ChsrClient {
   retryEnhancements(onProgress?: Progress): Promise<boolean>;
   /** Loads the model now; rejects with its error. */
   loadModel(): Promise<ModelEntry | null>;
+  /** Loads the loaded shards' remaining text parts in the background (once per set of shards): resolves to how many were loaded. */
+  prefetchText(): Promise<number>;
   /** Downloads the model again after a failure. */
   retryModel(): Promise<boolean>;
   manifest(): Manifest;
@@ -473,6 +475,6 @@ export class ChsrClient {
   /** `[DOCUMENT N]` context for the results shown (`ids`, in order), re-gated against the scope, without searching again. */
   contextFor(ids: string[], scope: Scope): Context;
   loadedShards(): ShardEntry[];
-  /** The files of a shard entry: the shard, then its dense part. */
-  static shardFiles(entry: ShardEntry): string[];
+  /** The files of a shard entry: the shard, its dense part, then its text parts (unless `{text: false}`). */
+  static shardFiles(entry: ShardEntry, how?: { text?: boolean }): string[];
 }

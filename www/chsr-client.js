@@ -297,6 +297,23 @@ export class ChsrClient {
     }
   }
 
+  /**
+   * Loads, in the background, the text parts of the loaded shards that are not loaded yet, so
+   * that the next searches (a student typing) find their results' text in the module instead of
+   * asking the network. Results never change when text arrives (the ranking reads none), so
+   * nothing needs searching again. Once per set of loaded shards; resolves (never rejects) to
+   * the number of parts loaded; a part that fails is left to the search that needs it.
+   */
+  async prefetchText() {
+    const loaded = this.loadedShards().map((s) => s.file).join(' ');
+    if (loaded === this.textPrefetchedFor) return 0;
+    this.textPrefetchedFor = loaded;
+    const needed = new Set(this.index.textNeeded().map((t) => t.file));
+    if (needed.size === 0) return 0;
+    const done = await Promise.all([...needed].map((f) => this.loadFiles([f]).then(() => 1, () => 0)));
+    return done.reduce((a, b) => a + b, 0);
+  }
+
   /** Loads the embedding model now (the dense path); resolves to its entry, null without one. */
   async loadModel() {
     await this.enhance();
@@ -529,8 +546,11 @@ export class ChsrClient {
     return this.manifest().shards.filter((s) => this.index.isLoaded(s.file));
   }
 
-  /** The files of a manifest shard entry: the shard, its dense part (if any), its text parts. */
-  static shardFiles(entry) {
-    return [entry.file, ...(entry.dense ? [entry.dense.file] : []), ...(entry.text || []).map((t) => t.file)];
+  /**
+   * The files of a manifest shard entry: the shard, its dense part (if any), its text parts
+   * (unless `{text: false}`).
+   */
+  static shardFiles(entry, { text = true } = {}) {
+    return [entry.file, ...(entry.dense ? [entry.dense.file] : []), ...(text ? (entry.text || []).map((t) => t.file) : [])];
   }
 }

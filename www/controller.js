@@ -40,7 +40,8 @@ function isLocked(scope, field) {
  * A controller over one client. `hooks` (all optional) are how it reports to its view:
  * `started(seq)`, `progress(entry, info)` (downloads of the current search), `results(resp,
  * {upgrade})`, `cleared()` (an empty query), `error(err, retry)`, `settled(current)` (a search is
- * over; `current`: no other started since). `options`: the search options (`k`, `text`…);
+ * over; `current`: no other started since), `textReady(n)` (the rest of the loaded collections'
+ * text arrived in the background: `n` parts). `options`: the search options (`k`, `text`…);
  * `offline`: hand loaded files to the service worker.
  */
 export class Controller {
@@ -136,6 +137,9 @@ export class Controller {
         // The vector path comes after the first result: load what it needs, then search again
         // (unless another search has started since: it does the same).
         this.client.enhance().then(() => { if (my === this.seq) this.search(query, scope, { browse, upgrade: true }); });
+      } else if (resp.results.length > 0) {
+        // Then the rest of the text of the collection, so that typing never waits for it.
+        this.client.prefetchText().then((n) => { if (n > 0 && h.textReady) h.textReady(n); });
       }
     } catch (e) {
       if (my !== this.seq) return;
@@ -195,9 +199,13 @@ export class Controller {
     return { text: context, n: ids.length - withheld, withheld };
   }
 
-  /** Hands the loaded shards and dense parts to the service worker (offline use). */
+  /**
+   * Hands the loaded shards and dense parts to the service worker (offline use). Their text
+   * parts reach it as the page loads them (`onShardBytes`, then `prefetchText`): naming them
+   * here too would download each twice.
+   */
   rememberLoaded() {
     if (!this.offline || !this.client) return;
-    keepOffline(this.client.loadedShards().flatMap((s) => ChsrClient.shardFiles(s)).map((f) => this.client.fileUrl(f)));
+    keepOffline(this.client.loadedShards().flatMap((s) => ChsrClient.shardFiles(s, { text: false })).map((f) => this.client.fileUrl(f)));
   }
 }

@@ -195,6 +195,9 @@ async function demoRun(s, q) {
     upgradedAt = await page.evaluate(() => window.__chsrUpgradedAt || null);
   } catch { /* a page without an upgrade (the model loaded before the first result) */ }
   await page.waitForFunction(() => window.__chsrRegistered === true, null, { timeout: 30_000 }).catch(() => {});
+  // The service worker saves the collection for offline use in the background (the shard, its
+  // vectors and every text part): a second visit comes after it is done.
+  await page.waitForSelector('#offline-current.saved', { timeout: 60_000 }).catch(() => {});
   await page.waitForTimeout(1500);
   await net.take();
   const before = server.stats.log.filter((e) => e.t <= firstAt);
@@ -250,8 +253,10 @@ async function typingRun(s, qs) {
   const params = new URLSearchParams({ q: qs[0].query, subject: s.subject, level: s.level });
   await page.goto(`${origin}/www/index.html?${params}`);
   await page.waitForFunction(() => (window.__chsrSearches || 0) > 0, null, { timeout: 60_000 });
-  // Warm: the model and dense parts in (the page upgrades once they land).
+  // Warm: the model and dense parts in (the page upgrades once they land), then the rest of the
+  // collection's text (loaded in the background after the upgrade).
   await page.waitForFunction(() => window.__chsrUpgradedAt || !document.body.dataset.pending, null, { timeout: 30_000 }).catch(() => {});
+  await page.waitForFunction(() => window.__chsrTextReadyAt, null, { timeout: 60_000 }).catch(() => {});
   await page.evaluate(() => {
     window.__kp = [];
     window.__kdom = [];

@@ -47,18 +47,24 @@ test('only the shard of the scope is downloaded', async () => {
   await page.close();
 });
 
-test('of the shard\'s text, only the parts holding the results (and their sections) are downloaded; every card has its text', async () => {
+test('before the first result, of the shard\'s text only the parts holding the results (and their sections) are downloaded; the rest follows, each part once', async () => {
   const { page } = await openStudyPage(browser, server.url);
   const texts = [];
-  page.on('request', (r) => { if (r.url().endsWith('.chsrx')) texts.push(r.url()); });
+  page.on('request', (r) => { if (r.url().endsWith('.chsrx')) texts.push({ url: r.url(), at: Date.now() }); });
   const cards = await search(page, 'specific heat', { subject: 'physics', level: 'high_school' });
   assert.ok(cards.length > 0);
+  const firstAt = await page.evaluate(() => window.__chsrFirstResultAt);
   const manifest = await page.evaluate(async () => (await fetch('shards/manifest.json')).json());
   const shard = manifest.shards.find((s) => s.subject === 'physics' && s.level === 'high_school');
   const parts = new Set(shard.text.map((t) => t.file));
-  assert.ok(texts.length > 0 && texts.length <= 12, `${texts.length} of ${parts.size} text parts: ${texts.join(', ')}`);
-  assert.ok(texts.every((u) => parts.has(u.replace(/^.*\//, ''))), 'only the scope\'s own text parts');
-  assert.equal(new Set(texts).size, texts.length, 'each part once');
+  const before = texts.filter((t) => t.at <= firstAt).map((t) => t.url);
+  assert.ok(before.length > 0 && before.length <= 12, `${before.length} of ${parts.size} text parts: ${before.join(', ')}`);
+  // Then, in the background, the rest of the collection's text: every part, each once.
+  await page.waitForFunction(() => window.__chsrTextReadyAt);
+  const all = texts.map((t) => t.url.replace(/^.*\//, ''));
+  assert.ok(all.every((f) => parts.has(f)), 'only the scope\'s own text parts');
+  assert.equal(new Set(all).size, all.length, 'each part once');
+  assert.equal(all.length, parts.size);
   // Every card shows its snippet (the text arrived before the results were painted).
   const empty = await page.$$eval('.card', (els) => els.filter((e) => !e.querySelector('.snippet') || !e.querySelector('.snippet').textContent.trim()).length);
   assert.equal(empty, 0);

@@ -210,7 +210,8 @@ async function integrate(): Promise<void> {
   console.log(couldMatch.length);
   for (const entry of [...needed, ...used]) {
     const files: string[] = ChsrClient.shardFiles(entry);
-    console.log(files.map((f) => client.fileUrl(f)));
+    const withoutText: string[] = ChsrClient.shardFiles(entry, { text: false });
+    console.log(files.map((f) => client.fileUrl(f)), withoutText.length);
   }
   await client.ensureLoaded(scope, options, progress);
   await client.loadFiles(needed.map((e) => e.file), progress);
@@ -248,6 +249,8 @@ async function integrate(): Promise<void> {
     console.log(retried, model, stillPending.length);
   }
   const model: ModelEntry | null = await client.loadModel();
+  const prefetched: number = await client.prefetchText();
+  console.log(prefetched);
   console.log(model?.id);
 
   // Context for an assistant, after a search with the same arguments.
