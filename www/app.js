@@ -378,6 +378,13 @@ let offlineBuiltFor = null;
 function offlineInput() {
   return `${pickersInput(currentScope())} ${Boolean(registration)}`;
 }
+// The worker reports each file it saves (hundreds for a collection's text parts): the list is
+// checked again at most every 250 ms, not once per file.
+let offlineTimer = null;
+function refreshOfflineSoon() {
+  if (offlineTimer) return;
+  offlineTimer = setTimeout(() => { offlineTimer = null; refreshOffline(); }, 250);
+}
 async function refreshOffline() {
   if (!manifest) return;
   offlineBuiltFor = offlineInput();
@@ -532,7 +539,7 @@ function init() {
   $('update-reload').addEventListener('click', applyUpdate);
   onOfflineEvent((ev) => {
     if (ev.type === 'update') $('update').hidden = false;
-    if (ev.type === 'cached') refreshOffline();
+    if (ev.type === 'cached') refreshOfflineSoon();
   });
   whenFirstResult(() => registerOffline().then((reg) => {
     registration = reg;

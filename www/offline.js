@@ -136,7 +136,16 @@ export async function savedCopies(urls) {
   const out = new Map();
   for (const u of urls) out.set(u, false);
   if (!offlineSupported() || !((registration && registration.active) || navigator.serviceWorker.controller)) return out;
+  // A collection is a shard and hundreds of text parts: files the active worker said it saved
+  // are not looked up again. (No `caches.open` here: it would create a cache that a failed
+  // install has just deleted.)
+  const worker = (registration && registration.active) || navigator.serviceWorker.controller;
+  const build = worker ? new URL(worker.scriptURL).searchParams.get('build') || 'dev' : null;
   for (const u of urls) {
+    if (build && confirmed.has(`${build} ${u}`)) {
+      out.set(u, true);
+      continue;
+    }
     try {
       out.set(u, Boolean(await caches.match(u)));
     } catch {
