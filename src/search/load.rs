@@ -126,6 +126,14 @@ pub struct Shard {
     pub text_loaded: Vec<bool>,
 }
 
+/// Who a part belongs to: its shard's file, subject, level and digest.
+struct ShardId {
+    file: String,
+    subject: String,
+    level: String,
+    sha256: String,
+}
+
 /// [`Shard::sections`] of a chunk without a section.
 pub const NO_SECTION: u32 = u32::MAX;
 
@@ -384,8 +392,16 @@ impl Library {
         let (i, p) = self
             .shard_with_text(file)
             .ok_or_else(|| LoadError::UnknownFile(file.to_string()))?;
-        let entry = self.manifest.shards[i].clone();
-        let t = entry.text[p].clone();
+        // The shard's identity, not its whole entry (which lists every part: a part is loaded
+        // hundreds of times per collection).
+        let e = &self.manifest.shards[i];
+        let t = e.text[p].clone();
+        let entry = ShardId {
+            file: e.file.clone(),
+            subject: e.subject.clone(),
+            level: e.level.clone(),
+            sha256: e.sha256.clone(),
+        };
         let Some(shard) = self.shards[i].as_mut() else {
             return Err(LoadError::PartBeforeShard {
                 file: file.into(),
