@@ -445,6 +445,10 @@ export class ChsrClient {
   loadModel(): Promise<ModelEntry | null>;
   /** Loads the loaded shards' remaining text parts in the background (once per set of shards): resolves to how many were loaded. */
   prefetchText(): Promise<number>;
+  /** The manifest's text parts named in `files`, as progress entries of their shards. */
+  textEntries(files: Set<string>): TextProgressEntry[];
+  /** Loads one text part (checked by the module against the manifest), after its shard. */
+  loadText(entry: TextProgressEntry, onProgress?: Progress): Promise<void>;
   /** Downloads the model again after a failure. */
   retryModel(): Promise<boolean>;
   manifest(): Manifest;

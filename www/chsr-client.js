@@ -308,10 +308,25 @@ export class ChsrClient {
     const loaded = this.loadedShards().map((s) => s.file).join(' ');
     if (loaded === this.textPrefetchedFor) return 0;
     this.textPrefetchedFor = loaded;
-    const needed = new Set(this.index.textNeeded().map((t) => t.file));
-    if (needed.size === 0) return 0;
-    const done = await Promise.all([...needed].map((f) => this.loadFiles([f]).then(() => 1, () => 0)));
+    const entries = this.textEntries(new Set(this.index.textNeeded().map((t) => t.file)));
+    const done = await Promise.all(entries.map((entry) => this.loadText(entry).then(() => 1, () => 0)));
     return done.reduce((a, b) => a + b, 0);
+  }
+
+  /** The manifest's text parts named in `files` (a Set), as progress entries of their shards. */
+  textEntries(files) {
+    const out = [];
+    for (const shard of this.manifest().shards) {
+      for (const part of shard.text || []) {
+        if (files.has(part.file)) out.push({ ...part, kind: 'text', subject: shard.subject, level: shard.level, textOf: shard.file });
+      }
+    }
+    return out;
+  }
+
+  /** Loads one text part (`textEntries`), after its shard. */
+  loadText(entry, onProgress) {
+    return this.loadEntry(entry, (bytes, digest) => this.index.loadText(entry.file, bytes, digest || undefined), onProgress);
   }
 
   /** Loads the embedding model now (the dense path); resolves to its entry, null without one. */
@@ -391,14 +406,7 @@ export class ChsrClient {
     }
     // Text parts (named in a response's `pending_text`): small, fetched in parallel, each after
     // its shard (loaded above or earlier).
-    const texts = [];
-    for (const shard of m.shards) {
-      for (const part of shard.text || []) {
-        if (files.includes(part.file)) texts.push({ ...part, kind: 'text', subject: shard.subject, level: shard.level, textOf: shard.file });
-      }
-    }
-    await Promise.all(texts.map((entry) => this.loadEntry(entry,
-      (bytes, digest) => this.index.loadText(entry.file, bytes, digest || undefined), onProgress)));
+    await Promise.all(this.textEntries(new Set(files)).map((entry) => this.loadText(entry, onProgress)));
   }
 
   // One manifest file (`entry`: {file, bytes, ...}), fetched once even when several searches ask

@@ -338,15 +338,7 @@ pub fn ridge_cg(
     for it in 0..iterations {
         apply(&p, &mut ap, &mut tmp);
         let pap = col_dot(&p, &ap);
-        let alpha: Vec<f32> = (0..dims)
-            .map(|j| {
-                if pap[j] > 0.0 {
-                    (rr[j] / pap[j]) as f32
-                } else {
-                    0.0
-                }
-            })
-            .collect();
+        let alpha = ratios(&rr, &pap);
         for ((xr, rrow), (pr, aprow)) in x
             .chunks_exact_mut(dims)
             .zip(r.chunks_exact_mut(dims))
@@ -358,15 +350,7 @@ pub fn ridge_cg(
             }
         }
         let rr_new = col_dot(&r, &r);
-        let beta: Vec<f32> = (0..dims)
-            .map(|j| {
-                if rr[j] > 0.0 {
-                    (rr_new[j] / rr[j]) as f32
-                } else {
-                    0.0
-                }
-            })
-            .collect();
+        let beta = ratios(&rr_new, &rr);
         for (prow, rrow) in p.chunks_exact_mut(dims).zip(r.chunks_exact(dims)) {
             for j in 0..dims {
                 prow[j] = rrow[j] + beta[j] * prow[j];
@@ -652,6 +636,14 @@ fn write_doc_vectors(
         out.push('\n');
     }
     std::fs::write(path, out).map_err(|e| DistillError::Io(format!("{}: {e}", path.display())))
+}
+
+/// Per column, `num / den` (0 where `den` is not positive): the conjugate-gradient step sizes.
+fn ratios(num: &[f64], den: &[f64]) -> Vec<f32> {
+    num.iter()
+        .zip(den)
+        .map(|(&n, &d)| if d > 0.0 { (n / d) as f32 } else { 0.0 })
+        .collect()
 }
 
 #[cfg(test)]

@@ -120,7 +120,8 @@ pub fn similar_pairs(sets: &[Vec<u64>], threshold: f64) -> Vec<(u32, u32, f64)> 
             continue;
         }
         seen.clear();
-        for w in &r[..prefix(r.len()).min(r.len())] {
+        let head = &r[..prefix(r.len()).min(r.len())];
+        for w in head {
             if let Some(list) = index.get(w) {
                 seen.extend_from_slice(list);
             }
@@ -137,7 +138,7 @@ pub fn similar_pairs(sets: &[Vec<u64>], threshold: f64) -> Vec<(u32, u32, f64)> 
                 out.push((i, j as u32, sim));
             }
         }
-        for &w in &r[..prefix(r.len()).min(r.len())] {
+        for &w in head {
             index.entry(w).or_default().push(j as u32);
         }
     }

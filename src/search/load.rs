@@ -176,10 +176,15 @@ impl Shard {
 
     /// The text part holding chunk `doc` (its position in `entry.text`), when the text lives in
     /// parts.
-    pub fn text_part_of(&self, doc: u32) -> Option<usize> {
+    fn text_part_of(&self, doc: u32) -> Option<usize> {
         let parts = &self.entry.text;
         let i = parts.partition_point(|t| t.first + t.chunks <= doc);
         (i < parts.len()).then_some(i)
+    }
+
+    /// Whether chunk `doc`'s display text is loaded (inside the shard, or its part loaded).
+    pub fn has_text(&self, doc: u32) -> bool {
+        self.text_part_of(doc).is_none_or(|p| self.text_loaded[p])
     }
 
     /// The text parts not loaded yet that hold the text of `docs` or of any chunk of their

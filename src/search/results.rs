@@ -7,7 +7,7 @@
 //! `cross_topic` one, and so on; the locked fields always. So a locked chapter, a requested doc
 //! type or year is never left by expansion, and every refused chunk is counted as withheld.
 
-use super::{Cand, Hit, Library, SearchOptions, SearchResponse, Trace};
+use super::{Cand, Hit, Library, SearchOptions, SearchResponse, Shard, Trace};
 use crate::analysis::Lang;
 use crate::expand::{expand_section, to_context, Expanded};
 use crate::format::ChunkRecord;
@@ -42,21 +42,27 @@ pub struct Section {
 impl Library {
     /// The loaded chunk with this id.
     pub fn chunk_by_id(&self, id: &str) -> Option<&ChunkRecord> {
-        self.loaded().flat_map(|s| s.chunks()).find(|c| c.id == id)
+        self.locate(id).map(|(s, doc)| &s.chunks()[doc as usize])
+    }
+
+    /// The loaded shard holding chunk `id`, and the chunk's position in it.
+    fn locate(&self, id: &str) -> Option<(&Shard, u32)> {
+        self.loaded().find_map(|s| {
+            let doc = s.chunks().iter().position(|c| c.id == id)?;
+            Some((s, doc as u32))
+        })
     }
 
     /// The section of chunk `id`, re-gated against `scope` (the scope the result was searched
     /// with, locks included): `None` when the chunk is not loaded or not admissible.
     pub fn section(&self, id: &str, scope: &Scope) -> Option<Section> {
-        let (shard, doc) = self
-            .loaded()
-            .find_map(|s| s.chunks().iter().position(|c| c.id == id).map(|d| (s, d)))?;
-        let hit = &shard.chunks()[doc];
+        let (shard, doc) = self.locate(id)?;
+        let hit = &shard.chunks()[doc as usize];
         if !admissible(scope, hit) {
             return None;
         }
         let pending_text = shard
-            .text_missing(&[doc as u32])
+            .text_missing(&[doc])
             .into_iter()
             .map(|t| t.file.clone())
             .collect();
@@ -122,11 +128,8 @@ impl Library {
 
     /// The loaded chunk with this id, when its display text is loaded too.
     fn chunk_with_text(&self, id: &str) -> Option<&ChunkRecord> {
-        self.loaded().find_map(|s| {
-            let doc = s.chunks().iter().position(|c| c.id == id)?;
-            let text = s.text_part_of(doc as u32).is_none_or(|p| s.text_loaded[p]);
-            text.then(|| &s.chunks()[doc])
-        })
+        let (s, doc) = self.locate(id)?;
+        s.has_text(doc).then(|| &s.chunks()[doc as usize])
     }
 
     /// Turns candidates into results.

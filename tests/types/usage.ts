@@ -250,7 +250,9 @@ async function integrate(): Promise<void> {
   }
   const model: ModelEntry | null = await client.loadModel();
   const prefetched: number = await client.prefetchText();
-  console.log(prefetched);
+  const parts: TextProgressEntry[] = client.textEntries(new Set(resp.pending_text));
+  for (const part of parts) await client.loadText(part, progress);
+  console.log(prefetched, parts.length);
   console.log(model?.id);
 
   // Context for an assistant, after a search with the same arguments.
