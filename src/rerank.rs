@@ -240,8 +240,7 @@ impl LabelMatcher {
     /// Whether `chunk` is what the label designates.
     pub fn matches(&self, chunk: &ChunkRecord) -> bool {
         if let Some(cl) = &chunk.label {
-            let cl = label_key(cl);
-            if cl == self.key || cl.starts_with(&self.prefix) {
+            if self.names(cl) {
                 return true;
             }
         }
@@ -249,6 +248,30 @@ impl LabelMatcher {
             (Some(x), Some(ch)) => ch.chars().flat_map(char::to_lowercase).eq(x.chars()),
             _ => false,
         }
+    }
+}
+
+impl LabelMatcher {
+    /// Whether a chunk's own label `cl` is the label or one of its parts: its [`label_key`]
+    /// equals the key or starts with the key and a space. A query naming a label tests every
+    /// admissible chunk, so an ASCII label (all of them in practice) is compared as it is read,
+    /// lower-cased and with its blanks collapsed on the fly, without building its key.
+    fn names(&self, cl: &str) -> bool {
+        if !cl.is_ascii() {
+            let cl = label_key(cl);
+            return cl == self.key || cl.starts_with(&self.prefix);
+        }
+        let mut norm = cl
+            .split(char::is_whitespace)
+            .filter(|w| !w.is_empty())
+            .enumerate()
+            .flat_map(|(i, w)| {
+                (i > 0)
+                    .then_some(b' ')
+                    .into_iter()
+                    .chain(w.bytes().map(|b| b.to_ascii_lowercase()))
+            });
+        self.key.bytes().all(|k| norm.next() == Some(k)) && matches!(norm.next(), None | Some(b' '))
     }
 }
 

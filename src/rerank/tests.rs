@@ -440,3 +440,21 @@ fn coverage_with_one_section_changes_nothing() {
     let order = coverage_order(&chunks, 0.0194, &[("a5", 9)], &coverage_cfg(), 4);
     assert_eq!(ids(&order), ["a0", "a1", "a2", "a3"]);
 }
+
+#[cfg(not(target_arch = "wasm32"))]
+proptest::proptest! {
+    /// The on-the-fly comparison of a chunk's label gives what comparing normalised keys gives
+    /// (`label_key`: lower-cased, blanks collapsed), for any label and any key, parts included
+    /// (small alphabets, so that equal and prefix keys are frequent; `É` takes the non-ASCII path).
+    #[test]
+    fn label_matching_without_keys_agrees_with_keys(
+        label in "[ \t\nTt1.É]{0,8}",
+        key in "[ Tt1.]{0,5}",
+    ) {
+        let mut c = chunk("c", "table", "1.1", "t");
+        c.label = Some(label.clone());
+        let (cl, k) = (label_key(&label), label_key(&key));
+        let want = cl == k || cl.starts_with(&format!("{k} "));
+        proptest::prop_assert_eq!(label_matches(&key, &c), want);
+    }
+}
