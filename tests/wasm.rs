@@ -546,3 +546,36 @@ fn a_weak_response_says_so_and_widening_skips_shards_that_cannot_match() {
     .unwrap();
     assert!(none.is_empty(), "{none:?}");
 }
+
+/// The SIMD int8 dot product (the module browsers with WebAssembly SIMD load; scripts/test runs
+/// this suite in Chromium built with `+simd128`) gives exactly the scalar sum: every length from
+/// 0 to 80 (whole 16-lane steps and tails), extreme components (−128, 127) and random ones.
+#[cfg(target_feature = "simd128")]
+#[wasm_bindgen_test]
+fn simd_int8_dot_product_is_the_scalar_one() {
+    use chsr::format::{dot_i8, dot_i8_scalar, dot_i8_simd};
+    let mut seed: u32 = 0x9e37_79b9;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        seed as i8
+    };
+    for n in 0..=80usize {
+        let cases: [Vec<(i8, i8)>; 3] = [
+            (0..n).map(|_| (next(), next())).collect(),
+            (0..n).map(|_| (-128, -128)).collect(),
+            (0..n)
+                .map(|i| (127, if i % 2 == 0 { -128 } else { 127 }))
+                .collect(),
+        ];
+        for case in cases {
+            let (a, b): (Vec<i8>, Vec<i8>) = case.into_iter().unzip();
+            let want = dot_i8_scalar(&a, &b);
+            assert_eq!(dot_i8_simd(&a, &b), want, "length {n}");
+            assert_eq!(dot_i8(&a, &b), want, "length {n}");
+            // Unequal lengths: the shorter one counts.
+            assert_eq!(dot_i8_simd(&a, &b[..n / 2]), dot_i8_scalar(&a, &b[..n / 2]));
+        }
+    }
+}

@@ -402,7 +402,12 @@ export type TextProgressEntry = TextEntry & { kind: 'text'; subject: string; lev
 /** Download progress: called before each download (`info` undefined), as bytes arrive and before a retry. */
 export type Progress = (entry: ShardEntry | PartProgressEntry | TextProgressEntry | ModelEntry, info?: { received: number; expected: number } | { retry: ChsrError }) => void;
 
+/** Initialises the Wasm module once; without `wasmUrl`, the package's module for this runtime (`wasmModuleFile()`) next to chsr-client.js. */
 export function initWasm(wasmUrl?: string | URL): Promise<unknown>;
+/** Whether this runtime's WebAssembly has SIMD (then the SIMD build of the module is the one loaded). */
+export function wasmSimd(): boolean;
+/** The Wasm module's file in the package's `pkg/` for this runtime: `chsr_bg.wasm` (WebAssembly SIMD) or `chsr_scalar_bg.wasm`. */
+export function wasmModuleFile(): 'chsr_bg.wasm' | 'chsr_scalar_bg.wasm';
 /** The `sha384-…` integrity the document's import maps give for `url` (the Wasm module's is checked), or null. */
 export function integrityFor(url: string): string | null;
 /** Turns an engine exception into a ChsrError by its `code` (`scope.*` → `scope`, `load.integrity|format|mismatch|model` → `integrity`, `manifest`, else `search`). */

@@ -66,11 +66,40 @@ export function integrityFor(url) {
   return null;
 }
 
-/** Initialises the Wasm module once (checked against its import-map integrity, if any). */
+// The smallest module using a SIMD instruction (`i8x16.splat`, `i8x16.popcnt`): it validates
+// exactly where WebAssembly has SIMD (every current browser; not Safari before 16.4).
+const SIMD_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
+]);
+
+/** Whether this runtime's WebAssembly has SIMD (then the SIMD build of the module is loaded). */
+export function wasmSimd() {
+  try {
+    return typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The Wasm module's file name in the package's `pkg/` for this runtime: `chsr_bg.wasm`, built
+ * with WebAssembly SIMD, or `chsr_scalar_bg.wasm`, the same engine without it (same results:
+ * the SIMD code is an exact integer dot product).
+ */
+export function wasmModuleFile() {
+  return wasmSimd() ? 'chsr_bg.wasm' : 'chsr_scalar_bg.wasm';
+}
+
+/**
+ * Initialises the Wasm module once (checked against its import-map integrity, if any). Without
+ * `wasmUrl`, the package's module for this runtime ([`wasmModuleFile`]) next to this file.
+ */
 export function initWasm(wasmUrl) {
   if (!ready) {
     const base = typeof document === 'undefined' ? import.meta.url : document.baseURI;
-    const url = new URL(wasmUrl || new URL('./pkg/chsr_bg.wasm', import.meta.url), base).href;
+    // Both spelled out: scripts/site-integrity.mjs finds them here and lists their digests.
+    const own = wasmSimd() ? new URL('./pkg/chsr_bg.wasm', import.meta.url) : new URL('./pkg/chsr_scalar_bg.wasm', import.meta.url);
+    const url = new URL(wasmUrl || own, base).href;
     const integrity = integrityFor(url);
     ready = init({ module_or_path: integrity ? new Request(url, { integrity }) : url }).catch((e) => {
       ready = null;

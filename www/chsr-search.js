@@ -15,6 +15,7 @@
 // Styles live in the shadow root (chsr-search.css next to this file); corpus text is only ever
 // inserted as text. Fires `chsr-results` ({query, scope, shown, results, trace}) after each
 // search. The search itself is controller.js's, shared with the study page; this is its view.
+import { wasmModuleFile } from './chsr-client.js';
 import { Controller, withLock } from './controller.js';
 import { pickLang, translator } from './i18n.js';
 import {
@@ -222,7 +223,7 @@ export class ChsrSearchElement extends HTMLElement {
     }
     this.ctl.options = { k: this.k, text: false };
     try {
-      await this.ctl.open(manifest, { wasmUrl: new URL('pkg/chsr_bg.wasm', BASE) });
+      await this.ctl.open(manifest, { wasmUrl: new URL(`pkg/${wasmModuleFile()}`, BASE) });
     } catch (e) {
       if (my !== this.starts) return;
       this.setStatus(() => '');

@@ -60,14 +60,67 @@ impl QVec {
         if self.q.len() != other.q.len() {
             return 0.0;
         }
-        let s: i32 = self
-            .q
-            .iter()
-            .zip(&other.q)
-            .map(|(&a, &b)| a as i32 * b as i32)
-            .sum();
-        self.scale * other.scale * s as f32
+        self.scale * other.scale * dot_i8(&self.q, &other.q) as f32
     }
+}
+
+/// The integer dot product of two int8 vectors (over the shorter length): exact, so every
+/// implementation gives the same sum. In a WebAssembly build with SIMD (`+simd128`, the module
+/// browsers load when they support it) 16 components a step ([`dot_i8_simd`]); elsewhere
+/// [`dot_i8_scalar`] (native code, where the compiler vectorises the loop itself, and the
+/// scalar module for browsers without WebAssembly SIMD).
+#[inline]
+pub fn dot_i8(a: &[i8], b: &[i8]) -> i32 {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        dot_i8_simd(a, b)
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    {
+        dot_i8_scalar(a, b)
+    }
+}
+
+/// [`dot_i8`], one component at a time.
+#[inline]
+pub fn dot_i8_scalar(a: &[i8], b: &[i8]) -> i32 {
+    a.iter().zip(b).map(|(&x, &y)| x as i32 * y as i32).sum()
+}
+
+/// [`dot_i8`] with WebAssembly SIMD: 16 components a step, sign-extended to 16 bits in two
+/// halves, multiplied and added in pairs into four 32-bit lanes (`i32x4.dot_i16x8_s`; a
+/// product is at most 128² = 16,384, so nothing overflows), then the scalar tail.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline]
+pub fn dot_i8_simd(a: &[i8], b: &[i8]) -> i32 {
+    use core::arch::wasm32::*;
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[..n], &b[..n]);
+    let lanes = |x: &[i8]| {
+        assert_eq!(x.len(), 16);
+        // SAFETY: `x` holds 16 initialised bytes (checked above; `chunks_exact(16)` gives only
+        // such slices), and `v128_load` reads 16 bytes from any alignment.
+        unsafe { v128_load(x.as_ptr().cast::<v128>()) }
+    };
+    let mut acc = i32x4_splat(0);
+    let (ca, cb) = (a.chunks_exact(16), b.chunks_exact(16));
+    let tail = n - ca.remainder().len();
+    for (x, y) in ca.zip(cb) {
+        let (x, y) = (lanes(x), lanes(y));
+        acc = i32x4_add(
+            acc,
+            i32x4_dot_i16x8(i16x8_extend_low_i8x16(x), i16x8_extend_low_i8x16(y)),
+        );
+        acc = i32x4_add(
+            acc,
+            i32x4_dot_i16x8(i16x8_extend_high_i8x16(x), i16x8_extend_high_i8x16(y)),
+        );
+    }
+    i32x4_extract_lane::<0>(acc)
+        + i32x4_extract_lane::<1>(acc)
+        + i32x4_extract_lane::<2>(acc)
+        + i32x4_extract_lane::<3>(acc)
+        + dot_i8_scalar(&a[tail..], &b[tail..])
 }
 
 impl instant_distance::Point for QVec {

@@ -357,7 +357,7 @@ pub fn report_is_json(file: &str) -> bool {
     report::is_json_report(Path::new(file))
 }
 
-/// The Wasm package files the bundle needs (`chsr.js`, `chsr_bg.wasm`), and those it copies when
+/// The Wasm package files the bundle needs ([`bundle::PKG_FILES`]), and those it copies when
 /// present (with the types).
 #[wasm_bindgen(js_name = pkgFiles)]
 pub fn pkg_files(copied: bool) -> Vec<String> {

@@ -5,7 +5,7 @@
 // or changes shape breaks this file. "chsr" and "chsr/element" are the npm package's entry points
 // (mapped to www/ in tsconfig.json).
 import {
-  CODES, ChsrClient, ChsrError, ENHANCEMENTS, engineError, initWasm, integrityFor, sha256Hex,
+  CODES, ChsrClient, ChsrError, ENHANCEMENTS, engineError, initWasm, integrityFor, sha256Hex, wasmModuleFile, wasmSimd,
 } from 'chsr';
 import type {
   Adjustment, Context, EngineErrorCode, Enhancement, ErrorCode, ErrorDetails, Evidence, Expanded, Facet, Gating, Hit, Leakage,
@@ -190,6 +190,10 @@ async function integrate(): Promise<void> {
   const integrity: string | null = integrityFor(new URL('pkg/chsr_bg.wasm', document.baseURI).href);
   await initWasm(integrity ? undefined : new URL('https://example.org/chsr/pkg/chsr_bg.wasm'));
   await initWasm('https://example.org/chsr/pkg/chsr_bg.wasm');
+  const simd: boolean = wasmSimd();
+  const file: 'chsr_bg.wasm' | 'chsr_scalar_bg.wasm' = wasmModuleFile();
+  await initWasm(new URL(`pkg/${file}`, document.baseURI));
+  if (simd && file !== 'chsr_bg.wasm') throw new Error('a runtime with SIMD loads the SIMD module');
 
   const client: ChsrClient = await ChsrClient.open('https://example.org/chsr/shards/manifest.json', { wasmUrl: 'https://example.org/chsr/pkg/chsr_bg.wasm' });
   const index: ChsrIndex = client.index;
