@@ -43,12 +43,7 @@ fn coded_err(code: &str, message: &str, details: &serde_json::Value) -> JsValue 
         let _ = js_sys::Reflect::set(&e, &JsValue::from_str(k), &v);
     };
     set("code", JsValue::from_str(code));
-    set(
-        "details",
-        details
-            .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-            .unwrap_or(JsValue::NULL),
-    );
+    set("details", to_js(details).unwrap_or(JsValue::NULL));
     e.into()
 }
 
@@ -68,16 +63,22 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
+/// A value for JavaScript, as JSON text parsed by the engine's `JSON.parse`: one string crosses
+/// the boundary instead of one call per field and string (a search response has hundreds).
 fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsValue> {
-    v.serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| plain("input", e))
+    let text = serde_json::to_string(v).map_err(|e| plain("input", e))?;
+    js_sys::JSON::parse(&text).map_err(|_| plain("input", "the engine's JSON did not parse"))
 }
 
+/// A JavaScript argument (a scope, options) as JSON, through `JSON.stringify`.
 fn from_js(v: JsValue, what: &str) -> Result<serde_json::Value, JsValue> {
     if v.is_undefined() || v.is_null() {
         return Ok(serde_json::Value::Null);
     }
-    serde_wasm_bindgen::from_value(v).map_err(|e| plain("input", format!("{what}: {e}")))
+    let text: String = js_sys::JSON::stringify(&v)
+        .map_err(|_| plain("input", format!("{what}: not convertible to JSON")))?
+        .into();
+    serde_json::from_str(&text).map_err(|e| plain("input", format!("{what}: {e}")))
 }
 
 fn scope_of(v: JsValue) -> Result<Scope, JsValue> {

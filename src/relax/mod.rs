@@ -120,6 +120,15 @@ pub const DEFAULT_LEVEL_RATIO: f64 = 4.0;
 /// How many of the best unit scores of each side the trace keeps.
 pub const EVIDENCE_DEPTH: usize = 3;
 
+/// Section scores (`f32`) serialised as the `f64` values they exactly are: JSON text then gives
+/// JavaScript (and every reader) the same numbers as a direct conversion of the value, not the
+/// shortest decimal of the `f32`.
+fn scores_as_f64<S: serde::Serializer>(v: &Option<Vec<f32>>, s: S) -> Result<S::Ok, S::Error> {
+    v.as_ref()
+        .map(|v| v.iter().map(|&x| f64::from(x)).collect::<Vec<f64>>())
+        .serialize(s)
+}
+
 /// The lexical evidence the evidence trigger compared: the best section scores of each side
 /// ([`unit_scores`]), best first, at most [`EVIDENCE_DEPTH`] per side.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -135,16 +144,16 @@ pub struct Evidence {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// W1: best scores inside the scope (empty when nothing in scope matches a query term).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "scores_as_f64")]
     pub in_scope: Option<Vec<f32>>,
     /// W1: best scores of the chunks W1 would add (same subject and level, other topics).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "scores_as_f64")]
     pub cross_topic: Option<Vec<f32>>,
     /// W2: best scores at the requested level (any topic), scored with the other levels.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "scores_as_f64")]
     pub level: Option<Vec<f32>>,
     /// W2: best scores of the chunks W2 would add (the subject's other levels).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "scores_as_f64")]
     pub cross_level: Option<Vec<f32>>,
 }
 
