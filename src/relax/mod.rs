@@ -144,16 +144,28 @@ pub struct Evidence {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// W1: best scores inside the scope (empty when nothing in scope matches a query term).
-    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "scores_as_f64")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "scores_as_f64"
+    )]
     pub in_scope: Option<Vec<f32>>,
     /// W1: best scores of the chunks W1 would add (same subject and level, other topics).
-    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "scores_as_f64")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "scores_as_f64"
+    )]
     pub cross_topic: Option<Vec<f32>>,
     /// W2: best scores at the requested level (any topic), scored with the other levels.
-    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "scores_as_f64")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "scores_as_f64"
+    )]
     pub level: Option<Vec<f32>>,
     /// W2: best scores of the chunks W2 would add (the subject's other levels).
-    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "scores_as_f64")]
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "scores_as_f64"
+    )]
     pub cross_level: Option<Vec<f32>>,
 }
 
