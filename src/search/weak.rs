@@ -27,7 +27,7 @@
 
 use super::query::Query;
 use super::{Cand, Leakage, Library, SearchOptions, Trace};
-use crate::gate::Gating;
+use crate::gate::{Bitset, Gating};
 use crate::relax::Trigger;
 use crate::scope::Scope;
 use serde::Serialize;
@@ -65,20 +65,24 @@ pub struct WeakEvidence {
 /// Per-candidate facts the rule reads: (coverage, distinct terms held, max idf of a held term).
 pub(crate) type Held = (f64, usize, f64);
 
-/// The query terms' idf and the in-scope chunks holding each, keyed by (manifest shard, chunk).
+/// The query terms' idf and the in-scope chunks holding each: per term, one bit set per shard
+/// of the scope (a bit per chunk: a long query's common terms hold most of a shard, and a bit
+/// costs less to set than a hashed key to insert).
 pub(crate) struct Holders {
     idf: Vec<f64>,
     mass: f64,
-    sets: Vec<rustc_hash::FxHashSet<(usize, u32)>>,
+    /// The scope's shards (manifest indices), in the order of each term's sets.
+    shards: Vec<usize>,
+    sets: Vec<Vec<Bitset>>,
 }
 
 impl Holders {
     /// What an in-scope candidate holds of the query (nothing for a chunk outside the scope).
     pub(crate) fn held(&self, c: &Cand) -> Held {
-        let key = (c.key.shard, c.key.doc);
         let (mut cov, mut cnt, mut top) = (0.0, 0, 0.0f64);
-        for (i, h) in self.sets.iter().enumerate() {
-            if h.contains(&key) {
+        let at = self.shards.iter().position(|&s| s == c.key.shard);
+        for (i, per_shard) in self.sets.iter().enumerate() {
+            if at.is_some_and(|p| per_shard[p].contains(c.key.doc as usize)) {
                 cov += self.idf[i];
                 cnt += 1;
                 top = top.max(self.idf[i]);
@@ -118,15 +122,18 @@ impl Library {
         let mut known = 0;
         for t in terms {
             let mut df = 0u64;
-            let mut set = rustc_hash::FxHashSet::default();
-            for (si, (s, g)) in pool.shards.iter().zip(&pool.gates).enumerate() {
+            let mut per_shard: Vec<Bitset> = pool
+                .gates
+                .iter()
+                .map(|g| Bitset::empty(g.universe()))
+                .collect();
+            for ((s, g), set) in pool.shards.iter().zip(&pool.gates).zip(&mut per_shard) {
                 let lex = &s.payload.lexical;
                 if let Some(id) = lex.term_id(t) {
                     df += u64::from(lex.df[id]);
-                    let shard = pool.manifest_idx[si];
                     for (doc, _) in lex.postings(id).flatten() {
                         if g.contains(doc as usize) {
-                            set.insert((shard, doc));
+                            set.insert(doc as usize);
                         }
                     }
                 }
@@ -135,10 +142,15 @@ impl Library {
                 known += 1;
             }
             idf.push(((n as f64 - df as f64 + 0.5) / (df as f64 + 0.5)).ln_1p());
-            sets.push(set);
+            sets.push(per_shard);
         }
         let mass = idf.iter().sum::<f64>().max(1e-9);
-        let holders = Holders { idf, mass, sets };
+        let holders = Holders {
+            idf,
+            mass,
+            shards: pool.manifest_idx.clone(),
+            sets,
+        };
         let top: Vec<Held> = cands
             .iter()
             .take(opts.k)
