@@ -6,6 +6,7 @@
 use crate::analysis::{normalize_formulas, tokenize, Analyzer, Lang};
 use rustc_hash::FxHashMap;
 use serde::Serialize;
+use std::cell::RefCell;
 
 /// A piece of snippet text; `hit` marks a query-term match.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -42,6 +43,9 @@ pub struct Highlighter<'t> {
     terms: &'t [String],
     prefixes: Vec<String>,
     ascii: AsciiPairs,
+    /// Whether a token matches a term, per language, for every token analysed so far: the
+    /// texts of one query's results share most of their words, each analysed once.
+    seen: RefCell<Vec<(Lang, FxHashMap<String, bool>)>>,
 }
 
 impl<'t> Highlighter<'t> {
@@ -53,6 +57,7 @@ impl<'t> Highlighter<'t> {
             terms,
             prefixes,
             ascii,
+            seen: RefCell::new(Vec::new()),
         }
     }
 
@@ -79,20 +84,33 @@ impl<'t> Highlighter<'t> {
         if self.terms.is_empty() {
             return hits;
         }
-        // A token's match depends only on its text: analyse each distinct token once.
-        let mut seen: FxHashMap<&str, bool> = FxHashMap::default();
+        // A token's match depends only on its text and language: each distinct token is
+        // analysed once per query.
+        let mut all = self.seen.borrow_mut();
+        let at = match all.iter().position(|(l, _)| *l == lang) {
+            Some(i) => i,
+            None => {
+                all.push((lang, FxHashMap::default()));
+                all.len() - 1
+            }
+        };
+        let seen = &mut all[at].1;
         for tok in tokenize(text) {
             // The cheap prefix test first: most tokens never reach the table.
             if !self.may_match(tok.text) {
                 continue;
             }
-            let matched = *seen.entry(tok.text).or_insert_with(|| {
-                let norm = normalize_formulas(tok.text);
-                let any = tokenize(&norm)
-                    .flat_map(|t| analyzer.token_terms(t.text, lang))
-                    .any(|t| self.terms.contains(&t));
-                any
-            });
+            let matched = match seen.get(tok.text) {
+                Some(&m) => m,
+                None => {
+                    let norm = normalize_formulas(tok.text);
+                    let m = tokenize(&norm)
+                        .flat_map(|t| analyzer.token_terms(t.text, lang))
+                        .any(|t| self.terms.contains(&t));
+                    seen.insert(tok.text.to_string(), m);
+                    m
+                }
+            };
             if matched {
                 hits.push((tok.start, tok.end));
             }
