@@ -41,7 +41,7 @@
 
 mod steps;
 
-use crate::bm25::{score_all, PoolShard};
+use crate::bm25::Scored;
 use crate::format::{ChunkRecord, Field};
 use crate::gate::{self, Leakage};
 use crate::scope::Scope;
@@ -231,13 +231,12 @@ pub struct Slot {
 /// sides, the best [`EVIDENCE_DEPTH`] unit scores, best first. `slot(shard, doc)` places an
 /// admitted chunk (`None`: nowhere).
 pub fn unit_scores(
-    pool: &[PoolShard<'_>],
-    terms: &[String],
+    scored: &[Scored],
     sides: usize,
     slot: impl Fn(usize, u32) -> Option<Slot>,
 ) -> Vec<Vec<f32>> {
     let mut units: FxHashMap<(usize, Slot), [f32; UNIT_CHUNKS]> = FxHashMap::default();
-    for s in score_all(pool, terms) {
+    for &s in scored {
         let Some(at) = slot(s.shard, s.doc).filter(|x| x.side < sides) else {
             continue;
         };
@@ -262,6 +261,7 @@ pub fn unit_scores(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bm25::PoolShard;
 
     fn chunk(level: &str, chapter: &str) -> ChunkRecord {
         let line = serde_json::json!({
@@ -344,8 +344,8 @@ mod tests {
                 Slot { side: 1, unit: 9 }
             })
         };
-        let sides = unit_scores(&pool, &terms, 2, slot);
         let all = crate::bm25::score_all(&pool, &terms);
+        let sides = unit_scores(&all, 2, slot);
         let score = |d: u32| all.iter().find(|s| s.doc == d).unwrap().score;
         assert_eq!(sides[0], vec![score(0) / 3.0]);
         let want = (score(1) + score(2) + score(3)) / 3.0;

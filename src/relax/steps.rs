@@ -124,15 +124,21 @@ impl Library {
     /// The section evidence on each side of a widening step ([`super::unit_scores`]):
     /// the chunks `wide` admits in the loaded shards it needs, scored together, split by `side`
     /// (0: kept, 1: added), which is decided once per shard (subject and level are per shard;
-    /// other fields by the shard's gate), not per scored chunk.
+    /// other fields by the shard's gate), not per scored chunk. When `wide` is the first pass's
+    /// scope (W1 with no topical field to drop), the first pass's scores are read again: the
+    /// same pool, statistics and terms give the same scores.
     fn step_evidence(
         &self,
+        q: &Query<'_>,
         terms: &[String],
         wide: &Scope,
         side: Side<'_>,
     ) -> (Vec<f32>, Vec<f32>) {
         let wide_pool = self.gate_step(wide, Gating::Gated);
-        let (shards, pool) = (&wide_pool.shards, wide_pool.lexical());
+        let shards = &wide_pool.shards;
+        let scored = q.scope_scores(wide, terms).unwrap_or_else(|| {
+            std::rc::Rc::new(crate::bm25::score_all(&wide_pool.lexical(), terms))
+        });
         let sides: Vec<ShardSide> = shards
             .iter()
             .map(|s| {
@@ -150,7 +156,7 @@ impl Library {
                 }
             })
             .collect();
-        let mut best = super::unit_scores(&pool, terms, 2, |si, doc| {
+        let mut best = super::unit_scores(&scored, 2, |si, doc| {
             let s = shards[si];
             let unit = match s.sections[doc as usize] {
                 NO_SECTION => (1 << 32) | u64::from(doc),
@@ -219,7 +225,7 @@ impl Library {
             .filter(|f| scope.get(**f).is_some() && !scope.is_locked(**f))
             .map(|f| f.name().to_string())
             .collect();
-        let (inside, outside) = self.step_evidence(&terms, &w1, Side::OutsideScope(scope));
+        let (inside, outside) = self.step_evidence(q, &terms, &w1, Side::OutsideScope(scope));
         // Whether anything at the requested level matches a query term (any topic).
         let level_matches = !inside.is_empty() || !outside.is_empty();
         let scores = format!(
@@ -268,8 +274,12 @@ impl Library {
             let blocked = has_locked_topical(scope) && {
                 let mut free = scope.clone();
                 free.locked.clear();
-                let (inside, outside) =
-                    self.step_evidence(&terms, &without_topical(&free), Side::OutsideScope(scope));
+                let (inside, outside) = self.step_evidence(
+                    q,
+                    &terms,
+                    &without_topical(&free),
+                    Side::OutsideScope(scope),
+                );
                 super::fires(&inside, &outside, mix)
             };
             if blocked {
@@ -339,7 +349,7 @@ impl Library {
         {
             let (_, missing) = self.pass_shards(&w2, Gating::Gated);
             if missing.is_empty() {
-                let (here, other) = self.step_evidence(&terms, &w2, Side::OtherLevel(level));
+                let (here, other) = self.step_evidence(q, &terms, &w2, Side::OtherLevel(level));
                 let level_ratio = w2_ratio(opts, weak_level);
                 let fired = super::fires(&here, &other, level_ratio);
                 let note = format!(
@@ -422,7 +432,8 @@ impl Library {
                 let (_, missing) = self.pass_shards(&free, Gating::Gated);
                 let level = scope.get(Field::Level).unwrap_or_default().to_string();
                 if missing.is_empty() {
-                    let (here, other) = self.step_evidence(&terms, &free, Side::OtherLevel(&level));
+                    let (here, other) =
+                        self.step_evidence(q, &terms, &free, Side::OtherLevel(&level));
                     super::fires(&here, &other, w2_ratio(opts, weak_level))
                 } else {
                     // The other levels are not loaded: unlocked, W2 would have asked for those

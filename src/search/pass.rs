@@ -183,7 +183,18 @@ impl Library {
         }
         let mut lists = Vec::new();
         if st.lexical {
-            self.lexical_step(&pool, &terms.terms, q, opts, primary, trace, &mut lists);
+            // The first gated pass keeps its scores for the relaxation's evidence over this scope.
+            let keep = (primary && gating == Gating::Gated).then_some(scope);
+            self.lexical_step(
+                &pool,
+                &terms.terms,
+                q,
+                opts,
+                primary,
+                keep,
+                trace,
+                &mut lists,
+            );
         }
         let t_lex = now_ms();
         trace.timings.lexical_ms += t_lex - t_gate;
@@ -252,7 +263,8 @@ impl Library {
     }
 
     /// Lexical step: the BM25 list (blended with section evidence when on) and, when the query
-    /// names a label, the admissible chunks carrying it.
+    /// names a label, the admissible chunks carrying it. With `keep` (the pool's gated scope),
+    /// every matching chunk's score is kept in the query ([`Query::keep_scope_scores`]).
     #[allow(clippy::too_many_arguments)]
     fn lexical_step(
         &self,
@@ -261,6 +273,7 @@ impl Library {
         q: &Query<'_>,
         opts: &SearchOptions,
         primary: bool,
+        keep: Option<&Scope>,
         trace: &mut Trace,
         lists: &mut Vec<RankedList<Key>>,
     ) {
@@ -273,6 +286,9 @@ impl Library {
             // Every matching chunk is scored, so that each section's evidence is complete,
             // then the blended list is cut to the window.
             let all = bm25::score_all(&bm, terms);
+            if let Some(scope) = keep {
+                q.keep_scope_scores(scope, terms, &all);
+            }
             let section_of = |si: usize, doc: u32| {
                 Some(pool.shards[si].sections[doc as usize]).filter(|&k| k != NO_SECTION)
             };

@@ -6,8 +6,10 @@
 //! of pool languages, since a pass over another level may add a language), and the query vector.
 
 use crate::analysis::{Analyzer, Lang, MAX_QUERY_TERMS};
+use crate::bm25::Scored;
 use crate::format::Field;
 use crate::glossary::Glossary;
+use crate::scope::Scope;
 use crate::understand::{detect_lang, understand, Understanding};
 use std::cell::{OnceCell, RefCell};
 use std::rc::Rc;
@@ -39,7 +41,14 @@ pub(crate) struct Query<'q> {
     terms: RefCell<Vec<(Vec<Lang>, Rc<Terms>)>>,
     /// The query vector of the loaded model, embedded once.
     vector: OnceCell<Vec<f32>>,
+    /// The first pass's BM25 score of every matching chunk over its (gated) scope, with that
+    /// scope and the terms: the relaxation's evidence over the same scope reads them instead of
+    /// scoring the postings again.
+    scope_scores: RefCell<Option<ScopeScores>>,
 }
+
+/// A gated scope, query terms, and the BM25 score of every chunk of that scope matching them.
+type ScopeScores = (Scope, Vec<String>, Rc<Vec<Scored>>);
 
 impl<'q> Query<'q> {
     /// Understands `text` when `understand` is set (variant E).
@@ -56,7 +65,25 @@ impl<'q> Query<'q> {
             lang: OnceCell::new(),
             terms: RefCell::new(Vec::new()),
             vector: OnceCell::new(),
+            scope_scores: RefCell::new(None),
         }
+    }
+
+    /// Keeps the BM25 scores of `terms` over the gated `scope` (every matching chunk, unsorted,
+    /// as [`crate::bm25::score_all`] returns them).
+    pub(crate) fn keep_scope_scores(&self, scope: &Scope, terms: &[String], scored: &[Scored]) {
+        *self.scope_scores.borrow_mut() =
+            Some((scope.clone(), terms.to_vec(), Rc::new(scored.to_vec())));
+    }
+
+    /// The scores kept by [`Query::keep_scope_scores`] for exactly this gated scope and these
+    /// terms, if any.
+    pub(crate) fn scope_scores(&self, scope: &Scope, terms: &[String]) -> Option<Rc<Vec<Scored>>> {
+        self.scope_scores
+            .borrow()
+            .as_ref()
+            .filter(|(s, t, _)| s == scope && t.as_slice() == terms)
+            .map(|(_, _, v)| Rc::clone(v))
     }
 
     /// The analysed terms over a pool of `langs` (sorted, deduplicated): the analyser's terms,
