@@ -389,7 +389,22 @@ pub struct PostingIter<'a> {
     doc: u32,
 }
 
+/// Reads an LEB128 varint (`None`: truncated or over 32 bits). Most postings' deltas and term
+/// frequencies fit in one byte: that case is inlined into the postings loop.
+#[inline]
 fn read_varint(bytes: &mut &[u8]) -> Option<u32> {
+    match bytes.split_first() {
+        Some((&b, rest)) if b < 0x80 => {
+            *bytes = rest;
+            Some(u32::from(b))
+        }
+        _ => read_varint_long(bytes),
+    }
+}
+
+/// [`read_varint`] of a varint of any length.
+#[inline(never)]
+fn read_varint_long(bytes: &mut &[u8]) -> Option<u32> {
     let mut v: u64 = 0;
     let mut shift = 0;
     loop {
@@ -417,6 +432,7 @@ pub fn write_varint(out: &mut Vec<u8>, mut v: u32) {
 
 impl Iterator for PostingIter<'_> {
     type Item = Option<(u32, u32)>;
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         if self.bytes.is_empty() {
             return None;
@@ -579,6 +595,15 @@ mod tests {
             assert_eq!(read_varint(&mut s), Some(v));
         }
         assert!(s.is_empty());
+        // Truncated, and longer than 32 bits: corrupt, never a value.
+        for bad in [
+            &[0x80u8][..],
+            &[0xff, 0xff],
+            &[0xff, 0xff, 0xff, 0xff, 0x7f],
+            &[0x80; 6],
+        ] {
+            assert_eq!(read_varint(&mut &bad[..]), None, "{bad:?}");
+        }
     }
 
     #[test]
