@@ -17,6 +17,7 @@
 
 use crate::unicode::{compose_starters, decompose_canonical, is_combining_mark};
 use rust_stemmers::{Algorithm, Stemmer};
+use std::borrow::Cow;
 
 /// Version of the analysis pipeline. Bump it whenever a change would alter the terms produced.
 pub const ANALYZER_VERSION: u32 = 1;
@@ -151,7 +152,14 @@ impl Analyzer {
 
     /// Normalises one token into zero, one or two terms (a compound also yields its base).
     fn push_terms(&self, token: &str, lang: Lang, out: &mut Vec<String>) {
-        let lower = token.to_lowercase();
+        // Most tokens are ASCII and already lower-case: no copy for them.
+        let lower: Cow<'_, str> = if !token.is_ascii() {
+            Cow::Owned(token.to_lowercase())
+        } else if token.bytes().any(|b| b.is_ascii_uppercase()) {
+            Cow::Owned(token.to_ascii_lowercase())
+        } else {
+            Cow::Borrowed(token)
+        };
         if let Some(pos) = lower.find(['^', '_']) {
             // Compound such as mv^2 or v_0: keep it whole (accent-folded), and emit its base.
             let whole = fold_accents(&lower);
@@ -179,16 +187,25 @@ impl Analyzer {
         if lower.chars().count() < 2 {
             return None;
         }
-        let folded = fold_accents(lower);
-        if is_stopword(&folded, lang) {
+        let stop = if lower.is_ascii() {
+            is_stopword(lower, lang)
+        } else {
+            is_stopword(&fold_accents(lower), lang)
+        };
+        if stop {
             return None;
         }
         let stemmed = match lang {
-            Lang::En => self.en.stem(lower).into_owned(),
-            Lang::Fr => self.fr.stem(lower).into_owned(),
-            Lang::Other => lower.to_string(),
+            Lang::En => self.en.stem(lower),
+            Lang::Fr => self.fr.stem(lower),
+            Lang::Other => Cow::Borrowed(lower),
         };
-        let t = fold_accents(&stemmed);
+        // fold_accents leaves ASCII as it is: the stem is the term (one copy at most).
+        let t = if stemmed.is_ascii() {
+            stemmed.into_owned()
+        } else {
+            fold_accents(&stemmed)
+        };
         if t.is_empty() {
             None
         } else {
@@ -414,6 +431,10 @@ pub fn normalize_formulas(text: &str) -> String {
 }
 
 fn is_word_char(c: char) -> bool {
+    // ASCII holds no combining mark: most characters of most texts never reach the tables.
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric();
+    }
     c.is_alphanumeric() || is_combining_mark(c)
 }
 
@@ -623,6 +644,19 @@ mod tests {
 
     fn terms(text: &str, lang: Lang) -> Vec<String> {
         Analyzer::new().analyze(text, lang)
+    }
+
+    #[test]
+    fn word_characters_are_the_unicode_classes_for_every_character() {
+        // The ASCII shortcut must not change which characters make words (hence the terms
+        // every shard was built with).
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32) {
+            assert_eq!(
+                is_word_char(c),
+                c.is_alphanumeric() || is_combining_mark(c),
+                "{c:?}"
+            );
+        }
     }
 
     #[test]

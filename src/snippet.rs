@@ -103,10 +103,20 @@ impl<'t> Highlighter<'t> {
             let matched = match seen.get(tok.text) {
                 Some(&m) => m,
                 None => {
-                    let norm = normalize_formulas(tok.text);
-                    let m = tokenize(&norm)
-                        .flat_map(|t| analyzer.token_terms(t.text, lang))
-                        .any(|t| self.terms.contains(&t));
+                    // An ASCII token holds no formula notation ($, braces, backslash,
+                    // super- or subscripts): normalising and re-tokenising it gives it back.
+                    let m = if tok.text.is_ascii() {
+                        analyzer
+                            .token_terms(tok.text, lang)
+                            .iter()
+                            .any(|t| self.terms.contains(t))
+                    } else {
+                        let norm = normalize_formulas(tok.text);
+                        let m = tokenize(&norm)
+                            .flat_map(|t| analyzer.token_terms(t.text, lang))
+                            .any(|t| self.terms.contains(&t));
+                        m
+                    };
                     seen.insert(tok.text.to_string(), m);
                     m
                 }
@@ -380,6 +390,11 @@ mod tests {
                 Lang::En,
             ),
             ("ions", "Ions, ionic, Ion-exchange: ionisation.", Lang::En),
+            (
+                "mv^2 v_0 9.81",
+                "Kinetic energy MV^2/2 at speed v_0, with g = 9.81 m/s^2 (9.81.)",
+                Lang::En,
+            ),
         ];
         for (query, text, lang) in cases {
             let terms = a.analyze_query(query, &[lang]).terms;

@@ -48,9 +48,13 @@ fn words(q: &str) -> Vec<String> {
 
 /// Detects the language of a query: French if French stopwords or French accents dominate.
 pub fn detect_lang(query: &str) -> Lang {
-    let ws = words(query);
+    lang_of(query, &words(query))
+}
+
+/// [`detect_lang`] over the query's words, already read.
+fn lang_of(query: &str, ws: &[String]) -> Lang {
     let (mut en, mut fr) = (0usize, 0usize);
-    for w in &ws {
+    for w in ws {
         let e = is_stopword(w, Lang::En);
         let f = is_stopword(w, Lang::Fr);
         if e && !f {
@@ -96,7 +100,7 @@ fn strip_zeros(n: &str) -> String {
 /// Reads hints and intents from a query.
 pub fn understand(query: &str) -> Understanding {
     let ws = words(query);
-    let lang = detect_lang(query);
+    let lang = lang_of(query, &ws);
     let lower = fold_accents(&query.to_lowercase());
     let mut u = Understanding {
         lang: lang.code().to_string(),

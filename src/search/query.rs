@@ -53,16 +53,22 @@ type ScopeScores = (Scope, Vec<String>, Rc<Vec<Scored>>);
 impl<'q> Query<'q> {
     /// Understands `text` when `understand` is set (variant E).
     pub(crate) fn new(text: &'q str, understand_it: bool) -> Query<'q> {
+        let understanding = if understand_it {
+            understand(text)
+        } else {
+            Understanding::default()
+        };
+        // Understanding detected the language already (the glossary reads it).
+        let lang = OnceCell::new();
+        if understand_it {
+            let _ = lang.set(Lang::from_code(&understanding.lang));
+        }
         Query {
             text,
-            understanding: if understand_it {
-                understand(text)
-            } else {
-                Understanding::default()
-            },
+            understanding,
             soft: Vec::new(),
             expand: understand_it,
-            lang: OnceCell::new(),
+            lang,
             terms: RefCell::new(Vec::new()),
             vector: OnceCell::new(),
             scope_scores: RefCell::new(None),
