@@ -1,0 +1,194 @@
+#!/usr/bin/env node
+// Where the start-up's time goes in the study page (issue 18: "the first result ≤ 100 ms after
+// the page's own HTML", "≤ 150 ms on a cached second visit"): the page opened from a link that
+// names a query and a scope, as `run.mjs`'s demo does, recorded with a DevTools trace, first
+// visit (empty cache) then second visit (HTTP cache and service worker in place).
+//
+//   node tests/bench/startup-profile.mjs [--scope informatique (NSI)/premiere] [--query TEXT]
+//        [--visits 1,2] [--rounds 3] [--throttle] [--detail] [--nested] [--cpu]
+//
+// Prints, per visit, from the page's HTML received (navigation responseEnd) to the first result
+// (app.js's clock stamp), the median over rounds of: each file's request start and end (resource
+// timing), and the renderer main thread's busy time by top-level trace event. `--throttle`: the
+// slow phone of run.mjs (1.6 Mbps, 150 ms RTT, CPU 4x); `--detail`: the long tasks in order
+// (`--nested`: with the events inside them); `--cpu`: time by JavaScript function (sampled).
+import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { ROOT, serve, launch } from './lib.mjs';
+
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(name);
+  return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : dflt;
+};
+const [SUBJECT, LEVEL] = opt('--scope', 'informatique (NSI)/premiere').split('/');
+const VISITS = opt('--visits', '1,2').split(',').map(Number);
+const ROUNDS = Number(opt('--rounds', '3'));
+const queries = readFileSync(join(ROOT, 'tests/data/opencerb/dev/queries.jsonl'), 'utf8')
+  .split('\n').filter(Boolean).map((l) => JSON.parse(l));
+const QUERY = opt('--query', (queries.find((q) => q.scope.subject === SUBJECT && q.scope.level === LEVEL) || queries[0]).query);
+
+const median = (xs) => { const v = [...xs].sort((a, b) => a - b); return v.length ? v[Math.floor(v.length / 2)] : NaN; };
+const CATEGORIES = ['devtools.timeline', 'v8.execute', 'blink.user_timing', 'disabled-by-default-devtools.timeline', 'v8.wasm'].join(',');
+
+const server = await serve();
+const origin = `http://127.0.0.1:${server.address().port}`;
+const browser = await launch();
+
+/** One visit, traced: resource timing and the main thread's top-level events, relative to the HTML's end. */
+async function visit(ctx) {
+  const page = await ctx.newPage();
+  const cdp = await ctx.newCDPSession(page);
+  const events = [];
+  cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
+  const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
+  if (args.includes('--throttle')) {
+    // run.mjs's slow phone: 1.6 Mbps down, 750 kbps up, 150 ms RTT, CPU 4x.
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', {
+      offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8,
+    });
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  }
+  await cdp.send('Tracing.start', { categories: CATEGORIES, transferMode: 'ReportEvents' });
+  const CPU = args.includes('--cpu');
+  if (CPU) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+    await cdp.send('Profiler.start');
+  }
+  const params = new URLSearchParams({ q: QUERY, subject: SUBJECT, level: LEVEL });
+  await page.goto(`${origin}/www/index.html?${params}`, { timeout: 120_000 });
+  await page.waitForFunction(() => (window.__chsrSearches || 0) > 0, null, { timeout: 120_000 });
+  const info = await page.evaluate(() => {
+    const nav = performance.getEntriesByType('navigation')[0];
+    const first = window.__chsrFirstResultAt - performance.timeOrigin;
+    return {
+      html: nav.responseEnd, first,
+      resources: performance.getEntriesByType('resource').map((r) => ({
+        name: new URL(r.name).pathname.replace(/^\/www\//, ''), start: r.startTime, end: r.responseEnd, size: r.transferSize,
+      })),
+    };
+  });
+  let selfMs = null;
+  if (CPU) {
+    // Self time by function over the samples taken between the HTML's end and the first result
+    // (the profile's clock is the trace clock, in microseconds).
+    const { profile } = await cdp.send('Profiler.stop');
+    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    for (const n of profile.nodes) for (const c of n.children || []) byId.get(c).parent = n.id;
+    selfMs = {};
+    let ts = profile.startTime;
+    profile.samples.forEach((id, i) => {
+      ts += profile.timeDeltas[i];
+      selfMs[`@${ts}`] = id; // resolved below, once the trace gives the clock's origin
+    });
+    selfMs = { byId, samples: Object.entries(selfMs).map(([k, id]) => [Number(k.slice(1)), id]) };
+  }
+  await page.waitForTimeout(300);
+  await cdp.send('Tracing.end');
+  await done;
+  // This page's navigation start (the trace's clock origin for the page's own timestamps), and
+  // the renderer main thread of its process.
+  const navs = events.filter((e) => e.name === 'navigationStart' && e.args?.data?.isLoadingMainFrame
+    && String(e.args.data.documentLoaderURL || '').includes('/www/index.html'));
+  const navStart = navs[navs.length - 1];
+  if (!navStart) throw new Error('no navigationStart event for the page in the trace');
+  const main = { pid: navStart.pid, tid: navStart.tid };
+  const t = (us) => (us - navStart.ts) / 1000;
+  const top = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur !== undefined)
+    .map((e) => ({ name: e.name, start: t(e.ts), end: t(e.ts + e.dur), e }))
+    .filter((e) => e.end > info.html && e.start < info.first)
+    .sort((a, b) => a.start - b.start);
+  // Top level only: drop events inside an earlier one.
+  const level0 = [];
+  for (const e of top) {
+    const last = level0[level0.length - 1];
+    if (last && e.start < last.end) continue;
+    level0.push(e);
+  }
+  const busy = {};
+  let busyAll = 0;
+  for (const e of level0) {
+    const s = Math.max(e.start, info.html); const d = Math.min(e.end, info.first) - s;
+    // Name a task by what ran inside it (script, Wasm compile, parse, style, layout, paint).
+    const inner = top.filter((x) => x.start >= e.start && x.end <= e.end && x !== e)
+      .sort((a, b) => (b.end - b.start) - (a.end - a.start))[0];
+    const url = (x) => x?.e?.args?.data?.url ? ` ${new URL(x.e.args.data.url).pathname.split('/').pop()}` : '';
+    const key = `${e.name}${inner ? ` > ${inner.name}${url(inner)}` : ''}`;
+    busy[key] = (busy[key] || 0) + d;
+    busyAll += d;
+  }
+  // The long tasks in order, with the longest events inside each (for --detail).
+  const timeline = level0.filter((e) => e.end - e.start >= 3).map((e) => {
+    const inner = top.filter((x) => x.start >= e.start && x.end <= e.end && x !== e)
+      .sort((a, b) => (b.end - b.start) - (a.end - a.start)).slice(0, 4)
+      .map((x) => `${x.name}${x.e.args?.data?.functionName ? `(${x.e.args.data.functionName})` : ''}${x.e.args?.data?.url ? ` ${x.e.args.data.url.split('/').pop().slice(0, 30)}` : ''} ${(x.end - x.start).toFixed(1)}`);
+    const nested = e.end - e.start >= 15 && args.includes('--nested')
+      ? top.filter((x) => x.start >= e.start && x.end <= e.end && x !== e && x.end - x.start >= 0.5)
+        .map((x) => `\n            ${(x.start - info.html).toFixed(1).padStart(7)} +${(x.end - x.start).toFixed(1).padStart(5)} ${x.name} ${JSON.stringify(x.e.args?.data || x.e.args || {}).slice(0, 120)}`).join('')
+      : '';
+    return `${(e.start - info.html).toFixed(1).padStart(7)} +${(e.end - e.start).toFixed(1).padStart(6)}  ${e.name}: ${inner.join('; ')}${nested}`;
+  });
+  let functions = null;
+  if (selfMs) {
+    functions = {};
+    for (const [us, id] of selfMs.samples) {
+      const at = t(us);
+      if (at < info.html || at > info.first) continue;
+      // Inclusive time: every distinct function on the sample's stack.
+      const seen = new Set();
+      for (let n = selfMs.byId.get(id); n; n = selfMs.byId.get(n.parent)) {
+        const f = n.callFrame;
+        const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        functions[key] = (functions[key] || 0) + 0.1;
+      }
+    }
+  }
+  await page.close();
+  return { ...info, busy, busyAll, span: info.first - info.html, timeline, functions };
+}
+
+const out = { 1: [], 2: [] };
+for (let r = 0; r < ROUNDS; r++) {
+  const ctx = await browser.newContext();
+  const v1 = await visit(ctx);
+  if (VISITS.includes(1)) out[1].push(v1);
+  if (VISITS.includes(2)) {
+    // Let the service worker install and save the collection, as a returning student's page has.
+    const p = await ctx.newPage();
+    await p.goto(`${origin}/www/index.html?${new URLSearchParams({ subject: SUBJECT, level: LEVEL })}`);
+    await p.waitForFunction(() => window.__chsrRegistered === true, null, { timeout: 30_000 }).catch(() => {});
+    await p.waitForSelector('#offline-current.saved', { timeout: 60_000 }).catch(() => {});
+    await p.waitForTimeout(1000);
+    await p.close();
+    out[2].push(await visit(ctx));
+  }
+  await ctx.close();
+}
+
+for (const v of VISITS) {
+  const runs = out[v];
+  console.log(`\n== ${v === 1 ? 'first visit' : 'second visit'} (${SUBJECT}/${LEVEL}, ${runs.length} rounds): HTML → first result ${median(runs.map((r) => r.span)).toFixed(1)} ms (runs ${runs.map((r) => r.span.toFixed(0)).join(', ')}), main thread busy ${median(runs.map((r) => r.busyAll)).toFixed(1)} ms`);
+  console.log('files (ms after the HTML: request start → end, bytes sent), first round:');
+  const r0 = runs[0];
+  for (const f of r0.resources.filter((x) => x.start < r0.first).sort((a, b) => a.start - b.start)) {
+    console.log(`  ${(f.start - r0.html).toFixed(1).padStart(7)} → ${(f.end - r0.html).toFixed(1).padStart(7)}  ${String(f.size).padStart(7)}  ${f.name}`);
+  }
+  if (args.includes('--detail')) {
+    console.log('main thread, tasks of 3 ms or more, first round (ms after the HTML, duration, longest events inside):');
+    for (const l of r0.timeline) console.log(`  ${l}`);
+  }
+  if (r0.functions) {
+    console.log('time by function, callees included, first round (sampled every 0.1 ms):');
+    for (const [k, ms] of Object.entries(r0.functions).sort((a, b) => b[1] - a[1]).slice(0, 45)) console.log(`  ${ms.toFixed(1).padStart(7)}  ${k}`);
+  }
+  console.log('main thread, top-level tasks by what ran in them (median ms over rounds):');
+  const keys = [...new Set(runs.flatMap((r) => Object.keys(r.busy)))];
+  const rows = keys.map((k) => [k, median(runs.map((r) => r.busy[k] || 0))]).filter(([, ms]) => ms >= 0.5).sort((a, b) => b[1] - a[1]);
+  for (const [k, ms] of rows) console.log(`  ${ms.toFixed(1).padStart(7)}  ${k}`);
+}
+await browser.close();
+server.close();
