@@ -61,8 +61,52 @@ pub fn set_similarity(a: &[u64], b: &[u64]) -> f64 {
             }
         }
     }
+    set_similarity_of(inter, a.len() + b.len())
+}
+
+/// [`set_similarity`] of `a` and `b` when it is at least `threshold`, else `None`. The merge
+/// stops as soon as the words left cannot bring the overlap to the smallest one that reaches
+/// `threshold` (most candidate pairs of a join are rejected after a few words); the value
+/// returned is [`set_similarity`]'s, bit for bit.
+pub fn similarity_at_least(a: &[u64], b: &[u64], threshold: f64) -> Option<f64> {
+    let n = a.len() + b.len();
+    // Jaccard = inter / (n − inter) grows with inter: the smallest overlap that reaches the
+    // threshold, found with the same arithmetic as the similarity itself.
+    let reaches = |x: usize| n == 0 || (x as f64) / ((n - x) as f64) >= threshold;
+    let mut need = ((threshold * n as f64) / (1.0 + threshold)).ceil() as usize;
+    need = need.min(a.len().min(b.len()) + 1);
+    while need > 0 && reaches(need - 1) {
+        need -= 1;
+    }
+    while need <= a.len().min(b.len()) && !reaches(need) {
+        need += 1;
+    }
+    if need > a.len().min(b.len()) && n > 0 {
+        return None;
+    }
+    let (mut i, mut j, mut inter) = (0, 0, 0usize);
+    while i < a.len() && j < b.len() {
+        if inter + (a.len() - i).min(b.len() - j) < need {
+            return None;
+        }
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                inter += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    let sim = set_similarity_of(inter, n);
+    (sim >= threshold).then_some(sim)
+}
+
+/// Jaccard similarity from the overlap of two sets and the sum of their sizes.
+fn set_similarity_of(inter: usize, n: usize) -> f64 {
     let inter = inter as f64;
-    let union = (a.len() + b.len()) as f64 - inter;
+    let union = n as f64 - inter;
     if union == 0.0 {
         1.0
     } else {
@@ -133,8 +177,7 @@ pub fn similar_pairs(sets: &[Vec<u64>], threshold: f64) -> Vec<(u32, u32, f64)> 
             if a.min(b) < threshold * a.max(b) {
                 continue;
             }
-            let sim = set_similarity(&sets[i as usize], &sets[j]);
-            if sim >= threshold {
+            if let Some(sim) = similarity_at_least(&sets[i as usize], &sets[j], threshold) {
                 out.push((i, j as u32, sim));
             }
         }
@@ -173,6 +216,19 @@ mod tests {
         want.dedup();
         proptest::prop_assert_eq!(word_set(&text), want);
     }
+
+        /// The early-stopping comparison keeps exactly the pairs that reach the threshold, with
+        /// the same similarity.
+        #[test]
+        fn early_stop_keeps_what_reaches_the_threshold(
+            a in proptest::collection::btree_set(0u64..60, 0..40),
+            b in proptest::collection::btree_set(0u64..60, 0..40),
+            t in proptest::sample::select(vec![0.1, 0.5, 0.6, 0.75, 0.8, 0.9, 0.95, 1.0]),
+        ) {
+            let (a, b): (Vec<u64>, Vec<u64>) = (a.into_iter().collect(), b.into_iter().collect());
+            let s = set_similarity(&a, &b);
+            proptest::prop_assert_eq!(similarity_at_least(&a, &b, t), (s >= t).then_some(s));
+        }
 
         /// The join finds exactly the pairs a comparison of every pair finds, with the same
         /// similarity.
