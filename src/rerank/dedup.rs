@@ -49,8 +49,18 @@ pub fn word_set(text: &str) -> Vec<u64> {
 
 /// Jaccard similarity of two word sets ([`word_set`]); two empty sets are identical (1).
 pub fn set_similarity(a: &[u64], b: &[u64]) -> f64 {
+    let inter = overlap(a, b, 0).expect("every overlap reaches 0");
+    set_similarity_of(inter, a.len() + b.len())
+}
+
+/// The number of words two sorted sets share (a merge), or `None` as soon as the words left
+/// cannot bring it to `need`.
+fn overlap(a: &[u64], b: &[u64], need: usize) -> Option<usize> {
     let (mut i, mut j, mut inter) = (0, 0, 0usize);
     while i < a.len() && j < b.len() {
+        if inter + (a.len() - i).min(b.len() - j) < need {
+            return None;
+        }
         match a[i].cmp(&b[j]) {
             std::cmp::Ordering::Less => i += 1,
             std::cmp::Ordering::Greater => j += 1,
@@ -61,7 +71,7 @@ pub fn set_similarity(a: &[u64], b: &[u64]) -> f64 {
             }
         }
     }
-    set_similarity_of(inter, a.len() + b.len())
+    (inter >= need).then_some(inter)
 }
 
 /// [`set_similarity`] of `a` and `b` when it is at least `threshold`, else `None`. The merge
@@ -84,21 +94,7 @@ pub fn similarity_at_least(a: &[u64], b: &[u64], threshold: f64) -> Option<f64> 
     if need > a.len().min(b.len()) && n > 0 {
         return None;
     }
-    let (mut i, mut j, mut inter) = (0, 0, 0usize);
-    while i < a.len() && j < b.len() {
-        if inter + (a.len() - i).min(b.len() - j) < need {
-            return None;
-        }
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                inter += 1;
-                i += 1;
-                j += 1;
-            }
-        }
-    }
+    let inter = overlap(a, b, need)?;
     let sim = set_similarity_of(inter, n);
     (sim >= threshold).then_some(sim)
 }

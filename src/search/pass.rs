@@ -183,8 +183,9 @@ impl Library {
         }
         let mut lists = Vec::new();
         if st.lexical {
-            // The first gated pass keeps its scores for the relaxation's evidence over this scope.
-            let keep = (primary && gating == Gating::Gated).then_some(scope);
+            // The first gated pass keeps its scores for the relaxation's evidence over this scope
+            // (only when a relaxation will read them).
+            let keep = (primary && gating == Gating::Gated && st.relax).then_some(scope);
             self.lexical_step(
                 &pool,
                 &terms.terms,

@@ -70,20 +70,15 @@ async function visit(ctx) {
       })),
     };
   });
-  let selfMs = null;
+  let cpu = null;
   if (CPU) {
-    // Self time by function over the samples taken between the HTML's end and the first result
-    // (the profile's clock is the trace clock, in microseconds).
+    // The samples (trace clock, µs; each with the time since the previous one) and the call tree.
     const { profile } = await cdp.send('Profiler.stop');
     const byId = new Map(profile.nodes.map((n) => [n.id, n]));
     for (const n of profile.nodes) for (const c of n.children || []) byId.get(c).parent = n.id;
-    selfMs = {};
     let ts = profile.startTime;
-    profile.samples.forEach((id, i) => {
-      ts += profile.timeDeltas[i];
-      selfMs[`@${ts}`] = id; // resolved below, once the trace gives the clock's origin
-    });
-    selfMs = { byId, samples: Object.entries(selfMs).map(([k, id]) => [Number(k.slice(1)), id]) };
+    const samples = profile.samples.map((id, i) => { ts += profile.timeDeltas[i]; return { ts, ms: profile.timeDeltas[i] / 1000, id }; });
+    cpu = { byId, samples };
   }
   await page.waitForTimeout(300);
   await cdp.send('Tracing.end');
@@ -107,43 +102,44 @@ async function visit(ctx) {
     if (last && e.start < last.end) continue;
     level0.push(e);
   }
+  // The events inside a top-level task, longest first.
+  const dur = (x) => x.end - x.start;
+  const inside = (e) => top.filter((x) => x.start >= e.start && x.end <= e.end && x !== e).sort((a, b) => dur(b) - dur(a));
+  const file = (x) => (x.e.args?.data?.url ? ` ${x.e.args.data.url.split('/').pop().split('?')[0].slice(0, 30)}` : '');
   const busy = {};
   let busyAll = 0;
+  const timeline = [];
   for (const e of level0) {
     const s = Math.max(e.start, info.html); const d = Math.min(e.end, info.first) - s;
+    const inner = inside(e);
     // Name a task by what ran inside it (script, Wasm compile, parse, style, layout, paint).
-    const inner = top.filter((x) => x.start >= e.start && x.end <= e.end && x !== e)
-      .sort((a, b) => (b.end - b.start) - (a.end - a.start))[0];
-    const url = (x) => x?.e?.args?.data?.url ? ` ${new URL(x.e.args.data.url).pathname.split('/').pop()}` : '';
-    const key = `${e.name}${inner ? ` > ${inner.name}${url(inner)}` : ''}`;
+    const key = `${e.name}${inner[0] ? ` > ${inner[0].name}${file(inner[0])}` : ''}`;
     busy[key] = (busy[key] || 0) + d;
     busyAll += d;
-  }
-  // The long tasks in order, with the longest events inside each (for --detail).
-  const timeline = level0.filter((e) => e.end - e.start >= 3).map((e) => {
-    const inner = top.filter((x) => x.start >= e.start && x.end <= e.end && x !== e)
-      .sort((a, b) => (b.end - b.start) - (a.end - a.start)).slice(0, 4)
-      .map((x) => `${x.name}${x.e.args?.data?.functionName ? `(${x.e.args.data.functionName})` : ''}${x.e.args?.data?.url ? ` ${x.e.args.data.url.split('/').pop().slice(0, 30)}` : ''} ${(x.end - x.start).toFixed(1)}`);
-    const nested = e.end - e.start >= 15 && args.includes('--nested')
-      ? top.filter((x) => x.start >= e.start && x.end <= e.end && x !== e && x.end - x.start >= 0.5)
-        .map((x) => `\n            ${(x.start - info.html).toFixed(1).padStart(7)} +${(x.end - x.start).toFixed(1).padStart(5)} ${x.name} ${JSON.stringify(x.e.args?.data || x.e.args || {}).slice(0, 120)}`).join('')
+    if (dur(e) < 3) continue;
+    // The long tasks in order, with the longest events inside each (for --detail).
+    const longest = inner.slice(0, 4).map((x) => `${x.name}${x.e.args?.data?.functionName ? `(${x.e.args.data.functionName})` : ''}${file(x)} ${dur(x).toFixed(1)}`);
+    const nested = dur(e) >= 15 && args.includes('--nested')
+      ? inner.filter((x) => dur(x) >= 0.5).sort((a, b) => a.start - b.start)
+        .map((x) => `\n            ${(x.start - info.html).toFixed(1).padStart(7)} +${dur(x).toFixed(1).padStart(5)} ${x.name} ${JSON.stringify(x.e.args?.data || x.e.args || {}).slice(0, 120)}`).join('')
       : '';
-    return `${(e.start - info.html).toFixed(1).padStart(7)} +${(e.end - e.start).toFixed(1).padStart(6)}  ${e.name}: ${inner.join('; ')}${nested}`;
-  });
+    timeline.push(`${(e.start - info.html).toFixed(1).padStart(7)} +${dur(e).toFixed(1).padStart(6)}  ${e.name}: ${longest.join('; ')}${nested}`);
+  }
   let functions = null;
-  if (selfMs) {
+  if (cpu) {
+    // Time by function between the HTML's end and the first result, callees included: every
+    // distinct function on a sample's stack.
     functions = {};
-    for (const [us, id] of selfMs.samples) {
-      const at = t(us);
+    for (const { ts, ms, id } of cpu.samples) {
+      const at = t(ts);
       if (at < info.html || at > info.first) continue;
-      // Inclusive time: every distinct function on the sample's stack.
       const seen = new Set();
-      for (let n = selfMs.byId.get(id); n; n = selfMs.byId.get(n.parent)) {
+      for (let n = cpu.byId.get(id); n; n = cpu.byId.get(n.parent)) {
         const f = n.callFrame;
         const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        functions[key] = (functions[key] || 0) + 0.1;
+        functions[key] = (functions[key] || 0) + ms;
       }
     }
   }
