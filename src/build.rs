@@ -11,11 +11,12 @@
 use crate::analysis::{Analyzer, Lang, ANALYZER_VERSION};
 use crate::corpus::{IngestWarning, SourcedChunk};
 use crate::format::{
-    encode_dense_part, encode_shard, encode_term_filters, encode_text_part, sha256_hex,
-    text_blocks, write_varint, BuildParams, ChunkRecord, DenseIndex, DensePart, FacetCounts, Field,
-    LexicalIndex, Manifest, ModelEntry, NearDuplicate, PartEntry, QVec, ShardEntry, ShardPayload,
-    ShardTermFilter, TermFiltersFile, TextEntry, TextPart, VectorSpec, BYO_PREFIX, FORMAT_VERSION,
-    MANIFEST_FORMAT, TEXT_BLOCK_BYTES,
+    encode_dense_part, encode_shard, encode_term_filters, encode_text_list, encode_text_part,
+    sha256_hex, text_blocks, write_varint, BuildParams, ChunkRecord, DenseIndex, DensePart,
+    FacetCounts, Field, LexicalIndex, Manifest, ModelEntry, NearDuplicate, PartEntry, QVec,
+    ShardEntry, ShardPayload, ShardTermFilter, TermFiltersFile, TextEntry, TextList, TextListEntry,
+    TextPart, VectorSpec, BYO_PREFIX, FORMAT_VERSION, MANIFEST_FORMAT, TEXT_BLOCK_BYTES,
+    TEXT_LIST_FORMAT,
 };
 use std::collections::BTreeMap;
 
@@ -122,19 +123,26 @@ pub struct BuiltShard {
     pub bytes: Vec<u8>,
     /// The complete dense-part file (named in `entry.dense`), when the shard has vectors.
     pub dense_bytes: Option<Vec<u8>>,
-    /// The complete text-part files (named in `entry.text`, same order).
+    /// The complete text-list file (named in `entry.text_list`), when the shard has text parts.
+    pub text_list_bytes: Option<Vec<u8>>,
+    /// The text parts, as their text list names them.
+    pub text: Vec<TextEntry>,
+    /// The complete text-part files (named in `text`, same order).
     pub text_bytes: Vec<Vec<u8>>,
 }
 
 impl BuiltShard {
-    /// The files of this shard, as (file name, bytes): the shard file, its dense part, then its
-    /// text parts.
+    /// The files of this shard, as (file name, bytes): the shard file, its dense part, its text
+    /// list, then its text parts.
     pub fn files(&self) -> Vec<(&str, &[u8])> {
         let mut v = vec![(self.entry.file.as_str(), self.bytes.as_slice())];
         if let (Some(e), Some(b)) = (&self.entry.dense, &self.dense_bytes) {
             v.push((e.file.as_str(), b.as_slice()));
         }
-        for (e, b) in self.entry.text.iter().zip(&self.text_bytes) {
+        if let (Some(e), Some(b)) = (&self.entry.text_list, &self.text_list_bytes) {
+            v.push((e.file.as_str(), b.as_slice()));
+        }
+        for (e, b) in self.text.iter().zip(&self.text_bytes) {
             v.push((e.file.as_str(), b.as_slice()));
         }
         v
@@ -448,6 +456,27 @@ pub fn build_with(
                 (entry, part)
             })
             .collect();
+        // The parts' list, in its own file (the manifest names only the list).
+        let text_list = (!text.is_empty()).then(|| {
+            let parts: Vec<TextEntry> = text.iter().map(|(e, _)| e.clone()).collect();
+            let list = encode_text_list(&TextList {
+                format: TEXT_LIST_FORMAT.into(),
+                format_version: FORMAT_VERSION,
+                subject: subject.clone(),
+                level: level.clone(),
+                shard_sha256: sha.clone(),
+                parts,
+            });
+            let list_sha = sha256_hex(&list);
+            let entry = TextListEntry {
+                file: format!("{stem}.{}.chsrl", &list_sha[..16]),
+                sha256: list_sha,
+                bytes: list.len() as u64,
+                parts: text.len() as u32,
+                parts_bytes: text.iter().map(|(e, _)| e.bytes).sum(),
+            };
+            (entry, list)
+        });
         let entry = ShardEntry {
             file: format!("{stem}.{}.chsr", &sha[..16]),
             sha256: sha,
@@ -457,7 +486,7 @@ pub fn build_with(
             subject,
             level,
             dense: dense.as_ref().map(|(e, _)| e.clone()),
-            text: text.iter().map(|(e, _)| e.clone()).collect(),
+            text_list: text_list.as_ref().map(|(e, _)| e.clone()),
             terms: None,
         };
         filters.push(ShardTermFilter::build(
@@ -468,6 +497,8 @@ pub fn build_with(
             entry,
             bytes,
             dense_bytes: dense.map(|(_, b)| b),
+            text_list_bytes: text_list.map(|(_, b)| b),
+            text: text.iter().map(|(e, _)| e.clone()).collect(),
             text_bytes: text.into_iter().map(|(_, b)| b).collect(),
         });
     }
@@ -602,7 +633,7 @@ pub fn write_output(out: &BuildOutput, dir: &std::path::Path) -> std::io::Result
     for e in std::fs::read_dir(dir)? {
         let e = e?;
         let name = e.file_name().to_string_lossy().to_string();
-        let ours = [".chsr", ".chsrv", ".chsrm", ".chsrt", ".chsrx"]
+        let ours = [".chsr", ".chsrv", ".chsrm", ".chsrt", ".chsrx", ".chsrl"]
             .iter()
             .any(|x| name.ends_with(x));
         if ours && !keep.contains(name.as_str()) {

@@ -35,14 +35,17 @@ pub use terms::{
     decode_term_filters, encode_term_filters, ShardTermFilter, TermFilter, TermFiltersFile,
     TERM_FILTER_FP_RATE,
 };
-pub use text::{decode_text_part, encode_text_part, text_blocks, TextPart, TEXT_BLOCK_BYTES};
+pub use text::{
+    decode_text_list, decode_text_part, encode_text_list, encode_text_part, text_blocks, TextList,
+    TextPart, TEXT_BLOCK_BYTES, TEXT_LIST_FORMAT,
+};
 
 use frame::FrameKind;
 
 /// Magic bytes opening every shard file.
 pub const MAGIC: &[u8; 8] = b"CHSRSHRD";
 /// Version of the shard layout this build writes and reads.
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 /// Name of the manifest format, stored in `manifest.json`.
 pub const MANIFEST_FORMAT: &str = "chsr-manifest";
 /// Size of the fixed header preceding the payload.
@@ -82,6 +85,8 @@ pub enum FormatError {
     },
     /// The manifest is not valid JSON or misses a field.
     Manifest(String),
+    /// A shard's text list is not valid JSON, misses a field or is of another format version.
+    TextList(String),
 }
 
 impl fmt::Display for FormatError {
@@ -110,6 +115,7 @@ impl fmt::Display for FormatError {
                 "shard analysed with analyzer v{found}, this reader uses v{expected}: rebuild with `chsr build`"
             ),
             FormatError::Manifest(e) => write!(f, "invalid manifest: {e}"),
+            FormatError::TextList(e) => write!(f, "invalid text list: {e}"),
         }
     }
 }

@@ -232,10 +232,28 @@ impl ChsrIndex {
         .map_err(err)
     }
 
-    /// Verifies (manifest SHA-256, the file's own checksum and version) and attaches a text part
-    /// of a loaded shard (a search names those its results need in `pending_text`). The caller's
-    /// SHA-256 of the bytes (64 hex digits, e.g. from WebCrypto) is compared with the manifest's;
-    /// without one the module hashes the file.
+    /// Verifies (manifest SHA-256, format, agreement with its shard) and attaches the text list
+    /// of a loaded shard (the manifest's `text_list`; fetch it with the shard): its text parts
+    /// become known. The caller's SHA-256 of the bytes is compared with the manifest's; without
+    /// one the module hashes the file.
+    #[wasm_bindgen(js_name = loadTextList)]
+    pub fn load_text_list(
+        &mut self,
+        file: &str,
+        bytes: &[u8],
+        sha256_hex: Option<String>,
+    ) -> Result<(), JsValue> {
+        match sha256_hex {
+            Some(d) => self.lib.load_text_list_with_digest(file, bytes, &d),
+            None => self.lib.load_text_list(file, bytes),
+        }
+        .map_err(err)
+    }
+
+    /// Verifies (the SHA-256 in its shard's text list, the file's own checksum and version) and
+    /// attaches a text part of a loaded shard (a search names those its results need in
+    /// `pending_text`). The caller's SHA-256 of the bytes (64 hex digits, e.g. from WebCrypto)
+    /// is compared with the list's; without one the module hashes the file.
     #[wasm_bindgen(js_name = loadText)]
     pub fn load_text(
         &mut self,
@@ -250,15 +268,16 @@ impl ChsrIndex {
         .map_err(err)
     }
 
-    /// The text parts (`{file, sha256, bytes, first, chunks}`) of the loaded shards that are not
-    /// loaded yet (a page keeping a scope for offline use fetches them all).
+    /// The text parts (`{part: {file, sha256, bytes, first, chunks}, shard, subject, level}`) of
+    /// the loaded shards that are not loaded yet (a page keeping a scope for offline use fetches them
+    /// all).
     #[wasm_bindgen(js_name = textNeeded)]
     pub fn text_needed(&self) -> Result<JsValue, JsValue> {
         to_js(&self.lib.text_needed())
     }
 
-    /// Whether a file the manifest lists (a shard, a dense or text part, the term-filter file) is
-    /// loaded.
+    /// Whether a file the manifest lists (a shard, a dense part, a text list, the term-filter
+    /// file) or a loaded text list names (a text part) is loaded.
     #[wasm_bindgen(js_name = isLoaded)]
     pub fn is_loaded(&self, file: &str) -> bool {
         self.lib.is_loaded(file)

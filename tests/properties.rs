@@ -15,8 +15,8 @@ mod common;
 use chsr::build::{build_with, BuildOptions, Embedder};
 use chsr::corpus::SourcedChunk;
 use chsr::format::{
-    decode_dense_part, decode_shard, decode_text_part, encode_dense_part, encode_shard,
-    encode_text_part, ChunkRecord, Field,
+    decode_dense_part, decode_shard, decode_text_list, decode_text_part, encode_dense_part,
+    encode_shard, encode_text_part, ChunkRecord, Field,
 };
 use chsr::gate;
 use chsr::scope::Scope;
@@ -122,7 +122,15 @@ proptest! {
             want.sort_by(|a, b| a.id.cmp(&b.id));
             // Their text travels in text parts, in order, each bound to this shard.
             let mut texts = Vec::new();
-            for (t, bytes) in s.entry.text.iter().zip(&s.text_bytes) {
+            // Named by the shard's text list, itself bound to this shard.
+            let list = decode_text_list(s.text_list_bytes.as_ref().expect("a text list"))
+                .expect("a built text list decodes");
+            prop_assert_eq!(&list.shard_sha256, &s.entry.sha256);
+            prop_assert_eq!(&list.parts, &s.text);
+            let listed = s.entry.text_list.as_ref().expect("the manifest names the list");
+            prop_assert_eq!(listed.parts as usize, s.text.len());
+            prop_assert_eq!(listed.parts_bytes, s.text.iter().map(|t| t.bytes).sum::<u64>());
+            for (t, bytes) in s.text.iter().zip(&s.text_bytes) {
                 let part = decode_text_part(bytes, true).expect("a built text part decodes");
                 prop_assert_eq!(&encode_text_part(&part), bytes);
                 prop_assert_eq!(&part.shard_sha256, &s.entry.sha256);

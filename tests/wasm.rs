@@ -38,7 +38,11 @@ fn index() -> ChsrIndex {
     let mut index = ChsrIndex::from_manifest(&out.manifest.to_json()).unwrap();
     for s in &out.shards {
         index.load_shard(&s.entry.file, &s.bytes).unwrap();
-        for (t, bytes) in s.entry.text.iter().zip(&s.text_bytes) {
+        let list = s.entry.text_list.as_ref().unwrap();
+        index
+            .load_text_list(&list.file, s.text_list_bytes.as_ref().unwrap(), None)
+            .unwrap();
+        for (t, bytes) in s.text.iter().zip(&s.text_bytes) {
             index.load_text(&t.file, bytes, None).unwrap();
         }
     }
@@ -93,16 +97,53 @@ fn results_ask_for_their_text_then_show_it() {
             .unwrap();
         serde_wasm_bindgen::from_value(resp).unwrap()
     };
+    let ids = |r: &serde_json::Value| -> Vec<String> {
+        r["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // Without their shards' text lists, the results ask for those first (they name the parts).
+    let listed = search(&index);
+    let pending: Vec<String> = serde_json::from_value(listed["pending_text"].clone()).unwrap();
+    assert!(!pending.is_empty(), "results without their text ask for it");
+    for file in &pending {
+        let sh = out
+            .shards
+            .iter()
+            .find(|sh| sh.entry.text_list.as_ref().is_some_and(|l| &l.file == file))
+            .expect("a text list of the manifest");
+        // A part cannot be loaded before its list names it: the error says which list.
+        let err = index
+            .load_text(&sh.text[0].file, &sh.text_bytes[0], None)
+            .unwrap_err();
+        assert_eq!(code(&err), "load.part_before_shard");
+        // A list is checked against the manifest: another shard's list is refused.
+        let other = out
+            .shards
+            .iter()
+            .find(|o| o.entry.file != sh.entry.file)
+            .and_then(|o| o.text_list_bytes.as_ref())
+            .unwrap();
+        let err = index.load_text_list(file, other, None).unwrap_err();
+        assert_eq!(code(&err), "load.integrity");
+        index
+            .load_text_list(file, sh.text_list_bytes.as_ref().unwrap(), None)
+            .unwrap();
+        assert!(index.is_loaded(file));
+    }
     let first = search(&index);
     let pending: Vec<String> = serde_json::from_value(first["pending_text"].clone()).unwrap();
     assert!(!pending.is_empty(), "results without their text ask for it");
+    assert_eq!(ids(&listed), ids(&first), "the ranking reads no text");
     // Only the parts the results (and their sections) need, not every text part.
-    let all: usize = out.shards.iter().map(|s| s.entry.text.len()).sum();
-    assert!(pending.len() <= all);
+    let all: usize = out.shards.iter().map(|s| s.text.len()).sum();
+    assert!(pending.len() < all);
     for file in &pending {
         let bytes = out.shards.iter().find_map(|sh| {
-            sh.entry
-                .text
+            sh.text
                 .iter()
                 .zip(&sh.text_bytes)
                 .find(|(t, _)| &t.file == file)
@@ -112,7 +153,7 @@ fn results_ask_for_their_text_then_show_it() {
         let other = out
             .shards
             .iter()
-            .flat_map(|sh| sh.entry.text.iter().zip(&sh.text_bytes))
+            .flat_map(|sh| sh.text.iter().zip(&sh.text_bytes))
             .find(|(t, _)| &t.file != file)
             .unwrap()
             .1;
@@ -124,14 +165,6 @@ fn results_ask_for_their_text_then_show_it() {
     let second = search(&index);
     assert_eq!(second["pending_text"], serde_json::json!([]));
     // The ranking did not wait for the text: the same results, now with their snippets.
-    let ids = |r: &serde_json::Value| -> Vec<String> {
-        r["results"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|h| h["id"].as_str().unwrap().to_string())
-            .collect()
-    };
     assert_eq!(ids(&first), ids(&second));
     assert!(!ids(&second).is_empty());
     for h in second["results"].as_array().unwrap() {
@@ -401,16 +434,18 @@ fn random_queries_give_the_native_digests() {
             let mut index = ChsrIndex::from_manifest(&out.manifest.to_json()).unwrap();
             for sh in &out.shards {
                 index.load_shard(&sh.entry.file, &sh.bytes).unwrap();
+                if let (Some(l), Some(b)) = (&sh.entry.text_list, &sh.text_list_bytes) {
+                    index.load_text_list(&l.file, b, None).unwrap();
+                }
             }
             // Every text part, as a page keeping the scope offline does (the results' own parts
             // are what a search asks for: `results_ask_for_their_text_then_show_it`).
             let parts: Vec<serde_json::Value> =
                 serde_wasm_bindgen::from_value(index.text_needed().unwrap()).unwrap();
             for part in &parts {
-                let file = part["file"].as_str().unwrap();
+                let file = part["part"]["file"].as_str().unwrap();
                 let bytes = out.shards.iter().find_map(|sh| {
-                    sh.entry
-                        .text
+                    sh.text
                         .iter()
                         .zip(&sh.text_bytes)
                         .find(|(t, _)| t.file == file)
@@ -443,6 +478,8 @@ fn random_queries_give_the_native_digests() {
     for (name, bytes) in &files[1..] {
         if name.ends_with(".chsrv") {
             graph.load_dense(name, bytes).unwrap();
+        } else if name.ends_with(".chsrl") {
+            graph.load_text_list(name, bytes, None).unwrap();
         } else if name.ends_with(".chsrx") {
             graph.load_text(name, bytes, None).unwrap();
         } else {

@@ -275,8 +275,8 @@ export interface ShardEntry {
   facets: Record<string, Record<string, number>>;
   /** The shard's dense part (its vectors, `*.chsrv`), when it has one. */
   dense?: PartEntry;
-  /** The shard's text parts (`*.chsrx`, display text of chunks `first … first + chunks − 1`), when its text is not inside the shard. */
-  text?: TextEntry[];
+  /** The shard's text list (`*.chsrl`, naming its text parts), when its text is not inside the shard. */
+  text_list?: TextListEntry;
   /** The shard's term summary inline, as older manifests carried it (today's are in `Manifest.terms`'s file). */
   terms?: TermFilter;
 }
@@ -288,7 +288,23 @@ export interface PartEntry {
   bytes: number;
 }
 
-/** A text part of a shard: the display text of a block of consecutive chunks. */
+/** A shard's text-list file as the manifest names it, with the number and total size of the parts it names. */
+export interface TextListEntry extends PartEntry {
+  parts: number;
+  parts_bytes: number;
+}
+
+/** A text-list file (`*.chsrl`, JSON): the shard's text parts in chunk order, bound to the shard by its SHA-256. */
+export interface TextList {
+  format: 'chsr-text-list';
+  format_version: number;
+  subject: string;
+  level: string;
+  shard_sha256: string;
+  parts: TextEntry[];
+}
+
+/** A text part of a shard (`*.chsrx`): the display text of chunks `first … first + chunks − 1`. */
 export interface TextEntry extends PartEntry {
   first: number;
   chunks: number;
@@ -399,8 +415,10 @@ export class ChsrError extends Error {
 export type PartProgressEntry = PartEntry & { subject: string; level: string; vectorsOf: string };
 /** A text part as the client reports its download (and hands its bytes to `onShardBytes`): the part, its shard's subject, level and file. */
 export type TextProgressEntry = TextEntry & { kind: 'text'; subject: string; level: string; textOf: string };
+/** A shard's text list as the client reports its download (and hands its bytes to `onShardBytes`). */
+export type TextListProgressEntry = TextListEntry & { kind: 'text'; subject: string; level: string; textOf: string };
 /** Download progress: called before each download (`info` undefined), as bytes arrive and before a retry. */
-export type Progress = (entry: ShardEntry | PartProgressEntry | TextProgressEntry | ModelEntry, info?: { received: number; expected: number } | { retry: ChsrError }) => void;
+export type Progress = (entry: ShardEntry | PartProgressEntry | TextProgressEntry | TextListProgressEntry | ModelEntry, info?: { received: number; expected: number } | { retry: ChsrError }) => void;
 
 /** Initialises the Wasm module once; without `wasmUrl`, the package's module for this runtime (`wasmModuleFile()`) next to chsr-client.js. */
 export function initWasm(wasmUrl?: string | URL): Promise<unknown>;
@@ -450,10 +468,14 @@ export class ChsrClient {
   loadModel(): Promise<ModelEntry | null>;
   /** Loads the loaded shards' remaining text parts in the background (once per set of shards): resolves to how many were loaded. */
   prefetchText(): Promise<number>;
-  /** The manifest's text parts named in `files`, as progress entries of their shards. */
+  /** The text parts named in `files` that the loaded text lists name and that are not loaded, as progress entries of their shards. */
   textEntries(files: Set<string>): TextProgressEntry[];
-  /** Loads one text part (checked by the module against the manifest), after its shard. */
+  /** Loads one text part (checked by the module against its shard's text list), after the list. */
   loadText(entry: TextProgressEntry, onProgress?: Progress): Promise<void>;
+  /** Loads a shard's text list (checked by the module against the manifest and the shard) once `shardLoaded` settles. */
+  loadTextList(shard: ShardEntry, shardLoaded: Promise<void> | null, onProgress?: Progress): Promise<void>;
+  /** A shard's text parts (file names) from its text list: `list` when given, else fetched. */
+  textPartFiles(entry: ShardEntry, list?: TextList | null): Promise<string[]>;
   /** Downloads the model again after a failure. */
   retryModel(): Promise<boolean>;
   manifest(): Manifest;
@@ -484,6 +506,6 @@ export class ChsrClient {
   /** `[DOCUMENT N]` context for the results shown (`ids`, in order), re-gated against the scope, without searching again. */
   contextFor(ids: string[], scope: Scope): Context;
   loadedShards(): ShardEntry[];
-  /** The files of a shard entry: the shard, its dense part, then its text parts (unless `{text: false}`). */
+  /** The files of a shard entry: the shard, its dense part, then its text list (unless `{text: false}`); the parts: `textPartFiles`. */
   static shardFiles(entry: ShardEntry, how?: { text?: boolean }): string[];
 }

@@ -254,6 +254,9 @@ export const ENHANCEMENTS = [
   },
 ];
 
+/** A text part the module names (`textNeeded`) as a download's progress entry. */
+const textProgressEntry = (t) => ({ ...t.part, kind: 'text', subject: t.subject, level: t.level, textOf: t.shard });
+
 /** A chsr index bound to a manifest URL. */
 export class ChsrClient {
   constructor(index, baseUrl) {
@@ -337,25 +340,35 @@ export class ChsrClient {
     const loaded = this.loadedShards().map((s) => s.file).join(' ');
     if (loaded === this.textPrefetchedFor) return 0;
     this.textPrefetchedFor = loaded;
-    const entries = this.textEntries(new Set(this.index.textNeeded().map((t) => t.file)));
+    const entries = this.index.textNeeded().map(textProgressEntry);
     const done = await Promise.all(entries.map((entry) => this.loadText(entry).then(() => 1, () => 0)));
     return done.reduce((a, b) => a + b, 0);
   }
 
-  /** The manifest's text parts named in `files` (a Set), as progress entries of their shards. */
+  /**
+   * The text parts named in `files` (a Set) that the loaded text lists name and that are not
+   * loaded yet, as progress entries of their shards.
+   */
   textEntries(files) {
-    const out = [];
-    for (const shard of this.manifest().shards) {
-      for (const part of shard.text || []) {
-        if (files.has(part.file)) out.push({ ...part, kind: 'text', subject: shard.subject, level: shard.level, textOf: shard.file });
-      }
-    }
-    return out;
+    return this.index.textNeeded().filter((t) => files.has(t.part.file)).map(textProgressEntry);
   }
 
-  /** Loads one text part (`textEntries`), after its shard. */
+  /** Loads one text part (`textEntries`), after its shard's text list. */
   loadText(entry, onProgress) {
     return this.loadEntry(entry, (bytes, digest) => this.index.loadText(entry.file, bytes, digest || undefined), onProgress);
+  }
+
+  /**
+   * Loads the text list of the manifest shard `shard` (it names the shard's text parts), once
+   * `shardLoaded` (the shard's own download, or null when it is loaded) has settled: the two
+   * download together.
+   */
+  loadTextList(shard, shardLoaded, onProgress) {
+    const entry = { ...shard.text_list, kind: 'text', subject: shard.subject, level: shard.level, textOf: shard.file };
+    return this.loadEntry(entry, async (bytes, digest) => {
+      if (shardLoaded) await shardLoaded;
+      this.index.loadTextList(entry.file, bytes, digest || undefined);
+    }, onProgress);
   }
 
   /** Loads the embedding model now (the dense path); resolves to its entry, null without one. */
@@ -430,11 +443,20 @@ export class ChsrClient {
     }
     const entries = m.shards.filter((s) => files.includes(s.file));
     for (const entry of entries) {
-      await this.loadEntry(entry, (bytes, digest) => (digest && this.index.loadShardWithDigest
+      const shard = this.loadEntry(entry, (bytes, digest) => (digest && this.index.loadShardWithDigest
         ? this.index.loadShardWithDigest(entry.file, bytes, digest) : this.index.loadShard(entry.file, bytes)), onProgress);
+      // The shard's text list (it names the text parts) downloads with the shard: a small file,
+      // attached once the shard is. A failed shard is the error reported.
+      const list = entry.text_list ? this.loadTextList(entry, shard, onProgress) : null;
+      if (list) list.catch(() => {});
+      await shard;
+      if (list) await list;
     }
+    // Text lists named in a response's `pending_text` (a shard loaded without its list).
+    await Promise.all(m.shards.filter((s) => s.text_list && files.includes(s.text_list.file) && this.index.isLoaded(s.file))
+      .map((s) => this.loadTextList(s, null, onProgress)));
     // Text parts (named in a response's `pending_text`): small, fetched in parallel, each after
-    // its shard (loaded above or earlier).
+    // its shard's text list (loaded above or earlier).
     await Promise.all(this.textEntries(new Set(files)).map((entry) => this.loadText(entry, onProgress)));
   }
 
@@ -451,7 +473,7 @@ export class ChsrClient {
         // there is one, else hashing them itself), the file's magic and version; decodes.
         check: async (bytes) => {
           const digest = await sha256Hex(bytes);
-          if (!this.index.isLoaded(entry.file)) load(bytes, digest);
+          if (!this.index.isLoaded(entry.file)) await load(bytes, digest);
           if (this.onShardBytes) {
             // Verified bytes, for whoever keeps them (the page's offline cache); never fatal.
             try { this.onShardBytes(entry, bytes); } catch (e) { console.warn('chsr: onShardBytes:', e); }
@@ -584,10 +606,22 @@ export class ChsrClient {
   }
 
   /**
-   * The files of a manifest shard entry: the shard, its dense part (if any), its text parts
-   * (unless `{text: false}`).
+   * The files of a manifest shard entry: the shard, its dense part (if any), its text list (if
+   * any; unless `{text: false}`). Its text parts are named in the list: `textPartFiles`.
    */
   static shardFiles(entry, { text = true } = {}) {
-    return [entry.file, ...(entry.dense ? [entry.dense.file] : []), ...(text ? (entry.text || []).map((t) => t.file) : [])];
+    return [entry.file, ...(entry.dense ? [entry.dense.file] : []), ...(text && entry.text_list ? [entry.text_list.file] : [])];
+  }
+
+  /**
+   * The text parts of a manifest shard entry (file names), read from its text list: the list
+   * `text` (a parsed text-list file) when given, else the list fetched (from the HTTP cache
+   * when the page loaded it). Empty for a shard whose text is inside it.
+   */
+  async textPartFiles(entry, text) {
+    if (!entry.text_list) return [];
+    if (text) return text.parts.map((p) => p.file);
+    const list = JSON.parse(await fetchWithRetry(this.fileUrl(entry.text_list.file), 'text'));
+    return (list.parts || []).map((p) => p.file);
   }
 }

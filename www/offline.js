@@ -131,6 +131,17 @@ export function registrationStarted() {
   return registering !== null;
 }
 
+/** The saved copy of a JSON file (a shard's text list), parsed; null when none is saved. */
+export async function savedJson(url) {
+  if (!offlineSupported()) return null;
+  try {
+    const res = await caches.match(url);
+    return res ? await res.json() : null;
+  } catch {
+    return null; // Storage unavailable (private mode), or not JSON: not saved.
+  }
+}
+
 /** For each URL, whether a saved copy exists: Map(url → boolean). */
 export async function savedCopies(urls) {
   const out = new Map();

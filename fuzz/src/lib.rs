@@ -235,10 +235,8 @@ pub fn shard_load(data: &[u8]) {
                 chunks: p.chunks.len() as u64,
                 facets: Default::default(),
                 dense: None,
-                // The original shard's text parts: a forged payload with the same blocks loads.
-                text: pos
-                    .map(|i| manifest.shards[i].text.clone())
-                    .unwrap_or_default(),
+                // The original shard's text list: a forged payload with as many blocks loads.
+                text_list: pos.and_then(|i| manifest.shards[i].text_list.clone()),
                 terms: None,
             };
             match pos {

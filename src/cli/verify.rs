@@ -1,5 +1,5 @@
-//! `chsr verify`: check every shard of a folder, its dense and text parts and the embedding model against
-//! the manifest; one `ok` line per good file, one `BAD` line per bad one.
+//! `chsr verify`: check every shard of a folder, its dense part, text list and text parts and the
+//! embedding model against the manifest; one `ok` line per good file, one `BAD` line per bad one.
 
 use chsr::search::Library;
 
@@ -8,8 +8,11 @@ pub(super) fn run(dir: &std::path::Path) -> Result<(), String> {
     let mut lib = Library::open_dir(dir).map_err(|e| e.to_string())?;
     let entries = lib.manifest().shards.clone();
     let mut errors = Vec::new();
-    let mut files = entries.len();
-    let mut texts = 0;
+    let mut dense = 0;
+    let (mut lists, mut texts) = (0, 0);
+    // Text parts whose list is bad: not named, so not checked; one line per list, but each part
+    // counts as a file that failed.
+    let (mut bad_lists, mut unchecked) = (0, 0);
     for e in &entries {
         let path = dir.join(&e.file);
         match std::fs::read(&path) {
@@ -25,7 +28,7 @@ pub(super) fn run(dir: &std::path::Path) -> Result<(), String> {
         }
         // Its dense part, if any (checked against the shard it belongs to).
         if let Some(d) = &e.dense {
-            files += 1;
+            dense += 1;
             match std::fs::read(dir.join(&d.file)) {
                 Err(err) => errors.push(format!(
                     "{} (vectors of {}): {}",
@@ -45,10 +48,45 @@ pub(super) fn run(dir: &std::path::Path) -> Result<(), String> {
                 },
             }
         }
-        // Its text parts (each checked against the shard it belongs to).
-        for t in &e.text {
+        // Its text list (checked against the shard), then the parts it names (each checked
+        // against the list's digest and the shard it belongs to).
+        if let Some(l) = &e.text_list {
+            lists += 1;
+            let what = format!("{} (text list of {})", l.file, e.file);
+            match std::fs::read(dir.join(&l.file)) {
+                Err(err) => errors.push(format!(
+                    "{what}: {}",
+                    chsr::search::missing_shard_message(&err)
+                )),
+                Ok(_) if !lib.is_loaded(&e.file) => {
+                    errors.push(format!("{what}: not checked, its shard is bad"))
+                }
+                Ok(bytes) => match lib.load_text_list(&l.file, &bytes) {
+                    Ok(()) => println!(
+                        "ok  {} (text list of {}, {} parts, {} bytes)",
+                        l.file, e.file, l.parts, l.bytes
+                    ),
+                    Err(err) => errors.push(err.to_string()),
+                },
+            }
+            if !lib.is_loaded(&l.file) {
+                texts += l.parts as usize;
+                unchecked += l.parts as usize;
+                bad_lists += 1;
+                errors.push(format!(
+                    "{} text parts of {}: not checked, their text list is bad",
+                    l.parts, e.file
+                ));
+            }
+        }
+        let parts: Vec<_> = lib
+            .text_needed()
+            .into_iter()
+            .filter(|t| t.shard == e.file)
+            .map(|t| t.part)
+            .collect();
+        for t in &parts {
             texts += 1;
-            files += 1;
             let what = format!(
                 "{} (text of chunks {}..{} of {})",
                 t.file,
@@ -61,9 +99,6 @@ pub(super) fn run(dir: &std::path::Path) -> Result<(), String> {
                     "{what}: {}",
                     chsr::search::missing_shard_message(&err)
                 )),
-                Ok(_) if !lib.is_loaded(&e.file) => {
-                    errors.push(format!("{what}: not checked, its shard is bad"))
-                }
                 Ok(bytes) => match lib.load_text(&t.file, &bytes) {
                     Ok(()) => println!(
                         "ok  {} (text of chunks {}..{} of {}, {} bytes)",
@@ -96,13 +131,13 @@ pub(super) fn run(dir: &std::path::Path) -> Result<(), String> {
             },
         }
     }
-    let parts = files - entries.len() - texts;
+    let files = entries.len() + dense + lists + texts;
     let mut what = format!("{} shards", entries.len());
-    if parts > 0 {
-        what += &format!(", {parts} dense parts");
+    if dense > 0 {
+        what += &format!(", {dense} dense parts");
     }
-    if texts > 0 {
-        what += &format!(", {texts} text parts");
+    if lists > 0 {
+        what += &format!(", {lists} text lists, {texts} text parts");
     }
     if model.is_some() {
         what += " and the embedding model";
@@ -116,7 +151,7 @@ pub(super) fn run(dir: &std::path::Path) -> Result<(), String> {
         }
         Err(format!(
             "{} of {} files failed verification",
-            errors.len(),
+            errors.len() - bad_lists + unchecked,
             files + usize::from(model.is_some())
         ))
     }

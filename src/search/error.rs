@@ -41,7 +41,8 @@ pub enum LoadError {
         /// What is wrong.
         message: String,
     },
-    /// A shard's dense part arrived before the shard itself.
+    /// A shard's dense part, text list or text part arrived before the shard itself (or a text
+    /// part before the shard's text list, which names it).
     PartBeforeShard {
         /// The part's file name.
         file: String,
@@ -75,7 +76,8 @@ impl fmt::Display for LoadError {
             LoadError::Model { file, message } => write!(f, "{file}: {message}"),
             LoadError::PartBeforeShard { file, shard } => write!(
                 f,
-                "{file}: a part (vectors or text) of {shard}, which is not loaded: load the shard first"
+                "{file}: a part (vectors or text) of {shard}, which is not loaded: load the shard first \
+                 (and, for a text part, its text list)"
             ),
             LoadError::Io { file, message } => write!(f, "{file}: {message}"),
         }

@@ -7,9 +7,8 @@ use crate::dense::DenseShard;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::format::Manifest;
 use crate::format::{
-    decode_dense_part, decode_shard, decode_shard_prehashed, decode_term_filters, decode_text_part,
-    sha256_hex, ChunkRecord, DenseIndex, FormatError, PartEntry, ShardEntry, ShardPayload,
-    TextEntry,
+    decode_dense_part, decode_shard, decode_shard_prehashed, decode_term_filters, sha256_hex,
+    ChunkRecord, DenseIndex, FormatError, PartEntry, ShardEntry, ShardPayload, TextEntry,
 };
 #[cfg(not(target_arch = "wasm32"))]
 use crate::gate::Gating;
@@ -75,7 +74,7 @@ impl QueryEmbedder for ModelEmbedder {
 /// that digest covers the whole file, so the payload checksum is not computed again (`checksum`
 /// false). On a mismatch the file is decoded with its checksum anyway, to report the most precise
 /// reason (truncation, another version…) when there is one.
-fn verified<T>(
+pub(super) fn verified<T>(
     file: &str,
     bytes: &[u8],
     expected: &str,
@@ -121,17 +120,14 @@ pub struct Shard {
     /// Section of each chunk as a small integer (chunks with the same `section_key` share it;
     /// [`NO_SECTION`] when a chunk has none), computed once at load for section evidence.
     pub sections: Vec<u32>,
-    /// Which of the shard's text parts (`entry.text`) are loaded: the chunks of a part not
-    /// loaded have no text yet. Empty when the text is inside the shard.
+    /// The shard's text blocks as (first chunk, chunks), from the shard itself: one text part
+    /// each. Empty when the text is inside the shard.
+    pub text_blocks: Vec<(u32, u32)>,
+    /// The shard's text parts, once its text list is loaded (empty before).
+    pub text: Vec<TextEntry>,
+    /// Which of the shard's text parts are loaded: the chunks of a part not loaded have no text
+    /// yet. Empty when the text is inside the shard.
     pub text_loaded: Vec<bool>,
-}
-
-/// Who a part belongs to: its shard's file, subject, level and digest.
-struct ShardId {
-    file: String,
-    subject: String,
-    level: String,
-    sha256: String,
 }
 
 /// [`Shard::sections`] of a chunk without a section.
@@ -167,55 +163,6 @@ impl Shard {
     /// The chunks of the shard.
     pub fn chunks(&self) -> &[ChunkRecord] {
         &self.payload.chunks
-    }
-
-    /// Whether every chunk's display text is loaded.
-    pub fn has_all_text(&self) -> bool {
-        self.text_loaded.iter().all(|&l| l)
-    }
-
-    /// The text part holding chunk `doc` (its position in `entry.text`), when the text lives in
-    /// parts.
-    fn text_part_of(&self, doc: u32) -> Option<usize> {
-        let parts = &self.entry.text;
-        let i = parts.partition_point(|t| t.first + t.chunks <= doc);
-        (i < parts.len()).then_some(i)
-    }
-
-    /// Whether chunk `doc`'s display text is loaded (inside the shard, or its part loaded).
-    pub fn has_text(&self, doc: u32) -> bool {
-        self.text_part_of(doc).is_none_or(|p| self.text_loaded[p])
-    }
-
-    /// The text parts not loaded yet that hold the text of `docs` or of any chunk of their
-    /// sections (a result's snippet, its section and its context all read them), in part order.
-    pub fn text_missing(&self, docs: &[u32]) -> Vec<&TextEntry> {
-        if self.has_all_text() {
-            return Vec::new();
-        }
-        let mut want = vec![false; self.entry.text.len()];
-        let mut mark = |doc: u32| {
-            if let Some(p) = self.text_part_of(doc) {
-                want[p] = true;
-            }
-        };
-        for &d in docs {
-            mark(d);
-            let s = self.sections[d as usize];
-            if s != NO_SECTION {
-                for (other, _) in self.sections.iter().enumerate().filter(|(_, &x)| x == s) {
-                    mark(other as u32);
-                }
-            }
-        }
-        self.entry
-            .text
-            .iter()
-            .zip(want)
-            .zip(&self.text_loaded)
-            .filter(|((_, w), &loaded)| *w && !loaded)
-            .map(|((e, _), _)| e)
-            .collect()
     }
 }
 
@@ -289,14 +236,11 @@ impl Library {
             .any(|(e, loaded)| match loaded {
                 Some(_) if e.file == file => true,
                 Some(shard) => {
-                    (shard.dense.is_some() && e.dense.as_ref().is_some_and(|d| d.file == file))
-                        || e.text
-                            .iter()
-                            .zip(&shard.text_loaded)
-                            .any(|(t, &loaded)| loaded && t.file == file)
+                    shard.dense.is_some() && e.dense.as_ref().is_some_and(|d| d.file == file)
                 }
                 None => false,
             })
+            || self.is_text_loaded(file)
     }
 
     /// Verifies (the manifest's SHA-256, then the file's own header and checksum) and decodes
@@ -355,102 +299,6 @@ impl Library {
             .position(|s| s.dense.as_ref().is_some_and(|d| d.file == file))
     }
 
-    /// The manifest position of the shard and the position of its text part stored in `file`.
-    fn shard_with_text(&self, file: &str) -> Option<(usize, usize)> {
-        self.manifest
-            .shards
-            .iter()
-            .enumerate()
-            .find_map(|(i, s)| s.text.iter().position(|t| t.file == file).map(|p| (i, p)))
-    }
-
-    /// The text parts of the loaded shards that are not loaded yet, in manifest order (a page
-    /// that keeps a scope for offline use fetches them all; a search asks only for those its
-    /// results need, `SearchResponse::pending_text`).
-    pub fn text_needed(&self) -> Vec<TextEntry> {
-        self.loaded()
-            .flat_map(|s| {
-                s.entry
-                    .text
-                    .iter()
-                    .zip(&s.text_loaded)
-                    .filter(|(_, &l)| !l)
-                    .map(|(t, _)| t.clone())
-            })
-            .collect()
-    }
-
-    /// Verifies (against the manifest's SHA-256), decodes and attaches the text part `file` of
-    /// a loaded shard: its chunks get their display text. Loading a part again is a no-op.
-    pub fn load_text(&mut self, file: &str, bytes: &[u8]) -> Result<(), LoadError> {
-        self.load_text_with_digest(file, bytes, &sha256_hex(bytes))
-    }
-
-    /// As [`Library::load_text`], with the file's SHA-256 (hex) computed by the caller over
-    /// exactly `bytes` (see [`Library::load_shard_with_digest`]).
-    pub fn load_text_with_digest(
-        &mut self,
-        file: &str,
-        bytes: &[u8],
-        sha256: &str,
-    ) -> Result<(), LoadError> {
-        let (i, p) = self
-            .shard_with_text(file)
-            .ok_or_else(|| LoadError::UnknownFile(file.to_string()))?;
-        // The shard's identity, not its whole entry (which lists every part: a part is loaded
-        // hundreds of times per collection).
-        let e = &self.manifest.shards[i];
-        let t = e.text[p].clone();
-        let entry = ShardId {
-            file: e.file.clone(),
-            subject: e.subject.clone(),
-            level: e.level.clone(),
-            sha256: e.sha256.clone(),
-        };
-        let Some(shard) = self.shards[i].as_mut() else {
-            return Err(LoadError::PartBeforeShard {
-                file: file.into(),
-                shard: entry.file,
-            });
-        };
-        if shard.text_loaded[p] {
-            return Ok(());
-        }
-        let part = verified(file, bytes, &t.sha256, sha256, decode_text_part)?;
-        if part.subject != entry.subject
-            || part.level != entry.level
-            || part.shard_sha256 != entry.sha256
-            || part.first != t.first
-            || part.texts.len() != t.chunks as usize
-        {
-            return Err(LoadError::Mismatch {
-                file: file.into(),
-                expected: format!(
-                    "the text of chunks {}..{} of {} ({}/{})",
-                    t.first,
-                    t.first + t.chunks,
-                    entry.file,
-                    entry.subject,
-                    entry.level
-                ),
-                found: format!(
-                    "the text of {} chunks from {} of {}/{} for the shard with SHA-256 {}",
-                    part.texts.len(),
-                    part.first,
-                    part.subject,
-                    part.level,
-                    part.shard_sha256
-                ),
-            });
-        }
-        let chunks = &mut shard.payload.chunks[t.first as usize..][..t.chunks as usize];
-        for (c, text) in chunks.iter_mut().zip(part.texts) {
-            c.text = text;
-        }
-        shard.text_loaded[p] = true;
-        Ok(())
-    }
-
     /// Verifies (manifest SHA-256, then the shard's own header and checksum) and decodes a shard.
     pub fn load_shard(&mut self, file: &str, bytes: &[u8]) -> Result<(), LoadError> {
         self.load_shard_with_digest(file, bytes, &sha256_hex(bytes))
@@ -500,9 +348,8 @@ impl Library {
             .collect();
         langs.sort();
         langs.dedup();
-        let blocks: Vec<(u32, u32)> = entry.text.iter().map(|t| (t.first, t.chunks)).collect();
         let mut first = 0;
-        let want: Vec<(u32, u32)> = payload
+        let text_blocks: Vec<(u32, u32)> = payload
             .text_blocks
             .iter()
             .map(|&n| {
@@ -510,16 +357,21 @@ impl Library {
                 (first - n, n)
             })
             .collect();
-        if blocks != want {
+        let listed = entry.text_list.as_ref().map_or(0, |t| t.parts as usize);
+        if listed != text_blocks.len() || first as usize > payload.chunks.len() {
             return Err(LoadError::Mismatch {
                 file: file.into(),
-                expected: format!("text parts of {blocks:?} (first chunk, chunks)"),
-                found: format!("text parts of {want:?}"),
+                expected: format!("{listed} text parts"),
+                found: format!(
+                    "{} text blocks of {first} chunks in a shard of {}",
+                    text_blocks.len(),
+                    payload.chunks.len()
+                ),
             });
         }
         let total_len = payload.lexical.total_len();
         let sections = section_numbers(&payload.chunks);
-        let text_loaded = vec![false; want.len()];
+        let text_loaded = vec![false; text_blocks.len()];
         self.shards[i] = Some(Shard {
             entry,
             payload,
@@ -527,15 +379,18 @@ impl Library {
             total_len,
             dense,
             sections,
+            text_blocks,
+            text: Vec::new(),
             text_loaded,
         });
         Ok(())
     }
 
-    /// Loads any file the manifest lists: a shard ([`Library::load_shard`]), a shard's dense
-    /// part ([`Library::load_dense`], after its shard), a text part ([`Library::load_text`], after
-    /// its shard), the model ([`Library::load_model`]) or
-    /// the term-filter file ([`Library::load_terms`]).
+    /// Loads any file the manifest or a loaded text list names: a shard
+    /// ([`Library::load_shard`]), a shard's dense part ([`Library::load_dense`], after its
+    /// shard), its text list ([`Library::load_text_list`], after its shard), a text part
+    /// ([`Library::load_text`], after its text list), the model ([`Library::load_model`]) or the
+    /// term-filter file ([`Library::load_terms`]).
     pub fn load_file(&mut self, file: &str, bytes: &[u8]) -> Result<(), LoadError> {
         if self.manifest.terms.as_ref().is_some_and(|t| t.file == file) {
             self.load_terms(bytes)
@@ -543,7 +398,9 @@ impl Library {
             self.load_shard(file, bytes)
         } else if self.shard_with_part(file).is_some() {
             self.load_dense(file, bytes)
-        } else if self.shard_with_text(file).is_some() {
+        } else if self.shard_with_text_list(file).is_some() {
+            self.load_text_list(file, bytes)
+        } else if file.ends_with(".chsrx") {
             self.load_text(file, bytes)
         } else if self.manifest.model.as_ref().is_some_and(|e| e.file == file) {
             self.load_model(bytes)
@@ -667,8 +524,11 @@ impl Library {
         }
         // Natively every text part is read with its shard: results, sections and context never
         // wait for one.
-        for part in self.text_needed() {
-            self.load_text(&part.file, &read(&part.file)?)?;
+        for list in self.text_lists_needed() {
+            self.load_text_list(&list.file, &read(&list.file)?)?;
+        }
+        for t in self.text_needed() {
+            self.load_text(&t.part.file, &read(&t.part.file)?)?;
         }
         // Natively the term filters cost one small read: widening never waits for them.
         if let Some(t) = self.manifest.terms.clone() {

@@ -28,6 +28,7 @@ pub mod pass;
 pub mod query;
 pub mod response;
 pub mod results;
+pub mod text;
 pub mod weak;
 
 pub use crate::gate::{Gating, Leakage};
@@ -41,6 +42,7 @@ pub use options::{
 };
 pub use response::{Hit, Probe, RelaxStep, Relaxation, SearchResponse, Timings, Trace};
 pub use results::Section;
+pub use text::NeededText;
 pub use weak::WeakEvidence;
 
 use crate::analysis::{bound_query, Analyzer, MAX_QUERY_BYTES, MAX_QUERY_TERMS};

@@ -61,11 +61,7 @@ impl Library {
         if !admissible(scope, hit) {
             return None;
         }
-        let pending_text = shard
-            .text_missing(&[doc])
-            .into_iter()
-            .map(|t| t.file.clone())
-            .collect();
+        let pending_text = shard.text_missing(&[doc]);
         let within = scope_for(scope, classify(scope, hit));
         let rest = expand_section(hit, shard.chunks(), usize::MAX, &[], |c| {
             gate::admits(&within, c)
@@ -115,12 +111,7 @@ impl Library {
                 .map(|c| c.key.doc)
                 .collect();
             if !docs.is_empty() {
-                out.extend(
-                    shard
-                        .text_missing(&docs)
-                        .into_iter()
-                        .map(|t| t.file.clone()),
-                );
+                out.extend(shard.text_missing(&docs));
             }
         }
         out

@@ -206,12 +206,13 @@ test('files are hashed with WebCrypto when it is there, and by the module when i
     await page.waitForFunction(() => window.__chsrDone > 0 && window.__chsrDone === window.__chsrSeq && !document.body.dataset.pending);
     assert.ok((await cards(page)).length > 0);
     assert.ok((await page.evaluate(() => window.__chsrLast.trace.dense_plans.length)) > 0, 'hybrid after the upgrade');
-    // The shard, its dense part, the model and the text parts (the results', then the rest of
-    // the collection's, in the background): one digest each with WebCrypto, none without.
+    // The shard, its dense part, its text list, the model and the text parts (the results',
+    // then the rest of the collection's, in the background): one digest each with WebCrypto,
+    // none without.
     await page.waitForFunction(() => window.__chsrTextReadyAt);
     const texts = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.chsrx')).length);
     assert.ok(texts > 0, 'the results\' text parts were fetched');
-    assert.equal(await page.evaluate(() => window.__digests), webCrypto ? 3 + texts : 0);
+    assert.equal(await page.evaluate(() => window.__digests), webCrypto ? 4 + texts : 0);
     assert.deepEqual(errors, []);
     await context.close();
   }

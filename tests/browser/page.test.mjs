@@ -47,16 +47,26 @@ test('only the shard of the scope is downloaded', async () => {
   await page.close();
 });
 
-test('before the first result, of the shard\'s text only the parts holding the results (and their sections) are downloaded; the rest follows, each part once', async () => {
+test('before the first result, of the shard\'s text only its text list and the parts holding the results (and their sections) are downloaded; the rest follows, each part once', async () => {
   const { page } = await openStudyPage(browser, server.url);
   const texts = [];
-  page.on('request', (r) => { if (r.url().endsWith('.chsrx')) texts.push({ url: r.url(), at: Date.now() }); });
+  const lists = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('.chsrx')) texts.push({ url: r.url(), at: Date.now() });
+    if (r.url().endsWith('.chsrl')) lists.push(r.url());
+  });
   const cards = await search(page, 'specific heat', { subject: 'physics', level: 'high_school' });
   assert.ok(cards.length > 0);
   const firstAt = await page.evaluate(() => window.__chsrFirstResultAt);
   const manifest = await page.evaluate(async () => (await fetch('shards/manifest.json')).json());
   const shard = manifest.shards.find((s) => s.subject === 'physics' && s.level === 'high_school');
-  const parts = new Set(shard.text.map((t) => t.file));
+  // The manifest names the shard's text list only; the list names the parts.
+  assert.equal(shard.text, undefined);
+  assert.deepEqual(lists.map((u) => u.replace(/^.*\//, '')), [shard.text_list.file], 'the scope\'s text list, once');
+  const list = await page.evaluate(async (f) => (await fetch(`shards/${f}`)).json(), shard.text_list.file);
+  assert.equal(list.shard_sha256, shard.sha256);
+  assert.equal(list.parts.length, shard.text_list.parts);
+  const parts = new Set(list.parts.map((t) => t.file));
   const before = texts.filter((t) => t.at <= firstAt).map((t) => t.url);
   assert.ok(before.length > 0 && before.length <= 12, `${before.length} of ${parts.size} text parts: ${before.join(', ')}`);
   // Then, in the background, the rest of the collection's text: every part, each once.

@@ -9,7 +9,7 @@ import {
 } from 'chsr';
 import type {
   Adjustment, Context, EngineErrorCode, Enhancement, ErrorCode, ErrorDetails, Evidence, Expanded, Facet, Gating, Hit, Leakage,
-  Manifest, ModelEntry, PartEntry, PartProgressEntry, TextEntry, TextProgressEntry, Progress, RelaxStep, Relaxation, Scope, ScopeCheck, ScopeField,
+  Manifest, ModelEntry, PartEntry, PartProgressEntry, TextEntry, TextList, TextListEntry, TextListProgressEntry, TextProgressEntry, Progress, RelaxStep, Relaxation, Scope, ScopeCheck, ScopeField,
   SearchOptions, SearchResponse, Section, Segment, ShardEntry, TermFilter, Trace, Trigger, Understanding, Variant,
   WeakEvidence,
 } from 'chsr';
@@ -70,17 +70,21 @@ const gatings: Gating[] = ['gated', 'ungated', 'post_filtered'];
 const triggers: Trigger[] = ['paper', 'evidence'];
 const leakages: Leakage[] = ['in_scope', 'cross_topic', 'cross_level', 'fallback', 'ungated'];
 
-function describeEntry(entry: ShardEntry | PartProgressEntry | TextProgressEntry | ModelEntry): string {
+function describeEntry(entry: ShardEntry | PartProgressEntry | TextProgressEntry | TextListProgressEntry | ModelEntry): string {
   // A shard or a dense or text part has a subject; the model has an id and dims.
   if ('id' in entry) return `model ${entry.id} (${entry.dims} dims, ${entry.bytes} bytes, ${entry.sha256})`;
   if ('vectorsOf' in entry) return `vectors of ${entry.vectorsOf} (${entry.subject}/${entry.level}, ${entry.file})`;
-  if ('textOf' in entry) {
+  if ('textOf' in entry && 'first' in entry) {
     const part: TextProgressEntry = entry;
     return `${part.kind} of ${part.textOf} chunks ${part.first}+${part.chunks} (${part.subject}/${part.level}, ${part.file})`;
   }
+  if ('textOf' in entry) {
+    const list: TextListProgressEntry = entry;
+    return `${list.kind} list of ${list.textOf}: ${list.parts} parts, ${list.parts_bytes} bytes (${list.subject}/${list.level}, ${list.file})`;
+  }
   const dense: PartEntry | undefined = entry.dense;
-  const text: TextEntry[] = entry.text ?? [];
-  console.log(text.map((t) => `${t.file} ${t.first} ${t.chunks} ${t.bytes} ${t.sha256}`).join(','));
+  const textList: TextListEntry | undefined = entry.text_list;
+  if (textList) console.log(`${textList.file} ${textList.sha256} ${textList.bytes}: ${textList.parts} parts, ${textList.parts_bytes} bytes`);
   const facets: Record<string, Record<string, number>> = entry.facets;
   const terms: TermFilter | undefined = entry.terms;
   const filter = terms ? ` filter of ${terms.terms} terms: ${terms.bits} bits, ${terms.hashes} hashes, ${terms.filter.length} chars` : '';
@@ -215,7 +219,10 @@ async function integrate(): Promise<void> {
   for (const entry of [...needed, ...used]) {
     const files: string[] = ChsrClient.shardFiles(entry);
     const withoutText: string[] = ChsrClient.shardFiles(entry, { text: false });
-    console.log(files.map((f) => client.fileUrl(f)), withoutText.length);
+    const parts: string[] = await client.textPartFiles(entry);
+    const listed: TextList = { format: 'chsr-text-list', format_version: 4, subject: entry.subject, level: entry.level, shard_sha256: entry.sha256, parts: [] };
+    const none: string[] = await client.textPartFiles(entry, listed);
+    console.log(files.map((f) => client.fileUrl(f)), withoutText.length, parts.length, none.length);
   }
   await client.ensureLoaded(scope, options, progress);
   await client.loadFiles(needed.map((e) => e.file), progress);
@@ -256,6 +263,9 @@ async function integrate(): Promise<void> {
   const prefetched: number = await client.prefetchText();
   const parts: TextProgressEntry[] = client.textEntries(new Set(resp.pending_text));
   for (const part of parts) await client.loadText(part, progress);
+  for (const shard of client.loadedShards()) await client.loadTextList(shard, null, progress);
+  const textParts: TextEntry[] = parts;
+  console.log(textParts.map((t) => `${t.file} ${t.first} ${t.chunks} ${t.bytes} ${t.sha256}`).join(','));
   console.log(prefetched, parts.length);
   console.log(model?.id);
 
