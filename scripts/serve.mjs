@@ -13,7 +13,7 @@
 // (`F.br`/`F.gz`, written by scripts/precompress.mjs; a copy is used only once it has been checked
 // to decode to the file's current bytes), else gzip-compressed on the fly (cached in memory) for
 // text-like types. The client counts decoded bytes, which the browser hands it.
-// Content-hashed data files (`name.<16 hex>.chsr|chsrv|chsrl|chsrx|chsrm|chsrt`, pinned by the manifest) are sent
+// Content-hashed data files (`name.<16 hex>.chsr|chsrv|chsrl|chsri|chsrx|chsrm|chsrt`, pinned by the manifest) are sent
 // `Cache-Control: public, max-age=31536000, immutable`; everything else `no-cache`.
 // `siteHandler` is also used by the browser benchmark (tests/bench/lib.mjs), so
 // that the demo is measured as this server sends it.
@@ -30,8 +30,8 @@ const TYPES = {
   '.svg': 'image/svg+xml', '.png': 'image/png', '.webmanifest': 'application/manifest+json', '.txt': 'text/plain; charset=utf-8',
   '.md': 'text/plain; charset=utf-8',
 };
-const COMPRESSIBLE = /\.(html|js|mjs|css|json|wasm|svg|md|txt|webmanifest|chsr|chsrv|chsrl|chsrx|chsrm|chsrt)$/;
-const IMMUTABLE = /\.[0-9a-f]{16}\.(chsr|chsrv|chsrl|chsrx|chsrm|chsrt)$/;
+const COMPRESSIBLE = /\.(html|js|mjs|css|json|wasm|svg|md|txt|webmanifest|chsr|chsrv|chsrl|chsri|chsrx|chsrm|chsrt)$/;
+const IMMUTABLE = /\.[0-9a-f]{16}\.(chsr|chsrv|chsrl|chsri|chsrx|chsrm|chsrt)$/;
 export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; " +
   "connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'";
 

@@ -4,7 +4,7 @@
 // `files` are the site's files the worker saves on install (the pages, scripts, styles, the Wasm
 // module and every manifest.json), relative to DIR; `build` is a SHA-256 over their paths and
 // bytes, so any change to the page, the module or the data gives a new build id and a new cache.
-// Shards (`*.chsr`), their vectors (`*.chsrv`), text lists (`*.chsrl`) and text (`*.chsrx`), the embedding model (`*.chsrm`) and the term filters (`*.chsrt`) have content-hashed names pinned by the
+// Shards (`*.chsr`), their vectors (`*.chsrv`), part lists (`*.chsrl`), postings (`*.chsri`) and text (`*.chsrx`), the embedding model (`*.chsrm`) and the term filters (`*.chsrt`) have content-hashed names pinned by the
 // manifest: they are saved as they are used (the page hands their verified bytes to the worker),
 // and a new build carries over those its manifests still name.
 // First the pages are stamped with Subresource Integrity (scripts/site-integrity.mjs: each
@@ -29,7 +29,7 @@ const all = walk(dir)
   .filter((f) => !f.endsWith(TEMPLATE));
 const manifests = all.filter((f) => f.endsWith('/manifest.json') || f === 'manifest.json');
 // `.br`/`.gz`: the compressed copies scripts/precompress.mjs writes for the server (not site files).
-const files = all.filter((f) => !SKIP.has(f) && !/\.(chsr|chsrv|chsrl|chsrx|chsrm|chsrt|d\.ts|br|gz)$/.test(f));
+const files = all.filter((f) => !SKIP.has(f) && !/\.(chsr|chsrv|chsrl|chsri|chsrx|chsrm|chsrt|d\.ts|br|gz)$/.test(f));
 const hash = createHash('sha256');
 for (const f of files) {
   hash.update(f);

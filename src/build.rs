@@ -11,12 +11,13 @@
 use crate::analysis::{Analyzer, Lang, ANALYZER_VERSION};
 use crate::corpus::{IngestWarning, SourcedChunk};
 use crate::format::{
-    encode_dense_part, encode_shard, encode_term_filters, encode_text_list, encode_text_part,
-    sha256_hex, text_blocks, write_varint, BuildParams, ChunkRecord, DenseIndex, DensePart,
-    FacetCounts, Field, LexicalIndex, Manifest, ModelEntry, NearDuplicate, PartEntry, QVec,
-    ShardEntry, ShardPayload, ShardTermFilter, TermFiltersFile, TextEntry, TextList, TextListEntry,
-    TextPart, VectorSpec, BYO_PREFIX, FORMAT_VERSION, MANIFEST_FORMAT, TEXT_BLOCK_BYTES,
-    TEXT_LIST_FORMAT,
+    encode_dense_part, encode_part_list, encode_postings_part, encode_shard, encode_term_filters,
+    encode_text_part, postings_blocks, sha256_hex, text_blocks, write_varint, BuildParams,
+    ChunkRecord, DenseIndex, DensePart, FacetCounts, Field, LexicalIndex, Manifest, ModelEntry,
+    NearDuplicate, PartEntry, PartList, PartListEntry, PostingsEntry, PostingsPart, QVec,
+    ShardEntry, ShardPayload, ShardTermFilter, TermFiltersFile, TextEntry, TextPart, VectorSpec,
+    BYO_PREFIX, FORMAT_VERSION, MANIFEST_FORMAT, PART_LIST_FORMAT, POSTINGS_BLOCK_BYTES,
+    TEXT_BLOCK_BYTES,
 };
 use std::collections::BTreeMap;
 
@@ -33,6 +34,9 @@ pub struct BuildOptions {
     pub ef_construction: usize,
     /// Seed of the HNSW layer assignment (fixed, so builds are reproducible).
     pub seed: u64,
+    /// Postings bytes above which a shard's postings go to postings parts, and the size at which
+    /// a part closes (default [`POSTINGS_BLOCK_BYTES`]).
+    pub postings_block_bytes: usize,
 }
 
 impl Default for BuildOptions {
@@ -43,6 +47,7 @@ impl Default for BuildOptions {
             ef_search: 128,
             ef_construction: 128,
             seed: 0x00c4_5e42,
+            postings_block_bytes: POSTINGS_BLOCK_BYTES,
         }
     }
 }
@@ -123,23 +128,30 @@ pub struct BuiltShard {
     pub bytes: Vec<u8>,
     /// The complete dense-part file (named in `entry.dense`), when the shard has vectors.
     pub dense_bytes: Option<Vec<u8>>,
-    /// The complete text-list file (named in `entry.text_list`), when the shard has text parts.
-    pub text_list_bytes: Option<Vec<u8>>,
-    /// The text parts, as their text list names them.
+    /// The complete part-list file (named in `entry.part_list`), when the shard has parts.
+    pub part_list_bytes: Option<Vec<u8>>,
+    /// The text parts, as their part list names them.
     pub text: Vec<TextEntry>,
     /// The complete text-part files (named in `text`, same order).
     pub text_bytes: Vec<Vec<u8>>,
+    /// The postings parts, as their part list names them (none when the postings are inline).
+    pub postings: Vec<PostingsEntry>,
+    /// The complete postings-part files (named in `postings`, same order).
+    pub postings_bytes: Vec<Vec<u8>>,
 }
 
 impl BuiltShard {
-    /// The files of this shard, as (file name, bytes): the shard file, its dense part, its text
-    /// list, then its text parts.
+    /// The files of this shard, as (file name, bytes): the shard file, its dense part, its part
+    /// list, its postings parts, then its text parts.
     pub fn files(&self) -> Vec<(&str, &[u8])> {
         let mut v = vec![(self.entry.file.as_str(), self.bytes.as_slice())];
         if let (Some(e), Some(b)) = (&self.entry.dense, &self.dense_bytes) {
             v.push((e.file.as_str(), b.as_slice()));
         }
-        if let (Some(e), Some(b)) = (&self.entry.text_list, &self.text_list_bytes) {
+        if let (Some(e), Some(b)) = (&self.entry.part_list, &self.part_list_bytes) {
+            v.push((e.file.as_str(), b.as_slice()));
+        }
+        for (e, b) in self.postings.iter().zip(&self.postings_bytes) {
             v.push((e.file.as_str(), b.as_slice()));
         }
         for (e, b) in self.text.iter().zip(&self.text_bytes) {
@@ -232,6 +244,113 @@ fn lexical_index(chunks: &[ChunkRecord], analyzer: &Analyzer) -> LexicalIndex {
         idx.offsets.push(idx.postings.len() as u32);
     }
     idx
+}
+
+/// Who a shard's parts belong to: its file stem, subject, level and SHA-256.
+struct ShardId<'a> {
+    stem: &'a str,
+    subject: &'a str,
+    level: &'a str,
+    sha256: &'a str,
+}
+
+/// The text parts of a shard (its chunks' display text, `texts` in shard order, cut into
+/// `blocks`): entries and file bytes.
+fn text_parts(id: &ShardId, blocks: &[u32], texts: Vec<String>) -> Vec<(TextEntry, Vec<u8>)> {
+    let mut first = 0u32;
+    let mut texts = texts.into_iter();
+    blocks
+        .iter()
+        .map(|&n| {
+            let part = encode_text_part(&TextPart {
+                subject: id.subject.to_string(),
+                level: id.level.to_string(),
+                shard_sha256: id.sha256.to_string(),
+                first,
+                texts: texts.by_ref().take(n as usize).collect(),
+            });
+            let part_sha = sha256_hex(&part);
+            let entry = TextEntry {
+                file: format!("{}.{}.chsrx", id.stem, &part_sha[..16]),
+                sha256: part_sha,
+                bytes: part.len() as u64,
+                first,
+                chunks: n,
+            };
+            first += n;
+            (entry, part)
+        })
+        .collect()
+}
+
+/// The postings parts of a shard (its `postings`, with their `offsets` per term, cut into
+/// `blocks` of terms): entries and file bytes.
+fn postings_parts(
+    id: &ShardId,
+    blocks: &[u32],
+    offsets: &[u32],
+    postings: &[u8],
+) -> Vec<(PostingsEntry, Vec<u8>)> {
+    let mut first = 0u32;
+    blocks
+        .iter()
+        .map(|&n| {
+            let (from, to) = (
+                offsets[first as usize] as usize,
+                offsets[(first + n) as usize] as usize,
+            );
+            let part = encode_postings_part(&PostingsPart {
+                subject: id.subject.to_string(),
+                level: id.level.to_string(),
+                shard_sha256: id.sha256.to_string(),
+                first,
+                terms: n,
+                postings: postings[from..to].to_vec(),
+            });
+            let part_sha = sha256_hex(&part);
+            let entry = PostingsEntry {
+                file: format!("{}.{}.chsri", id.stem, &part_sha[..16]),
+                sha256: part_sha,
+                bytes: part.len() as u64,
+                first,
+                terms: n,
+            };
+            first += n;
+            (entry, part)
+        })
+        .collect()
+}
+
+/// The part list of a shard that has parts (the manifest names only the list): its manifest
+/// entry and file bytes.
+fn part_list(
+    id: &ShardId,
+    text: &[(TextEntry, Vec<u8>)],
+    postings: &[(PostingsEntry, Vec<u8>)],
+) -> Option<(PartListEntry, Vec<u8>)> {
+    if text.is_empty() && postings.is_empty() {
+        return None;
+    }
+    let list = encode_part_list(&PartList {
+        format: PART_LIST_FORMAT.into(),
+        format_version: FORMAT_VERSION,
+        subject: id.subject.to_string(),
+        level: id.level.to_string(),
+        shard_sha256: id.sha256.to_string(),
+        text: text.iter().map(|(e, _)| e.clone()).collect(),
+        postings: postings.iter().map(|(e, _)| e.clone()).collect(),
+    });
+    let list_sha = sha256_hex(&list);
+    let entry = PartListEntry {
+        file: format!("{}.{}.chsrl", id.stem, &list_sha[..16]),
+        sha256: list_sha,
+        bytes: list.len() as u64,
+        text_parts: text.len() as u32,
+        text_bytes: text.iter().map(|(e, _)| e.bytes).sum(),
+        postings_parts: postings.len() as u32,
+        postings_bytes: postings.iter().map(|(e, _)| e.bytes).sum(),
+    };
+    Some((entry, list))
 }
 
 /// The text indexed for a chunk: its body plus its titles and label, so that a query naming the
@@ -397,6 +516,15 @@ pub fn build_with(
             .iter_mut()
             .map(|c| std::mem::take(&mut c.text))
             .collect();
+        // The postings go to postings parts (below) once they exceed a block: a query reads the
+        // dictionary of the whole shard but the postings of its own terms only.
+        let mut lexical = lexical;
+        let postings_blocks = postings_blocks(&lexical.offsets, opts.postings_block_bytes);
+        let postings = if postings_blocks.is_empty() {
+            Vec::new()
+        } else {
+            std::mem::take(&mut lexical.postings)
+        };
         let payload = ShardPayload {
             params: BuildParams {
                 analyzer_version: ANALYZER_VERSION,
@@ -412,6 +540,7 @@ pub fn build_with(
             chunks: records,
             near_duplicates,
             text_blocks: text_blocks.clone(),
+            postings_blocks: postings_blocks.clone(),
         };
         let bytes = encode_shard(&payload);
         let sha = sha256_hex(&bytes);
@@ -432,51 +561,15 @@ pub fn build_with(
             };
             (entry, part)
         });
-        let mut first = 0u32;
-        let mut texts = texts.into_iter();
-        let text: Vec<(TextEntry, Vec<u8>)> = text_blocks
-            .iter()
-            .map(|&n| {
-                let part = encode_text_part(&TextPart {
-                    subject: subject.clone(),
-                    level: level.clone(),
-                    shard_sha256: sha.clone(),
-                    first,
-                    texts: texts.by_ref().take(n as usize).collect(),
-                });
-                let part_sha = sha256_hex(&part);
-                let entry = TextEntry {
-                    file: format!("{stem}.{}.chsrx", &part_sha[..16]),
-                    sha256: part_sha,
-                    bytes: part.len() as u64,
-                    first,
-                    chunks: n,
-                };
-                first += n;
-                (entry, part)
-            })
-            .collect();
-        // The parts' list, in its own file (the manifest names only the list).
-        let text_list = (!text.is_empty()).then(|| {
-            let parts: Vec<TextEntry> = text.iter().map(|(e, _)| e.clone()).collect();
-            let list = encode_text_list(&TextList {
-                format: TEXT_LIST_FORMAT.into(),
-                format_version: FORMAT_VERSION,
-                subject: subject.clone(),
-                level: level.clone(),
-                shard_sha256: sha.clone(),
-                parts,
-            });
-            let list_sha = sha256_hex(&list);
-            let entry = TextListEntry {
-                file: format!("{stem}.{}.chsrl", &list_sha[..16]),
-                sha256: list_sha,
-                bytes: list.len() as u64,
-                parts: text.len() as u32,
-                parts_bytes: text.iter().map(|(e, _)| e.bytes).sum(),
-            };
-            (entry, list)
-        });
+        let id = ShardId {
+            stem: &stem,
+            subject: &subject,
+            level: &level,
+            sha256: &sha,
+        };
+        let text = text_parts(&id, &text_blocks, texts);
+        let postings = postings_parts(&id, &postings_blocks, &payload.lexical.offsets, &postings);
+        let part_list = part_list(&id, &text, &postings);
         let entry = ShardEntry {
             file: format!("{stem}.{}.chsr", &sha[..16]),
             sha256: sha,
@@ -486,7 +579,7 @@ pub fn build_with(
             subject,
             level,
             dense: dense.as_ref().map(|(e, _)| e.clone()),
-            text_list: text_list.as_ref().map(|(e, _)| e.clone()),
+            part_list: part_list.as_ref().map(|(e, _)| e.clone()),
             terms: None,
         };
         filters.push(ShardTermFilter::build(
@@ -497,9 +590,11 @@ pub fn build_with(
             entry,
             bytes,
             dense_bytes: dense.map(|(_, b)| b),
-            text_list_bytes: text_list.map(|(_, b)| b),
+            part_list_bytes: part_list.map(|(_, b)| b),
             text: text.iter().map(|(e, _)| e.clone()).collect(),
             text_bytes: text.into_iter().map(|(_, b)| b).collect(),
+            postings: postings.iter().map(|(e, _)| e.clone()).collect(),
+            postings_bytes: postings.into_iter().map(|(_, b)| b).collect(),
         });
     }
     // Only a shard a widening step could load needs its term filter: another level of a
@@ -633,9 +728,11 @@ pub fn write_output(out: &BuildOutput, dir: &std::path::Path) -> std::io::Result
     for e in std::fs::read_dir(dir)? {
         let e = e?;
         let name = e.file_name().to_string_lossy().to_string();
-        let ours = [".chsr", ".chsrv", ".chsrm", ".chsrt", ".chsrx", ".chsrl"]
-            .iter()
-            .any(|x| name.ends_with(x));
+        let ours = [
+            ".chsr", ".chsrv", ".chsrm", ".chsrt", ".chsrx", ".chsrl", ".chsri",
+        ]
+        .iter()
+        .any(|x| name.ends_with(x));
         if ours && !keep.contains(name.as_str()) {
             std::fs::remove_file(e.path())?;
         }

@@ -26,19 +26,21 @@ pub mod dense;
 pub mod frame;
 pub mod manifest;
 pub mod model;
+pub mod parts;
 pub mod terms;
 pub mod text;
 
 pub use dense::*;
 pub use manifest::*;
+pub use parts::{
+    decode_part_list, decode_postings_part, encode_part_list, encode_postings_part,
+    postings_blocks, PartList, PostingsEntry, PostingsPart, PART_LIST_FORMAT, POSTINGS_BLOCK_BYTES,
+};
 pub use terms::{
     decode_term_filters, encode_term_filters, ShardTermFilter, TermFilter, TermFiltersFile,
     TERM_FILTER_FP_RATE,
 };
-pub use text::{
-    decode_text_list, decode_text_part, encode_text_list, encode_text_part, text_blocks, TextList,
-    TextPart, TEXT_BLOCK_BYTES, TEXT_LIST_FORMAT,
-};
+pub use text::{decode_text_part, encode_text_part, text_blocks, TextPart, TEXT_BLOCK_BYTES};
 
 use frame::FrameKind;
 
@@ -85,8 +87,8 @@ pub enum FormatError {
     },
     /// The manifest is not valid JSON or misses a field.
     Manifest(String),
-    /// A shard's text list is not valid JSON, misses a field or is of another format version.
-    TextList(String),
+    /// A shard's part list is not valid JSON, misses a field or is of another format version.
+    PartList(String),
 }
 
 impl fmt::Display for FormatError {
@@ -115,7 +117,7 @@ impl fmt::Display for FormatError {
                 "shard analysed with analyzer v{found}, this reader uses v{expected}: rebuild with `chsr build`"
             ),
             FormatError::Manifest(e) => write!(f, "invalid manifest: {e}"),
-            FormatError::TextList(e) => write!(f, "invalid text list: {e}"),
+            FormatError::PartList(e) => write!(f, "invalid part list: {e}"),
         }
     }
 }
@@ -358,6 +360,13 @@ impl LexicalIndex {
 
     /// Checks the internal consistency of the index against `n_chunks` (hostile-input guard).
     pub fn validate(&self, n_chunks: usize) -> Result<(), FormatError> {
+        self.validate_tables(n_chunks, self.postings.len())?;
+        self.validate_postings(0..self.terms.len(), n_chunks)
+    }
+
+    /// Checks the term tables and the document lengths for `n_chunks` chunks and postings of
+    /// `postings_len` bytes (see [`LexicalIndex::validate`]; the postings are not read).
+    pub fn validate_tables(&self, n_chunks: usize, postings_len: usize) -> Result<(), FormatError> {
         let bad = |m: &str| Err(FormatError::Decode(format!("lexical index: {m}")));
         if self.df.len() != self.terms.len() || self.offsets.len() != self.terms.len() + 1 {
             return bad("term tables differ in length");
@@ -366,14 +375,25 @@ impl LexicalIndex {
             return bad("doc_len does not match the chunk count");
         }
         if self.offsets.windows(2).any(|w| w[0] > w[1])
-            || *self.offsets.last().unwrap_or(&0) as usize != self.postings.len()
+            || *self.offsets.last().unwrap_or(&0) as usize != postings_len
         {
             return bad("postings offsets out of order or out of bounds");
         }
         if self.terms.windows(2).any(|w| w[0] >= w[1]) {
             return bad("terms not sorted");
         }
-        for id in 0..self.terms.len() {
+        Ok(())
+    }
+
+    /// Checks the postings of the terms `ids` (each list well formed, its document ids below
+    /// `n_chunks`, as many as the term's document frequency); the tables are valid.
+    pub fn validate_postings(
+        &self,
+        ids: std::ops::Range<usize>,
+        n_chunks: usize,
+    ) -> Result<(), FormatError> {
+        let bad = |m: &str| Err(FormatError::Decode(format!("lexical index: {m}")));
+        for id in ids {
             let mut count = 0u32;
             for p in self.postings(id) {
                 match p {
@@ -478,6 +498,9 @@ pub struct ShardPayload {
     /// When the display text lives in text parts ([`text`]): the number of chunks in each
     /// part, in order (their `text` is then empty here); empty when the text is inline.
     pub text_blocks: Vec<u32>,
+    /// When the postings live in postings parts ([`parts`]): the number of terms in each part,
+    /// in term order (`lexical.postings` is then empty here); empty when the postings are inline.
+    pub postings_blocks: Vec<u32>,
 }
 
 /// One chunk's near-duplicate, found at build time.
@@ -535,8 +558,31 @@ fn decode_shard_inner(bytes: &[u8], checksum: bool) -> Result<ShardPayload, Form
             expected: crate::analysis::ANALYZER_VERSION,
         });
     }
-    payload.lexical.validate(payload.chunks.len())?;
     let n = payload.chunks.len();
+    if payload.postings_blocks.is_empty() {
+        payload.lexical.validate(n)?;
+    } else {
+        // The postings are in parts: the tables must cover them, the parts are checked as they
+        // arrive (`LexicalIndex::validate_postings`).
+        let total = *payload.lexical.offsets.last().unwrap_or(&0) as u64;
+        if !payload.lexical.postings.is_empty()
+            || total > MAX_PAYLOAD
+            || payload.postings_blocks.contains(&0)
+            || payload
+                .postings_blocks
+                .iter()
+                .map(|&b| b as usize)
+                .sum::<usize>()
+                != payload.lexical.terms.len()
+        {
+            return Err(FormatError::Decode(format!(
+                "postings blocks of {:?} terms do not cover the shard's {} terms",
+                payload.postings_blocks,
+                payload.lexical.terms.len()
+            )));
+        }
+        payload.lexical.validate_tables(n, total as usize)?;
+    }
     if payload
         .near_duplicates
         .iter()

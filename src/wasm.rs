@@ -232,25 +232,25 @@ impl ChsrIndex {
         .map_err(err)
     }
 
-    /// Verifies (manifest SHA-256, format, agreement with its shard) and attaches the text list
-    /// of a loaded shard (the manifest's `text_list`; fetch it with the shard): its text parts
+    /// Verifies (manifest SHA-256, format, agreement with its shard) and attaches the part list
+    /// of a loaded shard (the manifest's `part_list`; fetch it with the shard): its text parts
     /// become known. The caller's SHA-256 of the bytes is compared with the manifest's; without
     /// one the module hashes the file.
-    #[wasm_bindgen(js_name = loadTextList)]
-    pub fn load_text_list(
+    #[wasm_bindgen(js_name = loadPartList)]
+    pub fn load_part_list(
         &mut self,
         file: &str,
         bytes: &[u8],
         sha256_hex: Option<String>,
     ) -> Result<(), JsValue> {
         match sha256_hex {
-            Some(d) => self.lib.load_text_list_with_digest(file, bytes, &d),
-            None => self.lib.load_text_list(file, bytes),
+            Some(d) => self.lib.load_part_list_with_digest(file, bytes, &d),
+            None => self.lib.load_part_list(file, bytes),
         }
         .map_err(err)
     }
 
-    /// Verifies (the SHA-256 in its shard's text list, the file's own checksum and version) and
+    /// Verifies (the SHA-256 in its shard's part list, the file's own checksum and version) and
     /// attaches a text part of a loaded shard (a search names those its results need in
     /// `pending_text`). The caller's SHA-256 of the bytes (64 hex digits, e.g. from WebCrypto)
     /// is compared with the list's; without one the module hashes the file.
@@ -268,6 +268,39 @@ impl ChsrIndex {
         .map_err(err)
     }
 
+    /// Verifies (the SHA-256 in its shard's part list, the file's own checksum and version, its
+    /// term range, every posting) and attaches a postings part of a loaded shard (what
+    /// `postingsNeeded` names). The caller's SHA-256 of the bytes is compared with the list's;
+    /// without one the module hashes the file.
+    #[wasm_bindgen(js_name = loadPostings)]
+    pub fn load_postings(
+        &mut self,
+        file: &str,
+        bytes: &[u8],
+        sha256_hex: Option<String>,
+    ) -> Result<(), JsValue> {
+        match sha256_hex {
+            Some(d) => self.lib.load_postings_with_digest(file, bytes, &d),
+            None => self.lib.load_postings(file, bytes),
+        }
+        .map_err(err)
+    }
+
+    /// The files a search of `query` with `options` needs besides its scope's shards: the
+    /// postings parts of its terms in the loaded shards (or a part list first). Load them with
+    /// `loadPostings` (`loadPartList`) before searching.
+    #[wasm_bindgen(js_name = postingsNeeded)]
+    pub fn postings_needed(&self, query: &str, options: JsValue) -> Result<Vec<String>, JsValue> {
+        Ok(self.lib.postings_needed(query, &options_of(options)?))
+    }
+
+    /// The postings parts (`{part: {file, sha256, bytes, first, terms}, shard, subject, level}`)
+    /// of the loaded shards that are not loaded yet (a page loads them after the first result).
+    #[wasm_bindgen(js_name = postingsRemaining)]
+    pub fn postings_remaining(&self) -> Result<JsValue, JsValue> {
+        to_js(&self.lib.postings_remaining())
+    }
+
     /// The text parts (`{part: {file, sha256, bytes, first, chunks}, shard, subject, level}`) of
     /// the loaded shards that are not loaded yet (a page keeping a scope for offline use fetches them
     /// all).
@@ -276,8 +309,8 @@ impl ChsrIndex {
         to_js(&self.lib.text_needed())
     }
 
-    /// Whether a file the manifest lists (a shard, a dense part, a text list, the term-filter
-    /// file) or a loaded text list names (a text part) is loaded.
+    /// Whether a file the manifest lists (a shard, a dense part, a part list, the term-filter
+    /// file) or a loaded part list names (a text part) is loaded.
     #[wasm_bindgen(js_name = isLoaded)]
     pub fn is_loaded(&self, file: &str) -> bool {
         self.lib.is_loaded(file)
@@ -285,8 +318,8 @@ impl ChsrIndex {
 
     /// Searches the loaded shards: `{results: [...], trace: {...}, pending_text: [...]}`
     /// (`pending_text`: text parts the results need before they are shown; load them with
-    /// `loadText` and search again). Throws if a needed shard is not loaded, or if the scope or
-    /// options are invalid.
+    /// `loadText` and search again). Throws if a needed shard, or a postings part of the query's
+    /// terms (`postingsNeeded`), is not loaded, or if the scope or options are invalid.
     pub fn search(
         &self,
         query: &str,

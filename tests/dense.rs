@@ -227,8 +227,8 @@ fn a_shard_searches_lexically_until_its_dense_part_arrives() {
         "no shard loaded, no part needed"
     );
     lib.load_shard(&s.entry.file, &s.bytes).unwrap();
-    let list = s.entry.text_list.as_ref().expect("the text lives in parts");
-    lib.load_text_list(&list.file, s.text_list_bytes.as_ref().unwrap())
+    let list = s.entry.part_list.as_ref().expect("the text lives in parts");
+    lib.load_part_list(&list.file, s.part_list_bytes.as_ref().unwrap())
         .unwrap();
     for (t, bytes) in s.text.iter().zip(&s.text_bytes) {
         lib.load_text(&t.file, bytes).unwrap();

@@ -298,19 +298,19 @@ fn shard_dir(name: &str) -> (PathBuf, PathBuf) {
     (dir, chem)
 }
 
-/// The text parts the text lists in `dir` name (as the manifest counts them), and those of its
+/// The text parts the part lists in `dir` name (as the manifest counts them), and those of its
 /// first shard; each list names as many as the manifest says.
 fn text_parts(dir: &Path) -> (usize, usize) {
     let m: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
     let shards = m["shards"].as_array().unwrap();
     let n = |s: &serde_json::Value| {
-        let listed = &s["text_list"];
-        let file = dir.join(listed["file"].as_str().expect("a text list"));
+        let listed = &s["part_list"];
+        let file = dir.join(listed["file"].as_str().expect("a part list"));
         let list: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
-        let parts = list["parts"].as_array().unwrap().len();
-        assert_eq!(listed["parts"].as_u64(), Some(parts as u64));
+        let parts = list["text"].as_array().unwrap().len();
+        assert_eq!(listed["text_parts"].as_u64(), Some(parts as u64));
         parts
     };
     (shards.iter().map(n).sum(), n(&shards[0]))
@@ -342,7 +342,7 @@ fn cli_verify_and_search_accept_a_good_folder() {
     assert!(texts >= 5, "every shard's text is in text parts");
     assert!(
         out.contains(&format!(
-            "5 shards, 5 text lists, {texts} text parts verified"
+            "5 shards, 5 part lists, {texts} text parts verified"
         )),
         "{out}"
     );
@@ -361,7 +361,7 @@ fn cli_truncated_shard() {
     assert!(err.contains("BAD chemistry--college."), "{err}");
     assert!(err.contains("shard is truncated"), "{err}");
     assert!(err.contains("rebuild with `chsr build`"), "{err}");
-    // The shard, its text list and its text parts, which cannot be checked without it.
+    // The shard, its part list and its text parts, which cannot be checked without it.
     let (texts, chem_texts) = text_parts(&dir);
     assert!(err.contains("not checked, its shard is bad"), "{err}");
     assert!(
@@ -1095,11 +1095,11 @@ fn cli_model_file_missing_or_mismatched() {
     let (texts, _) = text_parts(&dir);
     assert!(
         out.contains(&format!(
-            "5 shards, 5 dense parts, 5 text lists, {texts} text parts and the embedding model verified"
+            "5 shards, 5 dense parts, 5 part lists, {texts} text parts and the embedding model verified"
         )),
         "{out}"
     );
-    // 5 shards, 5 dense parts, 5 text lists, the text parts and the model.
+    // 5 shards, 5 dense parts, 5 part lists, the text parts and the model.
     let files = 16 + texts;
     // A missing or damaged dense part is named, and the rest still verifies.
     let m: serde_json::Value =

@@ -15,8 +15,8 @@ mod common;
 use chsr::build::{build_with, BuildOptions, Embedder};
 use chsr::corpus::SourcedChunk;
 use chsr::format::{
-    decode_dense_part, decode_shard, decode_text_list, decode_text_part, encode_dense_part,
-    encode_shard, encode_text_part, ChunkRecord, Field,
+    decode_dense_part, decode_part_list, decode_postings_part, decode_shard, decode_text_part,
+    encode_dense_part, encode_shard, encode_text_part, ChunkRecord, Field,
 };
 use chsr::gate;
 use chsr::scope::Scope;
@@ -103,11 +103,13 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 
     #[test]
-    fn shards_round_trip(chunks in corpus(), dense in any::<bool>()) {
+    fn shards_round_trip(chunks in corpus(), dense in any::<bool>(), block in prop_oneof![Just(1usize), Just(24), Just(usize::MAX)]) {
         let f = |t: &str| toy_embed(t);
         let e = Embedder { model_id: "toy".into(), file: b"toy model", dims: 6, embed: &f };
-        let opts = BuildOptions { ef_construction: 8, ef_search: 8, ..BuildOptions::default() };
+        // Postings in parts of about `block` bytes (1: a part per term), or inline.
+        let opts = BuildOptions { ef_construction: 8, ef_search: 8, postings_block_bytes: block, ..BuildOptions::default() };
         let out = build_with(&chunks, &opts, dense.then_some(&e));
+        let inline = build_with(&chunks, &BuildOptions { postings_block_bytes: usize::MAX, ..opts }, dense.then_some(&e));
         let mut total = 0;
         for s in &out.shards {
             let p = decode_shard(&s.bytes).expect("a built shard decodes");
@@ -122,14 +124,39 @@ proptest! {
             want.sort_by(|a, b| a.id.cmp(&b.id));
             // Their text travels in text parts, in order, each bound to this shard.
             let mut texts = Vec::new();
-            // Named by the shard's text list, itself bound to this shard.
-            let list = decode_text_list(s.text_list_bytes.as_ref().expect("a text list"))
-                .expect("a built text list decodes");
+            // Named by the shard's part list, itself bound to this shard.
+            let list = decode_part_list(s.part_list_bytes.as_ref().expect("a part list"))
+                .expect("a built part list decodes");
             prop_assert_eq!(&list.shard_sha256, &s.entry.sha256);
-            prop_assert_eq!(&list.parts, &s.text);
-            let listed = s.entry.text_list.as_ref().expect("the manifest names the list");
-            prop_assert_eq!(listed.parts as usize, s.text.len());
-            prop_assert_eq!(listed.parts_bytes, s.text.iter().map(|t| t.bytes).sum::<u64>());
+            prop_assert_eq!(&list.text, &s.text);
+            prop_assert_eq!(&list.postings, &s.postings);
+            let listed = s.entry.part_list.as_ref().expect("the manifest names the list");
+            prop_assert_eq!(listed.text_parts as usize, s.text.len());
+            prop_assert_eq!(listed.text_bytes, s.text.iter().map(|t| t.bytes).sum::<u64>());
+            prop_assert_eq!(listed.postings_parts as usize, s.postings.len());
+            prop_assert_eq!(listed.postings_bytes, s.postings.iter().map(|t| t.bytes).sum::<u64>());
+            // The postings: inline, or in parts that together are exactly the inline postings,
+            // each bound to this shard and holding its block of terms.
+            let built_whole = inline.shards.iter().find(|x| x.entry.subject == p.subject && x.entry.level == p.level).unwrap();
+            let whole = decode_shard(&built_whole.bytes).unwrap();
+            let mut joined = Vec::new();
+            let mut first = 0u32;
+            for (t, bytes) in s.postings.iter().zip(&s.postings_bytes) {
+                let part = decode_postings_part(bytes, true).expect("a built postings part decodes");
+                prop_assert_eq!(&part.shard_sha256, &s.entry.sha256);
+                prop_assert_eq!((part.first, part.terms), (first, t.terms));
+                first += t.terms;
+                joined.extend(part.postings);
+            }
+            if s.postings.is_empty() {
+                prop_assert!(p.postings_blocks.is_empty());
+                prop_assert_eq!(&p.lexical.postings, &whole.lexical.postings);
+            } else {
+                prop_assert!(p.lexical.postings.is_empty());
+                prop_assert_eq!(first as usize, p.lexical.terms.len());
+                prop_assert_eq!(&joined, &whole.lexical.postings);
+            }
+            prop_assert_eq!(&p.lexical.terms, &whole.lexical.terms);
             for (t, bytes) in s.text.iter().zip(&s.text_bytes) {
                 let part = decode_text_part(bytes, true).expect("a built text part decodes");
                 prop_assert_eq!(&encode_text_part(&part), bytes);
@@ -161,6 +188,20 @@ proptest! {
             }
             prop_assert!(lib.dense_needed().is_empty());
             prop_assert!(lib.text_needed().is_empty());
+            prop_assert!(lib.postings_remaining().is_empty());
+            // And it ranks as the inline build does.
+            let mut whole_lib = Library::new(inline.manifest.clone());
+            for (file, bytes) in built_whole.files() {
+                whole_lib.load_file(file, bytes).unwrap();
+            }
+            let scope = Scope::new().with(Field::Subject, p.subject.clone()).with(Field::Level, p.level.clone());
+            for q in p.lexical.terms.iter().take(4) {
+                let o = SearchOptions::for_variant(Variant::C);
+                let a = lib.search(q, &scope, &o).unwrap();
+                let b = whole_lib.search(q, &scope, &o).unwrap();
+                let ids = |r: &chsr::search::SearchResponse| r.results.iter().map(|h| (h.id.clone(), h.score.to_bits())).collect::<Vec<_>>();
+                prop_assert_eq!(ids(&a), ids(&b));
+            }
             // Loaded, every chunk has its text back.
             for c in &want {
                 prop_assert_eq!(&lib.chunk_by_id(&c.id).unwrap().text, &c.text);

@@ -38,9 +38,9 @@ fn index() -> ChsrIndex {
     let mut index = ChsrIndex::from_manifest(&out.manifest.to_json()).unwrap();
     for s in &out.shards {
         index.load_shard(&s.entry.file, &s.bytes).unwrap();
-        let list = s.entry.text_list.as_ref().unwrap();
+        let list = s.entry.part_list.as_ref().unwrap();
         index
-            .load_text_list(&list.file, s.text_list_bytes.as_ref().unwrap(), None)
+            .load_part_list(&list.file, s.part_list_bytes.as_ref().unwrap(), None)
             .unwrap();
         for (t, bytes) in s.text.iter().zip(&s.text_bytes) {
             index.load_text(&t.file, bytes, None).unwrap();
@@ -105,7 +105,7 @@ fn results_ask_for_their_text_then_show_it() {
             .map(|h| h["id"].as_str().unwrap().to_string())
             .collect()
     };
-    // Without their shards' text lists, the results ask for those first (they name the parts).
+    // Without their shards' part lists, the results ask for those first (they name the parts).
     let listed = search(&index);
     let pending: Vec<String> = serde_json::from_value(listed["pending_text"].clone()).unwrap();
     assert!(!pending.is_empty(), "results without their text ask for it");
@@ -113,8 +113,8 @@ fn results_ask_for_their_text_then_show_it() {
         let sh = out
             .shards
             .iter()
-            .find(|sh| sh.entry.text_list.as_ref().is_some_and(|l| &l.file == file))
-            .expect("a text list of the manifest");
+            .find(|sh| sh.entry.part_list.as_ref().is_some_and(|l| &l.file == file))
+            .expect("a part list of the manifest");
         // A part cannot be loaded before its list names it: the error says which list.
         let err = index
             .load_text(&sh.text[0].file, &sh.text_bytes[0], None)
@@ -125,12 +125,12 @@ fn results_ask_for_their_text_then_show_it() {
             .shards
             .iter()
             .find(|o| o.entry.file != sh.entry.file)
-            .and_then(|o| o.text_list_bytes.as_ref())
+            .and_then(|o| o.part_list_bytes.as_ref())
             .unwrap();
-        let err = index.load_text_list(file, other, None).unwrap_err();
+        let err = index.load_part_list(file, other, None).unwrap_err();
         assert_eq!(code(&err), "load.integrity");
         index
-            .load_text_list(file, sh.text_list_bytes.as_ref().unwrap(), None)
+            .load_part_list(file, sh.part_list_bytes.as_ref().unwrap(), None)
             .unwrap();
         assert!(index.is_loaded(file));
     }
@@ -248,6 +248,104 @@ fn shards_needed_follow_the_scope_and_bad_input_throws() {
 }
 
 /// The stable `code` of an error thrown by the module.
+/// A large shard's postings come in parts by term range: a search asks, through
+/// `postingsNeeded`, for the parts holding its own terms only, refuses to run without them
+/// (never a silently empty term), checks each part, and then ranks exactly as with the postings
+/// inside the shard.
+#[wasm_bindgen_test]
+fn a_search_loads_the_postings_of_its_own_terms_first() {
+    let corpus = parse_jsonl("spine.jsonl", SPINE).unwrap();
+    let inline = build(
+        &corpus,
+        &BuildOptions {
+            postings_block_bytes: usize::MAX,
+            ..BuildOptions::default()
+        },
+    );
+    let split = build(
+        &corpus,
+        &BuildOptions {
+            postings_block_bytes: 256,
+            ..BuildOptions::default()
+        },
+    );
+    let load = |out: &BuildOutput, postings: bool| {
+        let mut index = ChsrIndex::from_manifest(&out.manifest.to_json()).unwrap();
+        for s in &out.shards {
+            for (file, bytes) in s.files() {
+                if postings || !file.ends_with(".chsri") {
+                    let r = if file.ends_with(".chsri") {
+                        index.load_postings(file, bytes, None)
+                    } else if file.ends_with(".chsrl") {
+                        index.load_part_list(file, bytes, None)
+                    } else if file.ends_with(".chsrx") {
+                        index.load_text(file, bytes, None)
+                    } else {
+                        index.load_shard(file, bytes)
+                    };
+                    r.unwrap();
+                }
+            }
+        }
+        index
+    };
+    let all: usize = split.shards.iter().map(|s| s.postings.len()).sum();
+    assert!(all > 5, "the spine's shards are cut into postings parts");
+    let mut index = load(&split, false);
+    let whole = load(&inline, true);
+    let scope = js(&serde_json::json!({"subject": "physics", "level": "high_school"}));
+    let query = "specific heat of water";
+    let run = |index: &ChsrIndex| -> Result<serde_json::Value, JsValue> {
+        index
+            .search(query, scope.clone(), JsValue::UNDEFINED)
+            .map(|r| serde_wasm_bindgen::from_value(r).unwrap())
+    };
+    let err = run(&index).map(|_| ()).unwrap_err();
+    assert_eq!(code(&err), "search.not_loaded");
+    let needed = index.postings_needed(query, JsValue::UNDEFINED).unwrap();
+    assert!(
+        !needed.is_empty() && needed.len() < all,
+        "{needed:?} of {all}"
+    );
+    let bytes_of = |file: &str| {
+        split
+            .shards
+            .iter()
+            .flat_map(|s| s.postings.iter().zip(&s.postings_bytes))
+            .find(|(t, _)| t.file == file)
+            .map(|(_, b)| b.clone())
+            .unwrap()
+    };
+    // Another part's bytes are refused; the part itself is taken.
+    let other = split
+        .shards
+        .iter()
+        .flat_map(|s| s.postings.iter())
+        .find(|t| !needed.contains(&t.file))
+        .unwrap();
+    let err = index
+        .load_postings(&needed[0], &bytes_of(&other.file), None)
+        .unwrap_err();
+    assert_eq!(code(&err), "load.integrity");
+    for f in &needed {
+        index.load_postings(f, &bytes_of(f), None).unwrap();
+        assert!(index.is_loaded(f));
+    }
+    assert!(index
+        .postings_needed(query, JsValue::UNDEFINED)
+        .unwrap()
+        .is_empty());
+    let (a, b) = (run(&index).unwrap(), run(&whole).unwrap());
+    assert!(!a["results"].as_array().unwrap().is_empty());
+    assert_eq!(
+        a["results"], b["results"],
+        "same results, scores and snippets"
+    );
+    let remaining: Vec<serde_json::Value> =
+        serde_wasm_bindgen::from_value(index.postings_remaining().unwrap()).unwrap();
+    assert_eq!(remaining.len(), all - needed.len());
+}
+
 fn code(err: &JsValue) -> String {
     js_sys::Reflect::get(err, &JsValue::from_str("code"))
         .unwrap()
@@ -434,8 +532,8 @@ fn random_queries_give_the_native_digests() {
             let mut index = ChsrIndex::from_manifest(&out.manifest.to_json()).unwrap();
             for sh in &out.shards {
                 index.load_shard(&sh.entry.file, &sh.bytes).unwrap();
-                if let (Some(l), Some(b)) = (&sh.entry.text_list, &sh.text_list_bytes) {
-                    index.load_text_list(&l.file, b, None).unwrap();
+                if let (Some(l), Some(b)) = (&sh.entry.part_list, &sh.part_list_bytes) {
+                    index.load_part_list(&l.file, b, None).unwrap();
                 }
             }
             // Every text part, as a page keeping the scope offline does (the results' own parts
@@ -479,7 +577,9 @@ fn random_queries_give_the_native_digests() {
         if name.ends_with(".chsrv") {
             graph.load_dense(name, bytes).unwrap();
         } else if name.ends_with(".chsrl") {
-            graph.load_text_list(name, bytes, None).unwrap();
+            graph.load_part_list(name, bytes, None).unwrap();
+        } else if name.ends_with(".chsri") {
+            graph.load_postings(name, bytes, None).unwrap();
         } else if name.ends_with(".chsrx") {
             graph.load_text(name, bytes, None).unwrap();
         } else {

@@ -397,23 +397,23 @@ async function refreshOffline() {
     $('offline-current').hidden = true;
     return;
   }
-  // A collection is available offline once its shard, its text list and every text part the
-  // list names are saved (its vectors only make results better: without them it searches by
-  // keywords). A list not read from the saved copies (none yet) names nothing: the collection
+  // A collection is available offline once its shard, its part list and every postings and
+  // text part the list names are saved (its vectors only make results better: without them it
+  // searches by keywords). A list not read from the saved copies (none yet) names nothing: the collection
   // is not saved, even if the list is saved by the time its copy is looked up below.
-  const lists = await Promise.all(manifest.shards.map((s) => (s.text_list ? savedJson(ctl.client.fileUrl(s.text_list.file)) : null)));
-  const needed = manifest.shards.map((s, i) => [s.file, ...(s.text_list ? [s.text_list.file] : []),
-    ...((lists[i] && lists[i].parts) || []).map((p) => p.file)].map((f) => ctl.client.fileUrl(f)));
+  const lists = await Promise.all(manifest.shards.map((s) => (s.part_list ? savedJson(ctl.client.fileUrl(s.part_list.file)) : null)));
+  const needed = manifest.shards.map((s, i) => [s.file, ...(s.part_list ? [s.part_list.file] : []),
+    ...(lists[i] ? [...(lists[i].postings || []), ...(lists[i].text || [])] : []).map((p) => p.file)].map((f) => ctl.client.fileUrl(f)));
   const copies = await savedCopies(needed.flat());
   if (my !== offlineSeq) return;
-  const saved = new Map(needed.map((urls, i) => [i, (!manifest.shards[i].text_list || lists[i] !== null) && urls.every((u) => copies.get(u))]));
+  const saved = new Map(needed.map((urls, i) => [i, (!manifest.shards[i].part_list || lists[i] !== null) && urls.every((u) => copies.get(u))]));
   const n = [...saved.values()].filter(Boolean).length;
   $('offline-summary').textContent = `${t('offline.title')} · ${t('offline.summary', { n, total: manifest.shards.length })}`;
   list.replaceChildren(...manifest.shards.map((s, i) => {
     const ok = saved.get(i);
     const item = el('li', { class: ok ? 'saved' : 'not-saved', 'data-file': s.file },
       el('span', { class: 'offline-name' }, placeLabel(t, s.subject, s.level)),
-      el('span', { class: 'offline-size' }, t.size(s.bytes + (s.text_list ? s.text_list.bytes + s.text_list.parts_bytes : 0))),
+      el('span', { class: 'offline-size' }, t.size(s.bytes + (s.part_list ? s.part_list.bytes + s.part_list.postings_bytes + s.part_list.text_bytes : 0))),
       el('span', { class: 'offline-state' }, el('span', { 'aria-hidden': 'true' }, ok ? '✓ ' : '○ '), ok ? t('offline.available') : t('offline.notYet')));
     if (!ok && registration) {
       const b = el('button', { type: 'button', class: 'secondary small' }, t('offline.save'));
@@ -422,10 +422,10 @@ async function refreshOffline() {
         b.disabled = true;
         b.textContent = t('offline.saving');
         try {
-          const parts = await ctl.client.textPartFiles(s, lists[i]);
+          const parts = await ctl.client.partFiles(s, lists[i]);
           keepOffline([...ChsrClient.shardFiles(s), ...parts].map((f) => ctl.client.fileUrl(f)));
         } catch {
-          b.disabled = false; // The text list could not be fetched (offline): try again later.
+          b.disabled = false; // The part list could not be fetched (offline): try again later.
           b.textContent = t('offline.save');
         }
       });

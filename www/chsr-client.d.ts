@@ -275,8 +275,8 @@ export interface ShardEntry {
   facets: Record<string, Record<string, number>>;
   /** The shard's dense part (its vectors, `*.chsrv`), when it has one. */
   dense?: PartEntry;
-  /** The shard's text list (`*.chsrl`, naming its text parts), when its text is not inside the shard. */
-  text_list?: TextListEntry;
+  /** The shard's part list (`*.chsrl`, naming its postings and text parts), when they are not inside the shard. */
+  part_list?: PartListEntry;
   /** The shard's term summary inline, as older manifests carried it (today's are in `Manifest.terms`'s file). */
   terms?: TermFilter;
 }
@@ -288,20 +288,29 @@ export interface PartEntry {
   bytes: number;
 }
 
-/** A shard's text-list file as the manifest names it, with the number and total size of the parts it names. */
-export interface TextListEntry extends PartEntry {
-  parts: number;
-  parts_bytes: number;
+/** A shard's part-list file as the manifest names it, with the number and total size of the parts it names. */
+export interface PartListEntry extends PartEntry {
+  text_parts: number;
+  text_bytes: number;
+  postings_parts: number;
+  postings_bytes: number;
 }
 
-/** A text-list file (`*.chsrl`, JSON): the shard's text parts in chunk order, bound to the shard by its SHA-256. */
-export interface TextList {
-  format: 'chsr-text-list';
+/** A part-list file (`*.chsrl`, JSON): the shard's text parts in chunk order and postings parts in term order, bound to the shard by its SHA-256. */
+export interface PartList {
+  format: 'chsr-part-list';
   format_version: number;
   subject: string;
   level: string;
   shard_sha256: string;
-  parts: TextEntry[];
+  text: TextEntry[];
+  postings: PostingsEntry[];
+}
+
+/** A postings part of a shard (`*.chsri`): the postings of terms `first … first + terms − 1` (the shard's dictionary order). */
+export interface PostingsEntry extends PartEntry {
+  first: number;
+  terms: number;
 }
 
 /** A text part of a shard (`*.chsrx`): the display text of chunks `first … first + chunks − 1`. */
@@ -415,10 +424,12 @@ export class ChsrError extends Error {
 export type PartProgressEntry = PartEntry & { subject: string; level: string; vectorsOf: string };
 /** A text part as the client reports its download (and hands its bytes to `onShardBytes`): the part, its shard's subject, level and file. */
 export type TextProgressEntry = TextEntry & { kind: 'text'; subject: string; level: string; textOf: string };
-/** A shard's text list as the client reports its download (and hands its bytes to `onShardBytes`). */
-export type TextListProgressEntry = TextListEntry & { kind: 'text'; subject: string; level: string; textOf: string };
+/** A shard's part list as the client reports its download (and hands its bytes to `onShardBytes`). */
+export type PartListProgressEntry = PartListEntry & { kind: 'text'; subject: string; level: string; textOf: string };
+/** A postings part as the client reports its download (and hands its bytes to `onShardBytes`). */
+export type PostingsProgressEntry = PostingsEntry & { kind: 'postings'; subject: string; level: string; postingsOf: string };
 /** Download progress: called before each download (`info` undefined), as bytes arrive and before a retry. */
-export type Progress = (entry: ShardEntry | PartProgressEntry | TextProgressEntry | TextListProgressEntry | ModelEntry, info?: { received: number; expected: number } | { retry: ChsrError }) => void;
+export type Progress = (entry: ShardEntry | PartProgressEntry | TextProgressEntry | PartListProgressEntry | PostingsProgressEntry | ModelEntry, info?: { received: number; expected: number } | { retry: ChsrError }) => void;
 
 /** Initialises the Wasm module once; without `wasmUrl`, the package's module for this runtime (`wasmModuleFile()`) next to chsr-client.js. */
 export function initWasm(wasmUrl?: string | URL): Promise<unknown>;
@@ -466,16 +477,22 @@ export class ChsrClient {
   retryEnhancements(onProgress?: Progress): Promise<boolean>;
   /** Loads the model now; rejects with its error. */
   loadModel(): Promise<ModelEntry | null>;
-  /** Loads the loaded shards' remaining text parts in the background (once per set of shards): resolves to how many were loaded. */
+  /** Loads the loaded shards' remaining postings and text parts in the background (once per set of shards): resolves to how many were loaded. */
   prefetchText(): Promise<number>;
-  /** The text parts named in `files` that the loaded text lists name and that are not loaded, as progress entries of their shards. */
+  /** The postings parts named in `files` that the loaded part lists name and that are not loaded, as progress entries of their shards. */
+  postingsEntries(files: Set<string>): PostingsProgressEntry[];
+  /** Loads one postings part (checked by the module against its shard's part list and the shard), after the list. */
+  loadPostings(entry: PostingsProgressEntry, onProgress?: Progress): Promise<void>;
+  /** Loads the postings parts a search of `query` needs (the engine names them); `search` calls it first. */
+  loadPostingsFor(query: string, options?: SearchOptions, onProgress?: Progress): Promise<void>;
+  /** The text parts named in `files` that the loaded part lists name and that are not loaded, as progress entries of their shards. */
   textEntries(files: Set<string>): TextProgressEntry[];
-  /** Loads one text part (checked by the module against its shard's text list), after the list. */
+  /** Loads one text part (checked by the module against its shard's part list), after the list. */
   loadText(entry: TextProgressEntry, onProgress?: Progress): Promise<void>;
-  /** Loads a shard's text list (checked by the module against the manifest and the shard) once `shardLoaded` settles. */
-  loadTextList(shard: ShardEntry, shardLoaded: Promise<void> | null, onProgress?: Progress): Promise<void>;
-  /** A shard's text parts (file names) from its text list: `list` when given, else fetched. */
-  textPartFiles(entry: ShardEntry, list?: TextList | null): Promise<string[]>;
+  /** Loads a shard's part list (checked by the module against the manifest and the shard) once `shardLoaded` settles. */
+  loadPartList(shard: ShardEntry, shardLoaded: Promise<void> | null, onProgress?: Progress): Promise<void>;
+  /** A shard's postings and text parts (file names) from its part list: `list` when given, else fetched. */
+  partFiles(entry: ShardEntry, list?: PartList | null): Promise<string[]>;
   /** Downloads the model again after a failure. */
   retryModel(): Promise<boolean>;
   manifest(): Manifest;
@@ -506,6 +523,6 @@ export class ChsrClient {
   /** `[DOCUMENT N]` context for the results shown (`ids`, in order), re-gated against the scope, without searching again. */
   contextFor(ids: string[], scope: Scope): Context;
   loadedShards(): ShardEntry[];
-  /** The files of a shard entry: the shard, its dense part, then its text list (unless `{text: false}`); the parts: `textPartFiles`. */
+  /** The files of a shard entry: the shard, its dense part, then its part list (unless `{text: false}`); the parts: `partFiles`. */
   static shardFiles(entry: ShardEntry, how?: { text?: boolean }): string[];
 }

@@ -256,6 +256,8 @@ export const ENHANCEMENTS = [
 
 /** A text part the module names (`textNeeded`) as a download's progress entry. */
 const textProgressEntry = (t) => ({ ...t.part, kind: 'text', subject: t.subject, level: t.level, textOf: t.shard });
+/** A postings part the module names (`postingsRemaining`) as a download's progress entry. */
+const postingsProgressEntry = (t) => ({ ...t.part, kind: 'postings', subject: t.subject, level: t.level, postingsOf: t.shard });
 
 /** A chsr index bound to a manifest URL. */
 export class ChsrClient {
@@ -330,44 +332,78 @@ export class ChsrClient {
   }
 
   /**
-   * Loads, in the background, the text parts of the loaded shards that are not loaded yet, so
-   * that the next searches (a student typing) find their results' text in the module instead of
-   * asking the network. Results never change when text arrives (the ranking reads none), so
-   * nothing needs searching again. Once per set of loaded shards; resolves (never rejects) to
-   * the number of parts loaded; a part that fails is left to the search that needs it.
+   * Loads, in the background, the parts of the loaded shards that are not loaded yet — the
+   * postings of the terms no query has asked for, then the text — so that the next searches (a
+   * student typing) need no download. Results never change when a part arrives (a search asks
+   * for the postings of its own terms first; the ranking reads no text), so nothing needs
+   * searching again. Once per set of loaded shards; resolves (never rejects) to the number of
+   * parts loaded; a part that fails is left to the search that needs it.
    */
   async prefetchText() {
     const loaded = this.loadedShards().map((s) => s.file).join(' ');
     if (loaded === this.textPrefetchedFor) return 0;
     this.textPrefetchedFor = loaded;
+    const postings = this.index.postingsRemaining().map(postingsProgressEntry);
+    const index = await Promise.all(postings.map((entry) => this.loadPostings(entry).then(() => 1, () => 0)));
     const entries = this.index.textNeeded().map(textProgressEntry);
     const done = await Promise.all(entries.map((entry) => this.loadText(entry).then(() => 1, () => 0)));
-    return done.reduce((a, b) => a + b, 0);
+    return [...index, ...done].reduce((a, b) => a + b, 0);
   }
 
   /**
-   * The text parts named in `files` (a Set) that the loaded text lists name and that are not
+   * The postings parts named in `files` (a Set) that the loaded part lists name and that are
+   * not loaded yet, as progress entries of their shards.
+   */
+  postingsEntries(files) {
+    return this.index.postingsRemaining().filter((t) => files.has(t.part.file)).map(postingsProgressEntry);
+  }
+
+  /** Loads one postings part (`postingsEntries`), after its shard's part list. */
+  loadPostings(entry, onProgress) {
+    return this.loadEntry(entry, (bytes, digest) => this.index.loadPostings(entry.file, bytes, digest || undefined), onProgress);
+  }
+
+  /**
+   * Loads the postings parts a search of `query` needs (its terms' postings in the loaded
+   * shards: the engine names them), in parallel; at most two rounds (a part list first, should
+   * one be missing, then the parts it names).
+   */
+  async loadPostingsFor(query, options, onProgress) {
+    for (let round = 0; round < 2; round++) {
+      let needed;
+      try {
+        needed = this.index.postingsNeeded(String(query ?? ''), options);
+      } catch (e) {
+        throw engineError(e);
+      }
+      if (needed.length === 0) return;
+      await this.loadFiles(needed, onProgress);
+    }
+  }
+
+  /**
+   * The text parts named in `files` (a Set) that the loaded part lists name and that are not
    * loaded yet, as progress entries of their shards.
    */
   textEntries(files) {
     return this.index.textNeeded().filter((t) => files.has(t.part.file)).map(textProgressEntry);
   }
 
-  /** Loads one text part (`textEntries`), after its shard's text list. */
+  /** Loads one text part (`textEntries`), after its shard's part list. */
   loadText(entry, onProgress) {
     return this.loadEntry(entry, (bytes, digest) => this.index.loadText(entry.file, bytes, digest || undefined), onProgress);
   }
 
   /**
-   * Loads the text list of the manifest shard `shard` (it names the shard's text parts), once
+   * Loads the part list of the manifest shard `shard` (it names the shard's text parts), once
    * `shardLoaded` (the shard's own download, or null when it is loaded) has settled: the two
    * download together.
    */
-  loadTextList(shard, shardLoaded, onProgress) {
-    const entry = { ...shard.text_list, kind: 'text', subject: shard.subject, level: shard.level, textOf: shard.file };
+  loadPartList(shard, shardLoaded, onProgress) {
+    const entry = { ...shard.part_list, kind: 'text', subject: shard.subject, level: shard.level, textOf: shard.file };
     return this.loadEntry(entry, async (bytes, digest) => {
       if (shardLoaded) await shardLoaded;
-      this.index.loadTextList(entry.file, bytes, digest || undefined);
+      this.index.loadPartList(entry.file, bytes, digest || undefined);
     }, onProgress);
   }
 
@@ -445,19 +481,24 @@ export class ChsrClient {
     for (const entry of entries) {
       const shard = this.loadEntry(entry, (bytes, digest) => (digest && this.index.loadShardWithDigest
         ? this.index.loadShardWithDigest(entry.file, bytes, digest) : this.index.loadShard(entry.file, bytes)), onProgress);
-      // The shard's text list (it names the text parts) downloads with the shard: a small file,
+      // The shard's part list (it names the text parts) downloads with the shard: a small file,
       // attached once the shard is. A failed shard is the error reported.
-      const list = entry.text_list ? this.loadTextList(entry, shard, onProgress) : null;
+      const list = entry.part_list ? this.loadPartList(entry, shard, onProgress) : null;
       if (list) list.catch(() => {});
       await shard;
       if (list) await list;
     }
-    // Text lists named in a response's `pending_text` (a shard loaded without its list).
-    await Promise.all(m.shards.filter((s) => s.text_list && files.includes(s.text_list.file) && this.index.isLoaded(s.file))
-      .map((s) => this.loadTextList(s, null, onProgress)));
-    // Text parts (named in a response's `pending_text`): small, fetched in parallel, each after
-    // its shard's text list (loaded above or earlier).
-    await Promise.all(this.textEntries(new Set(files)).map((entry) => this.loadText(entry, onProgress)));
+    // Part lists named in a response's `pending_text` (a shard loaded without its list).
+    await Promise.all(m.shards.filter((s) => s.part_list && files.includes(s.part_list.file) && this.index.isLoaded(s.file))
+      .map((s) => this.loadPartList(s, null, onProgress)));
+    // Postings parts (named by `postingsNeeded`) and text parts (named in a response's
+    // `pending_text`): small, fetched in parallel, each after its shard's part list (loaded
+    // above or earlier).
+    const named = new Set(files);
+    await Promise.all([
+      ...this.postingsEntries(named).map((entry) => this.loadPostings(entry, onProgress)),
+      ...this.textEntries(named).map((entry) => this.loadText(entry, onProgress)),
+    ]);
   }
 
   // One manifest file (`entry`: {file, bytes, ...}), fetched once even when several searches ask
@@ -502,6 +543,7 @@ export class ChsrClient {
    */
   async search(query, scope, options, onProgress, { widen = true, enhanced = false } = {}) {
     await this.ensureLoaded(scope, options, onProgress);
+    await this.loadPostingsFor(query, options, onProgress);
     if (enhanced) await this.enhance(onProgress);
     let resp = this.runSearch(query, scope, options);
     // A widening step may first ask for the term filters, then for the shards they let through:
@@ -514,6 +556,8 @@ export class ChsrClient {
       const pending = widen ? asked : asked.filter((f) => terms && f === terms.file);
       if (pending.length === 0 || pending.every((f) => this.index.isLoaded(f))) break;
       await this.loadFiles(pending, onProgress);
+      // The shards just loaded need the postings of the query's terms too.
+      await this.loadPostingsFor(query, options, onProgress);
       resp = this.runSearch(query, scope, options);
     }
     // The results' display text (their snippets, sections and context): the ranking is final,
@@ -606,22 +650,21 @@ export class ChsrClient {
   }
 
   /**
-   * The files of a manifest shard entry: the shard, its dense part (if any), its text list (if
-   * any; unless `{text: false}`). Its text parts are named in the list: `textPartFiles`.
+   * The files of a manifest shard entry: the shard, its dense part (if any), its part list (if
+   * any; unless `{text: false}`). Its postings and text parts are named in the list: `partFiles`.
    */
   static shardFiles(entry, { text = true } = {}) {
-    return [entry.file, ...(entry.dense ? [entry.dense.file] : []), ...(text && entry.text_list ? [entry.text_list.file] : [])];
+    return [entry.file, ...(entry.dense ? [entry.dense.file] : []), ...(text && entry.part_list ? [entry.part_list.file] : [])];
   }
 
   /**
-   * The text parts of a manifest shard entry (file names), read from its text list: the list
-   * `text` (a parsed text-list file) when given, else the list fetched (from the HTTP cache
-   * when the page loaded it). Empty for a shard whose text is inside it.
+   * The postings and text parts of a manifest shard entry (file names), read from its part
+   * list: `list` (a parsed part-list file) when given, else the list fetched (from the HTTP
+   * cache when the page loaded it). Empty for a shard that has everything inside it.
    */
-  async textPartFiles(entry, text) {
-    if (!entry.text_list) return [];
-    if (text) return text.parts.map((p) => p.file);
-    const list = JSON.parse(await fetchWithRetry(this.fileUrl(entry.text_list.file), 'text'));
-    return (list.parts || []).map((p) => p.file);
+  async partFiles(entry, list) {
+    if (!entry.part_list) return [];
+    const l = list || JSON.parse(await fetchWithRetry(this.fileUrl(entry.part_list.file), 'text'));
+    return [...(l.postings || []), ...(l.text || [])].map((p) => p.file);
   }
 }

@@ -131,7 +131,7 @@ export function registrationStarted() {
   return registering !== null;
 }
 
-/** The saved copy of a JSON file (a shard's text list), parsed; null when none is saved. */
+/** The saved copy of a JSON file (a shard's part list), parsed; null when none is saved. */
 export async function savedJson(url) {
   if (!offlineSupported()) return null;
   try {

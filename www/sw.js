@@ -10,7 +10,7 @@
 // bytes (`cache-bytes`), or names files for the worker to fetch (`cache-urls`).
 //
 // Requests:
-//   content-hashed data (`name.<16 hex>.ext`: shards `.chsr`, their vectors `.chsrv`, their text lists `.chsrl` and text `.chsrx`, the model `.chsrm`,
+//   content-hashed data (`name.<16 hex>.ext`: shards `.chsr`, their vectors `.chsrv`, their part lists `.chsrl`, postings `.chsri` and text `.chsrx`, the model `.chsrm`,
 //     the term filters `.chsrt`) — cache first (the name is the
 //     content), else the network, then saved; `cache: 'reload'` requests (a retry after an integrity
 //     failure) always go to the network and replace the saved copy;
@@ -26,7 +26,7 @@
 const BUILD = new URL(self.location.href).searchParams.get('build') || 'dev';
 const CACHE = `chsr-${BUILD}`;
 const HASHED = /\.[0-9a-f]{16}\.[a-z0-9]+$/;
-const DATA_EXT = /\.(chsr|chsrv|chsrl|chsrx|chsrm|chsrt|bin|onnx)$/;
+const DATA_EXT = /\.(chsr|chsrv|chsrl|chsri|chsrx|chsrm|chsrt|bin|onnx)$/;
 
 const scopeUrl = (path) => new URL(path, self.registration.scope).href;
 
@@ -63,13 +63,13 @@ async function precache() {
     for (const s of json.shards || []) {
       wanted.add(new URL(s.file, base).href);
       if (s.dense && s.dense.file) wanted.add(new URL(s.dense.file, base).href);
-      if (s.text_list && s.text_list.file) {
-        // The text parts are named in the shard's text list (a JSON file), when a cache holds it.
-        const url = new URL(s.text_list.file, base).href;
+      if (s.part_list && s.part_list.file) {
+        // The postings and text parts are named in the shard's part list (a JSON file), when a cache holds it.
+        const url = new URL(s.part_list.file, base).href;
         wanted.add(url);
         const saved = await caches.match(url);
         const list = saved ? await saved.json().catch(() => null) : null;
-        for (const t of (list && list.parts) || []) wanted.add(new URL(t.file, base).href);
+        for (const t of list ? [...(list.postings || []), ...(list.text || [])] : []) wanted.add(new URL(t.file, base).href);
       }
     }
     const model = json.model && (typeof json.model === 'string' ? json.model : json.model.file);

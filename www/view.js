@@ -53,6 +53,7 @@ export function entryLabel(t, entry) {
   if (!entry.subject) return t('model.what');
   const place = placeLabel(t, entry.subject, entry.level);
   if (entry.textOf) return t('text.of', { what: place });
+  if (entry.postingsOf) return t('postings.of', { what: place });
   return entry.vectorsOf ? t('vectors.of', { what: place }) : place;
 }
 

@@ -235,8 +235,8 @@ pub fn shard_load(data: &[u8]) {
                 chunks: p.chunks.len() as u64,
                 facets: Default::default(),
                 dense: None,
-                // The original shard's text list: a forged payload with as many blocks loads.
-                text_list: pos.and_then(|i| manifest.shards[i].text_list.clone()),
+                // The original shard's part list: a forged payload with as many blocks loads.
+                part_list: pos.and_then(|i| manifest.shards[i].part_list.clone()),
                 terms: None,
             };
             match pos {

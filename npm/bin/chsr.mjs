@@ -250,7 +250,7 @@ function writeOutput(ix, dir) {
     fs.writeFileSync(tmp, ix.manifestJson());
     fs.renameSync(tmp, join(dir, 'manifest.json'));
     for (const name of fs.readdirSync(dir)) {
-      const ours = ['.chsr', '.chsrv', '.chsrm', '.chsrt', '.chsrx', '.chsrl'].some((x) => name.endsWith(x));
+      const ours = ['.chsr', '.chsrv', '.chsrm', '.chsrt', '.chsrx', '.chsrl', '.chsri'].some((x) => name.endsWith(x));
       if (ours && !keep.has(name)) fs.rmSync(join(dir, name));
     }
   } catch (e) {

@@ -1,5 +1,6 @@
-//! `chsr verify`: check every shard of a folder, its dense part, text list and text parts and the
-//! embedding model against the manifest; one `ok` line per good file, one `BAD` line per bad one.
+//! `chsr verify`: check every shard of a folder, its dense part, its part list, its postings and
+//! text parts, and the embedding model against the manifest; one `ok` line per good file, one
+//! `BAD` line per bad one.
 
 use chsr::search::Library;
 
@@ -9,8 +10,8 @@ pub(super) fn run(dir: &std::path::Path) -> Result<(), String> {
     let entries = lib.manifest().shards.clone();
     let mut errors = Vec::new();
     let mut dense = 0;
-    let (mut lists, mut texts) = (0, 0);
-    // Text parts whose list is bad: not named, so not checked; one line per list, but each part
+    let (mut lists, mut texts, mut postings) = (0, 0, 0);
+    // Parts whose list is bad: not named, so not checked; one line per list, but each part
     // counts as a file that failed.
     let (mut bad_lists, mut unchecked) = (0, 0);
     for e in &entries {
@@ -48,11 +49,11 @@ pub(super) fn run(dir: &std::path::Path) -> Result<(), String> {
                 },
             }
         }
-        // Its text list (checked against the shard), then the parts it names (each checked
+        // Its part list (checked against the shard), then the parts it names (each checked
         // against the list's digest and the shard it belongs to).
-        if let Some(l) = &e.text_list {
+        if let Some(l) = &e.part_list {
             lists += 1;
-            let what = format!("{} (text list of {})", l.file, e.file);
+            let what = format!("{} (part list of {})", l.file, e.file);
             match std::fs::read(dir.join(&l.file)) {
                 Err(err) => errors.push(format!(
                     "{what}: {}",
@@ -61,53 +62,62 @@ pub(super) fn run(dir: &std::path::Path) -> Result<(), String> {
                 Ok(_) if !lib.is_loaded(&e.file) => {
                     errors.push(format!("{what}: not checked, its shard is bad"))
                 }
-                Ok(bytes) => match lib.load_text_list(&l.file, &bytes) {
+                Ok(bytes) => match lib.load_part_list(&l.file, &bytes) {
                     Ok(()) => println!(
-                        "ok  {} (text list of {}, {} parts, {} bytes)",
-                        l.file, e.file, l.parts, l.bytes
+                        "ok  {} (part list of {}, {} postings and {} text parts, {} bytes)",
+                        l.file, e.file, l.postings_parts, l.text_parts, l.bytes
                     ),
                     Err(err) => errors.push(err.to_string()),
                 },
             }
             if !lib.is_loaded(&l.file) {
-                texts += l.parts as usize;
-                unchecked += l.parts as usize;
+                let n = (l.text_parts + l.postings_parts) as usize;
+                texts += l.text_parts as usize;
+                postings += l.postings_parts as usize;
+                unchecked += n;
                 bad_lists += 1;
                 errors.push(format!(
-                    "{} text parts of {}: not checked, their text list is bad",
-                    l.parts, e.file
+                    "{n} parts of {}: not checked, their part list is bad",
+                    e.file
                 ));
             }
         }
-        let parts: Vec<_> = lib
-            .text_needed()
+        // (file, what it holds, bytes)
+        let mut parts: Vec<(String, String, u64)> = Vec::new();
+        for t in lib
+            .postings_remaining()
             .into_iter()
             .filter(|t| t.shard == e.file)
-            .map(|t| t.part)
-            .collect();
-        for t in &parts {
-            texts += 1;
+        {
+            postings += 1;
+            let p = t.part;
             let what = format!(
-                "{} (text of chunks {}..{} of {})",
-                t.file,
-                t.first,
-                t.first + t.chunks,
+                "postings of terms {}..{} of {}",
+                p.first,
+                p.first + p.terms,
                 e.file
             );
-            match std::fs::read(dir.join(&t.file)) {
+            parts.push((p.file, what, p.bytes));
+        }
+        for t in lib.text_needed().into_iter().filter(|t| t.shard == e.file) {
+            texts += 1;
+            let p = t.part;
+            let what = format!(
+                "text of chunks {}..{} of {}",
+                p.first,
+                p.first + p.chunks,
+                e.file
+            );
+            parts.push((p.file, what, p.bytes));
+        }
+        for (file, what, size) in parts {
+            match std::fs::read(dir.join(&file)) {
                 Err(err) => errors.push(format!(
-                    "{what}: {}",
+                    "{file} ({what}): {}",
                     chsr::search::missing_shard_message(&err)
                 )),
-                Ok(bytes) => match lib.load_text(&t.file, &bytes) {
-                    Ok(()) => println!(
-                        "ok  {} (text of chunks {}..{} of {}, {} bytes)",
-                        t.file,
-                        t.first,
-                        t.first + t.chunks,
-                        e.file,
-                        t.bytes
-                    ),
+                Ok(bytes) => match lib.load_file(&file, &bytes) {
+                    Ok(()) => println!("ok  {file} ({what}, {size} bytes)"),
                     Err(err) => errors.push(err.to_string()),
                 },
             }
@@ -131,13 +141,19 @@ pub(super) fn run(dir: &std::path::Path) -> Result<(), String> {
             },
         }
     }
-    let files = entries.len() + dense + lists + texts;
+    let files = entries.len() + dense + lists + postings + texts;
     let mut what = format!("{} shards", entries.len());
     if dense > 0 {
         what += &format!(", {dense} dense parts");
     }
     if lists > 0 {
-        what += &format!(", {lists} text lists, {texts} text parts");
+        what += &format!(", {lists} part lists");
+    }
+    if postings > 0 {
+        what += &format!(", {postings} postings parts");
+    }
+    if texts > 0 {
+        what += &format!(", {texts} text parts");
     }
     if model.is_some() {
         what += " and the embedding model";

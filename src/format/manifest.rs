@@ -25,12 +25,12 @@ pub struct ShardEntry {
     pub chunks: u64,
     /// Facet counts per field name (`doc_type`, `lang`, `chapter`, `year`, `exam`, `paper`, `topic`).
     pub facets: BTreeMap<String, FacetCounts>,
-    /// The list of the shard's text parts ([`super::TextList`]), when its display text lives in
-    /// its own files (absent: the text is inside the shard). The parts are listed in their own
-    /// file, fetched with the shard, so that the manifest stays one entry per shard however large
-    /// the library grows.
+    /// The shard's part list ([`super::PartList`]), when its display text or its postings live
+    /// in their own files (absent: everything is inside the shard). The parts are listed in their
+    /// own file, fetched with the shard, so that the manifest stays one entry per shard however
+    /// large the library grows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub text_list: Option<TextListEntry>,
+    pub part_list: Option<PartListEntry>,
     /// The shard's dense part ([`DensePart`]), in its own file, when the shard has vectors.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dense: Option<PartEntry>,
@@ -51,10 +51,10 @@ pub struct PartEntry {
     pub bytes: u64,
 }
 
-/// The text-list file of a shard ([`super::TextList`]), as listed in the manifest, with what a
-/// page shows before fetching it (how many parts, how many bytes to keep the text offline).
+/// The part-list file of a shard ([`super::PartList`]), as listed in the manifest, with what a
+/// page shows before fetching it (how many parts, how many bytes to keep the shard offline).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TextListEntry {
+pub struct PartListEntry {
     /// Content-hashed file name, relative to the manifest.
     pub file: String,
     /// SHA-256 of the whole file.
@@ -62,12 +62,16 @@ pub struct TextListEntry {
     /// File size in bytes.
     pub bytes: u64,
     /// Number of text parts the list names.
-    pub parts: u32,
-    /// Total size of those parts in bytes.
-    pub parts_bytes: u64,
+    pub text_parts: u32,
+    /// Total size of those text parts in bytes.
+    pub text_bytes: u64,
+    /// Number of postings parts the list names.
+    pub postings_parts: u32,
+    /// Total size of those postings parts in bytes.
+    pub postings_bytes: u64,
 }
 
-/// A text part of a shard ([`super::TextPart`]), as listed in its shard's text list.
+/// A text part of a shard ([`super::TextPart`]), as listed in its shard's part list.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TextEntry {
     /// Content-hashed file name, relative to the manifest.
@@ -169,7 +173,7 @@ impl Manifest {
             .flat_map(|s| {
                 std::iter::once(&s.file)
                     .chain(s.dense.as_ref().map(|d| &d.file))
-                    .chain(s.text_list.as_ref().map(|t| &t.file))
+                    .chain(s.part_list.as_ref().map(|t| &t.file))
             })
             .chain(m.model.as_ref().map(|e| &e.file))
             .chain(m.terms.as_ref().map(|e| &e.file));

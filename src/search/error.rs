@@ -41,8 +41,8 @@ pub enum LoadError {
         /// What is wrong.
         message: String,
     },
-    /// A shard's dense part, text list or text part arrived before the shard itself (or a text
-    /// part before the shard's text list, which names it).
+    /// A shard's dense part, part list or text part arrived before the shard itself (or a text
+    /// part before the shard's part list, which names it).
     PartBeforeShard {
         /// The part's file name.
         file: String,
@@ -77,7 +77,7 @@ impl fmt::Display for LoadError {
             LoadError::PartBeforeShard { file, shard } => write!(
                 f,
                 "{file}: a part (vectors or text) of {shard}, which is not loaded: load the shard first \
-                 (and, for a text part, its text list)"
+                 (and, for a text part, its part list)"
             ),
             LoadError::Io { file, message } => write!(f, "{file}: {message}"),
         }
@@ -137,7 +137,8 @@ impl LoadError {
 pub enum SearchError {
     /// The scope is invalid for this manifest.
     Scope(ScopeError),
-    /// Shards the search needs are not loaded yet.
+    /// Files the search needs are not loaded yet: shards, or the part lists and postings parts
+    /// (the query's terms) of loaded shards.
     NotLoaded(Vec<String>),
     /// An option is out of range.
     Option(String),
@@ -148,7 +149,7 @@ impl fmt::Display for SearchError {
         match self {
             SearchError::Scope(e) => write!(f, "{e}"),
             SearchError::NotLoaded(files) => {
-                write!(f, "shards not loaded yet: {}", files.join(", "))
+                write!(f, "not loaded yet: {}", files.join(", "))
             }
             SearchError::Option(m) => write!(f, "invalid option: {m}"),
         }

@@ -8,7 +8,8 @@ use crate::dense::DenseShard;
 use crate::format::Manifest;
 use crate::format::{
     decode_dense_part, decode_shard, decode_shard_prehashed, decode_term_filters, sha256_hex,
-    ChunkRecord, DenseIndex, FormatError, PartEntry, ShardEntry, ShardPayload, TextEntry,
+    ChunkRecord, DenseIndex, FormatError, PartEntry, PostingsEntry, ShardEntry, ShardPayload,
+    TextEntry,
 };
 #[cfg(not(target_arch = "wasm32"))]
 use crate::gate::Gating;
@@ -123,8 +124,18 @@ pub struct Shard {
     /// The shard's text blocks as (first chunk, chunks), from the shard itself: one text part
     /// each. Empty when the text is inside the shard.
     pub text_blocks: Vec<(u32, u32)>,
-    /// The shard's text parts, once its text list is loaded (empty before).
+    /// The shard's text parts, once its part list is loaded (empty before).
     pub text: Vec<TextEntry>,
+    /// Whether the shard's parts are known: its part list is loaded, or it has none.
+    pub listed: bool,
+    /// The shard's postings blocks as (first term, terms), from the shard itself: one postings
+    /// part each. Empty when the postings are inside the shard.
+    pub postings_blocks: Vec<(u32, u32)>,
+    /// The shard's postings parts, once its part list is loaded (empty before).
+    pub postings: Vec<PostingsEntry>,
+    /// Which of the shard's postings parts are loaded: until a part is, the postings of its
+    /// terms read as zeros (a search asks for them first: [`Library::postings_needed`]).
+    pub postings_loaded: Vec<bool>,
     /// Which of the shard's text parts are loaded: the chunks of a part not loaded have no text
     /// yet. Empty when the text is inside the shard.
     pub text_loaded: Vec<bool>,
@@ -240,7 +251,7 @@ impl Library {
                 }
                 None => false,
             })
-            || self.is_text_loaded(file)
+            || self.is_part_loaded(file)
     }
 
     /// Verifies (the manifest's SHA-256, then the file's own header and checksum) and decodes
@@ -357,18 +368,35 @@ impl Library {
                 (first - n, n)
             })
             .collect();
-        let listed = entry.text_list.as_ref().map_or(0, |t| t.parts as usize);
-        if listed != text_blocks.len() || first as usize > payload.chunks.len() {
+        let mut first_term = 0;
+        let postings_blocks: Vec<(u32, u32)> = payload
+            .postings_blocks
+            .iter()
+            .map(|&n| {
+                first_term += n;
+                (first_term - n, n)
+            })
+            .collect();
+        let (texts, postings) = entry.part_list.as_ref().map_or((0, 0), |t| {
+            (t.text_parts as usize, t.postings_parts as usize)
+        });
+        if texts != text_blocks.len() || postings != postings_blocks.len() {
             return Err(LoadError::Mismatch {
                 file: file.into(),
-                expected: format!("{listed} text parts"),
+                expected: format!("{texts} text parts and {postings} postings parts"),
                 found: format!(
-                    "{} text blocks of {first} chunks in a shard of {}",
+                    "{} text blocks and {} postings blocks",
                     text_blocks.len(),
-                    payload.chunks.len()
+                    postings_blocks.len()
                 ),
             });
         }
+        if !postings_blocks.is_empty() {
+            // Room for every term's postings; each part fills its range as it arrives.
+            let total = *payload.lexical.offsets.last().unwrap_or(&0) as usize;
+            payload.lexical.postings = vec![0; total];
+        }
+        let listed = entry.part_list.is_none();
         let total_len = payload.lexical.total_len();
         let sections = section_numbers(&payload.chunks);
         let text_loaded = vec![false; text_blocks.len()];
@@ -382,14 +410,18 @@ impl Library {
             text_blocks,
             text: Vec::new(),
             text_loaded,
+            listed,
+            postings_loaded: vec![false; postings_blocks.len()],
+            postings_blocks,
+            postings: Vec::new(),
         });
         Ok(())
     }
 
-    /// Loads any file the manifest or a loaded text list names: a shard
+    /// Loads any file the manifest or a loaded part list names: a shard
     /// ([`Library::load_shard`]), a shard's dense part ([`Library::load_dense`], after its
-    /// shard), its text list ([`Library::load_text_list`], after its shard), a text part
-    /// ([`Library::load_text`], after its text list), the model ([`Library::load_model`]) or the
+    /// shard), its part list ([`Library::load_part_list`], after its shard), a text part
+    /// ([`Library::load_text`], after its part list), the model ([`Library::load_model`]) or the
     /// term-filter file ([`Library::load_terms`]).
     pub fn load_file(&mut self, file: &str, bytes: &[u8]) -> Result<(), LoadError> {
         if self.manifest.terms.as_ref().is_some_and(|t| t.file == file) {
@@ -398,8 +430,10 @@ impl Library {
             self.load_shard(file, bytes)
         } else if self.shard_with_part(file).is_some() {
             self.load_dense(file, bytes)
-        } else if self.shard_with_text_list(file).is_some() {
-            self.load_text_list(file, bytes)
+        } else if self.shard_with_part_list(file).is_some() {
+            self.load_part_list(file, bytes)
+        } else if file.ends_with(".chsri") {
+            self.load_postings(file, bytes)
         } else if file.ends_with(".chsrx") {
             self.load_text(file, bytes)
         } else if self.manifest.model.as_ref().is_some_and(|e| e.file == file) {
@@ -524,8 +558,11 @@ impl Library {
         }
         // Natively every text part is read with its shard: results, sections and context never
         // wait for one.
-        for list in self.text_lists_needed() {
-            self.load_text_list(&list.file, &read(&list.file)?)?;
+        for list in self.part_lists_needed() {
+            self.load_part_list(&list.file, &read(&list.file)?)?;
+        }
+        for t in self.postings_remaining() {
+            self.load_postings(&t.part.file, &read(&t.part.file)?)?;
         }
         for t in self.text_needed() {
             self.load_text(&t.part.file, &read(&t.part.file)?)?;

@@ -24,11 +24,11 @@ pub mod facets;
 pub mod hints;
 pub mod load;
 pub mod options;
+pub mod parts;
 pub mod pass;
 pub mod query;
 pub mod response;
 pub mod results;
-pub mod text;
 pub mod weak;
 
 pub use crate::gate::{Gating, Leakage};
@@ -40,9 +40,9 @@ pub use load::{ModelEmbedder, QueryEmbedder, Shard, NO_SECTION};
 pub use options::{
     SearchOptions, Stages, Variant, DEFAULT_DENSE_WEIGHT, DEFAULT_SECTION_WEIGHT, MAX_K,
 };
+pub use parts::NeededText;
 pub use response::{Hit, Probe, RelaxStep, Relaxation, SearchResponse, Timings, Trace};
 pub use results::Section;
-pub use text::NeededText;
 pub use weak::WeakEvidence;
 
 use crate::analysis::{bound_query, Analyzer, MAX_QUERY_BYTES, MAX_QUERY_TERMS};
@@ -254,8 +254,10 @@ impl Library {
         let t0 = now_ms();
         // Every stage below reads only the bounded query (a pasted megabyte costs what 16 KB do).
         let (text, cut) = bound_query(query);
-        // 1. Validate.
+        // 1. Validate (the postings of the query's terms included, when a shard has them in
+        // parts).
         self.validate(requested, opts)?;
+        self.check_postings(query, opts)?;
         let st = opts.stages;
         let mut trace = Trace {
             variant: opts.variant.name().to_string(),

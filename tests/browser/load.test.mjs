@@ -206,13 +206,15 @@ test('files are hashed with WebCrypto when it is there, and by the module when i
     await page.waitForFunction(() => window.__chsrDone > 0 && window.__chsrDone === window.__chsrSeq && !document.body.dataset.pending);
     assert.ok((await cards(page)).length > 0);
     assert.ok((await page.evaluate(() => window.__chsrLast.trace.dense_plans.length)) > 0, 'hybrid after the upgrade');
-    // The shard, its dense part, its text list, the model and the text parts (the results',
-    // then the rest of the collection's, in the background): one digest each with WebCrypto,
-    // none without.
+    // The shard, its dense part, its part list, the model, the postings parts and the text
+    // parts (the query's and the results', then the rest of the collection's, in the
+    // background): one digest each with WebCrypto, none without.
     await page.waitForFunction(() => window.__chsrTextReadyAt);
     const texts = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.chsrx')).length);
+    const postings = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.chsri')).length);
     assert.ok(texts > 0, 'the results\' text parts were fetched');
-    assert.equal(await page.evaluate(() => window.__digests), webCrypto ? 4 + texts : 0);
+    assert.ok(postings > 0, 'the query\'s postings parts were fetched');
+    assert.equal(await page.evaluate(() => window.__digests), webCrypto ? 4 + texts + postings : 0);
     assert.deepEqual(errors, []);
     await context.close();
   }

@@ -47,12 +47,14 @@ test('only the shard of the scope is downloaded', async () => {
   await page.close();
 });
 
-test('before the first result, of the shard\'s text only its text list and the parts holding the results (and their sections) are downloaded; the rest follows, each part once', async () => {
+test('before the first result, of the shard\'s index and text only its part list, the postings of the query\'s terms and the text holding the results (and their sections) are downloaded; the rest follows, each part once', async () => {
   const { page } = await openStudyPage(browser, server.url);
   const texts = [];
+  const postings = [];
   const lists = [];
   page.on('request', (r) => {
-    if (r.url().endsWith('.chsrx')) texts.push({ url: r.url(), at: Date.now() });
+    if (r.url().endsWith('.chsrx')) texts.push({ url: r.url() });
+    if (r.url().endsWith('.chsri')) postings.push({ url: r.url() });
     if (r.url().endsWith('.chsrl')) lists.push(r.url());
   });
   const cards = await search(page, 'specific heat', { subject: 'physics', level: 'high_school' });
@@ -60,14 +62,23 @@ test('before the first result, of the shard\'s text only its text list and the p
   const firstAt = await page.evaluate(() => window.__chsrFirstResultAt);
   const manifest = await page.evaluate(async () => (await fetch('shards/manifest.json')).json());
   const shard = manifest.shards.find((s) => s.subject === 'physics' && s.level === 'high_school');
-  // The manifest names the shard's text list only; the list names the parts.
+  // The manifest names the shard's part list only; the list names the parts.
   assert.equal(shard.text, undefined);
-  assert.deepEqual(lists.map((u) => u.replace(/^.*\//, '')), [shard.text_list.file], 'the scope\'s text list, once');
-  const list = await page.evaluate(async (f) => (await fetch(`shards/${f}`)).json(), shard.text_list.file);
+  assert.deepEqual(lists.map((u) => u.replace(/^.*\//, '')), [shard.part_list.file], 'the scope\'s part list, once');
+  const list = await page.evaluate(async (f) => (await fetch(`shards/${f}`)).json(), shard.part_list.file);
   assert.equal(list.shard_sha256, shard.sha256);
-  assert.equal(list.parts.length, shard.text_list.parts);
-  const parts = new Set(list.parts.map((t) => t.file));
-  const before = texts.filter((t) => t.at <= firstAt).map((t) => t.url);
+  assert.equal(list.text.length, shard.part_list.text_parts);
+  assert.equal(list.postings.length, shard.part_list.postings_parts);
+  assert.ok(list.postings.length > 1, 'the collection\'s postings are in parts');
+  const index = new Set(list.postings.map((t) => t.file));
+  // What the page asked for before its first result, by the page's own clock (resource timing).
+  const askedBefore = (ext) => page.evaluate(([e, at]) => performance.getEntriesByType('resource')
+    .filter((r) => r.name.endsWith(e) && performance.timeOrigin + r.startTime <= at).map((r) => r.name), [ext, firstAt]);
+  const postingsBefore = (await askedBefore('.chsri')).map((u) => u.replace(/^.*\//, ''));
+  assert.ok(postingsBefore.length > 0 && postingsBefore.length < index.size, `${postingsBefore.length} of ${index.size} postings parts`);
+  assert.ok(postingsBefore.every((f) => index.has(f)));
+  const parts = new Set(list.text.map((t) => t.file));
+  const before = await askedBefore('.chsrx');
   assert.ok(before.length > 0 && before.length <= 12, `${before.length} of ${parts.size} text parts: ${before.join(', ')}`);
   // Then, in the background, the rest of the collection's text: every part, each once.
   await page.waitForFunction(() => window.__chsrTextReadyAt);
@@ -75,6 +86,9 @@ test('before the first result, of the shard\'s text only its text list and the p
   assert.ok(all.every((f) => parts.has(f)), 'only the scope\'s own text parts');
   assert.equal(new Set(all).size, all.length, 'each part once');
   assert.equal(all.length, parts.size);
+  const allPostings = postings.map((t) => t.url.replace(/^.*\//, ''));
+  assert.equal(new Set(allPostings).size, allPostings.length, 'each postings part once');
+  assert.deepEqual(new Set(allPostings), index, 'then every postings part of the collection');
   // Every card shows its snippet (the text arrived before the results were painted).
   const empty = await page.$$eval('.card', (els) => els.filter((e) => !e.querySelector('.snippet') || !e.querySelector('.snippet').textContent.trim()).length);
   assert.equal(empty, 0);

@@ -263,6 +263,8 @@ test('what the engine returns satisfies the declared types (tsc over real values
   responses.push(await client.search('what is kinetic energy', hs, { k: 5, expand_chars: 1500 }, progress, { enhanced: true }));
   responses.push(await client.search('force', { ...hs, doc_type: 'solution', chapter: '3' }, { k: 5, text: false }));
   responses.push(await client.search('', { ...hs, chapter: 3 }, { k: 3, text: false }));
+  // runSearch is the engine's call alone: the postings of the query's terms are loaded first.
+  await client.loadPostingsFor('momentum '.repeat(2000), { k: 2, text: false, trigger: 'paper' }, progress);
   responses.push(client.runSearch('momentum '.repeat(2000), hs, { k: 2, text: false, trigger: 'paper' }));
   // A level with no match: W2 loads the other level (another shard) and searches again.
   responses.push(await client.search('bremsstrahlung', hs, { k: 5, text: false }, progress));

@@ -9,7 +9,7 @@ import {
 } from 'chsr';
 import type {
   Adjustment, Context, EngineErrorCode, Enhancement, ErrorCode, ErrorDetails, Evidence, Expanded, Facet, Gating, Hit, Leakage,
-  Manifest, ModelEntry, PartEntry, PartProgressEntry, TextEntry, TextList, TextListEntry, TextListProgressEntry, TextProgressEntry, Progress, RelaxStep, Relaxation, Scope, ScopeCheck, ScopeField,
+  Manifest, ModelEntry, PartEntry, PartProgressEntry, TextEntry, PartList, PartListEntry, PartListProgressEntry, PostingsEntry, PostingsProgressEntry, TextProgressEntry, Progress, RelaxStep, Relaxation, Scope, ScopeCheck, ScopeField,
   SearchOptions, SearchResponse, Section, Segment, ShardEntry, TermFilter, Trace, Trigger, Understanding, Variant,
   WeakEvidence,
 } from 'chsr';
@@ -70,21 +70,26 @@ const gatings: Gating[] = ['gated', 'ungated', 'post_filtered'];
 const triggers: Trigger[] = ['paper', 'evidence'];
 const leakages: Leakage[] = ['in_scope', 'cross_topic', 'cross_level', 'fallback', 'ungated'];
 
-function describeEntry(entry: ShardEntry | PartProgressEntry | TextProgressEntry | TextListProgressEntry | ModelEntry): string {
+function describeEntry(entry: ShardEntry | PartProgressEntry | TextProgressEntry | PartListProgressEntry | PostingsProgressEntry | ModelEntry): string {
   // A shard or a dense or text part has a subject; the model has an id and dims.
   if ('id' in entry) return `model ${entry.id} (${entry.dims} dims, ${entry.bytes} bytes, ${entry.sha256})`;
   if ('vectorsOf' in entry) return `vectors of ${entry.vectorsOf} (${entry.subject}/${entry.level}, ${entry.file})`;
+  if ('postingsOf' in entry) {
+    const part: PostingsProgressEntry = entry;
+    const p: PostingsEntry = part;
+    return `${part.kind} of ${part.postingsOf} terms ${p.first}+${p.terms} (${part.subject}/${part.level}, ${p.file})`;
+  }
   if ('textOf' in entry && 'first' in entry) {
     const part: TextProgressEntry = entry;
     return `${part.kind} of ${part.textOf} chunks ${part.first}+${part.chunks} (${part.subject}/${part.level}, ${part.file})`;
   }
   if ('textOf' in entry) {
-    const list: TextListProgressEntry = entry;
-    return `${list.kind} list of ${list.textOf}: ${list.parts} parts, ${list.parts_bytes} bytes (${list.subject}/${list.level}, ${list.file})`;
+    const list: PartListProgressEntry = entry;
+    return `${list.kind} list of ${list.textOf}: ${list.text_parts} + ${list.postings_parts} parts, ${list.text_bytes + list.postings_bytes} bytes (${list.subject}/${list.level}, ${list.file})`;
   }
   const dense: PartEntry | undefined = entry.dense;
-  const textList: TextListEntry | undefined = entry.text_list;
-  if (textList) console.log(`${textList.file} ${textList.sha256} ${textList.bytes}: ${textList.parts} parts, ${textList.parts_bytes} bytes`);
+  const textList: PartListEntry | undefined = entry.part_list;
+  if (textList) console.log(`${textList.file} ${textList.sha256} ${textList.bytes}: ${textList.text_parts} text parts, ${textList.text_bytes} bytes; ${textList.postings_parts} postings parts, ${textList.postings_bytes} bytes`);
   const facets: Record<string, Record<string, number>> = entry.facets;
   const terms: TermFilter | undefined = entry.terms;
   const filter = terms ? ` filter of ${terms.terms} terms: ${terms.bits} bits, ${terms.hashes} hashes, ${terms.filter.length} chars` : '';
@@ -219,9 +224,9 @@ async function integrate(): Promise<void> {
   for (const entry of [...needed, ...used]) {
     const files: string[] = ChsrClient.shardFiles(entry);
     const withoutText: string[] = ChsrClient.shardFiles(entry, { text: false });
-    const parts: string[] = await client.textPartFiles(entry);
-    const listed: TextList = { format: 'chsr-text-list', format_version: 4, subject: entry.subject, level: entry.level, shard_sha256: entry.sha256, parts: [] };
-    const none: string[] = await client.textPartFiles(entry, listed);
+    const parts: string[] = await client.partFiles(entry);
+    const listed: PartList = { format: 'chsr-part-list', format_version: 4, subject: entry.subject, level: entry.level, shard_sha256: entry.sha256, text: [], postings: [] };
+    const none: string[] = await client.partFiles(entry, listed);
     console.log(files.map((f) => client.fileUrl(f)), withoutText.length, parts.length, none.length);
   }
   await client.ensureLoaded(scope, options, progress);
@@ -263,7 +268,10 @@ async function integrate(): Promise<void> {
   const prefetched: number = await client.prefetchText();
   const parts: TextProgressEntry[] = client.textEntries(new Set(resp.pending_text));
   for (const part of parts) await client.loadText(part, progress);
-  for (const shard of client.loadedShards()) await client.loadTextList(shard, null, progress);
+  for (const shard of client.loadedShards()) await client.loadPartList(shard, null, progress);
+  await client.loadPostingsFor('specific heat', options, progress);
+  const postings: PostingsProgressEntry[] = client.postingsEntries(new Set(['x.chsri']));
+  for (const part of postings) await client.loadPostings(part, progress);
   const textParts: TextEntry[] = parts;
   console.log(textParts.map((t) => `${t.file} ${t.first} ${t.chunks} ${t.bytes} ${t.sha256}`).join(','));
   console.log(prefetched, parts.length);

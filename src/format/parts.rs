@@ -1,0 +1,318 @@
+//! A shard's parts: its postings by term range, and the part list that names them with its text
+//! parts.
+//!
+//! Ranking reads a shard's chunk metadata and term dictionary for every query, but the postings
+//! of only the query's terms: most of a large shard's bytes (physics college: 276 of 414 kB
+//! brotli) are postings a query never reads. So the builder cuts a shard's postings, once they
+//! exceed [`POSTINGS_BLOCK_BYTES`], into blocks of consecutive terms ([`postings_blocks`]) and
+//! writes each block to its own **postings part** ([`PostingsPart`], `*.chsri`); the shard keeps
+//! the dictionary (terms, document frequencies, offsets) and the block sizes, so that the reader
+//! knows, before any part arrives, which parts a query's terms need (Pagefind's index chunks,
+//! by term range).
+//!
+//! The postings parts and the text parts ([`super::TextPart`]) are named, with their digests,
+//! in the shard's **part list** ([`PartList`], a small JSON file that the manifest names in
+//! [`super::ShardEntry::part_list`] and a page fetches with the shard): the manifest stays one
+//! entry per shard however many parts a library has, and a service worker or an offline check
+//! reads the list without the Wasm module. Digests chain manifest → shard and part list → parts;
+//! every part also names its shard's SHA-256.
+
+use super::frame::FrameKind;
+use super::{FormatError, TextEntry, FORMAT_VERSION, MAX_PAYLOAD};
+use serde::{Deserialize, Serialize};
+
+/// Magic bytes opening every postings-part file.
+pub const POSTINGS_MAGIC: &[u8; 8] = b"CHSRPOST";
+
+/// Bytes of encoded postings after which the builder closes a block (and below which a shard
+/// keeps its postings inline): a block weighs a few kB compressed, and a query's terms need a
+/// few blocks.
+pub const POSTINGS_BLOCK_BYTES: usize = 16 * 1024;
+
+/// The postings of terms `first .. first + terms` of a shard (by term id, the dictionary's
+/// order): the slice of the shard's postings from the first term's offset to the end of the
+/// last's. Bound to its shard file by that file's SHA-256.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PostingsPart {
+    /// Subject of the shard.
+    pub subject: String,
+    /// Level of the shard.
+    pub level: String,
+    /// SHA-256 of the shard file this part belongs to.
+    pub shard_sha256: String,
+    /// Id of the block's first term.
+    pub first: u32,
+    /// Number of terms in the block.
+    pub terms: u32,
+    /// Their encoded postings, as in [`super::LexicalIndex::postings`].
+    #[serde(with = "serde_bytes")]
+    pub postings: Vec<u8>,
+}
+
+/// The postings-part file kind: [`POSTINGS_MAGIC`], [`FORMAT_VERSION`], at most [`MAX_PAYLOAD`].
+const POSTINGS_FRAME: FrameKind = FrameKind {
+    magic: POSTINGS_MAGIC,
+    version: FORMAT_VERSION,
+    max_payload: MAX_PAYLOAD,
+};
+
+/// Encodes a postings part into a complete file (header + payload).
+pub fn encode_postings_part(part: &PostingsPart) -> Vec<u8> {
+    POSTINGS_FRAME.encode(part)
+}
+
+/// Decodes a postings-part file: magic, version, length, checksum (unless `checksum` is false
+/// because the caller has matched the whole file against the part list's digest), payload.
+pub fn decode_postings_part(bytes: &[u8], checksum: bool) -> Result<PostingsPart, FormatError> {
+    POSTINGS_FRAME.decode(bytes, checksum)
+}
+
+/// Cuts a shard's postings, given its offsets (one per term plus the end), into blocks of
+/// consecutive terms, closing a block once it holds at least `target` bytes: the term counts of
+/// the blocks, in order. None (the postings stay inline) when they hold `target` bytes or less.
+pub fn postings_blocks(offsets: &[u32], target: usize) -> Vec<u32> {
+    let total = offsets.last().map_or(0, |&e| e as usize);
+    if total <= target || offsets.len() < 2 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let (mut n, mut start) = (0u32, offsets[0] as usize);
+    for w in offsets.windows(2) {
+        n += 1;
+        if w[1] as usize - start >= target {
+            out.push(n);
+            (n, start) = (0, w[1] as usize);
+        }
+    }
+    if n > 0 {
+        out.push(n);
+    }
+    out
+}
+
+/// A postings part of a shard ([`PostingsPart`]), as its part list names it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PostingsEntry {
+    /// Content-hashed file name, relative to the manifest.
+    pub file: String,
+    /// SHA-256 of the whole file.
+    pub sha256: String,
+    /// File size in bytes.
+    pub bytes: u64,
+    /// Id of the part's first term.
+    pub first: u32,
+    /// Number of terms in the part.
+    pub terms: u32,
+}
+
+/// A part as a part list names it: file, SHA-256, bytes, first (chunk or term), count.
+type ListedPart = (String, String, u64, u32, u32);
+
+/// `format` of every part-list file.
+pub const PART_LIST_FORMAT: &str = "chsr-part-list";
+
+/// A shard's parts: its text parts in chunk order and its postings parts in term order (file
+/// names, digests, sizes, what each holds). Bound to its shard file by that file's SHA-256;
+/// JSON, so that JavaScript (a service worker, an offline check) can read it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartList {
+    /// Always [`PART_LIST_FORMAT`].
+    pub format: String,
+    /// [`FORMAT_VERSION`].
+    pub format_version: u32,
+    /// Subject of the shard.
+    pub subject: String,
+    /// Level of the shard.
+    pub level: String,
+    /// SHA-256 of the shard file the parts belong to.
+    pub shard_sha256: String,
+    /// The text parts, in chunk order (none when the text is inside the shard).
+    pub text: Vec<TextEntry>,
+    /// The postings parts, in term order (none when the postings are inside the shard).
+    pub postings: Vec<PostingsEntry>,
+}
+
+/// Encodes a part list into a complete file (compact JSON and a newline).
+pub fn encode_part_list(list: &PartList) -> Vec<u8> {
+    let mut v = serde_json::to_vec(list).expect("a part list serialises");
+    v.push(b'\n');
+    v
+}
+
+/// Decodes a part-list file and checks its format and version; its digest is checked by the
+/// caller against the manifest, its agreement with the shard by the library.
+///
+/// Read field by field from a JSON value rather than by a derived deserializer: the browser's
+/// module already parses JSON values (scopes, options), and a derived reader for these structs
+/// would add about 16 kB to it.
+pub fn decode_part_list(bytes: &[u8]) -> Result<PartList, FormatError> {
+    use serde_json::Value;
+    let bad = |m: String| FormatError::PartList(m);
+    let text = std::str::from_utf8(bytes).map_err(|e| bad(e.to_string()))?;
+    let v: Value = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
+    let string = |o: &Value, k: &str| -> Result<String, FormatError> {
+        o.get(k)
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .ok_or_else(|| bad(format!("missing or non-string field `{k}`")))
+    };
+    let number = |o: &Value, k: &str| -> Result<u64, FormatError> {
+        o.get(k)
+            .and_then(Value::as_u64)
+            .ok_or_else(|| bad(format!("missing or non-integer field `{k}`")))
+    };
+    let small = |o: &Value, k: &str| -> Result<u32, FormatError> {
+        u32::try_from(number(o, k)?).map_err(|_| bad(format!("field `{k}` is out of range")))
+    };
+    let format = string(&v, "format")?;
+    if format != PART_LIST_FORMAT {
+        return Err(bad(format!(
+            "format is {format:?}, expected {PART_LIST_FORMAT:?}"
+        )));
+    }
+    let version = number(&v, "format_version")?;
+    if version != u64::from(FORMAT_VERSION) {
+        return Err(bad(format!(
+            "written by format v{version}, this reader reads v{FORMAT_VERSION}: rebuild with `chsr build`"
+        )));
+    }
+    // Each entry: a plain file name, its digest and size, and two counts (first, how many).
+    let entries = |k: &str, count: &str| -> Result<Vec<ListedPart>, _> {
+        v.get(k)
+            .and_then(Value::as_array)
+            .ok_or_else(|| bad(format!("missing or non-array field `{k}`")))?
+            .iter()
+            .map(|p| {
+                let file = string(p, "file")?;
+                if file.contains('/') || file.contains('\\') || file.starts_with('.') {
+                    return Err(bad(format!("file name {file:?} must be a plain file name")));
+                }
+                Ok((
+                    file,
+                    string(p, "sha256")?,
+                    number(p, "bytes")?,
+                    small(p, "first")?,
+                    small(p, count)?,
+                ))
+            })
+            .collect()
+    };
+    let text = entries("text", "chunks")?
+        .into_iter()
+        .map(|(file, sha256, bytes, first, chunks)| TextEntry {
+            file,
+            sha256,
+            bytes,
+            first,
+            chunks,
+        })
+        .collect();
+    let postings = entries("postings", "terms")?
+        .into_iter()
+        .map(|(file, sha256, bytes, first, terms)| PostingsEntry {
+            file,
+            sha256,
+            bytes,
+            first,
+            terms,
+        })
+        .collect();
+    Ok(PartList {
+        format,
+        format_version: FORMAT_VERSION,
+        subject: string(&v, "subject")?,
+        level: string(&v, "level")?,
+        shard_sha256: string(&v, "shard_sha256")?,
+        text,
+        postings,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn postings_blocks_cover_every_term_once_and_close_at_the_target() {
+        // Five terms whose postings take 4, 2, 6, 1 and 8 bytes.
+        let offsets = [0, 4, 6, 12, 13, 21];
+        let blocks = postings_blocks(&offsets, 6);
+        assert_eq!(blocks, vec![2, 1, 2]);
+        assert_eq!(blocks.iter().sum::<u32>(), 5);
+        // Small enough: inline.
+        assert!(postings_blocks(&offsets, 21).is_empty());
+        assert!(postings_blocks(&[0], 6).is_empty());
+        assert_eq!(postings_blocks(&offsets, 1), vec![1, 1, 1, 1, 1]);
+    }
+
+    #[test]
+    fn a_postings_part_round_trips_and_a_damaged_one_is_refused() {
+        let part = PostingsPart {
+            subject: "physics".into(),
+            level: "college".into(),
+            shard_sha256: "ab".repeat(32),
+            first: 40,
+            terms: 2,
+            postings: vec![1, 2, 3, 1],
+        };
+        let bytes = encode_postings_part(&part);
+        assert_eq!(decode_postings_part(&bytes, true).unwrap(), part);
+        let mut bad = bytes.clone();
+        *bad.last_mut().unwrap() ^= 1;
+        assert_eq!(
+            decode_postings_part(&bad, true),
+            Err(FormatError::ChecksumMismatch)
+        );
+        let mut shard = bytes;
+        shard[..8].copy_from_slice(crate::format::MAGIC);
+        assert_eq!(decode_postings_part(&shard, true), Err(FormatError::Magic));
+    }
+
+    #[test]
+    fn a_part_list_round_trips_and_a_foreign_or_unsafe_one_is_refused() {
+        let list = PartList {
+            format: PART_LIST_FORMAT.into(),
+            format_version: FORMAT_VERSION,
+            subject: "physics".into(),
+            level: "college".into(),
+            shard_sha256: "ab".repeat(32),
+            text: vec![TextEntry {
+                file: "physics--college.0123456789abcdef.chsrx".into(),
+                sha256: "cd".repeat(32),
+                bytes: 5000,
+                first: 0,
+                chunks: 7,
+            }],
+            postings: vec![PostingsEntry {
+                file: "physics--college.fedcba9876543210.chsri".into(),
+                sha256: "ef".repeat(32),
+                bytes: 9000,
+                first: 0,
+                terms: 300,
+            }],
+        };
+        let bytes = encode_part_list(&list);
+        assert_eq!(decode_part_list(&bytes).unwrap(), list);
+        let refused = |l: &PartList| match decode_part_list(&encode_part_list(l)) {
+            Err(FormatError::PartList(m)) => m,
+            other => panic!("accepted: {other:?}"),
+        };
+        let old = PartList {
+            format_version: FORMAT_VERSION - 1,
+            ..list.clone()
+        };
+        assert!(refused(&old).contains("rebuild"));
+        let manifest = PartList {
+            format: "chsr-manifest".into(),
+            ..list.clone()
+        };
+        assert!(refused(&manifest).contains("chsr-part-list"));
+        let mut up = list.clone();
+        up.postings[0].file = "../secret.chsri".into();
+        assert!(refused(&up).contains("plain file name"));
+        assert!(matches!(
+            decode_part_list(b"{\"format\": \"chsr-part-list\"}"),
+            Err(FormatError::PartList(_))
+        ));
+    }
+}

@@ -1,0 +1,535 @@
+//! A shard's parts: its part list, its postings parts and its text parts, each checked before
+//! it is attached (manifest → part list → parts), and which of them a search still needs.
+//!
+//! Ranking reads the shard and the postings of the query's terms, which sit, in a large shard,
+//! in postings parts by term range; the text of a result (its snippet, its section, its context)
+//! sits in text parts. The shard's part list ([`crate::format::PartList`]) names both. A page
+//! fetches the list with the shard, the postings parts a query needs before it searches
+//! ([`Library::postings_needed`]) and a text part when a result needs it; natively every part is
+//! read with its shard ([`Library::load_needed_from_dir`]).
+
+use super::load::{verified, Shard, NO_SECTION};
+use super::query::Query;
+use super::{Library, LoadError, SearchError, SearchOptions};
+use crate::analysis::Lang;
+use crate::format::{
+    decode_part_list, decode_postings_part, decode_text_part, sha256_hex, PartListEntry,
+    PostingsEntry, TextEntry,
+};
+use serde::Serialize;
+
+/// A postings part a loaded shard still lacks, with the shard it belongs to.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NeededPostings {
+    /// The part: file, SHA-256, bytes, first term, terms.
+    pub part: PostingsEntry,
+    /// The shard's file.
+    pub shard: String,
+    /// The shard's subject.
+    pub subject: String,
+    /// The shard's level.
+    pub level: String,
+}
+
+/// A text part a loaded shard still lacks, with the shard it belongs to (what a page shows
+/// while it downloads).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NeededText {
+    /// The part: file, SHA-256, bytes, first chunk, chunks.
+    pub part: TextEntry,
+    /// The shard's file.
+    pub shard: String,
+    /// The shard's subject.
+    pub subject: String,
+    /// The shard's level.
+    pub level: String,
+}
+
+impl Shard {
+    /// Whether every chunk's display text is loaded.
+    pub fn has_all_text(&self) -> bool {
+        self.text_loaded.iter().all(|&l| l)
+    }
+
+    /// Whether the shard's parts are known: its part list is loaded, or it has none (its text
+    /// and postings are inside the shard).
+    pub fn parts_listed(&self) -> bool {
+        self.listed
+    }
+
+    /// Whether the postings of every term are loaded (inside the shard, or every part loaded).
+    pub fn has_all_postings(&self) -> bool {
+        self.postings_loaded.iter().all(|&l| l)
+    }
+
+    /// The postings part holding term `id`, when the postings live in parts.
+    fn postings_part_of(&self, id: usize) -> Option<usize> {
+        let blocks = &self.postings_blocks;
+        let i = blocks.partition_point(|&(first, n)| (first + n) as usize <= id);
+        (i < blocks.len()).then_some(i)
+    }
+
+    /// The files to load before the postings of `terms` can be read: the postings parts not
+    /// loaded yet holding any of them, in term order, or the shard's part list when it is not
+    /// loaded yet (it names the parts).
+    pub fn postings_missing<'t>(&self, terms: impl IntoIterator<Item = &'t str>) -> Vec<String> {
+        if self.has_all_postings() {
+            return Vec::new();
+        }
+        let mut want = vec![false; self.postings_blocks.len()];
+        for t in terms {
+            if let Some(p) = self
+                .payload
+                .lexical
+                .term_id(t)
+                .and_then(|id| self.postings_part_of(id))
+            {
+                want[p] = !self.postings_loaded[p];
+            }
+        }
+        if !want.contains(&true) {
+            return Vec::new();
+        }
+        if !self.parts_listed() {
+            return self
+                .entry
+                .part_list
+                .iter()
+                .map(|l| l.file.clone())
+                .collect();
+        }
+        want.iter()
+            .enumerate()
+            .filter(|(_, &w)| w)
+            .map(|(p, _)| self.postings[p].file.clone())
+            .collect()
+    }
+
+    /// The text part holding chunk `doc` (its position among the shard's text blocks), when the
+    /// text lives in parts.
+    fn text_part_of(&self, doc: u32) -> Option<usize> {
+        let blocks = &self.text_blocks;
+        let i = blocks.partition_point(|&(first, n)| first + n <= doc);
+        (i < blocks.len()).then_some(i)
+    }
+
+    /// Whether chunk `doc`'s display text is loaded (inside the shard, or its part loaded).
+    pub fn has_text(&self, doc: u32) -> bool {
+        self.text_part_of(doc).is_none_or(|p| self.text_loaded[p])
+    }
+
+    /// The files to load before the text of `docs` and of every chunk of their sections can be
+    /// shown (a result's snippet, its section and its context all read them): the text parts
+    /// not loaded yet, in part order, or the shard's part list when it is not loaded yet (it
+    /// names the parts).
+    pub fn text_missing(&self, docs: &[u32]) -> Vec<String> {
+        if self.has_all_text() {
+            return Vec::new();
+        }
+        let mut want = vec![false; self.text_blocks.len()];
+        let mut mark = |doc: u32| {
+            if let Some(p) = self.text_part_of(doc) {
+                want[p] = true;
+            }
+        };
+        for &d in docs {
+            mark(d);
+            let s = self.sections[d as usize];
+            if s != NO_SECTION {
+                for (other, _) in self.sections.iter().enumerate().filter(|(_, &x)| x == s) {
+                    mark(other as u32);
+                }
+            }
+        }
+        let mut wanted = want
+            .iter()
+            .zip(&self.text_loaded)
+            .enumerate()
+            .filter(|(_, (&w, &loaded))| w && !loaded)
+            .map(|(p, _)| p)
+            .peekable();
+        if wanted.peek().is_none() {
+            return Vec::new();
+        }
+        if !self.parts_listed() {
+            return self
+                .entry
+                .part_list
+                .iter()
+                .map(|l| l.file.clone())
+                .collect();
+        }
+        wanted.map(|p| self.text[p].file.clone()).collect()
+    }
+}
+
+impl Library {
+    /// The part lists of the loaded shards that are not loaded yet, in manifest order: a page
+    /// fetches a shard's list with the shard.
+    pub fn part_lists_needed(&self) -> Vec<PartListEntry> {
+        self.loaded()
+            .filter(|s| !s.parts_listed())
+            .filter_map(|s| s.entry.part_list.clone())
+            .collect()
+    }
+
+    /// The text parts of the loaded shards (whose part lists are loaded) that are not loaded
+    /// yet, in manifest order (a page that keeps a scope for offline use fetches them all; a
+    /// search asks only for those its results need, `SearchResponse::pending_text`).
+    pub fn text_needed(&self) -> Vec<NeededText> {
+        self.loaded()
+            .flat_map(|s| {
+                s.text
+                    .iter()
+                    .zip(&s.text_loaded)
+                    .filter(|(_, &l)| !l)
+                    .map(|(t, _)| NeededText {
+                        part: t.clone(),
+                        shard: s.entry.file.clone(),
+                        subject: s.entry.subject.clone(),
+                        level: s.entry.level.clone(),
+                    })
+            })
+            .collect()
+    }
+
+    /// The manifest position of the shard whose part list is stored in `file`.
+    pub(super) fn shard_with_part_list(&self, file: &str) -> Option<usize> {
+        self.manifest
+            .shards
+            .iter()
+            .position(|s| s.part_list.as_ref().is_some_and(|t| t.file == file))
+    }
+
+    /// The manifest position of the loaded shard, and the position of its text part, stored in
+    /// `file` (a part is known once its shard's part list is loaded).
+    pub(super) fn shard_with_text(&self, file: &str) -> Option<(usize, usize)> {
+        self.shards.iter().enumerate().find_map(|(i, s)| {
+            let s = s.as_ref()?;
+            s.text.iter().position(|t| t.file == file).map(|p| (i, p))
+        })
+    }
+
+    /// The manifest position of the loaded shard, and the position of its postings part,
+    /// stored in `file` (a part is known once its shard's part list is loaded).
+    pub(super) fn shard_with_postings(&self, file: &str) -> Option<(usize, usize)> {
+        self.shards.iter().enumerate().find_map(|(i, s)| {
+            let s = s.as_ref()?;
+            s.postings
+                .iter()
+                .position(|t| t.file == file)
+                .map(|p| (i, p))
+        })
+    }
+
+    /// Whether `file` is the part list, a postings part or a text part of a loaded shard,
+    /// loaded.
+    pub(super) fn is_part_loaded(&self, file: &str) -> bool {
+        self.loaded().any(|s| {
+            (s.parts_listed() && s.entry.part_list.as_ref().is_some_and(|t| t.file == file))
+                || s.text
+                    .iter()
+                    .zip(&s.text_loaded)
+                    .any(|(t, &loaded)| loaded && t.file == file)
+                || s.postings
+                    .iter()
+                    .zip(&s.postings_loaded)
+                    .any(|(t, &loaded)| loaded && t.file == file)
+        })
+    }
+
+    /// The postings parts of the loaded shards (whose part lists are loaded) that are not loaded
+    /// yet, in manifest order (a page loads them after the first result, so that the next
+    /// queries need no download).
+    pub fn postings_remaining(&self) -> Vec<NeededPostings> {
+        self.loaded()
+            .flat_map(|s| {
+                s.postings
+                    .iter()
+                    .zip(&s.postings_loaded)
+                    .filter(|(_, &l)| !l)
+                    .map(|(t, _)| NeededPostings {
+                        part: t.clone(),
+                        shard: s.entry.file.clone(),
+                        subject: s.entry.subject.clone(),
+                        level: s.entry.level.clone(),
+                    })
+            })
+            .collect()
+    }
+
+    /// The files a search of `query` needs loaded besides the shards of its scope
+    /// ([`Library::shards_needed`]): the postings parts of the query's terms in every loaded
+    /// shard (any pass of the search, relaxation's included, may read them), or a shard's part
+    /// list first when it is not loaded. Empty when every postings part is loaded (always
+    /// natively, and in small shards, whose postings are inside them). The terms are those of
+    /// every language set a pass could search with, so that no pass finds a term missing.
+    pub fn postings_needed(&self, query: &str, opts: &SearchOptions) -> Vec<String> {
+        if self.loaded().all(Shard::has_all_postings) {
+            return Vec::new();
+        }
+        let (text, _) = crate::analysis::bound_query(query);
+        let q = Query::new(text, opts.stages.understand);
+        let mut langs: Vec<Lang> = self
+            .loaded()
+            .flat_map(|s| s.langs.iter().copied())
+            .collect();
+        langs.sort();
+        langs.dedup();
+        let mut terms: Vec<String> = Vec::new();
+        // Every non-empty subset of the loaded languages (at most En, Fr and Other).
+        for mask in 1..(1u32 << langs.len()) {
+            let set: Vec<Lang> = (0..langs.len())
+                .filter(|i| mask & (1 << i) != 0)
+                .map(|i| langs[i])
+                .collect();
+            for t in &q.terms(&self.analyzer, &self.glossary, &set).terms {
+                if !terms.contains(t) {
+                    terms.push(t.clone());
+                }
+            }
+        }
+        let mut out: Vec<String> = Vec::new();
+        for s in self.loaded() {
+            for f in s.postings_missing(terms.iter().map(String::as_str)) {
+                if !out.contains(&f) {
+                    out.push(f);
+                }
+            }
+        }
+        out
+    }
+
+    /// [`Library::postings_needed`] as the search's precondition: an error naming the files
+    /// when some are missing (a pass would otherwise read a term's postings as empty).
+    pub(super) fn check_postings(
+        &self,
+        query: &str,
+        opts: &SearchOptions,
+    ) -> Result<(), SearchError> {
+        let missing = self.postings_needed(query, opts);
+        if missing.is_empty() {
+            Ok(())
+        } else {
+            Err(SearchError::NotLoaded(missing))
+        }
+    }
+
+    /// Verifies (against the SHA-256 in its shard's part list), decodes, checks (its shard, its
+    /// term range, every posting) and attaches the postings part `file` of a loaded shard.
+    /// Loading a part again is a no-op. The shard and its part list come first.
+    pub fn load_postings(&mut self, file: &str, bytes: &[u8]) -> Result<(), LoadError> {
+        self.load_postings_with_digest(file, bytes, &sha256_hex(bytes))
+    }
+
+    /// As [`Library::load_postings`], with the file's SHA-256 (hex) computed by the caller over
+    /// exactly `bytes` (see [`Library::load_shard_with_digest`]).
+    pub fn load_postings_with_digest(
+        &mut self,
+        file: &str,
+        bytes: &[u8],
+        sha256: &str,
+    ) -> Result<(), LoadError> {
+        let Some((i, p)) = self.shard_with_postings(file) else {
+            return Err(self.unlisted_part(file, ".chsri"));
+        };
+        let shard = self.shards[i]
+            .as_mut()
+            .expect("found among the loaded shards");
+        if shard.postings_loaded[p] {
+            return Ok(());
+        }
+        let t = shard.postings[p].clone();
+        let e = &shard.entry;
+        let part = verified(file, bytes, &t.sha256, sha256, decode_postings_part)?;
+        let lex = &mut shard.payload.lexical;
+        let (first, end) = (t.first as usize, (t.first + t.terms) as usize);
+        let (from, to) = (lex.offsets[first] as usize, lex.offsets[end] as usize);
+        if part.subject != e.subject
+            || part.level != e.level
+            || part.shard_sha256 != e.sha256
+            || part.first != t.first
+            || part.terms != t.terms
+            || part.postings.len() != to - from
+        {
+            return Err(LoadError::Mismatch {
+                file: file.into(),
+                expected: format!(
+                    "the postings of terms {first}..{end} of {} ({}/{}): {} bytes",
+                    e.file,
+                    e.subject,
+                    e.level,
+                    to - from
+                ),
+                found: format!(
+                    "the postings of {} terms from {} of {}/{} for the shard with SHA-256 {}: \
+                     {} bytes",
+                    part.terms,
+                    part.first,
+                    part.subject,
+                    part.level,
+                    part.shard_sha256,
+                    part.postings.len()
+                ),
+            });
+        }
+        lex.postings[from..to].copy_from_slice(&part.postings);
+        if let Err(error) = lex.validate_postings(first..end, shard.payload.chunks.len()) {
+            lex.postings[from..to].fill(0);
+            return Err(LoadError::Format {
+                file: file.into(),
+                error,
+            });
+        }
+        shard.postings_loaded[p] = true;
+        Ok(())
+    }
+
+    /// The error for a part `file` (of kind `ext`) that no loaded part list names: which shard
+    /// and part list to load first when the name is one of a shard's (`<stem>.<hash><ext>`),
+    /// else an unknown file.
+    fn unlisted_part(&self, file: &str, ext: &str) -> LoadError {
+        let stem = file.rsplitn(3, '.').nth(2);
+        let owner = self
+            .manifest
+            .shards
+            .iter()
+            .zip(&self.shards)
+            .find(|(s, _)| s.part_list.is_some() && s.file.rsplitn(3, '.').nth(2) == stem);
+        match owner {
+            Some((s, loaded))
+                if file.ends_with(ext) && !loaded.as_ref().is_some_and(Shard::parts_listed) =>
+            {
+                LoadError::PartBeforeShard {
+                    file: file.into(),
+                    shard: format!(
+                        "{} (its part list {})",
+                        s.file,
+                        s.part_list.as_ref().map(|t| t.file.as_str()).unwrap_or("")
+                    ),
+                }
+            }
+            _ => LoadError::UnknownFile(file.to_string()),
+        }
+    }
+
+    /// Verifies (against the manifest's SHA-256) and attaches the part list `file` of a loaded
+    /// shard: its postings and text parts become known (and loadable). Loading it again is a
+    /// no-op.
+    pub fn load_part_list(&mut self, file: &str, bytes: &[u8]) -> Result<(), LoadError> {
+        self.load_part_list_with_digest(file, bytes, &sha256_hex(bytes))
+    }
+
+    /// As [`Library::load_part_list`], with the file's SHA-256 (hex) computed by the caller over
+    /// exactly `bytes` (see [`Library::load_shard_with_digest`]).
+    pub fn load_part_list_with_digest(
+        &mut self,
+        file: &str,
+        bytes: &[u8],
+        sha256: &str,
+    ) -> Result<(), LoadError> {
+        let i = self
+            .shard_with_part_list(file)
+            .ok_or_else(|| LoadError::UnknownFile(file.to_string()))?;
+        let e = &self.manifest.shards[i];
+        let listed = e.part_list.clone().expect("found by its part list");
+        let Some(shard) = self.shards[i].as_mut() else {
+            return Err(LoadError::PartBeforeShard {
+                file: file.into(),
+                shard: e.file.clone(),
+            });
+        };
+        if shard.parts_listed() {
+            return Ok(());
+        }
+        let list = verified(file, bytes, &listed.sha256, sha256, |b, _| {
+            decode_part_list(b)
+        })?;
+        let blocks: Vec<(u32, u32)> = list.text.iter().map(|t| (t.first, t.chunks)).collect();
+        let terms: Vec<(u32, u32)> = list.postings.iter().map(|t| (t.first, t.terms)).collect();
+        if list.subject != e.subject
+            || list.level != e.level
+            || list.shard_sha256 != e.sha256
+            || blocks != shard.text_blocks
+            || terms != shard.postings_blocks
+        {
+            return Err(LoadError::Mismatch {
+                file: file.into(),
+                expected: format!(
+                    "the parts of {} ({}/{}): text {:?} (first chunk, chunks), postings {:?} \
+                     (first term, terms)",
+                    e.file, e.subject, e.level, shard.text_blocks, shard.postings_blocks
+                ),
+                found: format!(
+                    "text {blocks:?}, postings {terms:?} of {}/{} for the shard with SHA-256 {}",
+                    list.subject, list.level, list.shard_sha256
+                ),
+            });
+        }
+        shard.text = list.text;
+        shard.postings = list.postings;
+        shard.listed = true;
+        Ok(())
+    }
+
+    /// Verifies (against the SHA-256 in its shard's part list), decodes and attaches the text
+    /// part `file` of a loaded shard: its chunks get their display text. Loading a part again
+    /// is a no-op. The shard and its part list come first.
+    pub fn load_text(&mut self, file: &str, bytes: &[u8]) -> Result<(), LoadError> {
+        self.load_text_with_digest(file, bytes, &sha256_hex(bytes))
+    }
+
+    /// As [`Library::load_text`], with the file's SHA-256 (hex) computed by the caller over
+    /// exactly `bytes` (see [`Library::load_shard_with_digest`]).
+    pub fn load_text_with_digest(
+        &mut self,
+        file: &str,
+        bytes: &[u8],
+        sha256: &str,
+    ) -> Result<(), LoadError> {
+        let Some((i, p)) = self.shard_with_text(file) else {
+            return Err(self.unlisted_part(file, ".chsrx"));
+        };
+        let shard = self.shards[i]
+            .as_mut()
+            .expect("found among the loaded shards");
+        if shard.text_loaded[p] {
+            return Ok(());
+        }
+        let t = shard.text[p].clone();
+        let e = &shard.entry;
+        let part = verified(file, bytes, &t.sha256, sha256, decode_text_part)?;
+        if part.subject != e.subject
+            || part.level != e.level
+            || part.shard_sha256 != e.sha256
+            || part.first != t.first
+            || part.texts.len() != t.chunks as usize
+        {
+            return Err(LoadError::Mismatch {
+                file: file.into(),
+                expected: format!(
+                    "the text of chunks {}..{} of {} ({}/{})",
+                    t.first,
+                    t.first + t.chunks,
+                    e.file,
+                    e.subject,
+                    e.level
+                ),
+                found: format!(
+                    "the text of {} chunks from {} of {}/{} for the shard with SHA-256 {}",
+                    part.texts.len(),
+                    part.first,
+                    part.subject,
+                    part.level,
+                    part.shard_sha256
+                ),
+            });
+        }
+        let chunks = &mut shard.payload.chunks[t.first as usize..][..t.chunks as usize];
+        for (c, text) in chunks.iter_mut().zip(part.texts) {
+            c.text = text;
+        }
+        shard.text_loaded[p] = true;
+        Ok(())
+    }
+}

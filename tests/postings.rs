@@ -1,0 +1,189 @@
+//! Postings by term range: a large shard's postings live in parts (`*.chsri`) named by its part
+//! list; a search needs the parts of its own terms (`Library::postings_needed`), refuses to run
+//! without them, and then ranks exactly as with the postings inside the shard. Every way of
+//! getting a part wrong is a clear error that leaves the library as it was.
+
+use chsr::build::{build, BuildOptions, BuildOutput};
+use chsr::corpus::parse_jsonl;
+use chsr::format::{
+    encode_part_list, encode_postings_part, sha256_hex, Field, Manifest, PartList, PostingsPart,
+};
+use chsr::scope::Scope;
+use chsr::search::{Library, SearchError, SearchOptions, Variant};
+
+const SPINE: &str = include_str!("fixtures/spine.jsonl");
+
+fn spine(block: usize) -> BuildOutput {
+    build(
+        &parse_jsonl("spine.jsonl", SPINE).unwrap(),
+        &BuildOptions {
+            postings_block_bytes: block,
+            ..BuildOptions::default()
+        },
+    )
+}
+
+/// A library with every file of `out` loaded, or every file but the postings parts.
+fn library(out: &BuildOutput, postings: bool) -> Library {
+    let mut lib = Library::new(out.manifest.clone());
+    for s in &out.shards {
+        for (file, bytes) in s.files() {
+            if postings || !file.ends_with(".chsri") {
+                lib.load_file(file, bytes).unwrap();
+            }
+        }
+    }
+    lib
+}
+
+fn physics_hs() -> Scope {
+    Scope::new()
+        .with(Field::Subject, "physics")
+        .with(Field::Level, "high_school")
+}
+
+fn ranked(lib: &Library, q: &str, v: Variant) -> Vec<(String, u64)> {
+    let r = lib
+        .search(q, &physics_hs(), &SearchOptions::for_variant(v))
+        .unwrap();
+    r.results
+        .iter()
+        .map(|h| (h.id.clone(), h.score.to_bits()))
+        .collect()
+}
+
+#[test]
+fn a_search_needs_the_postings_of_its_own_terms_and_then_ranks_as_with_inline_postings() {
+    let (split, inline) = (spine(256), spine(usize::MAX));
+    let all: usize = split.shards.iter().map(|s| s.postings.len()).sum();
+    assert!(all > 5, "the spine's shards are cut into postings parts");
+    assert!(inline.shards.iter().all(|s| s.postings.is_empty()));
+    let mut lib = library(&split, false);
+    let whole = library(&inline, true);
+    let opts = SearchOptions::for_variant(Variant::F);
+    for q in [
+        "specific heat of water",
+        "chaleur massique",
+        "Newton's second law of motion",
+        "entropie et désordre",
+        "",
+    ] {
+        let needed = lib.postings_needed(q, &opts);
+        if q.is_empty() {
+            assert!(needed.is_empty(), "browsing reads no postings");
+            continue;
+        }
+        // (A query may find its parts loaded by an earlier one: the glossary's expansions
+        // share terms across languages.)
+        assert!(needed.len() < all, "{q}: {needed:?} of {all}");
+        if q.starts_with("specific") {
+            assert!(!needed.is_empty());
+        }
+        if !needed.is_empty() {
+            match lib.search(q, &physics_hs(), &opts) {
+                Err(SearchError::NotLoaded(files)) => assert_eq!(files, needed),
+                other => panic!("{q}: searched without its postings: {other:?}"),
+            }
+        }
+        for f in &needed {
+            let bytes = split
+                .shards
+                .iter()
+                .flat_map(|s| s.files())
+                .find(|(name, _)| name == f)
+                .unwrap()
+                .1;
+            lib.load_postings(f, bytes).unwrap();
+        }
+        assert!(lib.postings_needed(q, &opts).is_empty());
+        for v in [Variant::C, Variant::E, Variant::F] {
+            assert_eq!(ranked(&lib, q, v), ranked(&whole, q, v), "{q} ({v:?})");
+        }
+    }
+    let left = lib.postings_remaining().len();
+    assert!(left > 0 && left < all);
+}
+
+#[test]
+fn a_postings_part_is_checked_before_it_is_attached() {
+    let split = spine(256);
+    let s = split
+        .shards
+        .iter()
+        .find(|s| s.postings.len() >= 2)
+        .expect("a shard in parts");
+    let (p0, p1) = (&s.postings[0], &s.postings[1]);
+    let bytes0 = &s.postings_bytes[0];
+    let mut lib = Library::new(split.manifest.clone());
+    // Before its shard, then before its part list: the error says what to load first.
+    let e = lib.load_postings(&p0.file, bytes0).unwrap_err();
+    assert_eq!(e.code(), "load.part_before_shard", "{e}");
+    lib.load_shard(&s.entry.file, &s.bytes).unwrap();
+    let e = lib.load_postings(&p0.file, bytes0).unwrap_err();
+    assert!(e.to_string().contains("part list"), "{e}");
+    let list = s.entry.part_list.as_ref().unwrap();
+    lib.load_part_list(&list.file, s.part_list_bytes.as_ref().unwrap())
+        .unwrap();
+    // Another part's bytes, or damaged bytes: the digest in the list refuses them.
+    let e = lib
+        .load_postings(&p0.file, &s.postings_bytes[1])
+        .unwrap_err();
+    assert_eq!(e.code(), "load.integrity", "{e}");
+    assert!(!lib.is_loaded(&p0.file));
+    lib.load_postings(&p0.file, bytes0).unwrap();
+    lib.load_postings(&p0.file, bytes0).unwrap(); // again: a no-op
+    assert!(lib.is_loaded(&p0.file) && !lib.is_loaded(&p1.file));
+}
+
+/// A part whose digest is right (a forged list names it) but whose postings are not those of
+/// its terms: refused as corrupt, and the term range stays unloaded.
+#[test]
+fn forged_postings_with_a_matching_digest_are_refused() {
+    let split = spine(256);
+    let i = split
+        .shards
+        .iter()
+        .position(|s| s.postings.len() >= 2)
+        .unwrap();
+    let s = &split.shards[i];
+    let p = &s.postings[0];
+    let forge = |postings: Vec<u8>, terms: u32| {
+        let part = encode_postings_part(&PostingsPart {
+            subject: s.entry.subject.clone(),
+            level: s.entry.level.clone(),
+            shard_sha256: s.entry.sha256.clone(),
+            first: p.first,
+            terms,
+            postings,
+        });
+        let mut list: PartList =
+            chsr::format::decode_part_list(s.part_list_bytes.as_ref().unwrap()).unwrap();
+        list.postings[0].sha256 = sha256_hex(&part);
+        list.postings[0].bytes = part.len() as u64;
+        let list_bytes = encode_part_list(&list);
+        let mut m: Manifest = split.manifest.clone();
+        let e = m.shards[i].part_list.as_mut().unwrap();
+        e.sha256 = sha256_hex(&list_bytes);
+        e.bytes = list_bytes.len() as u64;
+        let list_file = e.file.clone();
+        let mut lib = Library::new(m);
+        lib.load_shard(&s.entry.file, &s.bytes).unwrap();
+        lib.load_part_list(&list_file, &list_bytes).unwrap();
+        (lib, part)
+    };
+    let real = chsr::format::decode_postings_part(&s.postings_bytes[0], true).unwrap();
+    // Document ids past the shard's end, same length.
+    let mut bad = real.postings.clone();
+    bad.iter_mut().for_each(|b| *b = 0x7f);
+    let (mut lib, part) = forge(bad, p.terms);
+    let e = lib.load_postings(&p.file, &part).unwrap_err();
+    assert_eq!(e.code(), "load.format", "{e}");
+    assert!(!lib.is_loaded(&p.file));
+    // Another term count, or bytes of another length: not this part's range.
+    let (mut lib, part) = forge(real.postings.clone(), p.terms + 1);
+    let e = lib.load_postings(&p.file, &part).unwrap_err();
+    assert_eq!(e.code(), "load.mismatch", "{e}");
+    let (mut lib, part) = forge(real.postings[1..].to_vec(), p.terms);
+    let e = lib.load_postings(&p.file, &part).unwrap_err();
+    assert_eq!(e.code(), "load.mismatch", "{e}");
+}
