@@ -283,14 +283,15 @@ fn text_parts(id: &ShardId, blocks: &[u32], texts: Vec<String>) -> Vec<(TextEntr
         .collect()
 }
 
-/// The postings parts of a shard (its `postings`, with their `offsets` per term, cut into
+/// The postings parts of a shard (its `postings`, of the terms and offsets of `lexical`, cut into
 /// `blocks` of terms): entries and file bytes.
 fn postings_parts(
     id: &ShardId,
     blocks: &[u32],
-    offsets: &[u32],
+    lexical: &LexicalIndex,
     postings: &[u8],
 ) -> Vec<(PostingsEntry, Vec<u8>)> {
+    let offsets = &lexical.offsets;
     let mut first = 0u32;
     blocks
         .iter()
@@ -314,6 +315,7 @@ fn postings_parts(
                 bytes: part.len() as u64,
                 first,
                 terms: n,
+                first_term: lexical.terms[first as usize].clone(),
             };
             first += n;
             (entry, part)
@@ -568,7 +570,7 @@ pub fn build_with(
             sha256: &sha,
         };
         let text = text_parts(&id, &text_blocks, texts);
-        let postings = postings_parts(&id, &postings_blocks, &payload.lexical.offsets, &postings);
+        let postings = postings_parts(&id, &postings_blocks, &payload.lexical, &postings);
         let part_list = part_list(&id, &text, &postings);
         let entry = ShardEntry {
             file: format!("{stem}.{}.chsr", &sha[..16]),

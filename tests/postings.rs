@@ -187,3 +187,87 @@ fn forged_postings_with_a_matching_digest_are_refused() {
     let e = lib.load_postings(&p.file, &part).unwrap_err();
     assert_eq!(e.code(), "load.mismatch", "{e}");
 }
+
+/// A page fetches a shard's part list with the shard: the list, loaded first, already tells which
+/// postings parts a query needs (by the parts' first terms), so that they download alongside the
+/// shard. Those are at least the parts the shard's own dictionary names, and they load once the
+/// shard is in.
+#[test]
+fn a_part_list_before_its_shard_names_the_postings_to_fetch_with_it() {
+    let split = spine(256);
+    let opts = SearchOptions::for_variant(Variant::F);
+    for q in [
+        "specific heat of water",
+        "Newton's second law",
+        "chaleur massique de l'eau",
+        "zzzz qqqq",
+    ] {
+        let mut early = Library::new(split.manifest.clone());
+        let mut late = Library::new(split.manifest.clone());
+        for s in &split.shards {
+            if let (Some(l), Some(b)) = (&s.entry.part_list, &s.part_list_bytes) {
+                early.load_part_list(&l.file, b).unwrap();
+                assert!(early.is_loaded(&l.file), "held until its shard arrives");
+            }
+        }
+        let before = early.postings_needed(q, &opts);
+        for s in &split.shards {
+            for (file, bytes) in s.files() {
+                if !file.ends_with(".chsri") {
+                    late.load_file(file, bytes).unwrap();
+                    if !file.ends_with(".chsrl") {
+                        early.load_file(file, bytes).unwrap();
+                    }
+                }
+            }
+        }
+        let after = late.postings_needed(q, &opts);
+        assert_eq!(
+            early.postings_needed(q, &opts),
+            after,
+            "{q}: attached on arrival"
+        );
+        assert!(
+            after.iter().all(|f| before.contains(f)),
+            "{q}: {after:?} not all in {before:?}"
+        );
+        for f in &before {
+            let bytes = split
+                .shards
+                .iter()
+                .flat_map(|s| s.files())
+                .find(|(name, _)| name == f)
+                .unwrap()
+                .1;
+            early.load_postings(f, bytes).unwrap();
+        }
+        assert!(early.postings_needed(q, &opts).is_empty());
+        early.search(q, &physics_hs(), &opts).unwrap();
+    }
+}
+
+/// A part list that arrived first but does not agree with its shard (here: another build's first
+/// terms) is not attached; loading it again says why.
+#[test]
+fn a_part_list_that_does_not_fit_its_shard_is_not_attached() {
+    let split = spine(256);
+    let i = split
+        .shards
+        .iter()
+        .position(|s| !s.postings.is_empty())
+        .unwrap();
+    let s = &split.shards[i];
+    let mut list = chsr::format::decode_part_list(s.part_list_bytes.as_ref().unwrap()).unwrap();
+    list.postings[0].first_term = "zzzz".into();
+    let bytes = encode_part_list(&list);
+    let mut m = split.manifest.clone();
+    let e = m.shards[i].part_list.as_mut().unwrap();
+    e.sha256 = sha256_hex(&bytes);
+    let file = e.file.clone();
+    let mut lib = Library::new(m);
+    lib.load_part_list(&file, &bytes).unwrap();
+    lib.load_shard(&s.entry.file, &s.bytes).unwrap();
+    assert!(!lib.is_loaded(&file), "not attached");
+    let err = lib.load_part_list(&file, &bytes).unwrap_err();
+    assert_eq!(err.code(), "load.mismatch", "{err}");
+}

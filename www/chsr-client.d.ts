@@ -311,6 +311,8 @@ export interface PartList {
 export interface PostingsEntry extends PartEntry {
   first: number;
   terms: number;
+  /** The part's first term: with the next part's, the range it holds (the engine names a query's parts from the list before the shard arrives). */
+  first_term: string;
 }
 
 /** A text part of a shard (`*.chsrx`): the display text of chunks `first … first + chunks − 1`. */
@@ -463,7 +465,7 @@ export class ChsrClient {
   /** The manifest's folder: the URLs of its files are relative to it. */
   readonly baseUrl: string;
   /** Optional hook, called with each shard's (and the model's) bytes once they passed the checks (the page hands them to its service worker). */
-  onShardBytes: ((entry: ShardEntry | PartProgressEntry | TextProgressEntry | ModelEntry, bytes: Uint8Array) => void) | null;
+  onShardBytes: ((entry: ShardEntry | PartProgressEntry | TextProgressEntry | PartListProgressEntry | PostingsProgressEntry | ModelEntry, bytes: Uint8Array) => void) | null;
   /** Optional hook for the downloads of enhancement files (dense parts, the model), called as `Progress` is. */
   onModelProgress: Progress | null;
   /** The model's manifest entry once its download started; why it could not be loaded, if so. */
@@ -501,8 +503,10 @@ export class ChsrClient {
   /** With `query`: only the shards the query could match (their term summaries). */
   shardsFor(scope: Scope, options?: SearchOptions, query?: string): ShardEntry[];
   fileUrl(file: string): string;
-  ensureLoaded(scope: Scope, options?: SearchOptions, onProgress?: Progress): Promise<void>;
-  loadFiles(files: string[], onProgress?: Progress): Promise<void>;
+  /** Loads the scope's shards with their part lists (and, with `query`, the postings parts its terms need, alongside the shards). */
+  ensureLoaded(scope: Scope, options?: SearchOptions, onProgress?: Progress, query?: string): Promise<void>;
+  /** Loads named files (shards, the term-filter file, part lists, postings and text parts); with `query`, the postings its terms need come with the shards. */
+  loadFiles(files: string[], onProgress?: Progress, query?: string, options?: SearchOptions): Promise<void>;
   /** Why the last dense part could not be loaded (searches then stay lexical for that shard). */
   denseError: ChsrError | null;
   /**

@@ -265,6 +265,8 @@ export class ChsrClient {
     this.index = index;
     this.baseUrl = baseUrl;
     this.pending = new Map();
+    /** Shard file → its load (settled, never rejecting): what a postings part waits for. */
+    this.shardLoads = new Map();
     /** Enhancement files that could not be loaded: file → ChsrError (cleared by a retry). */
     this.enhanceErrors = new Map();
     /** The manifest's model entry once its download started; `modelError`: why it could not be loaded. */
@@ -360,7 +362,13 @@ export class ChsrClient {
 
   /** Loads one postings part (`postingsEntries`), after its shard's part list. */
   loadPostings(entry, onProgress) {
-    return this.loadEntry(entry, (bytes, digest) => this.index.loadPostings(entry.file, bytes, digest || undefined), onProgress);
+    return this.loadEntry(entry, async (bytes, digest) => {
+      // A part downloads alongside its shard (named by the part list, which arrives first); it
+      // is attached once the shard is in.
+      const shard = this.shardLoads.get(entry.postingsOf);
+      if (shard) await shard;
+      this.index.loadPostings(entry.file, bytes, digest || undefined);
+    }, onProgress);
   }
 
   /**
@@ -395,9 +403,9 @@ export class ChsrClient {
   }
 
   /**
-   * Loads the part list of the manifest shard `shard` (it names the shard's text parts), once
-   * `shardLoaded` (the shard's own download, or null when it is loaded) has settled: the two
-   * download together.
+   * Loads the part list of the manifest shard `shard` (it names the shard's postings and text
+   * parts), after `shardLoaded` when given; the engine also takes a list before its shard, and
+   * attaches it when the shard arrives.
    */
   loadPartList(shard, shardLoaded, onProgress) {
     const entry = { ...shard.part_list, kind: 'text', subject: shard.subject, level: shard.level, textOf: shard.file };
@@ -466,11 +474,17 @@ export class ChsrClient {
    * (`info` undefined), then as bytes arrive (`{received, expected}`) and before a retry
    * (`{retry: error}`).
    */
-  async ensureLoaded(scope, options, onProgress) {
-    await this.loadFiles(this.shardsNeeded(scope, options).map((e) => e.file), onProgress);
+  async ensureLoaded(scope, options, onProgress, query) {
+    await this.loadFiles(this.shardsNeeded(scope, options).map((e) => e.file), onProgress, query, options);
   }
 
-  async loadFiles(files, onProgress) {
+  /**
+   * Loads the files named in `files` (shards, the term-filter file, part lists, postings and text
+   * parts). With a `query`, the postings parts its terms need in those shards download with them:
+   * each shard's part list comes first (a small file), the engine names the parts from it, and
+   * they are fetched while the shard still downloads.
+   */
+  async loadFiles(files, onProgress, query, options) {
     const m = this.manifest();
     // The term-filter file (named in `pending_shards` by a widening step that needs it first).
     if (m.terms && files.includes(m.terms.file) && !this.index.isLoaded(m.terms.file)) {
@@ -478,16 +492,33 @@ export class ChsrClient {
       await this.loadEntry(entry, (bytes, digest) => this.index.loadTerms(bytes, digest || undefined), onProgress);
     }
     const entries = m.shards.filter((s) => files.includes(s.file));
-    for (const entry of entries) {
-      const shard = this.loadEntry(entry, (bytes, digest) => (digest && this.index.loadShardWithDigest
+    const shards = entries.map((entry) => {
+      const p = this.loadEntry(entry, (bytes, digest) => (digest && this.index.loadShardWithDigest
         ? this.index.loadShardWithDigest(entry.file, bytes, digest) : this.index.loadShard(entry.file, bytes)), onProgress);
-      // The shard's part list (it names the text parts) downloads with the shard: a small file,
-      // attached once the shard is. A failed shard is the error reported.
-      const list = entry.part_list ? this.loadPartList(entry, shard, onProgress) : null;
-      if (list) list.catch(() => {});
-      await shard;
-      if (list) await list;
+      this.shardLoads.set(entry.file, p.catch(() => {}));
+      return p;
+    });
+    // Each shard's part list downloads with it (the engine holds a list that arrives first);
+    // then the postings parts the query needs, fetched while the shards still download. A failed
+    // shard is the error reported.
+    const lists = entries.filter((e) => e.part_list && !this.index.isLoaded(e.part_list.file))
+      .map((e) => this.loadPartList(e, null, onProgress));
+    const early = [];
+    if (query !== undefined && lists.length > 0) {
+      const listed = await Promise.allSettled(lists);
+      if (listed.every((r) => r.status === 'fulfilled')) {
+        let named;
+        try {
+          named = new Set(this.index.postingsNeeded(String(query ?? ''), options));
+        } catch (e) {
+          throw engineError(e);
+        }
+        early.push(...this.postingsEntries(named).map((entry) => this.loadPostings(entry, onProgress)));
+      }
     }
+    for (const p of [...lists, ...early]) p.catch(() => {});
+    await Promise.all(shards);
+    await Promise.all([...lists, ...early]);
     // Part lists named in a response's `pending_text` (a shard loaded without its list).
     await Promise.all(m.shards.filter((s) => s.part_list && files.includes(s.part_list.file) && this.index.isLoaded(s.file))
       .map((s) => this.loadPartList(s, null, onProgress)));
@@ -542,7 +573,7 @@ export class ChsrClient {
    * again when it resolves.
    */
   async search(query, scope, options, onProgress, { widen = true, enhanced = false } = {}) {
-    await this.ensureLoaded(scope, options, onProgress);
+    await this.ensureLoaded(scope, options, onProgress, query);
     await this.loadPostingsFor(query, options, onProgress);
     if (enhanced) await this.enhance(onProgress);
     let resp = this.runSearch(query, scope, options);
@@ -555,7 +586,7 @@ export class ChsrClient {
       const asked = resp.trace.relaxation ? resp.trace.relaxation.pending_shards : [];
       const pending = widen ? asked : asked.filter((f) => terms && f === terms.file);
       if (pending.length === 0 || pending.every((f) => this.index.isLoaded(f))) break;
-      await this.loadFiles(pending, onProgress);
+      await this.loadFiles(pending, onProgress, query, options);
       // The shards just loaded need the postings of the query's terms too.
       await this.loadPostingsFor(query, options, onProgress);
       resp = this.runSearch(query, scope, options);

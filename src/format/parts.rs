@@ -24,10 +24,14 @@ use serde::{Deserialize, Serialize};
 /// Magic bytes opening every postings-part file.
 pub const POSTINGS_MAGIC: &[u8; 8] = b"CHSRPOST";
 
-/// Bytes of encoded postings after which the builder closes a block (and below which a shard
-/// keeps its postings inline): a block weighs a few kB compressed, and a query's terms need a
-/// few blocks.
+/// Bytes of encoded postings after which the builder closes a block: a block weighs a few kB
+/// compressed, and a query's terms need a few blocks.
 pub const POSTINGS_BLOCK_BYTES: usize = 16 * 1024;
+
+/// A shard whose postings fit in this many blocks keeps them inline: a query's terms would need
+/// most of its parts anyway (OpenCERB dev: NSI terminale's 89 kB of postings in 6 parts, 5.3
+/// needed per query on average), so splitting would cost a first visit requests for little.
+pub const POSTINGS_INLINE_BLOCKS: usize = 8;
 
 /// The postings of terms `first .. first + terms` of a shard (by term id, the dictionary's
 /// order): the slice of the shard's postings from the first term's offset to the end of the
@@ -69,10 +73,11 @@ pub fn decode_postings_part(bytes: &[u8], checksum: bool) -> Result<PostingsPart
 
 /// Cuts a shard's postings, given its offsets (one per term plus the end), into blocks of
 /// consecutive terms, closing a block once it holds at least `target` bytes: the term counts of
-/// the blocks, in order. None (the postings stay inline) when they hold `target` bytes or less.
+/// the blocks, in order. None (the postings stay inline) when they hold at most
+/// [`POSTINGS_INLINE_BLOCKS`] × `target` bytes.
 pub fn postings_blocks(offsets: &[u32], target: usize) -> Vec<u32> {
     let total = offsets.last().map_or(0, |&e| e as usize);
-    if total <= target || offsets.len() < 2 {
+    if total <= target.saturating_mul(POSTINGS_INLINE_BLOCKS) || offsets.len() < 2 {
         return Vec::new();
     }
     let mut out = Vec::new();
@@ -103,6 +108,10 @@ pub struct PostingsEntry {
     pub first: u32,
     /// Number of terms in the part.
     pub terms: u32,
+    /// The part's first term: with the next part's, the range of terms it holds, so that a
+    /// reader can tell which parts a query needs from the list alone, while the shard is still
+    /// on its way.
+    pub first_term: String,
 }
 
 /// A part as a part list names it: file, SHA-256, bytes, first (chunk or term), count.
@@ -209,14 +218,18 @@ pub fn decode_part_list(bytes: &[u8]) -> Result<PartList, FormatError> {
         .collect();
     let postings = entries("postings", "terms")?
         .into_iter()
-        .map(|(file, sha256, bytes, first, terms)| PostingsEntry {
-            file,
-            sha256,
-            bytes,
-            first,
-            terms,
+        .zip(v["postings"].as_array().into_iter().flatten())
+        .map(|((file, sha256, bytes, first, terms), p)| {
+            Ok(PostingsEntry {
+                file,
+                sha256,
+                bytes,
+                first,
+                terms,
+                first_term: string(p, "first_term")?,
+            })
         })
-        .collect();
+        .collect::<Result<Vec<_>, FormatError>>()?;
     Ok(PartList {
         format,
         format_version: FORMAT_VERSION,
@@ -236,12 +249,12 @@ mod tests {
     fn postings_blocks_cover_every_term_once_and_close_at_the_target() {
         // Five terms whose postings take 4, 2, 6, 1 and 8 bytes.
         let offsets = [0, 4, 6, 12, 13, 21];
-        let blocks = postings_blocks(&offsets, 6);
-        assert_eq!(blocks, vec![2, 1, 2]);
+        let blocks = postings_blocks(&offsets, 2);
+        assert_eq!(blocks, vec![1, 1, 1, 2]);
         assert_eq!(blocks.iter().sum::<u32>(), 5);
-        // Small enough: inline.
-        assert!(postings_blocks(&offsets, 21).is_empty());
-        assert!(postings_blocks(&[0], 6).is_empty());
+        // Small enough (21 bytes, at most eight blocks of 3): inline.
+        assert!(postings_blocks(&offsets, 3).is_empty());
+        assert!(postings_blocks(&[0], 2).is_empty());
         assert_eq!(postings_blocks(&offsets, 1), vec![1, 1, 1, 1, 1]);
     }
 
@@ -289,6 +302,7 @@ mod tests {
                 bytes: 9000,
                 first: 0,
                 terms: 300,
+                first_term: "absorb".into(),
             }],
         };
         let bytes = encode_part_list(&list);

@@ -415,6 +415,7 @@ impl Library {
             postings_blocks,
             postings: Vec::new(),
         });
+        self.attach_pending_list(i);
         Ok(())
     }
 

@@ -67,6 +67,10 @@ pub struct Library {
     /// analyses a term-filter lookup tries.
     shard_langs: Vec<Vec<crate::analysis::Lang>>,
     all_langs: Vec<crate::analysis::Lang>,
+    /// Part lists loaded before their shard (per shard in manifest order): checked against the
+    /// manifest, attached when the shard arrives; meanwhile they tell which postings parts a
+    /// query needs, so that those download with the shard.
+    pending_lists: Vec<Option<(String, crate::format::PartList)>>,
 }
 
 /// The shards' term filters ([`crate::format::terms`]).
@@ -153,6 +157,7 @@ impl Library {
             all_langs,
             manifest,
             shards: (0..n).map(|_| None).collect(),
+            pending_lists: (0..n).map(|_| None).collect(),
             analyzer: Analyzer::new(),
             embedder: None,
             glossary: Glossary::builtin(),

@@ -225,37 +225,52 @@ impl Library {
     /// Whether `file` is the part list, a postings part or a text part of a loaded shard,
     /// loaded.
     pub(super) fn is_part_loaded(&self, file: &str) -> bool {
-        self.loaded().any(|s| {
-            (s.parts_listed() && s.entry.part_list.as_ref().is_some_and(|t| t.file == file))
-                || s.text
-                    .iter()
-                    .zip(&s.text_loaded)
-                    .any(|(t, &loaded)| loaded && t.file == file)
-                || s.postings
-                    .iter()
-                    .zip(&s.postings_loaded)
-                    .any(|(t, &loaded)| loaded && t.file == file)
-        })
+        self.pending_lists.iter().flatten().any(|(f, _)| f == file)
+            || self.loaded().any(|s| {
+                (s.parts_listed() && s.entry.part_list.as_ref().is_some_and(|t| t.file == file))
+                    || s.text
+                        .iter()
+                        .zip(&s.text_loaded)
+                        .any(|(t, &loaded)| loaded && t.file == file)
+                    || s.postings
+                        .iter()
+                        .zip(&s.postings_loaded)
+                        .any(|(t, &loaded)| loaded && t.file == file)
+            })
     }
 
     /// The postings parts of the loaded shards (whose part lists are loaded) that are not loaded
     /// yet, in manifest order (a page loads them after the first result, so that the next
     /// queries need no download).
     pub fn postings_remaining(&self) -> Vec<NeededPostings> {
-        self.loaded()
-            .flat_map(|s| {
-                s.postings
-                    .iter()
-                    .zip(&s.postings_loaded)
-                    .filter(|(_, &l)| !l)
-                    .map(|(t, _)| NeededPostings {
-                        part: t.clone(),
-                        shard: s.entry.file.clone(),
-                        subject: s.entry.subject.clone(),
-                        level: s.entry.level.clone(),
-                    })
-            })
-            .collect()
+        let needed = |e: &crate::format::ShardEntry, t: &PostingsEntry| NeededPostings {
+            part: t.clone(),
+            shard: e.file.clone(),
+            subject: e.subject.clone(),
+            level: e.level.clone(),
+        };
+        let mut out = Vec::new();
+        for ((e, s), pending) in self
+            .manifest
+            .shards
+            .iter()
+            .zip(&self.shards)
+            .zip(&self.pending_lists)
+        {
+            match (s, pending) {
+                (Some(s), _) => out.extend(
+                    s.postings
+                        .iter()
+                        .zip(&s.postings_loaded)
+                        .filter(|(_, &l)| !l)
+                        .map(|(t, _)| needed(e, t)),
+                ),
+                // A list waiting for its shard: every part is still to come.
+                (None, Some((_, list))) => out.extend(list.postings.iter().map(|t| needed(e, t))),
+                (None, None) => {}
+            }
+        }
+        out
     }
 
     /// The files a search of `query` needs loaded besides the shards of its scope
@@ -265,7 +280,15 @@ impl Library {
     /// natively, and in small shards, whose postings are inside them). The terms are those of
     /// every language set a pass could search with, so that no pass finds a term missing.
     pub fn postings_needed(&self, query: &str, opts: &SearchOptions) -> Vec<String> {
-        if self.loaded().all(Shard::has_all_postings) {
+        let pending = || {
+            self.pending_lists
+                .iter()
+                .enumerate()
+                .filter_map(|(i, l)| l.as_ref().map(|(_, list)| (i, list)))
+        };
+        if self.loaded().all(Shard::has_all_postings)
+            && pending().all(|(_, l)| l.postings.is_empty())
+        {
             return Vec::new();
         }
         let (text, _) = crate::analysis::bound_query(query);
@@ -273,6 +296,7 @@ impl Library {
         let mut langs: Vec<Lang> = self
             .loaded()
             .flat_map(|s| s.langs.iter().copied())
+            .chain(pending().flat_map(|(i, _)| self.shard_langs[i].iter().copied()))
             .collect();
         langs.sort();
         langs.dedup();
@@ -290,11 +314,30 @@ impl Library {
             }
         }
         let mut out: Vec<String> = Vec::new();
+        let mut add = |f: String| {
+            if !out.contains(&f) {
+                out.push(f);
+            }
+        };
         for s in self.loaded() {
-            for f in s.postings_missing(terms.iter().map(String::as_str)) {
-                if !out.contains(&f) {
-                    out.push(f);
+            s.postings_missing(terms.iter().map(String::as_str))
+                .into_iter()
+                .for_each(&mut add);
+        }
+        // A shard on its way: the parts whose term range holds a query term (by the list's first
+        // terms; a term the shard does not have may cost a part it did not need).
+        for (_, list) in pending() {
+            let mut want = vec![false; list.postings.len()];
+            for t in &terms {
+                let p = list
+                    .postings
+                    .partition_point(|e| e.first_term.as_str() <= t.as_str());
+                if p > 0 {
+                    want[p - 1] = true;
                 }
+            }
+            for (e, _) in list.postings.iter().zip(want).filter(|(_, w)| *w) {
+                add(e.file.clone());
             }
         }
         out
@@ -413,9 +456,11 @@ impl Library {
         }
     }
 
-    /// Verifies (against the manifest's SHA-256) and attaches the part list `file` of a loaded
-    /// shard: its postings and text parts become known (and loadable). Loading it again is a
-    /// no-op.
+    /// Verifies (against the manifest's SHA-256) and attaches the part list `file` of a shard:
+    /// its postings and text parts become known (and loadable once the shard is). Before its
+    /// shard, the list is held (and tells [`Library::postings_needed`] which parts a query needs,
+    /// so that they download with the shard) and attached when the shard loads. Loading it again
+    /// is a no-op.
     pub fn load_part_list(&mut self, file: &str, bytes: &[u8]) -> Result<(), LoadError> {
         self.load_part_list_with_digest(file, bytes, &sha256_hex(bytes))
     }
@@ -433,45 +478,99 @@ impl Library {
             .ok_or_else(|| LoadError::UnknownFile(file.to_string()))?;
         let e = &self.manifest.shards[i];
         let listed = e.part_list.clone().expect("found by its part list");
-        let Some(shard) = self.shards[i].as_mut() else {
-            return Err(LoadError::PartBeforeShard {
-                file: file.into(),
-                shard: e.file.clone(),
-            });
-        };
-        if shard.parts_listed() {
+        if self.shards[i].as_ref().is_some_and(Shard::parts_listed)
+            || self.pending_lists[i].is_some()
+        {
             return Ok(());
         }
         let list = verified(file, bytes, &listed.sha256, sha256, |b, _| {
             decode_part_list(b)
         })?;
-        let blocks: Vec<(u32, u32)> = list.text.iter().map(|t| (t.first, t.chunks)).collect();
-        let terms: Vec<(u32, u32)> = list.postings.iter().map(|t| (t.first, t.terms)).collect();
         if list.subject != e.subject
             || list.level != e.level
             || list.shard_sha256 != e.sha256
-            || blocks != shard.text_blocks
-            || terms != shard.postings_blocks
+            || list.text.len() != listed.text_parts as usize
+            || list.postings.len() != listed.postings_parts as usize
         {
             return Err(LoadError::Mismatch {
                 file: file.into(),
                 expected: format!(
-                    "the parts of {} ({}/{}): text {:?} (first chunk, chunks), postings {:?} \
-                     (first term, terms)",
-                    e.file, e.subject, e.level, shard.text_blocks, shard.postings_blocks
+                    "the parts of {} ({}/{}): {} text and {} postings parts",
+                    e.file, e.subject, e.level, listed.text_parts, listed.postings_parts
                 ),
                 found: format!(
-                    "text {blocks:?}, postings {terms:?} of {}/{} for the shard with SHA-256 {}",
-                    list.subject, list.level, list.shard_sha256
+                    "{} text and {} postings parts of {}/{} for the shard with SHA-256 {}",
+                    list.text.len(),
+                    list.postings.len(),
+                    list.subject,
+                    list.level,
+                    list.shard_sha256
                 ),
             });
         }
-        shard.text = list.text;
-        shard.postings = list.postings;
-        shard.listed = true;
-        Ok(())
+        match self.shards[i].as_mut() {
+            Some(shard) => attach_list(shard, file, list),
+            None => {
+                // Held until its shard arrives (then checked against it and attached).
+                self.pending_lists[i] = Some((file.to_string(), list));
+                Ok(())
+            }
+        }
     }
 
+    /// Attaches the part list that arrived before shard `i` (just loaded); a list that does
+    /// not agree with the shard is dropped, and loading it again reports why.
+    pub(super) fn attach_pending_list(&mut self, i: usize) {
+        if let (Some((file, list)), Some(shard)) =
+            (self.pending_lists[i].take(), self.shards[i].as_mut())
+        {
+            let _ = attach_list(shard, &file, list);
+        }
+    }
+}
+
+/// Checks a part list (already checked against the manifest) against its loaded shard — the
+/// shard's own text and postings blocks, and the first term of each postings block — and
+/// attaches it.
+fn attach_list(
+    shard: &mut Shard,
+    file: &str,
+    list: crate::format::PartList,
+) -> Result<(), LoadError> {
+    let e = &shard.entry;
+    let blocks: Vec<(u32, u32)> = list.text.iter().map(|t| (t.first, t.chunks)).collect();
+    let terms: Vec<(u32, u32)> = list.postings.iter().map(|t| (t.first, t.terms)).collect();
+    let dictionary = &shard.payload.lexical.terms;
+    if list.subject != e.subject
+        || list.level != e.level
+        || list.shard_sha256 != e.sha256
+        || blocks != shard.text_blocks
+        || terms != shard.postings_blocks
+        || list
+            .postings
+            .iter()
+            .any(|t| dictionary.get(t.first as usize) != Some(&t.first_term))
+    {
+        return Err(LoadError::Mismatch {
+            file: file.into(),
+            expected: format!(
+                "the parts of {} ({}/{}): text {:?} (first chunk, chunks), postings {:?} \
+                     (first term, terms)",
+                e.file, e.subject, e.level, shard.text_blocks, shard.postings_blocks
+            ),
+            found: format!(
+                "text {blocks:?}, postings {terms:?} of {}/{} for the shard with SHA-256 {}",
+                list.subject, list.level, list.shard_sha256
+            ),
+        });
+    }
+    shard.text = list.text;
+    shard.postings = list.postings;
+    shard.listed = true;
+    Ok(())
+}
+
+impl Library {
     /// Verifies (against the SHA-256 in its shard's part list), decodes and attaches the text
     /// part `file` of a loaded shard: its chunks get their display text. Loading a part again
     /// is a no-op. The shard and its part list come first.

@@ -27,7 +27,7 @@ const ts = createRequire(`${ROOT}tests/browser/package.json`)('typescript');
 
 // Runtime members that are not part of the API (called by the class itself or the browser).
 const INTERNAL = {
-  ChsrClient: { proto: ['loadEnhancement', 'loadEntry'], instance: ['pending', 'enhanceErrors'], statics: [] },
+  ChsrClient: { proto: ['loadEnhancement', 'loadEntry'], instance: ['pending', 'enhanceErrors', 'shardLoads'], statics: [] },
   ChsrError: { proto: [], instance: ['name', 'message', 'stack', 'cause'], statics: [] },
   ChsrSearchElement: {
     proto: ['connectedCallback', 'attributeChangedCallback', 'build', 'retranslate', 'checkQueryLength', 'setStatus', 'setError', 'start',

@@ -77,7 +77,7 @@ function describeEntry(entry: ShardEntry | PartProgressEntry | TextProgressEntry
   if ('postingsOf' in entry) {
     const part: PostingsProgressEntry = entry;
     const p: PostingsEntry = part;
-    return `${part.kind} of ${part.postingsOf} terms ${p.first}+${p.terms} (${part.subject}/${part.level}, ${p.file})`;
+    return `${part.kind} of ${part.postingsOf} terms ${p.first}+${p.terms} from ${p.first_term} (${part.subject}/${part.level}, ${p.file})`;
   }
   if ('textOf' in entry && 'first' in entry) {
     const part: TextProgressEntry = entry;
