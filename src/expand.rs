@@ -122,7 +122,7 @@ pub fn expand_section(
             same.push(c);
         }
     }
-    same.sort_by(|a, b| natural_cmp(&a.id, &b.id));
+    crate::order::sort_by(&mut same, |a, b| natural_cmp(&a.id, &b.id));
     let mut used = 0usize;
     for c in same {
         let n = c.text.chars().count();
@@ -261,7 +261,7 @@ mod tests {
     #[test]
     fn natural_order() {
         let mut v = vec!["x:10", "x:9", "x:1", "y:1"];
-        v.sort_by(|a, b| natural_cmp(a, b));
+        crate::order::sort_by(&mut v, |a, b| natural_cmp(a, b));
         assert_eq!(v, vec!["x:1", "x:9", "x:10", "y:1"]);
     }
 }

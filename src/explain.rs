@@ -134,7 +134,7 @@ fn explain_inner(
             // expected id is found.
             let wanted: HashSet<&str> = expect.iter().map(String::as_str).collect();
             let mut shards: Vec<&Shard> = lib.loaded().collect();
-            shards.sort_by_key(|s| !searched.contains(&s.entry.file.as_str()));
+            crate::order::sort_by_key(&mut shards, |s| !searched.contains(&s.entry.file.as_str()));
             let mut found = HashMap::new();
             'scan: for s in shards {
                 for c in s.chunks() {

@@ -84,7 +84,7 @@ impl Glossary {
                 found.push((len, dst));
             }
         }
-        found.sort_by_key(|f| std::cmp::Reverse(f.0));
+        crate::order::sort_by_key(&mut found, |f| std::cmp::Reverse(f.0));
         let mut out: Vec<String> = Vec::new();
         for (_, dst) in found {
             for d in dst {

@@ -63,6 +63,7 @@ pub mod gate;
 pub mod glossary;
 #[cfg(any(not(target_arch = "wasm32"), feature = "indexer"))]
 pub mod index;
+pub mod order;
 pub mod relax;
 pub mod rerank;
 pub mod scope;

@@ -258,7 +258,7 @@ impl Scope {
                         .filter(|s| self.get(Field::Subject).is_none_or(|sub| sub == s.subject))
                         .map(|s| s.level.clone())
                         .collect();
-                    v.sort();
+                    crate::order::sort(&mut v);
                     v.dedup();
                     v
                 }
@@ -271,7 +271,7 @@ impl Scope {
                         .filter_map(|s| s.facets.get(field.name()))
                         .flat_map(|m| m.keys().cloned())
                         .collect();
-                    v.sort();
+                    crate::order::sort(&mut v);
                     v.dedup();
                     v
                 }

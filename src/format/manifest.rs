@@ -198,7 +198,7 @@ impl Manifest {
     pub fn subjects(&self) -> Vec<String> {
         let mut v: Vec<String> = self.shards.iter().map(|s| s.subject.clone()).collect();
         v.dedup();
-        v.sort();
+        crate::order::sort(&mut v);
         v.dedup();
         v
     }
@@ -206,7 +206,7 @@ impl Manifest {
     /// Distinct levels, sorted.
     pub fn levels(&self) -> Vec<String> {
         let mut v: Vec<String> = self.shards.iter().map(|s| s.level.clone()).collect();
-        v.sort();
+        crate::order::sort(&mut v);
         v.dedup();
         v
     }

@@ -29,7 +29,7 @@ impl Library {
                 .flat_map(|m| m.keys().cloned())
                 .collect(),
         };
-        v.sort();
+        crate::order::sort(&mut v);
         v.dedup();
         v
     }

@@ -357,7 +357,7 @@ impl Library {
             .iter()
             .map(|c| Lang::from_code(&c.lang))
             .collect();
-        langs.sort();
+        crate::order::sort(&mut langs);
         langs.dedup();
         let mut first = 0;
         let text_blocks: Vec<(u32, u32)> = payload

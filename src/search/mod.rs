@@ -143,13 +143,13 @@ impl Library {
                             .collect()
                     })
                     .unwrap_or_default();
-                v.sort();
+                crate::order::sort(&mut v);
                 v.dedup();
                 v
             })
             .collect();
         let mut all_langs: Vec<_> = shard_langs.iter().flatten().copied().collect();
-        all_langs.sort();
+        crate::order::sort(&mut all_langs);
         all_langs.dedup();
         Library {
             filters,

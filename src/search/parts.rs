@@ -298,7 +298,7 @@ impl Library {
             .flat_map(|s| s.langs.iter().copied())
             .chain(pending().flat_map(|(i, _)| self.shard_langs[i].iter().copied()))
             .collect();
-        langs.sort();
+        crate::order::sort(&mut langs);
         langs.dedup();
         let mut terms: Vec<String> = Vec::new();
         // Every non-empty subset of the loaded languages (at most En, Fr and Other).

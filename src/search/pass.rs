@@ -93,7 +93,7 @@ impl<'a> Pool<'a> {
             .iter()
             .flat_map(|s| s.langs.iter().copied())
             .collect();
-        langs.sort();
+        crate::order::sort(&mut langs);
         langs.dedup();
         langs
     }
@@ -496,7 +496,7 @@ fn browse(pool: &Pool<'_>, k: usize) -> Vec<Key> {
             all.push((s.payload.chunks[d].id.as_str(), si, d as u32));
         }
     }
-    all.sort_by(|a, b| natural_cmp(a.0, b.0));
+    crate::order::sort_by(&mut all, |a, b| natural_cmp(a.0, b.0));
     all.into_iter()
         .take(k)
         .map(|(_, shard, doc)| Key { shard, doc })
