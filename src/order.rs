@@ -62,8 +62,11 @@ mod tests {
             assert_eq!(ours, std);
             let mut ours = base[..n].to_vec();
             let mut std = ours.clone();
-            sort_by(&mut ours, |a, b| b.0.cmp(&a.0));
-            std.sort_by(|a, b| b.0.cmp(&a.0));
+            // Odd keys first, then by key; ties in input order.
+            let cmp =
+                |a: &(u8, usize), b: &(u8, usize)| (b.0 % 2).cmp(&(a.0 % 2)).then(a.0.cmp(&b.0));
+            sort_by(&mut ours, cmp);
+            std.sort_by(cmp);
             assert_eq!(ours, std);
         }
         let mut words = vec!["b".to_string(), "a".into(), "c".into(), "a".into()];
