@@ -131,12 +131,20 @@ export function registrationStarted() {
   return registering !== null;
 }
 
-/** The saved copy of a JSON file (a shard's part list), parsed; null when none is saved. */
+const savedLists = new Map(); // URL → parsed copy (content-hashed files never change)
+
+/**
+ * The saved copy of a content-hashed JSON file (a shard's part list), parsed; null when none is
+ * saved. Read from the cache once: the offline list asks at every refresh.
+ */
 export async function savedJson(url) {
   if (!offlineSupported()) return null;
+  if (savedLists.has(url)) return savedLists.get(url);
   try {
     const res = await caches.match(url);
-    return res ? await res.json() : null;
+    const json = res ? await res.json() : null;
+    if (json) savedLists.set(url, json);
+    return json;
   } catch {
     return null; // Storage unavailable (private mode), or not JSON: not saved.
   }

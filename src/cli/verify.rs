@@ -83,33 +83,38 @@ pub(super) fn run(dir: &std::path::Path) -> Result<(), String> {
             }
         }
         // (file, what it holds, bytes)
-        let mut parts: Vec<(String, String, u64)> = Vec::new();
-        for t in lib
+        let postings_parts: Vec<_> = lib
             .postings_remaining()
             .into_iter()
             .filter(|t| t.shard == e.file)
-        {
-            postings += 1;
-            let p = t.part;
-            let what = format!(
-                "postings of terms {}..{} of {}",
-                p.first,
-                p.first + p.terms,
-                e.file
-            );
-            parts.push((p.file, what, p.bytes));
-        }
-        for t in lib.text_needed().into_iter().filter(|t| t.shard == e.file) {
-            texts += 1;
-            let p = t.part;
-            let what = format!(
-                "text of chunks {}..{} of {}",
-                p.first,
-                p.first + p.chunks,
-                e.file
-            );
-            parts.push((p.file, what, p.bytes));
-        }
+            .map(|t| {
+                let p = t.part;
+                let (from, to) = (p.first, p.first + p.terms);
+                (
+                    p.file,
+                    format!("postings of terms {from}..{to} of {}", e.file),
+                    p.bytes,
+                )
+            })
+            .collect();
+        let text_parts: Vec<_> = lib
+            .text_needed()
+            .into_iter()
+            .filter(|t| t.shard == e.file)
+            .map(|t| {
+                let p = t.part;
+                let (from, to) = (p.first, p.first + p.chunks);
+                (
+                    p.file,
+                    format!("text of chunks {from}..{to} of {}", e.file),
+                    p.bytes,
+                )
+            })
+            .collect();
+        postings += postings_parts.len();
+        texts += text_parts.len();
+        // (file, what it holds, bytes)
+        let parts = postings_parts.into_iter().chain(text_parts);
         for (file, what, size) in parts {
             match std::fs::read(dir.join(&file)) {
                 Err(err) => errors.push(format!(

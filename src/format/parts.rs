@@ -114,9 +114,6 @@ pub struct PostingsEntry {
     pub first_term: String,
 }
 
-/// A part as a part list names it: file, SHA-256, bytes, first (chunk or term), count.
-type ListedPart = (String, String, u64, u32, u32);
-
 /// `format` of every part-list file.
 pub const PART_LIST_FORMAT: &str = "chsr-part-list";
 
@@ -185,47 +182,39 @@ pub fn decode_part_list(bytes: &[u8]) -> Result<PartList, FormatError> {
             "written by format v{version}, this reader reads v{FORMAT_VERSION}: rebuild with `chsr build`"
         )));
     }
-    // Each entry: a plain file name, its digest and size, and two counts (first, how many).
-    let entries = |k: &str, count: &str| -> Result<Vec<ListedPart>, _> {
+    let array = |k: &str| {
         v.get(k)
             .and_then(Value::as_array)
-            .ok_or_else(|| bad(format!("missing or non-array field `{k}`")))?
-            .iter()
-            .map(|p| {
-                let file = string(p, "file")?;
-                if file.contains('/') || file.contains('\\') || file.starts_with('.') {
-                    return Err(bad(format!("file name {file:?} must be a plain file name")));
-                }
-                Ok((
-                    file,
-                    string(p, "sha256")?,
-                    number(p, "bytes")?,
-                    small(p, "first")?,
-                    small(p, count)?,
-                ))
-            })
-            .collect()
+            .ok_or_else(|| bad(format!("missing or non-array field `{k}`")))
     };
-    let text = entries("text", "chunks")?
-        .into_iter()
-        .map(|(file, sha256, bytes, first, chunks)| TextEntry {
-            file,
-            sha256,
-            bytes,
-            first,
-            chunks,
+    let file = |p: &Value| {
+        let file = string(p, "file")?;
+        if file.contains('/') || file.contains('\\') || file.starts_with('.') {
+            return Err(bad(format!("file name {file:?} must be a plain file name")));
+        }
+        Ok(file)
+    };
+    let text = array("text")?
+        .iter()
+        .map(|p| {
+            Ok(TextEntry {
+                file: file(p)?,
+                sha256: string(p, "sha256")?,
+                bytes: number(p, "bytes")?,
+                first: small(p, "first")?,
+                chunks: small(p, "chunks")?,
+            })
         })
-        .collect();
-    let postings = entries("postings", "terms")?
-        .into_iter()
-        .zip(v["postings"].as_array().into_iter().flatten())
-        .map(|((file, sha256, bytes, first, terms), p)| {
+        .collect::<Result<Vec<_>, FormatError>>()?;
+    let postings = array("postings")?
+        .iter()
+        .map(|p| {
             Ok(PostingsEntry {
-                file,
-                sha256,
-                bytes,
-                first,
-                terms,
+                file: file(p)?,
+                sha256: string(p, "sha256")?,
+                bytes: number(p, "bytes")?,
+                first: small(p, "first")?,
+                terms: small(p, "terms")?,
                 first_term: string(p, "first_term")?,
             })
         })

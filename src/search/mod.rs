@@ -40,7 +40,7 @@ pub use load::{ModelEmbedder, QueryEmbedder, Shard, NO_SECTION};
 pub use options::{
     SearchOptions, Stages, Variant, DEFAULT_DENSE_WEIGHT, DEFAULT_SECTION_WEIGHT, MAX_K,
 };
-pub use parts::NeededText;
+pub use parts::{Needed, NeededPostings, NeededText};
 pub use response::{Hit, Probe, RelaxStep, Relaxation, SearchResponse, Timings, Trace};
 pub use results::Section;
 pub use weak::WeakEvidence;

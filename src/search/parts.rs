@@ -14,15 +14,16 @@ use super::{Library, LoadError, SearchError, SearchOptions};
 use crate::analysis::Lang;
 use crate::format::{
     decode_part_list, decode_postings_part, decode_text_part, sha256_hex, PartListEntry,
-    PostingsEntry, TextEntry,
+    PostingsEntry, ShardEntry, TextEntry,
 };
 use serde::Serialize;
 
-/// A postings part a loaded shard still lacks, with the shard it belongs to.
+/// A part a shard still lacks, with the shard it belongs to (what a page shows while it
+/// downloads).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct NeededPostings {
-    /// The part: file, SHA-256, bytes, first term, terms.
-    pub part: PostingsEntry,
+pub struct Needed<P> {
+    /// The part, as its part list names it.
+    pub part: P,
     /// The shard's file.
     pub shard: String,
     /// The shard's subject.
@@ -31,18 +32,21 @@ pub struct NeededPostings {
     pub level: String,
 }
 
-/// A text part a loaded shard still lacks, with the shard it belongs to (what a page shows
-/// while it downloads).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct NeededText {
-    /// The part: file, SHA-256, bytes, first chunk, chunks.
-    pub part: TextEntry,
-    /// The shard's file.
-    pub shard: String,
-    /// The shard's subject.
-    pub subject: String,
-    /// The shard's level.
-    pub level: String,
+/// A text part still to load: file, SHA-256, bytes, first chunk, chunks.
+pub type NeededText = Needed<TextEntry>;
+/// A postings part still to load: file, SHA-256, bytes, first term, terms, first term's text.
+pub type NeededPostings = Needed<PostingsEntry>;
+
+impl<P: Clone> Needed<P> {
+    /// `part` of the shard `e`.
+    fn of(e: &ShardEntry, part: &P) -> Needed<P> {
+        Needed {
+            part: part.clone(),
+            shard: e.file.clone(),
+            subject: e.subject.clone(),
+            level: e.level.clone(),
+        }
+    }
 }
 
 impl Shard {
@@ -84,25 +88,35 @@ impl Shard {
                 .term_id(t)
                 .and_then(|id| self.postings_part_of(id))
             {
-                want[p] = !self.postings_loaded[p];
+                want[p] = true;
             }
         }
-        if !want.contains(&true) {
-            return Vec::new();
-        }
-        if !self.parts_listed() {
-            return self
-                .entry
+        self.files_to_load(&want, &self.postings_loaded, |p| &self.postings[p].file)
+    }
+
+    /// The files of the parts `want`ed and not `loaded` yet (in part order, `file` naming part
+    /// `p`), or the shard's part list when some are wanted and it is not loaded yet (it names
+    /// them).
+    fn files_to_load<'s>(
+        &'s self,
+        want: &[bool],
+        loaded: &[bool],
+        file: impl Fn(usize) -> &'s String,
+    ) -> Vec<String> {
+        let mut wanted = (0..want.len())
+            .filter(|&p| want[p] && !loaded[p])
+            .peekable();
+        if wanted.peek().is_none() {
+            Vec::new()
+        } else if !self.parts_listed() {
+            self.entry
                 .part_list
                 .iter()
                 .map(|l| l.file.clone())
-                .collect();
+                .collect()
+        } else {
+            wanted.map(|p| file(p).clone()).collect()
         }
-        want.iter()
-            .enumerate()
-            .filter(|(_, &w)| w)
-            .map(|(p, _)| self.postings[p].file.clone())
-            .collect()
     }
 
     /// The text part holding chunk `doc` (its position among the shard's text blocks), when the
@@ -141,25 +155,7 @@ impl Shard {
                 }
             }
         }
-        let mut wanted = want
-            .iter()
-            .zip(&self.text_loaded)
-            .enumerate()
-            .filter(|(_, (&w, &loaded))| w && !loaded)
-            .map(|(p, _)| p)
-            .peekable();
-        if wanted.peek().is_none() {
-            return Vec::new();
-        }
-        if !self.parts_listed() {
-            return self
-                .entry
-                .part_list
-                .iter()
-                .map(|l| l.file.clone())
-                .collect();
-        }
-        wanted.map(|p| self.text[p].file.clone()).collect()
+        self.files_to_load(&want, &self.text_loaded, |p| &self.text[p].file)
     }
 }
 
@@ -183,12 +179,7 @@ impl Library {
                     .iter()
                     .zip(&s.text_loaded)
                     .filter(|(_, &l)| !l)
-                    .map(|(t, _)| NeededText {
-                        part: t.clone(),
-                        shard: s.entry.file.clone(),
-                        subject: s.entry.subject.clone(),
-                        level: s.entry.level.clone(),
-                    })
+                    .map(|(t, _)| Needed::of(&s.entry, t))
             })
             .collect()
     }
@@ -243,12 +234,6 @@ impl Library {
     /// yet, in manifest order (a page loads them after the first result, so that the next
     /// queries need no download).
     pub fn postings_remaining(&self) -> Vec<NeededPostings> {
-        let needed = |e: &crate::format::ShardEntry, t: &PostingsEntry| NeededPostings {
-            part: t.clone(),
-            shard: e.file.clone(),
-            subject: e.subject.clone(),
-            level: e.level.clone(),
-        };
         let mut out = Vec::new();
         for ((e, s), pending) in self
             .manifest
@@ -263,10 +248,12 @@ impl Library {
                         .iter()
                         .zip(&s.postings_loaded)
                         .filter(|(_, &l)| !l)
-                        .map(|(t, _)| needed(e, t)),
+                        .map(|(t, _)| Needed::of(e, t)),
                 ),
                 // A list waiting for its shard: every part is still to come.
-                (None, Some((_, list))) => out.extend(list.postings.iter().map(|t| needed(e, t))),
+                (None, Some((_, list))) => {
+                    out.extend(list.postings.iter().map(|t| Needed::of(e, t)))
+                }
                 (None, None) => {}
             }
         }
