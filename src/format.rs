@@ -18,6 +18,7 @@
 //!
 //! The static embedding model file has its own framing and types in [`model`].
 
+use bincode::{Decode, Encode};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::fmt;
@@ -225,7 +226,7 @@ impl fmt::Display for Field {
 /// One chunk as stored in a shard: curriculum metadata and display text.
 ///
 /// Scalar metadata is kept as text (`chapter` 4 is stored as `"4"`), which is how scopes compare.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Encode, Decode)]
 pub struct ChunkRecord {
     /// Unique, stable id.
     pub id: String,
@@ -306,7 +307,7 @@ impl ChunkRecord {
 }
 
 /// Parameters the shard was built with; the reader checks them.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 pub struct BuildParams {
     /// [`crate::analysis::ANALYZER_VERSION`] at build time.
     pub analyzer_version: u32,
@@ -323,7 +324,7 @@ pub struct BuildParams {
 /// `terms` is sorted; for term `i`, its postings are
 /// `postings[offsets[i] as usize..offsets[i + 1] as usize]`, a sequence of LEB128 varint pairs
 /// (doc-id delta, term frequency) in increasing doc order.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Encode, Decode)]
 pub struct LexicalIndex {
     /// Sorted distinct terms.
     pub terms: Vec<String>,
@@ -477,7 +478,7 @@ impl Iterator for PostingIter<'_> {
 }
 
 /// Everything a shard holds after its header.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 pub struct ShardPayload {
     /// Build parameters.
     pub params: BuildParams,
@@ -504,7 +505,7 @@ pub struct ShardPayload {
 }
 
 /// One chunk's near-duplicate, found at build time.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 pub struct NearDuplicate {
     /// Position of the chunk in its shard.
     pub chunk: u32,

@@ -4,6 +4,7 @@
 use super::frame::FrameKind;
 use super::model;
 use super::{FormatError, FORMAT_VERSION, MAX_PAYLOAD};
+use bincode::{Decode, Encode};
 use serde::{Deserialize, Serialize};
 
 /// `Vec<i8>` as a byte string: the same bytes as a sequence of `i8` in bincode's standard
@@ -133,7 +134,7 @@ impl instant_distance::Point for QVec {
 pub type DenseGraph = instant_distance::HnswMap<QVec, u32>;
 
 /// The dense part of a shard: chunk vectors in an HNSW graph, and how they were made.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 pub struct DenseIndex {
     /// Id of the embedding model (e.g. the static model's source model and parameters).
     pub model_id: String,
@@ -268,7 +269,7 @@ pub const DENSE_MAGIC: &[u8; 8] = b"CHSRDENS";
 /// The dense part of a shard, stored in its own file so that a reader can search lexically as
 /// soon as the shard file has arrived and add the vectors when this file lands (the browser
 /// fetches it after the first result). Bound to its shard file by that file's SHA-256.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 pub struct DensePart {
     /// Subject of the shard.
     pub subject: String,

@@ -21,6 +21,7 @@
 //! [`ModelFormatError`].
 
 use super::frame::FrameKind;
+use bincode::{Decode, Encode};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::fmt;
@@ -84,7 +85,7 @@ impl fmt::Display for ModelFormatError {
 impl std::error::Error for ModelFormatError {}
 
 /// How token vectors are stored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Encode, Decode)]
 pub enum Quantization {
     /// One signed byte per component, with one f32 scale per row: `v[d] = scale * q[d]`.
     Int8,
@@ -120,7 +121,7 @@ impl Quantization {
 }
 
 /// The per-token weighting baked into the model.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 pub enum Weighting {
     /// Every token weighs 1.
     Uniform,
@@ -143,7 +144,7 @@ pub enum Weighting {
 }
 
 /// Settings of the BERT basic tokenizer + WordPiece that the vectors were made with.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Encode, Decode)]
 pub struct TokenizerSpec {
     /// Remove control characters and map whitespace to a space.
     pub clean_text: bool,
@@ -177,7 +178,7 @@ impl TokenizerSpec {
 }
 
 /// PCA applied to the transformer's output vectors.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 pub struct PcaInfo {
     /// Dimension of the transformer output (before PCA).
     pub input_dims: u32,
@@ -190,7 +191,7 @@ pub struct PcaInfo {
 }
 
 /// Which vocabulary tokens carry a vector.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Encode, Decode)]
 pub struct PruningInfo {
     /// File names (not paths) of the corpora whose tokens were kept; empty = full vocabulary.
     pub corpus_files: Vec<String>,
@@ -203,7 +204,7 @@ pub struct PruningInfo {
 }
 
 /// Everything a reader needs to know about a model before using it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 pub struct ModelHeader {
     /// The source model, e.g. `sentence-transformers/all-MiniLM-L6-v2`.
     pub source_model: String,
@@ -232,7 +233,7 @@ pub struct ModelHeader {
 }
 
 /// The payload of a model file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
 pub struct ModelPayload {
     /// Header.
     pub header: ModelHeader,

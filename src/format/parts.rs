@@ -19,6 +19,7 @@
 
 use super::frame::FrameKind;
 use super::{FormatError, TextEntry, FORMAT_VERSION, MAX_PAYLOAD};
+use bincode::{Decode, Encode};
 use serde::{Deserialize, Serialize};
 
 /// Magic bytes opening every postings-part file.
@@ -36,7 +37,7 @@ pub const POSTINGS_INLINE_BLOCKS: usize = 8;
 /// The postings of terms `first .. first + terms` of a shard (by term id, the dictionary's
 /// order): the slice of the shard's postings from the first term's offset to the end of the
 /// last's. Bound to its shard file by that file's SHA-256.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Encode, Decode)]
 pub struct PostingsPart {
     /// Subject of the shard.
     pub subject: String,
