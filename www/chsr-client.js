@@ -492,9 +492,18 @@ export class ChsrClient {
       await this.loadEntry(entry, (bytes, digest) => this.index.loadTerms(bytes, digest || undefined), onProgress);
     }
     const entries = m.shards.filter((s) => files.includes(s.file));
+    // A shard is decoded once the postings its query needs are on their way: a shard that
+    // arrives before its part list (both from a cache, on a second visit) would otherwise hold
+    // the main thread while its parts were not yet asked for.
+    let postingsNamed = () => {};
+    const early = [];
+    const postingsAsked = new Promise((resolve) => { postingsNamed = resolve; });
     const shards = entries.map((entry) => {
-      const p = this.loadEntry(entry, (bytes, digest) => (digest && this.index.loadShardWithDigest
-        ? this.index.loadShardWithDigest(entry.file, bytes, digest) : this.index.loadShard(entry.file, bytes)), onProgress);
+      const p = this.loadEntry(entry, async (bytes, digest) => {
+        await postingsAsked;
+        return digest && this.index.loadShardWithDigest
+          ? this.index.loadShardWithDigest(entry.file, bytes, digest) : this.index.loadShard(entry.file, bytes);
+      }, onProgress);
       this.shardLoads.set(entry.file, p.catch(() => {}));
       return p;
     });
@@ -503,18 +512,21 @@ export class ChsrClient {
     // shard is the error reported.
     const lists = entries.filter((e) => e.part_list && !this.index.isLoaded(e.part_list.file))
       .map((e) => this.loadPartList(e, null, onProgress));
-    const early = [];
-    if (query !== undefined && lists.length > 0) {
-      const listed = await Promise.allSettled(lists);
-      if (listed.every((r) => r.status === 'fulfilled')) {
-        let named;
-        try {
-          named = new Set(this.index.postingsNeeded(String(query ?? ''), options));
-        } catch (e) {
-          throw engineError(e);
+    try {
+      if (query !== undefined && lists.length > 0) {
+        const listed = await Promise.allSettled(lists);
+        if (listed.every((r) => r.status === 'fulfilled')) {
+          let wanted;
+          try {
+            wanted = new Set(this.index.postingsNeeded(String(query ?? ''), options));
+          } catch (e) {
+            throw engineError(e);
+          }
+          early.push(...this.postingsEntries(wanted).map((entry) => this.loadPostings(entry, onProgress)));
         }
-        early.push(...this.postingsEntries(named).map((entry) => this.loadPostings(entry, onProgress)));
       }
+    } finally {
+      postingsNamed();
     }
     for (const p of [...lists, ...early]) p.catch(() => {});
     await Promise.all(shards);
