@@ -399,30 +399,61 @@ const REASONS_FR = [
   [/^(\w+) (.+) named in the query$/, (m) => `${m[1]} ${m[2]} nommé(e) dans la requête`],
 ];
 
+// Numbers as `Intl.NumberFormat` writes them for the two interface languages (en-GB: `12,345.6`;
+// fr-FR: `12 345,6` with a narrow no-break space), written by hand: the first Intl formatter a
+// page makes loads the locale data, 11–23 ms measured in Chromium, and the pickers' counts are
+// on the way to the first result. `tests/browser/format.test.mjs` holds it to Intl's output.
+const SEPARATORS = { en: [',', '.'], fr: ['\u202f', ','] };
+
+/**
+ * `x` with at least `min` and at most `max` fraction digits, digits grouped by three, in the
+ * separators of `lang` ('en' or 'fr'). As Intl, it rounds the shortest decimal that reads back
+ * as `x` (what `String(x)` writes: 0.15, not 0.1499…), half away from zero.
+ */
+export function formatNumber(x, lang, { min = 0, max = 0 } = {}) {
+  if (!Number.isFinite(x)) return String(x);
+  const [group, decimal] = SEPARATORS[lang] || SEPARATORS.en;
+  // The shortest round-trip digits and where the decimal point falls among them.
+  const m = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(Math.abs(x)));
+  let digits = m[1] + (m[2] || '');
+  let point = m[1].length + (m[3] ? Number(m[3]) : 0);
+  if (point <= 0) { digits = '0'.repeat(1 - point) + digits; point = 1; }
+  if (point > digits.length) digits += '0'.repeat(point - digits.length);
+  // Keep `max` fraction digits, rounding half up on the decimal digits.
+  let kept = digits.slice(0, point + max);
+  if (digits.length > point + max && digits[point + max] >= '5') {
+    const d = kept.split('');
+    let i = d.length - 1;
+    while (i >= 0 && d[i] === '9') d[i--] = '0';
+    if (i < 0) { d.unshift('1'); point += 1; } else d[i] = String(Number(d[i]) + 1);
+    kept = d.join('');
+  }
+  const int = kept.slice(0, point).replace(/^0+(?=\d)/, '');
+  let frac = kept.slice(point).padEnd(min, '0');
+  while (frac.length > min && frac.endsWith('0')) frac = frac.slice(0, -1);
+  const sign = x < 0 || Object.is(x, -0) ? '-' : '';
+  return `${sign}${int.replace(/\B(?=(\d{3})+(?!\d))/g, group)}${frac ? decimal + frac : ''}`;
+}
+
 /** A translator for one language: `t(key, params)`, plus value labels and number formats. */
 export function translator(lang) {
   const dict = lang === 'fr' ? FR : EN;
-  const nf = new Intl.NumberFormat(lang === 'fr' ? 'fr-FR' : 'en-GB');
   const t = (key, params = {}) => {
     const s = dict[key] ?? EN[key] ?? key;
     return s.replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));
   };
   t.lang = lang;
-  t.num = (n) => nf.format(n);
+  t.num = (n) => formatNumber(n, lang, { max: 3 });
   t.value = (field, v) => {
     if (v === undefined || v === null || v === '') return '';
     return (VALUES[lang] && VALUES[lang][field] && VALUES[lang][field][v]) || String(v);
   };
   t.field = (f) => t(`field.${f}`);
-  // Formatters are made once: building an Intl.NumberFormat costs more than a search.
-  const mb = new Intl.NumberFormat(lang, { maximumFractionDigits: 1 });
-  const ms = new Intl.NumberFormat(lang, { maximumFractionDigits: 1, minimumFractionDigits: 1 });
-  const score = new Intl.NumberFormat(lang, { maximumFractionDigits: 4, minimumFractionDigits: 4 });
   t.size = (bytes) => (bytes >= 1e6
-    ? t('size.mb', { n: mb.format(bytes / 1e6) })
-    : t('size.kb', { n: nf.format(Math.max(1, Math.round(bytes / 1e3))) }));
-  t.ms = (x) => ms.format(x);
-  t.score = (x) => score.format(x);
+    ? t('size.mb', { n: formatNumber(bytes / 1e6, lang, { max: 1 }) })
+    : t('size.kb', { n: t.num(Math.max(1, Math.round(bytes / 1e3))) }));
+  t.ms = (x) => formatNumber(x, lang, { min: 1, max: 1 });
+  t.score = (x) => formatNumber(x, lang, { min: 4, max: 4 });
   t.reason = (r) => {
     if (lang !== 'fr') return r;
     for (const [re, f] of REASONS_FR) {
