@@ -24,6 +24,7 @@ use sha2::{Digest, Sha256};
 use std::fmt;
 
 pub mod dense;
+mod dictionary;
 pub mod frame;
 pub mod manifest;
 pub mod model;
@@ -48,7 +49,7 @@ use frame::FrameKind;
 /// Magic bytes opening every shard file.
 pub const MAGIC: &[u8; 8] = b"CHSRSHRD";
 /// Version of the shard layout this build writes and reads.
-pub const FORMAT_VERSION: u32 = 4;
+pub const FORMAT_VERSION: u32 = 5;
 /// Name of the manifest format, stored in `manifest.json`.
 pub const MANIFEST_FORMAT: &str = "chsr-manifest";
 /// Size of the fixed header preceding the payload.
@@ -324,7 +325,9 @@ pub struct BuildParams {
 /// `terms` is sorted; for term `i`, its postings are
 /// `postings[offsets[i] as usize..offsets[i + 1] as usize]`, a sequence of LEB128 varint pairs
 /// (doc-id delta, term frequency) in increasing doc order.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Encode, Decode)]
+///
+/// On disk the terms are front-coded and the offsets written as lengths (`format::dictionary`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct LexicalIndex {
     /// Sorted distinct terms.
     pub terms: Vec<String>,

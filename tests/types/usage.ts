@@ -225,7 +225,7 @@ async function integrate(): Promise<void> {
     const files: string[] = ChsrClient.shardFiles(entry);
     const withoutText: string[] = ChsrClient.shardFiles(entry, { text: false });
     const parts: string[] = await client.partFiles(entry);
-    const listed: PartList = { format: 'chsr-part-list', format_version: 4, subject: entry.subject, level: entry.level, shard_sha256: entry.sha256, text: [], postings: [] };
+    const listed: PartList = { format: 'chsr-part-list', format_version: 5, subject: entry.subject, level: entry.level, shard_sha256: entry.sha256, text: [], postings: [] };
     const none: string[] = await client.partFiles(entry, listed);
     console.log(files.map((f) => client.fileUrl(f)), withoutText.length, parts.length, none.length);
   }
