@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::fmt;
 
+mod columns;
 pub mod dense;
 mod dictionary;
 pub mod frame;
@@ -227,7 +228,7 @@ impl fmt::Display for Field {
 /// One chunk as stored in a shard: curriculum metadata and display text.
 ///
 /// Scalar metadata is kept as text (`chapter` 4 is stored as `"4"`), which is how scopes compare.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, Encode, Decode)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChunkRecord {
     /// Unique, stable id.
     pub id: String,
@@ -480,8 +481,9 @@ impl Iterator for PostingIter<'_> {
     }
 }
 
-/// Everything a shard holds after its header.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
+/// Everything a shard holds after its header (on disk its chunks and near-duplicates by column:
+/// `format::columns`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ShardPayload {
     /// Build parameters.
     pub params: BuildParams,
@@ -508,7 +510,7 @@ pub struct ShardPayload {
 }
 
 /// One chunk's near-duplicate, found at build time.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct NearDuplicate {
     /// Position of the chunk in its shard.
     pub chunk: u32,
