@@ -510,7 +510,7 @@ pub struct ShardPayload {
 }
 
 /// One chunk's near-duplicate, found at build time.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct NearDuplicate {
     /// Position of the chunk in its shard.
     pub chunk: u32,

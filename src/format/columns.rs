@@ -27,8 +27,21 @@ macro_rules! by_column {
             let n = u64::decode(decoder)?;
             let n = usize::try_from(n).map_err(|_| DecodeError::OutsideUsizeRange(n))?;
             decoder.claim_container_read::<$ty>(n)?;
-            let mut records = vec![<$ty>::default(); n];
-            $( for r in records.iter_mut() { r.$f = Decode::decode(decoder)?; } )*
+            // Each column into its own vector, then the records in one pass (27 passes over
+            // the records themselves cost more than the decoding, measured).
+            $(
+                let mut $f = {
+                    let mut column = Vec::with_capacity(n);
+                    for _ in 0..n {
+                        column.push(Decode::decode(decoder)?);
+                    }
+                    column.into_iter()
+                };
+            )*
+            let mut records = Vec::with_capacity(n);
+            for _ in 0..n {
+                records.push($ty { $($f: $f.next().expect("n values per column")),* });
+            }
             Ok(records)
         }
     };

@@ -14,13 +14,15 @@
 //! a character boundary, lengths whose sum overflows.
 
 use super::LexicalIndex;
+use bincode::de::read::Reader;
 use bincode::de::{BorrowDecoder, Decoder};
 use bincode::enc::Encoder;
 use bincode::error::{DecodeError, EncodeError};
 use bincode::{BorrowDecode, Decode, Encode};
 
-/// The lexical index as stored: terms front-coded, postings as lengths.
-#[derive(Encode, Decode)]
+/// The lexical index as stored: terms front-coded, postings as lengths (written as is; read
+/// field by field by `LexicalIndex`'s `Decode`, in this order).
+#[derive(Encode)]
 struct Stored {
     /// Per term: bytes shared with the term before it, then the rest of the term.
     terms: Vec<(u32, String)>,
@@ -68,25 +70,36 @@ impl Encode for LexicalIndex {
 
 impl<C> Decode<C> for LexicalIndex {
     fn decode<D: Decoder<Context = C>>(decoder: &mut D) -> Result<Self, DecodeError> {
-        let s = Stored::decode(decoder)?;
-        let mut terms: Vec<String> = Vec::with_capacity(s.terms.len());
-        for (shared, rest) in s.terms {
+        // `Stored`, field by field, the terms rebuilt as they are read (no intermediate suffix
+        // strings).
+        let n = usize_len(decoder)?;
+        decoder.claim_container_read::<String>(n)?;
+        let mut terms: Vec<String> = Vec::with_capacity(n);
+        for _ in 0..n {
+            let shared = u32::decode(decoder)? as usize;
+            let rest = usize_len(decoder)?;
+            decoder.claim_bytes_read(rest)?;
             let prev = terms.last().map_or("", String::as_str);
-            let shared = shared as usize;
             if shared > prev.len() || !prev.is_char_boundary(shared) {
                 return Err(DecodeError::Other(
                     "front-coded term: shared prefix out of range",
                 ));
             }
-            let mut t = String::with_capacity(shared + rest.len());
-            t.push_str(&prev[..shared]);
-            t.push_str(&rest);
-            terms.push(t);
+            let mut bytes = Vec::with_capacity(shared + rest);
+            bytes.extend_from_slice(&prev.as_bytes()[..shared]);
+            bytes.resize(shared + rest, 0);
+            decoder.reader().read(&mut bytes[shared..])?;
+            let term = String::from_utf8(bytes).map_err(|e| DecodeError::Utf8 {
+                inner: e.utf8_error(),
+            })?;
+            terms.push(term);
         }
-        let mut offsets = Vec::with_capacity(s.lengths.len() + 1);
+        let df = Vec::<u32>::decode(decoder)?;
+        let lengths = Vec::<u32>::decode(decoder)?;
+        let mut offsets = Vec::with_capacity(lengths.len() + 1);
         let mut at = 0u32;
         offsets.push(at);
-        for len in s.lengths {
+        for len in lengths {
             at = at
                 .checked_add(len)
                 .ok_or(DecodeError::Other("postings lengths overflow"))?;
@@ -94,12 +107,18 @@ impl<C> Decode<C> for LexicalIndex {
         }
         Ok(LexicalIndex {
             terms,
-            df: s.df,
+            df,
             offsets,
-            postings: s.postings,
-            doc_len: s.doc_len,
+            postings: Decode::decode(decoder)?,
+            doc_len: Decode::decode(decoder)?,
         })
     }
+}
+
+/// A collection length as bincode writes it (a `u64`), as a `usize`.
+fn usize_len<C, D: Decoder<Context = C>>(decoder: &mut D) -> Result<usize, DecodeError> {
+    let n = u64::decode(decoder)?;
+    usize::try_from(n).map_err(|_| DecodeError::OutsideUsizeRange(n))
 }
 
 impl<'de, C> BorrowDecode<'de, C> for LexicalIndex {
