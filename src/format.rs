@@ -24,6 +24,7 @@ use sha2::{Digest, Sha256};
 use std::fmt;
 
 mod columns;
+pub use columns::encoded_chunks;
 pub mod dense;
 mod dictionary;
 pub mod frame;
@@ -309,7 +310,7 @@ impl ChunkRecord {
 }
 
 /// Parameters the shard was built with; the reader checks them.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct BuildParams {
     /// [`crate::analysis::ANALYZER_VERSION`] at build time.
     pub analyzer_version: u32,
@@ -328,7 +329,7 @@ pub struct BuildParams {
 /// (doc-id delta, term frequency) in increasing doc order.
 ///
 /// On disk the terms are front-coded and the offsets written as lengths (`format::dictionary`).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct LexicalIndex {
     /// Sorted distinct terms.
     pub terms: Vec<String>,
@@ -337,7 +338,6 @@ pub struct LexicalIndex {
     /// Start offset of each term's postings in `postings`, plus a final end offset.
     pub offsets: Vec<u32>,
     /// Encoded postings.
-    #[serde(with = "serde_bytes")]
     pub postings: Vec<u8>,
     /// Number of terms per chunk.
     pub doc_len: Vec<u32>,
@@ -483,7 +483,7 @@ impl Iterator for PostingIter<'_> {
 
 /// Everything a shard holds after its header (on disk its chunks and near-duplicates by column:
 /// `format::columns`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ShardPayload {
     /// Build parameters.
     pub params: BuildParams,
@@ -510,7 +510,7 @@ pub struct ShardPayload {
 }
 
 /// One chunk's near-duplicate, found at build time.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct NearDuplicate {
     /// Position of the chunk in its shard.
     pub chunk: u32,

@@ -36,6 +36,16 @@ fn library(out: &BuildOutput, postings: bool) -> Library {
     lib
 }
 
+/// The bytes of the built file `name`.
+fn built_file<'a>(out: &'a BuildOutput, name: &str) -> &'a [u8] {
+    out.shards
+        .iter()
+        .flat_map(|s| s.files())
+        .find(|(file, _)| *file == name)
+        .unwrap_or_else(|| panic!("{name} is not a built file"))
+        .1
+}
+
 fn physics_hs() -> Scope {
     Scope::new()
         .with(Field::Subject, "physics")
@@ -86,14 +96,7 @@ fn a_search_needs_the_postings_of_its_own_terms_and_then_ranks_as_with_inline_po
             }
         }
         for f in &needed {
-            let bytes = split
-                .shards
-                .iter()
-                .flat_map(|s| s.files())
-                .find(|(name, _)| name == f)
-                .unwrap()
-                .1;
-            lib.load_postings(f, bytes).unwrap();
+            lib.load_postings(f, built_file(&split, f)).unwrap();
         }
         assert!(lib.postings_needed(q, &opts).is_empty());
         for v in [Variant::C, Variant::E, Variant::F] {
@@ -232,14 +235,7 @@ fn a_part_list_before_its_shard_names_the_postings_to_fetch_with_it() {
             "{q}: {after:?} not all in {before:?}"
         );
         for f in &before {
-            let bytes = split
-                .shards
-                .iter()
-                .flat_map(|s| s.files())
-                .find(|(name, _)| name == f)
-                .unwrap()
-                .1;
-            early.load_postings(f, bytes).unwrap();
+            early.load_postings(f, built_file(&split, f)).unwrap();
         }
         assert!(early.postings_needed(q, &opts).is_empty());
         early.search(q, &physics_hs(), &opts).unwrap();

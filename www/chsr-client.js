@@ -259,6 +259,23 @@ const textProgressEntry = (t) => ({ ...t.part, kind: 'text', subject: t.subject,
 /** A postings part the module names (`postingsRemaining`) as a download's progress entry. */
 const postingsProgressEntry = (t) => ({ ...t.part, kind: 'postings', subject: t.subject, level: t.level, postingsOf: t.shard });
 
+/**
+ * The postings parts a search of `query` needs, named by the engine once the shards' part lists
+ * (`lists`, their loads) are in, and their downloads started: the loads (none when a list
+ * failed: the parts are named again after the shard).
+ */
+async function postingsFromLists(client, lists, query, options, onProgress) {
+  const listed = await Promise.allSettled(lists);
+  if (!listed.every((r) => r.status === 'fulfilled')) return [];
+  let wanted;
+  try {
+    wanted = new Set(client.index.postingsNeeded(String(query ?? ''), options));
+  } catch (e) {
+    throw engineError(e);
+  }
+  return client.postingsEntries(wanted).map((entry) => client.loadPostings(entry, onProgress));
+}
+
 /** A chsr index bound to a manifest URL. */
 export class ChsrClient {
   constructor(index, baseUrl) {
@@ -492,42 +509,26 @@ export class ChsrClient {
       await this.loadEntry(entry, (bytes, digest) => this.index.loadTerms(bytes, digest || undefined), onProgress);
     }
     const entries = m.shards.filter((s) => files.includes(s.file));
-    // A shard is decoded once the postings its query needs are on their way: a shard that
-    // arrives before its part list (both from a cache, on a second visit) would otherwise hold
-    // the main thread while its parts were not yet asked for.
-    let postingsNamed = () => {};
-    const early = [];
-    const postingsAsked = new Promise((resolve) => { postingsNamed = resolve; });
+    // Each shard's part list downloads with it (the engine holds a list that arrives first);
+    // then the postings parts the query needs, named from the lists and fetched while the shards
+    // still download. A shard is decoded once those are asked for: one that arrives before its
+    // list (both from a cache, on a second visit) would otherwise hold the main thread first.
+    const lists = entries.filter((e) => e.part_list && !this.index.isLoaded(e.part_list.file))
+      .map((e) => this.loadPartList(e, null, onProgress));
+    const asking = query !== undefined && lists.length > 0
+      ? postingsFromLists(this, lists, query, options, onProgress) : Promise.resolve([]);
+    const asked = asking.catch(() => {});
     const shards = entries.map((entry) => {
       const p = this.loadEntry(entry, async (bytes, digest) => {
-        await postingsAsked;
+        await asked;
         return digest && this.index.loadShardWithDigest
           ? this.index.loadShardWithDigest(entry.file, bytes, digest) : this.index.loadShard(entry.file, bytes);
       }, onProgress);
       this.shardLoads.set(entry.file, p.catch(() => {}));
       return p;
     });
-    // Each shard's part list downloads with it (the engine holds a list that arrives first);
-    // then the postings parts the query needs, fetched while the shards still download. A failed
-    // shard is the error reported.
-    const lists = entries.filter((e) => e.part_list && !this.index.isLoaded(e.part_list.file))
-      .map((e) => this.loadPartList(e, null, onProgress));
-    try {
-      if (query !== undefined && lists.length > 0) {
-        const listed = await Promise.allSettled(lists);
-        if (listed.every((r) => r.status === 'fulfilled')) {
-          let wanted;
-          try {
-            wanted = new Set(this.index.postingsNeeded(String(query ?? ''), options));
-          } catch (e) {
-            throw engineError(e);
-          }
-          early.push(...this.postingsEntries(wanted).map((entry) => this.loadPostings(entry, onProgress)));
-        }
-      }
-    } finally {
-      postingsNamed();
-    }
+    // A failed shard is the error reported.
+    const early = await asking;
     for (const p of [...lists, ...early]) p.catch(() => {});
     await Promise.all(shards);
     await Promise.all([...lists, ...early]);

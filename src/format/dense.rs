@@ -134,7 +134,7 @@ impl instant_distance::Point for QVec {
 pub type DenseGraph = instant_distance::HnswMap<QVec, u32>;
 
 /// The dense part of a shard: chunk vectors in an HNSW graph, and how they were made.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct DenseIndex {
     /// Id of the embedding model (e.g. the static model's source model and parameters).
     pub model_id: String,
@@ -149,7 +149,6 @@ pub struct DenseIndex {
     /// Seed of the graph's layer assignment.
     pub seed: u64,
     /// The [`DenseGraph`], bincode-encoded.
-    #[serde(with = "serde_bytes")]
     pub graph: Vec<u8>,
 }
 
@@ -269,7 +268,7 @@ pub const DENSE_MAGIC: &[u8; 8] = b"CHSRDENS";
 /// The dense part of a shard, stored in its own file so that a reader can search lexically as
 /// soon as the shard file has arrived and add the vectors when this file lands (the browser
 /// fetches it after the first result). Bound to its shard file by that file's SHA-256.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct DensePart {
     /// Subject of the shard.
     pub subject: String,

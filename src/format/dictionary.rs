@@ -15,23 +15,10 @@
 
 use super::LexicalIndex;
 use bincode::de::read::Reader;
-use bincode::de::{BorrowDecoder, Decoder};
+use bincode::de::Decoder;
 use bincode::enc::Encoder;
 use bincode::error::{DecodeError, EncodeError};
-use bincode::{BorrowDecode, Decode, Encode};
-
-/// The lexical index as stored: terms front-coded, postings as lengths (written as is; read
-/// field by field by `LexicalIndex`'s `Decode`, in this order).
-#[derive(Encode)]
-struct Stored {
-    /// Per term: bytes shared with the term before it, then the rest of the term.
-    terms: Vec<(u32, String)>,
-    df: Vec<u32>,
-    /// Per term: the byte length of its postings.
-    lengths: Vec<u32>,
-    postings: Vec<u8>,
-    doc_len: Vec<u32>,
-}
+use bincode::{Decode, Encode};
 
 /// Length in bytes of the longest common prefix of `a` and `b` that ends on a character boundary.
 fn shared_prefix(a: &str, b: &str) -> usize {
@@ -39,39 +26,36 @@ fn shared_prefix(a: &str, b: &str) -> usize {
     (0..=n).rev().find(|&i| b.is_char_boundary(i)).unwrap_or(0)
 }
 
+/// The lexical index as stored, field after field: the terms (their count, then per term the
+/// bytes it shares with the term before it as a `u32` and the rest as a string), the document
+/// frequencies, the postings lengths (their count, then one per term), the postings, the
+/// document lengths; bincode 2's standard encoding throughout.
 impl Encode for LexicalIndex {
     fn encode<E: Encoder>(&self, encoder: &mut E) -> Result<(), EncodeError> {
+        (self.terms.len() as u64).encode(encoder)?;
         let mut prev = "";
-        let terms = self
-            .terms
-            .iter()
-            .map(|t| {
-                let p = shared_prefix(prev, t);
-                prev = t;
-                (p as u32, t[p..].to_string())
-            })
-            .collect();
-        let lengths = self
-            .offsets
-            .windows(2)
-            .map(|w| w[1].checked_sub(w[0]))
-            .collect::<Option<Vec<u32>>>()
-            .ok_or(EncodeError::Other("postings offsets out of order"))?;
-        Stored {
-            terms,
-            df: self.df.clone(),
-            lengths,
-            postings: self.postings.clone(),
-            doc_len: self.doc_len.clone(),
+        for t in &self.terms {
+            let p = shared_prefix(prev, t);
+            (p as u32).encode(encoder)?;
+            t[p..].encode(encoder)?;
+            prev = t;
         }
-        .encode(encoder)
+        self.df.encode(encoder)?;
+        (self.offsets.len().saturating_sub(1) as u64).encode(encoder)?;
+        for w in self.offsets.windows(2) {
+            let len = w[1]
+                .checked_sub(w[0])
+                .ok_or(EncodeError::Other("postings offsets out of order"))?;
+            len.encode(encoder)?;
+        }
+        self.postings.encode(encoder)?;
+        self.doc_len.encode(encoder)
     }
 }
 
 impl<C> Decode<C> for LexicalIndex {
     fn decode<D: Decoder<Context = C>>(decoder: &mut D) -> Result<Self, DecodeError> {
-        // `Stored`, field by field, the terms rebuilt as they are read (no intermediate suffix
-        // strings).
+        // As `encode` writes it, the terms rebuilt as they are read.
         let n = usize_len(decoder)?;
         decoder.claim_container_read::<String>(n)?;
         let mut terms: Vec<String> = Vec::with_capacity(n);
@@ -116,18 +100,12 @@ impl<C> Decode<C> for LexicalIndex {
 }
 
 /// A collection length as bincode writes it (a `u64`), as a `usize`.
-fn usize_len<C, D: Decoder<Context = C>>(decoder: &mut D) -> Result<usize, DecodeError> {
+pub(super) fn usize_len<C, D: Decoder<Context = C>>(decoder: &mut D) -> Result<usize, DecodeError> {
     let n = u64::decode(decoder)?;
     usize::try_from(n).map_err(|_| DecodeError::OutsideUsizeRange(n))
 }
 
-impl<'de, C> BorrowDecode<'de, C> for LexicalIndex {
-    fn borrow_decode<D: BorrowDecoder<'de, Context = C>>(
-        decoder: &mut D,
-    ) -> Result<Self, DecodeError> {
-        Self::decode(decoder)
-    }
-}
+bincode::impl_borrow_decode!(LexicalIndex);
 
 #[cfg(test)]
 mod tests {
@@ -174,12 +152,11 @@ mod tests {
     #[test]
     fn hostile_prefixes_and_lengths_are_refused() {
         let c = bincode::config::standard();
-        let stored = |terms: Vec<(u32, String)>, lengths: Vec<u32>| Stored {
-            df: vec![1; terms.len()],
-            terms,
-            lengths,
-            postings: vec![],
-            doc_len: vec![],
+        // The stored fields in order: terms, df, lengths, postings, doc_len.
+        type Stored = (Vec<(u32, String)>, Vec<u32>, Vec<u32>, Vec<u8>, Vec<u32>);
+        let stored = |terms: Vec<(u32, String)>, lengths: Vec<u32>| -> Stored {
+            let df = vec![1; terms.len()];
+            (terms, df, lengths, vec![], vec![])
         };
         let decode = |s: Stored| {
             let bytes = bincode::encode_to_vec(s, c).unwrap();

@@ -22,7 +22,6 @@
 
 use super::frame::FrameKind;
 use bincode::{Decode, Encode};
-use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::fmt;
 
@@ -85,7 +84,7 @@ impl fmt::Display for ModelFormatError {
 impl std::error::Error for ModelFormatError {}
 
 /// How token vectors are stored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Encode, Decode)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Encode, Decode)]
 pub enum Quantization {
     /// One signed byte per component, with one f32 scale per row: `v[d] = scale * q[d]`.
     Int8,
@@ -121,7 +120,7 @@ impl Quantization {
 }
 
 /// The per-token weighting baked into the model.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub enum Weighting {
     /// Every token weighs 1.
     Uniform,
@@ -144,7 +143,7 @@ pub enum Weighting {
 }
 
 /// Settings of the BERT basic tokenizer + WordPiece that the vectors were made with.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Encode, Decode)]
+#[derive(Clone, Debug, PartialEq, Eq, Encode, Decode)]
 pub struct TokenizerSpec {
     /// Remove control characters and map whitespace to a space.
     pub clean_text: bool,
@@ -178,7 +177,7 @@ impl TokenizerSpec {
 }
 
 /// PCA applied to the transformer's output vectors.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct PcaInfo {
     /// Dimension of the transformer output (before PCA).
     pub input_dims: u32,
@@ -191,7 +190,7 @@ pub struct PcaInfo {
 }
 
 /// Which vocabulary tokens carry a vector.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Encode, Decode)]
+#[derive(Clone, Debug, PartialEq, Eq, Encode, Decode)]
 pub struct PruningInfo {
     /// File names (not paths) of the corpora whose tokens were kept; empty = full vocabulary.
     pub corpus_files: Vec<String>,
@@ -204,7 +203,7 @@ pub struct PruningInfo {
 }
 
 /// Everything a reader needs to know about a model before using it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct ModelHeader {
     /// The source model, e.g. `sentence-transformers/all-MiniLM-L6-v2`.
     pub source_model: String,
@@ -233,7 +232,7 @@ pub struct ModelHeader {
 }
 
 /// The payload of a model file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Encode, Decode)]
+#[derive(Clone, Debug, PartialEq, Encode, Decode)]
 pub struct ModelPayload {
     /// Header.
     pub header: ModelHeader,
@@ -242,13 +241,10 @@ pub struct ModelPayload {
     /// Vocabulary ids of the rows, strictly increasing.
     pub row_ids: Vec<u32>,
     /// Per-row weight, f32 little-endian (4 bytes per row).
-    #[serde(with = "serde_bytes")]
     pub weights: Vec<u8>,
     /// Per-row int8 scale, f32 little-endian (4 bytes per row); empty for f16.
-    #[serde(with = "serde_bytes")]
     pub scales: Vec<u8>,
     /// Row-major vectors, `rows × dims` components (int8, or f16 little-endian).
-    #[serde(with = "serde_bytes")]
     pub vectors: Vec<u8>,
 }
 

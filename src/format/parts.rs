@@ -37,7 +37,7 @@ pub const POSTINGS_INLINE_BLOCKS: usize = 8;
 /// The postings of terms `first .. first + terms` of a shard (by term id, the dictionary's
 /// order): the slice of the shard's postings from the first term's offset to the end of the
 /// last's. Bound to its shard file by that file's SHA-256.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Encode, Decode)]
+#[derive(Clone, Debug, PartialEq, Eq, Encode, Decode)]
 pub struct PostingsPart {
     /// Subject of the shard.
     pub subject: String,
@@ -50,7 +50,6 @@ pub struct PostingsPart {
     /// Number of terms in the block.
     pub terms: u32,
     /// Their encoded postings, as in [`super::LexicalIndex::postings`].
-    #[serde(with = "serde_bytes")]
     pub postings: Vec<u8>,
 }
 

@@ -119,7 +119,7 @@ impl TermFilter {
 }
 
 /// One shard's filter in the term-filter file: the bit array stored as raw bytes.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Encode, Decode)]
+#[derive(Clone, Debug, PartialEq, Eq, Encode, Decode)]
 pub struct ShardTermFilter {
     /// The shard's file name, as in the manifest.
     pub file: String,
@@ -154,7 +154,7 @@ impl ShardTermFilter {
 
 /// The payload of the term-filter file (`terms.<16 hex>.chsrt`): the filter of every shard a
 /// widening step could load, in manifest order.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Encode, Decode)]
+#[derive(Clone, Debug, PartialEq, Eq, Encode, Decode)]
 pub struct TermFiltersFile {
     /// One filter per shard that has one.
     pub filters: Vec<ShardTermFilter>,

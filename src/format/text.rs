@@ -12,7 +12,6 @@
 use super::frame::FrameKind;
 use super::{FormatError, FORMAT_VERSION, MAX_PAYLOAD};
 use bincode::{Decode, Encode};
-use serde::{Deserialize, Serialize};
 
 /// Magic bytes opening every text-part file.
 pub const TEXT_MAGIC: &[u8; 8] = b"CHSRTEXT";
@@ -24,7 +23,7 @@ pub const TEXT_BLOCK_BYTES: usize = 16 * 1024;
 
 /// The display text of chunks `first .. first + texts.len()` of a shard. Bound to its shard
 /// file by that file's SHA-256.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Encode, Decode)]
+#[derive(Clone, Debug, PartialEq, Eq, Encode, Decode)]
 pub struct TextPart {
     /// Subject of the shard.
     pub subject: String,
