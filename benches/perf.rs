@@ -430,11 +430,12 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-fn bin<T: serde::Serialize>(v: &T) -> Vec<u8> {
-    bincode::serde::encode_to_vec(v, bincode::config::standard()).unwrap_or_default()
+/// `v` in bincode 2's standard encoding, as the shard formats write their fields.
+fn bin<T: bincode::Encode>(v: &T) -> Vec<u8> {
+    bincode::encode_to_vec(v, bincode::config::standard()).unwrap_or_default()
 }
 
-fn enc_len<T: serde::Serialize>(v: &T) -> usize {
+fn enc_len<T: bincode::Encode>(v: &T) -> usize {
     bin(v).len()
 }
 
@@ -483,15 +484,21 @@ fn load(o: &Opts) -> Result<(), String> {
             let t = Instant::now();
             let config = bincode::config::standard().with_limit::<{ 1 << 31 }>();
             let (mut p, _): (ShardPayload, usize) =
-                bincode::serde::decode_from_slice(body, config).map_err(err(&e.file))?;
+                bincode::decode_from_slice(body, config).map_err(err(&e.file))?;
             if let Some(b) = &part_bytes {
                 p.dense = Some(decode_dense_part(b, false).map_err(err(&e.file))?.index);
             }
             t_dec.push(ms(t));
             let t = Instant::now();
-            p.lexical
-                .validate(p.chunks.len())
-                .map_err(|x| x.to_string())?;
+            // A shard with postings parts holds the tables only (the parts are checked as they
+            // arrive), as `decode_shard` checks it.
+            if p.postings_blocks.is_empty() {
+                p.lexical.validate(p.chunks.len())
+            } else {
+                let total = p.lexical.offsets.last().map_or(0, |&e| e as usize);
+                p.lexical.validate_tables(p.chunks.len(), total)
+            }
+            .map_err(|x| x.to_string())?;
             t_val.push(ms(t));
             let t = Instant::now();
             if let Some(d) = &p.dense {
@@ -525,7 +532,7 @@ fn load(o: &Opts) -> Result<(), String> {
                 .collect();
             for (part, bytes) in [
                 ("text", bin(&text)),
-                ("meta", bin(&meta)),
+                ("meta", chsr::format::encoded_chunks(&meta)),
                 ("lexical", bin(&p.lexical)),
                 ("dense", bin(&p.dense)),
             ] {
@@ -534,7 +541,7 @@ fn load(o: &Opts) -> Result<(), String> {
             }
         }
         let text: usize = p.chunks.iter().map(|c| c.text.len()).sum();
-        let chunks_len = enc_len(&p.chunks);
+        let chunks_len = chsr::format::encoded_chunks(&p.chunks).len();
         let lexical = enc_len(&p.lexical);
         let dense = p.dense.as_ref().map(enc_len).unwrap_or(0);
         let vec_bytes = p
