@@ -58,7 +58,33 @@ fn main() {
             }
         }
     }
+    // LEXICAL=1: variant F without its dense list, the lexical margin varied instead
+    // (`dense` is then unused).
+    let lexical = std::env::var("LEXICAL").is_ok_and(|v| v == "1");
+    if lexical {
+        grid = vec![("off".into(), 0, 1.0, 0)];
+        for r in list("SLOTS", &[1usize, 2, 3]) {
+            for m in list("MARGINS", &[0.8f64, 0.85, 0.9, 0.93, 0.95, 0.97, 0.99]) {
+                grid.push((format!("r{r}-l{m}"), r, m, 0));
+            }
+        }
+    }
     for (label, slots, margin, dense) in grid {
+        if lexical {
+            let mut opts = SearchOptions::for_variant(Variant::F);
+            opts.stages.dense = std::env::var("WITH_DENSE").is_ok();
+            opts.rerank.coverage_slots = slots;
+            opts.rerank.coverage_lexical_margin = margin;
+            let systems = vec![eval::System {
+                name: "F-lexical".into(),
+                opts,
+            }];
+            let runs = eval::run_systems(&lib, &queries, &systems, 1).expect("searches run");
+            let path = out.join(format!("{label}.jsonl"));
+            std::fs::write(&path, eval::report::runs_jsonl(&queries, &runs)).expect("runs written");
+            eprintln!("{}", path.display());
+            continue;
+        }
         let systems: Vec<eval::System> = [Variant::E, Variant::D]
             .into_iter()
             .map(|v| {

@@ -39,7 +39,9 @@
 //!   (scores after the boosts and penalties, before the same-section boost);
 //! * the dense list, the second and independent opinion, backs the top section: one of its
 //!   chunks ranks within the first `coverage_dense` of that list;
-//! * there is no dense list (a lexical-only search has no second opinion and keeps its ranking).
+//! * there is no dense list (a lexical-only search has no second opinion and keeps its ranking),
+//!   unless the runner-up's best reaches `coverage_lexical_margin` × the top section's (off by
+//!   default: on OpenCERB dev it traded nDCG@8 for little exact-scope success, docs/benchmark.md).
 //!
 //! A chunk without a section key is a section of its own. Moved chunks keep their score and
 //! carry an [`Adjustment`] of 0 saying why they are on the first screen.
@@ -84,6 +86,10 @@ pub struct RerankConfig {
     /// Section coverage: the evidence is decisive when a chunk of the top section ranks within
     /// the first `coverage_dense` of the dense list (0: the dense list never backs it).
     pub coverage_dense: usize,
+    /// Section coverage without a dense list (a lexical-only search): the evidence is decisive
+    /// when the runner-up section's best score is below this share of the top section's (above
+    /// 1: a lexical-only search never moves a result).
+    pub coverage_lexical_margin: f64,
 }
 
 impl RerankConfig {
@@ -115,6 +121,7 @@ impl Default for RerankConfig {
             coverage_slots: 2,
             coverage_margin: 0.95,
             coverage_dense: 4,
+            coverage_lexical_margin: 2.0,
         }
     }
 }
@@ -186,7 +193,7 @@ fn undecided<K>(cands: &[Candidate<'_, K>], cfg: &RerankConfig) -> bool {
         return false;
     }
     if cands.iter().all(|c| c.dense_rank.is_none()) {
-        return false;
+        return runner_up.score >= cfg.coverage_lexical_margin * first.score;
     }
     !cands
         .iter()

@@ -375,6 +375,7 @@ fn coverage_cfg() -> RerankConfig {
         coverage_slots: 2,
         coverage_margin: 0.95,
         coverage_dense: 4,
+        coverage_lexical_margin: 2.0,
         ..RerankConfig::default()
     }
 }
