@@ -65,6 +65,27 @@ fn a_query_vector_from_the_same_model_drives_the_dense_path() {
 }
 
 #[test]
+fn the_default_variant_uses_a_callers_query_vector_unless_told_not_to() {
+    // F is lexical-only by default; a query vector asks for its dense list.
+    let lib = library();
+    let v = json!({"query_vector": [0.1, 0.9, 0.0, 0.0], "vector_model": "acme/embed-4", "k": 3});
+    let r = lib.search("heat", &scope(), &opts(v.clone())).unwrap();
+    assert!(r.trace.dense_path && !r.trace.dense_plans.is_empty());
+    assert!(r.results.iter().any(|h| h.dense_rank.is_some()));
+    let mut off = v;
+    off["dense"] = json!(false);
+    let r = lib.search("heat", &scope(), &opts(off)).unwrap();
+    assert!(!r.trace.dense_path && r.trace.dense_plans.is_empty());
+    assert!(r.results.iter().all(|h| h.dense_rank.is_none()));
+    // Without a vector, the default searches by keywords only.
+    let r = lib
+        .search("heat", &scope(), &opts(json!({"k": 3})))
+        .unwrap();
+    assert!(!r.trace.dense_path && r.trace.dense_plans.is_empty());
+    assert_eq!(r.results[0].id, "a");
+}
+
+#[test]
 fn mismatched_vectors_are_clear_errors() {
     let lib = library();
     let e = lib

@@ -477,12 +477,20 @@ fn the_paper_ladder_and_chsrs_steps_end_at_f() {
     assert!(!c.stages.rerank && c.dense_weight == 1.0 && c.rrf_k == 60.0);
     let f = SearchOptions::for_variant(Variant::F);
     assert_eq!(f, SearchOptions::default(), "F is the default");
-    assert!(f.stages.dense && f.dense_weight == 0.1);
-    let fl = eval::system("F-lexical", 8).unwrap().opts;
-    assert!(!fl.stages.dense, "F-lexical leaves the vectors out");
+    assert!(!f.stages.dense, "F is lexical-only by default");
+    assert_eq!(
+        eval::system("F-lexical", 8).unwrap().opts,
+        eval::system("F", 8).unwrap().opts
+    );
+    let fd = eval::system("F+dense", 8).unwrap().opts;
+    assert!(
+        fd.stages.dense && fd.dense_weight == 0.1,
+        "F+dense adds the dense list at 0.1"
+    );
     let mut last = eval::system("E+evidence", 8).unwrap().opts;
     assert_ne!(last, eval::system("F", 8).unwrap().opts);
     last.dense_weight = f.dense_weight;
+    last.stages.dense = false;
     last.variant = Variant::F;
     assert_eq!(
         last,

@@ -82,6 +82,12 @@ fn the_generator_covers_what_it_claims() {
     for s in Setup::ALL {
         assert!(cases.iter().any(|c| c.setup == s), "{s:?}");
     }
+    assert!(
+        cases.iter().any(|c| c.options["variant"] == "F"
+            && c.options["dense"] == true
+            && c.setup != Setup::Lexical),
+        "F with its dense list asked for, on shards with vectors"
+    );
     assert!(cases.iter().any(|c| c.query.is_empty()));
     assert!(cases.iter().any(|c| c.query.len() > 16 * 1024));
     let libs: Vec<_> = Setup::ALL.iter().map(|s| fixture.library(*s)).collect();

@@ -15,8 +15,11 @@ import { applyUpdate, keepOffline, offlineSupported, onOfflineEvent, registerOff
 const $ = (id) => document.getElementById(id);
 const FACETS = ['doc_type', 'chapter', 'year', 'paper', 'exam', 'lang'];
 const FIELDS = ['subject', 'level', ...FACETS];
-// Cards show snippets; a result's full text comes with "Show the whole section".
-const OPTIONS = { k: 10, text: false };
+// Cards show snippets; a result's full text comes with "Show the whole section". `?dense=1` adds
+// the meaning search (the engine's default is keywords only: the model and the vectors add no
+// measured ranking gain for their megabytes; docs/study-page.md).
+const DENSE = new URLSearchParams(window.location.search).get('dense') === '1';
+const OPTIONS = { k: 10, text: false, ...(DENSE ? { dense: true } : {}) };
 // Search-as-you-type's pause while the scope's shards are not loaded yet.
 const DEBOUNCE_MS = 300;
 
@@ -172,6 +175,7 @@ function urlFor(query, scope) {
   for (const f of FIELDS) if (scope[f]) p.set(f, scope[f]);
   const ui = new URLSearchParams(window.location.search).get('ui');
   if (ui) p.set('ui', ui);
+  if (DENSE) p.set('dense', '1');
   const s = p.toString();
   return `${window.location.pathname}${s ? `?${s}` : ''}`;
 }

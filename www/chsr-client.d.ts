@@ -43,7 +43,7 @@ export interface SearchOptions {
   k?: number;
   /** Pipeline variant (default F: the paper's E plus section evidence, priors, labels, hints, the evidence trigger). */
   variant?: Variant;
-  /** Switches the variant's dense path on or off (F without it: `dense: false`). */
+  /** Switches the variant's dense path on or off (F, the default, is lexical-only: `dense: true` adds its dense list; A–E have one; a `query_vector` switches it on unless `dense` is given). */
   dense?: boolean;
   /** Overrides the variant's gating. */
   gating?: Gating;

@@ -3,11 +3,12 @@ import type { Hit, Scope, Trace } from './chsr-client.js';
 
 /**
  * The element's attributes: `manifest` (required), the scope attributes (each one given is
- * locked), `lang` (interface language, `en`/`fr`), `k` (results, 1–50), `link-target`
- * (`_self`: results open in the same tab; default: a new tab).
+ * locked), `lang` (interface language, `en`/`fr`), `k` (results, 1–50), `dense` (present:
+ * the meaning search too, its model and vectors downloaded after the first result; default:
+ * keywords only), `link-target` (`_self`: results open in the same tab; default: a new tab).
  */
 export type ChsrSearchAttribute =
-  | 'manifest' | 'lang' | 'k' | 'link-target'
+  | 'manifest' | 'lang' | 'k' | 'dense' | 'link-target'
   | 'subject' | 'level' | 'doc-type' | 'chapter' | 'year' | 'paper' | 'exam' | 'content-lang';
 
 export interface ChsrResultsDetail {

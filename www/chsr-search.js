@@ -34,7 +34,7 @@ let instances = 0;
 
 export class ChsrSearchElement extends HTMLElement {
   static get observedAttributes() {
-    return ['manifest', 'lang', 'k', ...Object.keys(SCOPE_ATTRS)];
+    return ['manifest', 'lang', 'k', 'dense', ...Object.keys(SCOPE_ATTRS)];
   }
 
   constructor() {
@@ -221,7 +221,8 @@ export class ChsrSearchElement extends HTMLElement {
       if (window.requestIdleCallback) window.requestIdleCallback(() => { if (!this.dataset.searches) register(); }, { timeout: 3000 });
       else setTimeout(() => { if (!this.dataset.searches) register(); }, 1000);
     }
-    this.ctl.options = { k: this.k, text: false };
+    // `dense`: the meaning search too (the model and the vectors download after the first result).
+    this.ctl.options = { k: this.k, text: false, ...(this.hasAttribute('dense') ? { dense: true } : {}) };
     try {
       await this.ctl.open(manifest, { wasmUrl: new URL(`pkg/${wasmModuleFile()}`, BASE) });
     } catch (e) {

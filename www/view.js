@@ -212,6 +212,7 @@ function denseReason(t, trace) {
   const notes = (trace && trace.notes) || [];
   if (notes.some((n) => /no embedding model/.test(n))) return t('query.denseNoModel');
   if (notes.some((n) => /no query term occurs/.test(n))) return t('query.denseOov');
+  if (trace && trace.dense_path === false) return t('query.denseOff');
   const n = notes.find((x) => /dense|vector|model/i.test(x));
   return n || t('query.denseNoModel');
 }

@@ -253,8 +253,8 @@ pub(super) struct SearchArgs {
     /// Override the variant's gating: gated, ungated or post_filtered.
     #[arg(long)]
     pub(super) gating: Option<String>,
-    /// Switch the dense path off (`--dense false`: F's vectors add no nDCG@8 on OpenCERB dev,
-    /// docs/benchmark.md) or on (`--dense`) for any variant.
+    /// Switch the dense path on (`--dense`; F is lexical-only by default: its vectors add no
+    /// nDCG@8 on OpenCERB dev, docs/benchmark.md) or off (`--dense false`) for any variant.
     #[arg(long, num_args = 0..=1, default_missing_value = "true")]
     pub(super) dense: Option<bool>,
     /// Section expansion: add each result's section within this many characters.

@@ -576,8 +576,11 @@ pub fn to_markdown(r: &EvalReport, charts: &ChartLinks) -> String {
          - Systems: `A` dense only, gated; `B` hybrid (BM25 + dense, RRF) over every shard, no \
          gate; `B+` B's top {k}, then out-of-scope results dropped; `C` hybrid with the hard gate \
          before retrieval; `D` C + rerank and near-duplicate removal; `E` D + query \
-         understanding, cross-language expansion and audited scope relaxation. `B-bm25`, \
-         `B+-bm25`, `C-bm25`: B, B+ and C with the dense path switched off."
+         understanding, cross-language expansion and audited scope relaxation; `F` chsr's \
+         default: E + section evidence, priors, coverage, label lists, hints as constraints and \
+         the evidence trigger, lexical-only; `F+dense`: F with its dense list weighted 0.1 (the \
+         `dense` option). `B-bm25`, `B+-bm25`, `C-bm25`: B, B+ and C with the dense path \
+         switched off."
     );
     o
 }

@@ -154,6 +154,7 @@ impl Variant {
                 ..base
             },
             Variant::F => Stages {
+                dense: false,
                 sections: true,
                 rerank: true,
                 understand: true,
@@ -368,6 +369,10 @@ impl SearchOptions {
                     )))
                 }
             }
+        }
+        // A caller who brings a query vector asks for the dense path (unless it says otherwise).
+        if o.query_vector.is_some() && !obj.contains_key("dense") {
+            o.stages.dense = true;
         }
         Ok(o)
     }

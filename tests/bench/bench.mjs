@@ -174,8 +174,9 @@ const bench = {
    */
   runChsr(variant, repeat, limit, warmup) {
     const qs = state.queries.slice(0, limit || state.queries.length);
-    // `F-lexical`: a variant with its dense path switched off.
-    const opts = variant.endsWith('-lexical') ? { k: 8, variant: variant.slice(0, -8), dense: false } : { k: 8, variant };
+    // `D-lexical`: a variant with its dense path switched off; `F+dense`: switched on.
+    const opts = variant.endsWith('-lexical') ? { k: 8, variant: variant.slice(0, -8), dense: false }
+      : variant.endsWith('+dense') ? { k: 8, variant: variant.slice(0, -6), dense: true } : { k: 8, variant };
     if (warmup) for (const q of qs.slice(0, 60)) state.index.search(q.query, scopeOf(q), opts);
     const out = qs.map(() => ({ call: [], t: {} }));
     for (let r = 0; r < repeat; r++) {

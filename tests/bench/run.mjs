@@ -26,7 +26,7 @@ const EXPORT = resolve(opt('--export', join(ROOT, 'target/bench-perf/export')));
 const REPEAT = Number(opt('--repeat', '3'));
 const LIMIT = Number(opt('--limit', '0')) || undefined;
 const OUT = opt('--out', null);
-const VARIANTS = opt('--variants', 'A,B,B+,C,D,E,F').split(',');
+const VARIANTS = opt('--variants', 'A,B,B+,C,D,E,F,F+dense').split(',');
 // Site whose pkg/ and shards/ the bench page uses (another Wasm build, other shards), from the root.
 const SITE = opt('--site', '/www');
 const SITE_DIR = join(ROOT, SITE);
@@ -188,10 +188,11 @@ async function demoRun(s, q) {
   const htmlToFirst = await afterHtml(page);
   const n = await page.$$eval('#results > li.card', (c) => c.length);
   const trace = await page.evaluate(() => window.__chsrFirstTrace || null);
-  // Then let the background work finish: the upgrade to hybrid, the service worker's install.
+  // Then let the background work finish: the upgrade to hybrid (when the search has a dense
+  // path; the default is lexical-only), the service worker's install.
   let upgradedAt = null;
   try {
-    await page.waitForFunction(() => window.__chsrUpgradedAt, null, { timeout: 15_000 });
+    await page.waitForFunction(() => window.__chsrUpgradedAt || (window.__chsrLast && !window.__chsrLast.trace.dense_path), null, { timeout: 15_000 });
     upgradedAt = await page.evaluate(() => window.__chsrUpgradedAt || null);
   } catch { /* a page without an upgrade (the model loaded before the first result) */ }
   await page.waitForFunction(() => window.__chsrRegistered === true, null, { timeout: 30_000 }).catch(() => {});

@@ -212,3 +212,27 @@ test('a long question is kept up to the engine limit; a longer one is cut with a
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('keywords only by default; the dense attribute adds the meaning search after the first result', async () => {
+  const { page, context, errors } = await openHost();
+  const sel = '#course-search';
+  const asked = [];
+  page.on('request', (r) => { if (/\.chsr[mv]$/.test(new URL(r.url()).pathname)) asked.push(new URL(r.url()).pathname); });
+  assert.ok((await embedSearch(page, sel, 'specific heat')).length > 0);
+  assert.deepEqual(asked, [], 'no model or vectors without the attribute');
+  // The author adds the attribute (the element starts again, its box emptied first).
+  await page.fill(`${sel} input[type="search"]`, '');
+  await page.waitForSelector('#course-search[data-state="ready"]');
+  await page.evaluate(() => document.querySelector('#course-search').setAttribute('dense', ''));
+  await page.waitForFunction(() => document.querySelector('#course-search').dataset.state === 'ready');
+  const list = await embedSearch(page, sel, 'specific heat');
+  assert.ok(list.length > 0);
+  for (const c of list) assert.deepEqual([c.subject, c.level], ['physics', 'high_school'], c.id);
+  assert.ok(asked.some((p) => /\/model\.[0-9a-f]{16}\.chsrm$/.test(p)), asked.join(', '));
+  // The locked level's vectors only.
+  const vectors = asked.filter((p) => p.endsWith('.chsrv'));
+  assert.equal(vectors.length, 1, vectors.join(', '));
+  assert.match(vectors[0], /physics--high-school\./);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -136,7 +136,7 @@ test('a model that cannot be downloaded leaves keyword search working, says so, 
   const page = await context.newPage();
   let tries = 0;
   await page.route('**/*.chsrm', (route) => { tries += 1; route.abort('connectionreset'); });
-  await page.goto(server.url);
+  await page.goto(`${server.url}?dense=1`);
   await page.waitForSelector('body[data-ready="true"]');
   const list = await search(page, 'specific heat', { subject: 'physics', level: 'high_school' });
   assert.equal(tries, 2, 'one retry');

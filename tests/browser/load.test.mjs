@@ -1,11 +1,13 @@
-// What the page downloads before its first result, and what it loads after: the first search runs
-// on the keyword path while the embedding model is not there; the model is requested only once
-// the results are on screen, and when it lands the same search runs again (hybrid) in place.
+// What the page downloads before its first result, and what it loads after. By default the search
+// is keywords only (the engine's default: the vectors add no measured ranking gain), so neither
+// the model nor a shard's vectors are ever fetched. With `?dense=1` the first search runs on the
+// keyword path while the embedding model is not there; the model is requested only once the
+// results are on screen, and when it lands the same search runs again (hybrid) in place.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serve, launch, cards, copySite, watchErrors } from './harness.mjs';
+import { serve, launch, cards, copySite, watchErrors, searchSeq, waitSearch } from './harness.mjs';
 
 let server;
 let browser;
@@ -27,6 +29,33 @@ after(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
+test('by default the page searches by keywords and never downloads the model or the vectors', async () => {
+  const context = await browser.newContext({ locale: 'en-GB', serviceWorkers: 'block' });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  const asked = [];
+  page.on('request', (r) => { if (/\.chsr[mv]$/.test(new URL(r.url()).pathname)) asked.push(r.url()); });
+  await page.goto(`${server.url}?q=specific+heat&subject=physics&level=high_school`);
+  await page.waitForFunction(() => window.__chsrDone > 0 && window.__chsrDone === window.__chsrSeq && !document.body.dataset.pending);
+  assert.ok((await cards(page)).length > 0, 'keyword results');
+  const trace = await page.evaluate(() => window.__chsrLast.trace);
+  assert.equal(trace.dense_path, false);
+  assert.deepEqual(trace.dense_plans, []);
+  assert.equal(await page.isVisible('#model-notice'), false, 'no warning: keywords only is the default, not a failure');
+  await page.click('#why-query summary');
+  assert.match(await page.textContent('#why-query'), /Vector search plan\s*not run \(keywords only: the meaning search is not switched on here\)/);
+  // Another search: still nothing of the dense path.
+  await page.fill('#q', 'latent heat of fusion');
+  const seq = await searchSeq(page);
+  await page.press('#q', 'Enter');
+  await waitSearch(page, seq);
+  assert.ok((await cards(page)).length > 0);
+  assert.deepEqual(asked, [], 'no model or vectors requested');
+  assert.equal(new URL(page.url()).searchParams.get('dense'), null);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('the first result comes before the model is requested; the results upgrade when it lands', async () => {
   // The service worker is kept out: the test holds the model's request itself.
   const context = await browser.newContext({ locale: 'en-GB', serviceWorkers: 'block' });
@@ -43,7 +72,7 @@ test('the first result comes before the model is requested; the results upgrade 
     await gate;
     await route.continue();
   });
-  await page.goto(`${server.url}?q=specific+heat&subject=physics&level=high_school`);
+  await page.goto(`${server.url}?q=specific+heat&subject=physics&level=high_school&dense=1`);
   await modelRequested;
   assert.ok(cardsWhenRequested > 0, 'results were on screen before the model was requested');
   // Keyword results, and the panel says the vector path is pending.
@@ -90,7 +119,7 @@ test('shards and the model are cached as immutable: a second visit downloads onl
   });
   const visit = async () => {
     const page = await context.newPage();
-    await page.goto(`${server.url}?q=specific+heat&subject=physics&level=high_school`);
+    await page.goto(`${server.url}?q=specific+heat&subject=physics&level=high_school&dense=1`);
     await page.waitForFunction(() => window.__chsrDone > 0 && window.__chsrDone === window.__chsrSeq && !document.body.dataset.pending);
     const list = await cards(page);
     assert.ok(list.length > 0);
@@ -121,7 +150,7 @@ test('a damaged copy in the HTTP cache is replaced: the retry bypasses the cache
   bad[bad.length - 10] ^= 0xff;
   writeFileSync(join(dir, 'shards', name), bad);
   const context = await browser.newContext({ locale: 'en-GB', serviceWorkers: 'block' });
-  const url = `${own.url}?q=specific+heat&subject=physics&level=high_school`;
+  const url = `${own.url}?q=specific+heat&subject=physics&level=high_school&dense=1`;
   // The server sends a damaged shard (twice): the browser now caches it (immutable).
   let page = await context.newPage();
   await page.goto(url);
@@ -154,7 +183,7 @@ test('compressed responses (brotli, gzip) pass the byte-count and integrity chec
     page.on('response', async (r) => {
       if (/\.(chsr[mv]?|wasm)$/.test(r.url())) seen.set(new URL(r.url()).pathname.replace(/^.*\//, ''), { enc: r.headers()['content-encoding'], length: Number(r.headers()['content-length']) });
     });
-    await page.goto(`${server.url}?q=specific+heat&subject=physics&level=high_school`);
+    await page.goto(`${server.url}?q=specific+heat&subject=physics&level=high_school&dense=1`);
     await page.waitForFunction(() => window.__chsrDone > 0 && window.__chsrDone === window.__chsrSeq && !document.body.dataset.pending);
     assert.ok((await cards(page)).length > 0);
     assert.equal(await page.isVisible('#error'), false);
@@ -202,7 +231,7 @@ test('files are hashed with WebCrypto when it is there, and by the module when i
     }, webCrypto);
     const page = await context.newPage();
     const errors = watchErrors(page);
-    await page.goto(`${server.url}?q=specific+heat&subject=physics&level=high_school`);
+    await page.goto(`${server.url}?q=specific+heat&subject=physics&level=high_school&dense=1`);
     await page.waitForFunction(() => window.__chsrDone > 0 && window.__chsrDone === window.__chsrSeq && !document.body.dataset.pending);
     assert.ok((await cards(page)).length > 0);
     assert.ok((await page.evaluate(() => window.__chsrLast.trace.dense_plans.length)) > 0, 'hybrid after the upgrade');

@@ -39,7 +39,7 @@ async function firstVisit(url, { holdWorker = false } = {}) {
     passed = new Promise((r) => { done = r; });
     await page.route('**/build.json', async (route) => { await gate; await route.continue(); done(); });
   }
-  await page.goto(`${url}?subject=physics&level=high_school`);
+  await page.goto(`${url}?subject=physics&level=high_school&dense=1`);
   await page.waitForSelector('body[data-ready="true"]');
   const list = await search(page, 'specific heat', {});
   assert.ok(list.length > 0);
@@ -96,7 +96,7 @@ test('a returning visit starts from the saved build: the server is asked nothing
   const { server } = await site();
   const { context, page, list } = await firstVisit(server.url);
   server.requests.length = 0;
-  const response = await page.goto(`${server.url}?q=specific+heat&subject=physics&level=high_school`);
+  const response = await page.goto(`${server.url}?q=specific+heat&subject=physics&level=high_school&dense=1`);
   assert.ok(response.fromServiceWorker());
   await page.waitForFunction(() => window.__chsrDone > 0 && window.__chsrDone === window.__chsrSeq && !document.body.dataset.pending);
   assert.deepEqual((await cards(page)).map((c) => c.id), list.map((c) => c.id));
@@ -158,7 +158,7 @@ test('the service worker is registered after the first result, and its install d
       cardsAtRegistration = page.evaluate(() => document.querySelectorAll('#results > li.card').length);
     }
   });
-  await page.goto(`${server.url}?q=specific+heat&subject=physics&level=high_school`);
+  await page.goto(`${server.url}?q=specific+heat&subject=physics&level=high_school&dense=1`);
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30_000 });
   assert.ok(cardsAtRegistration, 'build.json was requested');
   assert.ok((await cardsAtRegistration) > 0, 'results were on screen before the worker was registered');

@@ -48,7 +48,7 @@ async function run({ simd }) {
     const client = await ChsrClient.open(new URL('shards/manifest.json', document.baseURI).href);
     const rows = [];
     for (const q of sample) {
-      const resp = await client.search(q.query, q.scope, { k: 8, text: false }, undefined, { enhanced: true });
+      const resp = await client.search(q.query, q.scope, { k: 8, text: false, dense: true }, undefined, { enhanced: true });
       rows.push({
         id: q.id,
         plans: resp.trace.dense_plans,

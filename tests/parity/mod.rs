@@ -304,6 +304,8 @@ pub fn graph_cases(fixture: &Fixture) -> Vec<Case> {
                 "variant".into(),
                 json!(*rng.pick(&["A", "B", "C", "D", "E", "F"])),
             );
+            // F is lexical-only by default: its dense list is asked for.
+            o.insert("dense".into(), json!(true));
             o.insert("exact_max".into(), json!(0));
             o.insert("exact_fraction".into(), json!(0.0));
             Case {
@@ -590,6 +592,10 @@ fn options(rng: &mut Rng) -> Value {
     }
     if rng.chance(8) {
         o.insert("dense_weight".into(), json!(*rng.pick(&[0.0, 0.5, 1.0])));
+    }
+    if rng.chance(20) {
+        // The dense path switched on (F's is off by default) or off (A–E's are on).
+        o.insert("dense".into(), json!(rng.chance(75)));
     }
     if rng.chance(5) {
         o.insert("rrf_k".into(), json!(*rng.pick(&[0.0, 10.0, 60.5])));

@@ -254,13 +254,14 @@ test('what the engine returns satisfies the declared types (tsc over real values
   const hs = { subject: 'physics', level: 'high_school' };
   const responses = [];
   const needed = client.shardsNeeded(hs, { k: 5 });
-  // The first search, lexical (the dense parts and the model are pending), with the progress calls.
-  responses.push(await client.search('specific heat capacity of water', hs, { k: 5, text: false }, progress));
+  // The first search with the dense path asked for (F is lexical-only by default): lexical while
+  // the dense parts and the model are pending, with the progress calls.
+  responses.push(await client.search('specific heat capacity of water', hs, { k: 5, text: false, dense: true }, progress));
   const pending = responses[0].pending;
   assert.ok(pending.length > 0, 'the first search leaves enhancement files pending');
   assert.equal(await client.enhance(progress), true);
   // With the dense path; expansion; a chapter scope that widens (W1); browsing; a cut query.
-  responses.push(await client.search('what is kinetic energy', hs, { k: 5, expand_chars: 1500 }, progress, { enhanced: true }));
+  responses.push(await client.search('what is kinetic energy', hs, { k: 5, expand_chars: 1500, dense: true }, progress, { enhanced: true }));
   responses.push(await client.search('force', { ...hs, doc_type: 'solution', chapter: '3' }, { k: 5, text: false }));
   responses.push(await client.search('', { ...hs, chapter: 3 }, { k: 3, text: false }));
   // runSearch is the engine's call alone: the postings of the query's terms are loaded first.

@@ -332,6 +332,7 @@ function embed(): void {
     manifest: 'https://example.org/chsr/shards/manifest.json',
     lang: 'fr',
     k: '5',
+    dense: '',
     'link-target': '_self',
     subject: 'physics',
     level: 'high_school',
