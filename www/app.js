@@ -427,7 +427,7 @@ async function refreshOffline() {
         b.textContent = t('offline.saving');
         try {
           const parts = await ctl.client.partFiles(s, lists[i]);
-          keepOffline([...ChsrClient.shardFiles(s), ...parts].map((f) => ctl.client.fileUrl(f)));
+          keepOffline([...ChsrClient.shardFiles(s, { dense: ctl.dense }), ...parts].map((f) => ctl.client.fileUrl(f)));
         } catch {
           b.disabled = false; // The part list could not be fetched (offline): try again later.
           b.textContent = t('offline.save');

@@ -527,6 +527,6 @@ export class ChsrClient {
   /** `[DOCUMENT N]` context for the results shown (`ids`, in order), re-gated against the scope, without searching again. */
   contextFor(ids: string[], scope: Scope): Context;
   loadedShards(): ShardEntry[];
-  /** The files of a shard entry: the shard, its dense part, then its part list (unless `{text: false}`); the parts: `partFiles`. */
-  static shardFiles(entry: ShardEntry, how?: { text?: boolean }): string[];
+  /** The files of a shard entry: the shard, its dense part (unless `{dense: false}`), then its part list (unless `{text: false}`); the parts: `partFiles`. */
+  static shardFiles(entry: ShardEntry, how?: { text?: boolean; dense?: boolean }): string[];
 }

@@ -694,11 +694,12 @@ export class ChsrClient {
   }
 
   /**
-   * The files of a manifest shard entry: the shard, its dense part (if any), its part list (if
-   * any; unless `{text: false}`). Its postings and text parts are named in the list: `partFiles`.
+   * The files of a manifest shard entry: the shard, its dense part (if any; unless `{dense:
+   * false}`), its part list (if any; unless `{text: false}`). Its postings and text parts are
+   * named in the list: `partFiles`.
    */
-  static shardFiles(entry, { text = true } = {}) {
-    return [entry.file, ...(entry.dense ? [entry.dense.file] : []), ...(text && entry.part_list ? [entry.part_list.file] : [])];
+  static shardFiles(entry, { text = true, dense = true } = {}) {
+    return [entry.file, ...(dense && entry.dense ? [entry.dense.file] : []), ...(text && entry.part_list ? [entry.part_list.file] : [])];
   }
 
   /**

@@ -200,12 +200,21 @@ export class Controller {
   }
 
   /**
-   * Hands the loaded shards and dense parts to the service worker (offline use). Their text
-   * parts reach it as the page loads them (`onShardBytes`, then `prefetchText`): naming them
-   * here too would download each twice.
+   * Hands the loaded shards and their loaded dense parts to the service worker (offline use): a
+   * page searching by keywords only never fetches a shard's vectors, for offline use either.
+   * Their text parts reach it as the page loads them (`onShardBytes`, then `prefetchText`):
+   * naming them here too would download each twice.
    */
   rememberLoaded() {
     if (!this.offline || !this.client) return;
-    keepOffline(this.client.loadedShards().flatMap((s) => ChsrClient.shardFiles(s, { text: false })).map((f) => this.client.fileUrl(f)));
+    const pending = new Set(this.client.index.denseNeeded().map((p) => p.file));
+    keepOffline(this.client.loadedShards()
+      .flatMap((s) => ChsrClient.shardFiles(s, { text: false, dense: Boolean(s.dense) && !pending.has(s.dense.file) }))
+      .map((f) => this.client.fileUrl(f)));
+  }
+
+  /** Whether the searches ask for the dense path (the page's `?dense=1`, the embed's `dense`). */
+  get dense() {
+    return this.options.dense === true;
   }
 }

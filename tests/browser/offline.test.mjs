@@ -27,7 +27,7 @@ async function site() {
 
 // `holdWorker`: the page's request for build.json (which registers the worker) waits until the
 // first search is done, so the shard is downloaded before any worker exists (the first-visit race).
-async function firstVisit(url, { holdWorker = false } = {}) {
+async function firstVisit(url, { holdWorker = false, dense = true } = {}) {
   const context = await browser.newContext({ locale: 'en-GB' });
   const page = await context.newPage();
   const errors = watchErrors(page);
@@ -39,7 +39,7 @@ async function firstVisit(url, { holdWorker = false } = {}) {
     passed = new Promise((r) => { done = r; });
     await page.route('**/build.json', async (route) => { await gate; await route.continue(); done(); });
   }
-  await page.goto(`${url}?subject=physics&level=high_school&dense=1`);
+  await page.goto(`${url}?subject=physics&level=high_school${dense ? '&dense=1' : ''}`);
   await page.waitForSelector('body[data-ready="true"]');
   const list = await search(page, 'specific heat', {});
   assert.ok(list.length > 0);
@@ -58,6 +58,20 @@ async function firstVisit(url, { holdWorker = false } = {}) {
 }
 
 const cacheNames = (page) => page.evaluate(() => caches.keys());
+
+test('keywords only (the default): collections are saved for offline use without vectors or model', async () => {
+  const { server } = await site();
+  const { context, page, errors } = await firstVisit(server.url, { dense: false });
+  // Another collection, saved by its button.
+  await page.click('#offline summary');
+  await page.click('#offline li[data-file^="chemistry--college"] button');
+  await page.waitForSelector('#offline li[data-file^="chemistry--college"].saved', { timeout: 60_000 });
+  const asked = server.requests.filter((r) => /\.chsr[mv] /.test(r));
+  assert.deepEqual(asked, [], 'no vectors and no model requested');
+  assert.ok(server.requests.some((r) => /chemistry--college\.[0-9a-f]{16}\.chsr 200$/.test(r)), 'the other shard was saved');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
 
 test('after one visit, a reload with the network cut still searches', async () => {
   const { build, server } = await site();
