@@ -295,6 +295,7 @@ async function typingRun(s, qs) {
   const ms = [];
   const dom = [];
   const engine = [];
+  const keys = [];
   for (const q of qs) {
     // Ends on a letter or digit, so that the last key is a real key press (keydown, input).
     const text = q.query.slice(0, 200).replace(/[^A-Za-z0-9]+$/, '');
@@ -310,9 +311,10 @@ async function typingRun(s, qs) {
     if (got[0] !== undefined) ms.push(got[0]);
     dom.push(got[1]);
     engine.push(got[2]);
+    keys.push({ id: q.id, ms: got[0], dom: got[1], engine: got[2] });
   }
   await ctx.close();
-  return { ms, dom, engine };
+  return { ms, dom, engine, keys };
 }
 if (ONLY('typing') && SITE === '/www') {
   results.typing = [];
@@ -325,6 +327,8 @@ if (ONLY('typing') && SITE === '/www') {
     const row = {
       subject: s.subject, level: s.level, n: run.ms.length, p50: pct(run.ms, 0.5), p95: pct(run.ms, 0.95),
       dom_p50: pct(run.dom, 0.5), dom_p95: pct(run.dom, 0.95), engine_p50: pct(run.engine, 0.5), engine_p95: pct(run.engine, 0.95),
+      // Each keystroke (query id; paint, DOM and engine ms), to find what makes the tail.
+      per_key: run.keys,
     };
     results.typing.push(row);
     log(`typing ${s.subject}/${s.level}: keystroke → paint p50 ${f2(row.p50)} ms, p95 ${f2(row.p95)} ms over ${row.n} keystrokes (results in the DOM p50 ${f2(row.dom_p50)}, engine p50 ${f2(row.engine_p50)} ms)`);
