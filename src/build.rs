@@ -17,7 +17,7 @@ use crate::format::{
     NearDuplicate, PartEntry, PartList, PartListEntry, PostingsEntry, PostingsPart, QVec,
     ShardEntry, ShardPayload, ShardTermFilter, TermFiltersFile, TextEntry, TextPart, VectorSpec,
     BYO_PREFIX, FORMAT_VERSION, MANIFEST_FORMAT, PART_LIST_FORMAT, POSTINGS_BLOCK_BYTES,
-    TEXT_BLOCK_BYTES,
+    POSTINGS_INLINE_BYTES, TEXT_BLOCK_BYTES,
 };
 use std::collections::BTreeMap;
 
@@ -34,9 +34,11 @@ pub struct BuildOptions {
     pub ef_construction: usize,
     /// Seed of the HNSW layer assignment (fixed, so builds are reproducible).
     pub seed: u64,
-    /// Postings bytes above which a shard's postings go to postings parts, and the size at which
-    /// a part closes (default [`POSTINGS_BLOCK_BYTES`]).
+    /// The size at which a postings part closes (default [`POSTINGS_BLOCK_BYTES`]).
     pub postings_block_bytes: usize,
+    /// Postings bytes above which a shard's postings go to postings parts (default
+    /// [`POSTINGS_INLINE_BYTES`]).
+    pub postings_inline_bytes: usize,
 }
 
 impl Default for BuildOptions {
@@ -48,6 +50,7 @@ impl Default for BuildOptions {
             ef_construction: 128,
             seed: 0x00c4_5e42,
             postings_block_bytes: POSTINGS_BLOCK_BYTES,
+            postings_inline_bytes: POSTINGS_INLINE_BYTES,
         }
     }
 }
@@ -521,7 +524,11 @@ pub fn build_with(
         // The postings go to postings parts (below) once they exceed a block: a query reads the
         // dictionary of the whole shard but the postings of its own terms only.
         let mut lexical = lexical;
-        let postings_blocks = postings_blocks(&lexical.offsets, opts.postings_block_bytes);
+        let postings_blocks = postings_blocks(
+            &lexical.offsets,
+            opts.postings_block_bytes,
+            opts.postings_inline_bytes,
+        );
         let postings = if postings_blocks.is_empty() {
             Vec::new()
         } else {

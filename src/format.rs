@@ -39,6 +39,7 @@ pub use manifest::*;
 pub use parts::{
     decode_part_list, decode_postings_part, encode_part_list, encode_postings_part,
     postings_blocks, PartList, PostingsEntry, PostingsPart, PART_LIST_FORMAT, POSTINGS_BLOCK_BYTES,
+    POSTINGS_INLINE_BYTES,
 };
 pub use terms::{
     decode_term_filters, encode_term_filters, ShardTermFilter, TermFilter, TermFiltersFile,

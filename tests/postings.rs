@@ -18,6 +18,7 @@ fn spine(block: usize) -> BuildOutput {
         &parse_jsonl("spine.jsonl", SPINE).unwrap(),
         &BuildOptions {
             postings_block_bytes: block,
+            postings_inline_bytes: block.saturating_mul(8),
             ..BuildOptions::default()
         },
     )

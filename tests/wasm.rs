@@ -259,6 +259,7 @@ fn a_search_loads_the_postings_of_its_own_terms_first() {
         &corpus,
         &BuildOptions {
             postings_block_bytes: usize::MAX,
+            postings_inline_bytes: usize::MAX,
             ..BuildOptions::default()
         },
     );
@@ -266,6 +267,7 @@ fn a_search_loads_the_postings_of_its_own_terms_first() {
         &corpus,
         &BuildOptions {
             postings_block_bytes: 256,
+            postings_inline_bytes: 8 * 256,
             ..BuildOptions::default()
         },
     );

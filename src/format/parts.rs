@@ -25,14 +25,18 @@ use serde::{Deserialize, Serialize};
 /// Magic bytes opening every postings-part file.
 pub const POSTINGS_MAGIC: &[u8; 8] = b"CHSRPOST";
 
-/// Bytes of encoded postings after which the builder closes a block: a block weighs a few kB
-/// compressed, and a query's terms need a few blocks.
-pub const POSTINGS_BLOCK_BYTES: usize = 16 * 1024;
+/// Bytes of encoded postings after which the builder closes a block: a block comes whole for the
+/// one or two of its terms a query needs, so small blocks waste little (OpenCERB dev, the shard,
+/// its part list and the parts a query needs, brotli, mean per query: physics college 201 kB
+/// with 16 KiB blocks, 165 with 8, 143 with 4, 135 with 2; each halving adds one to two parts
+/// a query and lengthens the part list; docs/performance.md).
+pub const POSTINGS_BLOCK_BYTES: usize = 4 * 1024;
 
-/// A shard whose postings fit in this many blocks keeps them inline: a query's terms would need
-/// most of its parts anyway (OpenCERB dev: NSI terminale's 89 kB of postings in 6 parts, 5.3
-/// needed per query on average), so splitting would cost a first visit requests for little.
-pub const POSTINGS_INLINE_BLOCKS: usize = 8;
+/// A shard whose postings take at most this many bytes keeps them inline: a query's terms would
+/// need many of its parts anyway (OpenCERB dev, 4 KiB blocks: NSI terminale 13.7 parts a query
+/// for 9 kB less, NSI première 7.8 parts for 2 kB less), so splitting would cost a first visit
+/// requests for little.
+pub const POSTINGS_INLINE_BYTES: usize = 128 * 1024;
 
 /// The postings of terms `first .. first + terms` of a shard (by term id, the dictionary's
 /// order): the slice of the shard's postings from the first term's offset to the end of the
@@ -73,11 +77,11 @@ pub fn decode_postings_part(bytes: &[u8], checksum: bool) -> Result<PostingsPart
 
 /// Cuts a shard's postings, given its offsets (one per term plus the end), into blocks of
 /// consecutive terms, closing a block once it holds at least `target` bytes: the term counts of
-/// the blocks, in order. None (the postings stay inline) when they hold at most
-/// [`POSTINGS_INLINE_BLOCKS`] × `target` bytes.
-pub fn postings_blocks(offsets: &[u32], target: usize) -> Vec<u32> {
+/// the blocks, in order. None (the postings stay inline) when they hold at most `inline` bytes
+/// (by default [`POSTINGS_INLINE_BYTES`]).
+pub fn postings_blocks(offsets: &[u32], target: usize, inline: usize) -> Vec<u32> {
     let total = offsets.last().map_or(0, |&e| e as usize);
-    if total <= target.saturating_mul(POSTINGS_INLINE_BLOCKS) || offsets.len() < 2 {
+    if total <= inline || offsets.len() < 2 {
         return Vec::new();
     }
     let mut out = Vec::new();
@@ -238,13 +242,13 @@ mod tests {
     fn postings_blocks_cover_every_term_once_and_close_at_the_target() {
         // Five terms whose postings take 4, 2, 6, 1 and 8 bytes.
         let offsets = [0, 4, 6, 12, 13, 21];
-        let blocks = postings_blocks(&offsets, 2);
+        let blocks = postings_blocks(&offsets, 2, 16);
         assert_eq!(blocks, vec![1, 1, 1, 2]);
         assert_eq!(blocks.iter().sum::<u32>(), 5);
-        // Small enough (21 bytes, at most eight blocks of 3): inline.
-        assert!(postings_blocks(&offsets, 3).is_empty());
-        assert!(postings_blocks(&[0], 2).is_empty());
-        assert_eq!(postings_blocks(&offsets, 1), vec![1, 1, 1, 1, 1]);
+        // Small enough (21 bytes, at most the inline size): inline.
+        assert!(postings_blocks(&offsets, 2, 21).is_empty());
+        assert!(postings_blocks(&[0], 2, 0).is_empty());
+        assert_eq!(postings_blocks(&offsets, 1, 0), vec![1, 1, 1, 1, 1]);
     }
 
     #[test]
