@@ -207,9 +207,9 @@ export class Controller {
    */
   rememberLoaded() {
     if (!this.offline || !this.client) return;
-    const pending = new Set(this.client.index.denseNeeded().map((p) => p.file));
+    const index = this.client.index;
     keepOffline(this.client.loadedShards()
-      .flatMap((s) => ChsrClient.shardFiles(s, { text: false, dense: Boolean(s.dense) && !pending.has(s.dense.file) }))
+      .flatMap((s) => ChsrClient.shardFiles(s, { text: false, dense: Boolean(s.dense) && index.isLoaded(s.dense.file) }))
       .map((f) => this.client.fileUrl(f)));
   }
 

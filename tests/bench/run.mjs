@@ -292,9 +292,6 @@ async function typingRun(s, qs) {
       configurable: true, get: () => last, set: (v) => { last = v; queueMicrotask(answered); },
     });
   });
-  const ms = [];
-  const dom = [];
-  const engine = [];
   const keys = [];
   for (const q of qs) {
     // Ends on a letter or digit, so that the last key is a real key press (keydown, input).
@@ -308,13 +305,15 @@ async function typingRun(s, qs) {
     await page.keyboard.press(text.slice(-1));
     await page.waitForFunction((n) => window.__kp.length > n, before, { timeout: 10_000 }).catch(() => {});
     const got = await page.evaluate((n) => [window.__kp[n], window.__kdom[n], window.__chsrLast && window.__chsrLast.trace.timings.total_ms], before);
-    if (got[0] !== undefined) ms.push(got[0]);
-    dom.push(got[1]);
-    engine.push(got[2]);
     keys.push({ id: q.id, ms: got[0], dom: got[1], engine: got[2] });
   }
   await ctx.close();
-  return { ms, dom, engine, keys };
+  return {
+    ms: keys.map((k) => k.ms).filter((x) => x !== undefined),
+    dom: keys.map((k) => k.dom),
+    engine: keys.map((k) => k.engine),
+    keys,
+  };
 }
 if (ONLY('typing') && SITE === '/www') {
   results.typing = [];
