@@ -39,6 +39,8 @@ pub struct BuildOptions {
     /// Postings bytes above which a shard's postings go to postings parts (default
     /// [`POSTINGS_INLINE_BYTES`]).
     pub postings_inline_bytes: usize,
+    /// The display-text bytes at which a text part closes (default [`TEXT_BLOCK_BYTES`]).
+    pub text_block_bytes: usize,
 }
 
 impl Default for BuildOptions {
@@ -51,6 +53,7 @@ impl Default for BuildOptions {
             seed: 0x00c4_5e42,
             postings_block_bytes: POSTINGS_BLOCK_BYTES,
             postings_inline_bytes: POSTINGS_INLINE_BYTES,
+            text_block_bytes: TEXT_BLOCK_BYTES,
         }
     }
 }
@@ -515,7 +518,7 @@ pub fn build_with(
         // The display text goes to text parts (below): ranking reads only the shard.
         let text_blocks = text_blocks(
             &records.iter().map(|c| c.text.as_str()).collect::<Vec<_>>(),
-            TEXT_BLOCK_BYTES,
+            opts.text_block_bytes,
         );
         let texts: Vec<String> = records
             .iter_mut()

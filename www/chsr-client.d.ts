@@ -385,7 +385,7 @@ export interface Section {
   chunks: Expanded[];
   /** Chunks of the section outside the scope (not returned). */
   withheld: number;
-  /** Text parts the section's chunks still need (empty for a section of a shown result: the search loaded them). */
+  /** Text parts the section's chunks still need: a search loads only its results' own text, so the rest of a shown result's section may still be to load (`loadFiles`, then ask again). */
   pending_text: string[];
 }
 

@@ -175,12 +175,17 @@ export class Controller {
 
   /**
    * The whole section of a result shown by `last` (the search it came from), for its card:
-   * `{...hit, text, expanded, withheld}`, re-gated by the engine against that search's scope
-   * (locks included), without searching again. Passages already among the results are not
-   * repeated under it.
+   * resolves to `{...hit, text, expanded, withheld}`, re-gated by the engine against that
+   * search's scope (locks included), without searching again. A search fetches only the text of
+   * its results; the text parts the rest of the section needs (the engine names them) are
+   * fetched first. Passages already among the results are not repeated under it.
    */
-  section(hit, last = this.last) {
-    const s = last && this.client.section(hit.id, last.scope);
+  async section(hit, last = this.last) {
+    let s = last && this.client.section(hit.id, last.scope);
+    if (s && s.pending_text.length > 0) {
+      await this.client.loadFiles(s.pending_text);
+      s = this.client.section(hit.id, last.scope);
+    }
     if (!s) return { ...hit, expanded: [] };
     const shown = new Set(last.resp.results.map((h) => h.id));
     const own = s.chunks.find((c) => c.id === hit.id);

@@ -353,7 +353,7 @@ impl Library {
                 )
             });
         }
-        let pending_text = self.text_missing_for(&cands);
+        let pending_text = self.text_missing_for(&cands, opts.expand_chars > 0);
         trace.timings.total_ms = now_ms() - t0;
         Ok(SearchResponse {
             results,

@@ -132,11 +132,11 @@ impl Shard {
         self.text_part_of(doc).is_none_or(|p| self.text_loaded[p])
     }
 
-    /// The files to load before the text of `docs` and of every chunk of their sections can be
-    /// shown (a result's snippet, its section and its context all read them): the text parts
+    /// The files to load before the text of `docs` can be shown, and with `sections` the text of
+    /// every chunk of their sections too ("show the whole section" reads them): the text parts
     /// not loaded yet, in part order, or the shard's part list when it is not loaded yet (it
     /// names the parts).
-    pub fn text_missing(&self, docs: &[u32]) -> Vec<String> {
+    pub fn text_missing(&self, docs: &[u32], sections: bool) -> Vec<String> {
         if self.has_all_text() {
             return Vec::new();
         }
@@ -149,7 +149,7 @@ impl Shard {
         for &d in docs {
             mark(d);
             let s = self.sections[d as usize];
-            if s != NO_SECTION {
+            if sections && s != NO_SECTION {
                 for (other, _) in self.sections.iter().enumerate().filter(|(_, &x)| x == s) {
                     mark(other as u32);
                 }

@@ -5,13 +5,14 @@
 // visit (empty cache) then second visit (HTTP cache and service worker in place).
 //
 //   node tests/bench/startup-profile.mjs [--scope informatique (NSI)/premiere] [--query TEXT]
-//        [--visits 1,2] [--rounds 3] [--throttle] [--detail] [--nested] [--cpu]
+//        [--visits 1,2] [--rounds 3] [--throttle] [--detail] [--nested] [--cpu] [--self]
 //
 // Prints, per visit, from the page's HTML received (navigation responseEnd) to the first result
 // (app.js's clock stamp), the median over rounds of: each file's request start and end (resource
 // timing), and the renderer main thread's busy time by top-level trace event. `--throttle`: the
 // slow phone of run.mjs (1.6 Mbps, 150 ms RTT, CPU 4x); `--detail`: the long tasks in order
-// (`--nested`: with the events inside them); `--cpu`: time by JavaScript function (sampled).
+// (`--nested`: with the events inside them); `--cpu`: time by JavaScript function (sampled);
+// `--self`: self time by trace event (its duration less the events nested in it).
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { ROOT, serve, launch } from './lib.mjs';
@@ -125,6 +126,19 @@ async function visit(ctx) {
       : '';
     timeline.push(`${(e.start - info.html).toFixed(1).padStart(7)} +${dur(e).toFixed(1).padStart(6)}  ${e.name}: ${longest.join('; ')}${nested}`);
   }
+  // Self time by event name (an event's duration less its children's), inside the window: where
+  // the main thread's time goes whatever task it ran in (--self).
+  const self = {};
+  {
+    const stack = [];
+    for (const e of top) {
+      while (stack.length && e.start >= stack[stack.length - 1].end) stack.pop();
+      const s = Math.max(e.start, info.html); const d = Math.max(0, Math.min(e.end, info.first) - s);
+      self[e.name] = (self[e.name] || 0) + d;
+      if (stack.length) { const p = stack[stack.length - 1]; self[p.name] -= Math.min(d, Math.max(0, Math.min(p.end, info.first) - s)); }
+      stack.push(e);
+    }
+  }
   let functions = null;
   if (cpu) {
     // Time by function between the HTML's end and the first result, callees included: every
@@ -144,7 +158,7 @@ async function visit(ctx) {
     }
   }
   await page.close();
-  return { ...info, busy, busyAll, span: info.first - info.html, timeline, functions };
+  return { ...info, busy, busyAll, self, span: info.first - info.html, timeline, functions };
 }
 
 const out = { 1: [], 2: [] };
@@ -180,6 +194,12 @@ for (const v of VISITS) {
   if (r0.functions) {
     console.log('time by function, callees included, first round (sampled every 0.1 ms):');
     for (const [k, ms] of Object.entries(r0.functions).sort((a, b) => b[1] - a[1]).slice(0, 45)) console.log(`  ${ms.toFixed(1).padStart(7)}  ${k}`);
+  }
+  if (args.includes('--self')) {
+    console.log('main thread, self time by event (median ms over rounds):');
+    const names = [...new Set(runs.flatMap((r) => Object.keys(r.self)))];
+    const rows = names.map((k) => [k, median(runs.map((r) => r.self[k] || 0))]).filter(([, ms]) => ms >= 0.5).sort((a, b) => b[1] - a[1]);
+    for (const [k, ms] of rows) console.log(`  ${ms.toFixed(1).padStart(7)}  ${k}`);
   }
   console.log('main thread, top-level tasks by what ran in them (median ms over rounds):');
   const keys = [...new Set(runs.flatMap((r) => Object.keys(r.busy)))];

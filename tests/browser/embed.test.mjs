@@ -159,13 +159,16 @@ test('a locked chapter: the engine keeps every result, section and context insid
   await page.waitForSelector('#ch5 >> li.card:first-child .section-panel[data-loaded="true"]');
   const section = await page.evaluate(() => window.__lastSection);
   assert.equal(section.id, last.results[0].id);
+  assert.deepEqual(section.pending_text, [], 'the section shown has all its text');
   assert.ok(section.chunks.length > 0 && section.chunks.every((c) => c.chapter === '5'), 'the section stays in the chapter');
   await page.click('#ch5 >> .tools button.secondary');
   await page.waitForFunction(() => document.querySelector('#ch5').shadowRoot.querySelector('.copy-status').textContent.length > 0);
   const after = await page.evaluate(() => ({ ...window.__engineCalls }));
   assert.equal(after.search || 0, before.search || 0, 'no second search');
   assert.equal(after.toContext || 0, before.toContext || 0, 'no search for the context');
-  assert.equal((after.section || 0) - (before.section || 0), 1);
+  // Once, or twice when the first answer named the rest of the section's text parts to load.
+  const sectionCalls = (after.section || 0) - (before.section || 0);
+  assert.ok(sectionCalls === 1 || sectionCalls === 2, `section calls: ${sectionCalls}`);
   assert.equal((after.contextFor || 0) - (before.contextFor || 0), 1);
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   assert.equal((copied.match(/^\[DOCUMENT \d+\]$/gm) || []).length, last.results.length);

@@ -1,0 +1,189 @@
+//! Text parts and what a first page waits for: a search asks for the text parts of its results'
+//! own chunks (their snippets and `[DOCUMENT N]` context), not for their whole sections; "show
+//! the whole section" names the rest (`Section::pending_text`) and is complete once they are
+//! loaded. A search that expands its results (`expand_chars`) still asks for the sections.
+
+use chsr::build::{build, BuildOptions, BuildOutput};
+use chsr::corpus::parse_jsonl;
+use chsr::format::Field;
+use chsr::scope::Scope;
+use chsr::search::{Library, SearchOptions, SearchResponse, Variant};
+use std::collections::BTreeSet;
+
+const SPINE: &str = include_str!("fixtures/spine.jsonl");
+
+/// The spine corpus with text parts of a few hundred bytes: most sections span several parts.
+fn spine() -> BuildOutput {
+    build(
+        &parse_jsonl("spine.jsonl", SPINE).unwrap(),
+        &BuildOptions {
+            text_block_bytes: 300,
+            ..BuildOptions::default()
+        },
+    )
+}
+
+/// Every file of `out` but the text parts.
+fn without_text(out: &BuildOutput) -> Library {
+    let mut lib = Library::new(out.manifest.clone());
+    for s in &out.shards {
+        for (file, bytes) in s.files() {
+            if !file.ends_with(".chsrx") {
+                lib.load_file(file, bytes).unwrap();
+            }
+        }
+    }
+    lib
+}
+
+fn load_text(lib: &mut Library, out: &BuildOutput, files: &[String]) {
+    for f in files {
+        let (_, bytes) = out
+            .shards
+            .iter()
+            .flat_map(|s| s.files())
+            .find(|(name, _)| name == f)
+            .unwrap_or_else(|| panic!("{f} is not a built file"));
+        lib.load_text(f, bytes).unwrap();
+    }
+}
+
+/// The text parts holding the chunks `ids` (with `sections`: every chunk of their sections).
+fn parts_of(lib: &Library, out: &BuildOutput, ids: &[String], sections: bool) -> BTreeSet<String> {
+    let mut parts = BTreeSet::new();
+    for shard in lib.loaded() {
+        let built = out
+            .shards
+            .iter()
+            .find(|s| s.entry.file == shard.entry.file)
+            .unwrap();
+        let chunks = shard.chunks();
+        for id in ids {
+            let Some(hit) = chunks.iter().find(|c| &c.id == id) else {
+                continue;
+            };
+            for (pos, c) in chunks.iter().enumerate() {
+                let same = if sections {
+                    c.section_key == hit.section_key
+                } else {
+                    c.id == hit.id
+                };
+                if same {
+                    let pos = pos as u32;
+                    let part = built
+                        .text
+                        .iter()
+                        .find(|t| pos >= t.first && pos < t.first + t.chunks)
+                        .unwrap();
+                    parts.insert(part.file.clone());
+                }
+            }
+        }
+    }
+    parts
+}
+
+fn physics_hs() -> Scope {
+    Scope::new()
+        .with(Field::Subject, "physics")
+        .with(Field::Level, "high_school")
+}
+
+fn ids(r: &SearchResponse) -> Vec<String> {
+    r.results.iter().map(|h| h.id.clone()).collect()
+}
+
+const QUERIES: &[&str] = &[
+    "temperature in kelvins",
+    "specific heat capacity of water",
+    "work done by a gas",
+    "heat transfer by conduction",
+];
+
+#[test]
+fn a_search_waits_only_for_its_results_own_text() {
+    let out = spine();
+    assert!(
+        out.shards.iter().any(|s| s.text.len() > 3),
+        "the fixture is cut into several text parts"
+    );
+    let opts = SearchOptions::for_variant(Variant::F);
+    let mut narrower = 0;
+    for q in QUERIES {
+        let lib = without_text(&out);
+        let r = lib.search(q, &physics_hs(), &opts).unwrap();
+        assert!(!r.results.is_empty(), "{q}");
+        let asked: BTreeSet<String> = r.pending_text.iter().cloned().collect();
+        assert_eq!(
+            asked,
+            parts_of(&lib, &out, &ids(&r), false),
+            "{q}: the parts of the results' own chunks, no other"
+        );
+        if parts_of(&lib, &out, &ids(&r), true).len() > asked.len() {
+            narrower += 1;
+        }
+    }
+    assert!(
+        narrower > 0,
+        "some query's results have sections beyond their own text parts"
+    );
+}
+
+#[test]
+fn the_whole_section_names_the_rest_of_its_text_and_is_complete_once_loaded() {
+    let out = spine();
+    let opts = SearchOptions::for_variant(Variant::F);
+    let mut checked = 0;
+    for q in QUERIES {
+        let mut lib = without_text(&out);
+        let first = lib.search(q, &physics_hs(), &opts).unwrap();
+        load_text(&mut lib, &out, &first.pending_text);
+        // The first page has everything it shows: snippets, and the context of its results.
+        let shown = lib.search(q, &physics_hs(), &opts).unwrap();
+        assert!(shown.pending_text.is_empty(), "{q}");
+        assert_eq!(ids(&first), ids(&shown), "{q}: the ranking reads no text");
+        for h in &shown.results {
+            assert!(!h.snippet.is_empty(), "{q}: {}", h.id);
+        }
+        let (_, withheld) = lib.context_for(&ids(&shown), &physics_hs());
+        assert_eq!(
+            withheld, 0,
+            "{q}: the context of the results needs nothing more"
+        );
+        for h in &shown.results {
+            let s = lib.section(&h.id, &physics_hs()).unwrap();
+            if s.pending_text.is_empty() {
+                continue;
+            }
+            // Part of the section is not loaded yet: it says which parts, and they are exactly
+            // the section's parts the page does not have.
+            checked += 1;
+            let all = parts_of(&lib, &out, std::slice::from_ref(&h.id), true);
+            for f in &s.pending_text {
+                assert!(all.contains(f), "{q}: {f} holds none of the section");
+                assert!(!lib.is_loaded(f), "{q}: {f} is loaded already");
+            }
+            load_text(&mut lib, &out, &s.pending_text);
+            let full = lib.section(&h.id, &physics_hs()).unwrap();
+            assert!(full.pending_text.is_empty(), "{q}: {}", h.id);
+            assert_eq!(full.chunks.len(), s.chunks.len(), "{q}: the same chunks");
+            for c in &full.chunks {
+                assert!(!c.text.is_empty(), "{q}: {} has its text", c.id);
+            }
+        }
+    }
+    assert!(checked > 0, "some section waited for more text");
+}
+
+#[test]
+fn a_search_that_expands_its_results_waits_for_their_sections() {
+    let out = spine();
+    let mut opts = SearchOptions::for_variant(Variant::F);
+    opts.expand_chars = 2000;
+    for q in QUERIES {
+        let lib = without_text(&out);
+        let r = lib.search(q, &physics_hs(), &opts).unwrap();
+        let asked: BTreeSet<String> = r.pending_text.iter().cloned().collect();
+        assert_eq!(asked, parts_of(&lib, &out, &ids(&r), true), "{q}");
+    }
+}
