@@ -1,9 +1,16 @@
 //! BM25 over a gated pool of shards.
 //!
 //! The pool is a list of (shard, admissible bitset). Collection statistics (N, average length,
-//! document frequency) are those of the *shards* in the pool, not of the admitted subset, so a
-//! chunk's score does not change with the scope that admitted it. Postings of inadmissible
-//! chunks are skipped before any arithmetic: they are never scored.
+//! document frequency, section frequency) are those of the *shards* in the pool, not of the
+//! admitted subset, so a chunk's score does not change with the scope that admitted it. Postings
+//! of inadmissible chunks are skipped before any arithmetic: they are never scored.
+//!
+//! **Section IDF** ([`score_all`]'s `section_idf`): a term's IDF blends BM25's, over chunks, with
+//! the same formula over *sections* (N = the sections of the pool's shards, chunks without one
+//! counting one each; df = the sections holding the term). Curriculum questions are answered by a
+//! section, and a term that fills one section ("latent heat" in 30 chunks of *Phase Change and
+//! Latent Heat*) has a modest chunk IDF but singles that section out; a term spread thinly over
+//! every chapter ("value", "calculate") has a high chunk IDF and tells the sections apart poorly.
 //!
 //! Ranking ties are broken by chunk id, ascending (then by shard order), so results are total
 //! and deterministic.
@@ -35,27 +42,39 @@ pub struct PoolShard<'a> {
     pub total_len: u64,
     /// Admissible chunks.
     pub gate: &'a Bitset,
+    /// Section number of each chunk, numbered from 0 ([`NO_SECTION`] for a chunk without one):
+    /// the section frequencies of section IDF.
+    pub sections: &'a [u32],
+    /// Distinct sections of the shard plus its chunks without a section: section IDF's N.
+    pub section_units: u64,
 }
+
+/// [`PoolShard::sections`] of a chunk without a section.
+pub const NO_SECTION: u32 = u32::MAX;
 
 /// Scores every admissible chunk containing at least one query term and returns the best
 /// `window`, sorted by score descending; `id_of(shard, doc)` supplies ids for tie-breaking.
+/// `section_idf` as in [`score_all`].
 pub fn search<'a>(
     pool: &[PoolShard<'_>],
     terms: &[String],
+    section_idf: f64,
     window: usize,
     id_of: impl Fn(usize, u32) -> &'a str,
 ) -> Vec<Scored> {
     if window == 0 {
         return Vec::new();
     }
-    let mut out = score_all(pool, terms);
+    let mut out = score_all(pool, terms, section_idf);
     sort_and_cut(&mut out, window, &id_of);
     out
 }
 
 /// The BM25 score of every admitted chunk that matches a term, unsorted (in shard order, then
-/// in the order the postings first reach each chunk).
-pub fn score_all(pool: &[PoolShard<'_>], terms: &[String]) -> Vec<Scored> {
+/// in the order the postings first reach each chunk). Each term's IDF is
+/// `(1 − section_idf) · IDF over chunks + section_idf · IDF over sections` (0: BM25's; see the
+/// module documentation).
+pub fn score_all(pool: &[PoolShard<'_>], terms: &[String], section_idf: f64) -> Vec<Scored> {
     let n: u64 = pool.iter().map(|p| p.index.doc_len.len() as u64).sum();
     if n == 0 || terms.is_empty() {
         return Vec::new();
@@ -68,16 +87,24 @@ pub fn score_all(pool: &[PoolShard<'_>], terms: &[String]) -> Vec<Scored> {
         .iter()
         .map(|p| terms.iter().map(|t| p.index.term_id(t)).collect())
         .collect();
-    let idf: Vec<f64> = (0..terms.len())
+    let idf_of = |n: u64, df: u64| ((n as f64 - df as f64 + 0.5) / (df as f64 + 0.5)).ln_1p();
+    let mut idf: Vec<f64> = (0..terms.len())
         .map(|ti| {
             let df: u64 = pool
                 .iter()
                 .zip(&ids)
                 .filter_map(|(p, id)| id[ti].map(|i| p.index.df[i] as u64))
                 .sum();
-            ((n as f64 - df as f64 + 0.5) / (df as f64 + 0.5)).ln_1p()
+            idf_of(n, df)
         })
         .collect();
+    if section_idf > 0.0 {
+        let units: u64 = pool.iter().map(|p| p.section_units).sum();
+        let sf = section_frequencies(pool, &ids, terms.len());
+        for (w, sf) in idf.iter_mut().zip(sf) {
+            *w = (1.0 - section_idf) * *w + section_idf * idf_of(units, sf);
+        }
+    }
     for (si, p) in pool.iter().enumerate() {
         if p.gate.count() == 0 {
             continue;
@@ -108,6 +135,39 @@ pub fn score_all(pool: &[PoolShard<'_>], terms: &[String]) -> Vec<Scored> {
         }));
     }
     out
+}
+
+/// For each term, the sections of the pool's shards that hold it (a chunk without a section
+/// counts as one of its own), from its postings: every chunk, admitted or not, like df.
+fn section_frequencies(
+    pool: &[PoolShard<'_>],
+    ids: &[Vec<Option<usize>>],
+    n_terms: usize,
+) -> Vec<u64> {
+    let mut sf = vec![0u64; n_terms];
+    for (p, ids) in pool.iter().zip(ids) {
+        // The term (1-based) that last counted each section: no clearing between terms.
+        let mut seen: Vec<u32> = Vec::new();
+        for (ti, id) in ids.iter().enumerate() {
+            let Some(id) = id else { continue };
+            for (doc, _) in p.index.postings(*id).flatten() {
+                match p.sections.get(doc as usize) {
+                    Some(&s) if s != NO_SECTION => {
+                        let s = s as usize;
+                        if s >= seen.len() {
+                            seen.resize(s + 1, 0);
+                        }
+                        if seen[s] != ti as u32 + 1 {
+                            seen[s] = ti as u32 + 1;
+                            sf[ti] += 1;
+                        }
+                    }
+                    _ => sf[ti] += 1,
+                }
+            }
+        }
+    }
+    sf
 }
 
 /// Section evidence: blends each chunk's score with the best score in its section,
@@ -173,6 +233,61 @@ pub fn sort_and_cut<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn section_idf_favours_a_term_that_fills_one_section() {
+        // "latent" is in three chunks of section a; "value" in one chunk of each of sections
+        // b, c, d: the same chunk df, but "latent" singles a section out.
+        let chunks = [
+            ("a", "latent heat fusion"),
+            ("a", "latent heat vaporization"),
+            ("a", "latent heat phase"),
+            ("b", "value pressure gauge"),
+            ("c", "value volume gauge"),
+            ("d", "value mass gauge"),
+            ("e", "latent value gauge"),
+        ];
+        let lines: Vec<String> = chunks
+            .iter()
+            .enumerate()
+            .map(|(i, (sec, t))| {
+                serde_json::json!({"id": format!("c:{i}"), "text": t, "subject": "s",
+                    "level": "l", "lang": "en", "doc_type": "textbook_section",
+                    "section_key": sec})
+                .to_string()
+            })
+            .collect();
+        let chunks = crate::corpus::parse_jsonl("t.jsonl", &lines.join("\n")).unwrap();
+        let out = crate::build::build(&chunks, &crate::build::BuildOptions::default());
+        let payload = crate::format::decode_shard(&out.shards[0].bytes).unwrap();
+        let n = payload.chunks.len();
+        let sections: Vec<u32> = payload
+            .chunks
+            .iter()
+            .map(|c| (c.section_key.as_deref().unwrap().as_bytes()[0] - b'a') as u32)
+            .collect();
+        let gate = crate::gate::Bitset::full(n);
+        let pool = [PoolShard {
+            index: &payload.lexical,
+            k1: payload.params.k1,
+            b: payload.params.b,
+            total_len: payload.lexical.total_len(),
+            gate: &gate,
+            sections: &sections,
+            section_units: 5,
+        }];
+        let terms: Vec<String> = ["latent", "valu"].map(String::from).into();
+        let doc = |id: &str| payload.chunks.iter().position(|c| c.id == id).unwrap() as u32;
+        let score = |all: &[Scored], id: &str| all.iter().find(|s| s.doc == doc(id)).unwrap().score;
+        // BM25's IDF: both terms weigh the same (df 4 each; same lengths).
+        let plain = score_all(&pool, &terms, 0.0);
+        assert!((score(&plain, "c:0") - score(&plain, "c:3")).abs() < 1e-6);
+        // Section IDF: "latent" (2 sections of 5) outweighs "value" (4 of 5).
+        let blended = score_all(&pool, &terms, 0.75);
+        assert!(score(&blended, "c:0") > score(&blended, "c:3") * 1.5);
+        // Only the IDF changes: a chunk's score never depends on the others' admission.
+        assert_eq!(blended.len(), plain.len());
+    }
 
     #[test]
     fn section_blend_lifts_a_sections_other_chunks() {

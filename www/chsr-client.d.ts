@@ -53,8 +53,10 @@ export interface SearchOptions {
   window?: number;
   /** Weight of the dense list in the fusion, 0–10 (the BM25 list weighs 1). */
   dense_weight?: number;
-  /** Weight of a chunk's section in its BM25 score, 0–1 (default 0.65; variants D and E). */
+  /** Weight of a chunk's section in its BM25 score, 0–1 (default 0.65; F). */
   section_weight?: number;
+  /** Weight of section IDF in a term's BM25 IDF, 0 (over chunks, BM25's) to 1 (over sections); default 0.75 (F). */
+  section_idf?: number;
   /** Snippet length in characters, 16–4000 (default 280). */
   snippet_chars?: number;
   /** Relaxation: what decides to widen (default `evidence`). */

@@ -335,6 +335,8 @@ mod tests {
             b: payload.params.b,
             total_len: total,
             gate: &gate,
+            sections: &[],
+            section_units: 4,
         }];
         let terms: Vec<String> = ["alpha", "beta", "gamma"].map(String::from).into();
         let slot = |_: usize, d: u32| {
@@ -344,7 +346,7 @@ mod tests {
                 Slot { side: 1, unit: 9 }
             })
         };
-        let all = crate::bm25::score_all(&pool, &terms);
+        let all = crate::bm25::score_all(&pool, &terms, 0.0);
         let sides = unit_scores(&all, 2, slot);
         let score = |d: u32| all.iter().find(|s| s.doc == d).unwrap().score;
         assert_eq!(sides[0], vec![score(0) / 3.0]);

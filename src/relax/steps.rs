@@ -133,11 +133,16 @@ impl Library {
         terms: &[String],
         wide: &Scope,
         side: Side<'_>,
+        section_idf: f64,
     ) -> (Vec<f32>, Vec<f32>) {
         let wide_pool = self.gate_step(wide, Gating::Gated);
         let shards = &wide_pool.shards;
         let scored = q.scope_scores(wide, terms).unwrap_or_else(|| {
-            std::rc::Rc::new(crate::bm25::score_all(&wide_pool.lexical(), terms))
+            std::rc::Rc::new(crate::bm25::score_all(
+                &wide_pool.lexical(),
+                terms,
+                section_idf,
+            ))
         });
         let sides: Vec<ShardSide> = shards
             .iter()
@@ -225,7 +230,13 @@ impl Library {
             .filter(|f| scope.get(**f).is_some() && !scope.is_locked(**f))
             .map(|f| f.name().to_string())
             .collect();
-        let (inside, outside) = self.step_evidence(q, &terms, &w1, Side::OutsideScope(scope));
+        let (inside, outside) = self.step_evidence(
+            q,
+            &terms,
+            &w1,
+            Side::OutsideScope(scope),
+            opts.section_idf(),
+        );
         // Whether anything at the requested level matches a query term (any topic).
         let level_matches = !inside.is_empty() || !outside.is_empty();
         let scores = format!(
@@ -279,6 +290,7 @@ impl Library {
                     &terms,
                     &without_topical(&free),
                     Side::OutsideScope(scope),
+                    opts.section_idf(),
                 );
                 super::fires(&inside, &outside, mix)
             };
@@ -349,7 +361,8 @@ impl Library {
         {
             let (_, missing) = self.pass_shards(&w2, Gating::Gated);
             if missing.is_empty() {
-                let (here, other) = self.step_evidence(q, &terms, &w2, Side::OtherLevel(level));
+                let (here, other) =
+                    self.step_evidence(q, &terms, &w2, Side::OtherLevel(level), opts.section_idf());
                 let level_ratio = w2_ratio(opts, weak_level);
                 let fired = super::fires(&here, &other, level_ratio);
                 let note = format!(
@@ -432,8 +445,13 @@ impl Library {
                 let (_, missing) = self.pass_shards(&free, Gating::Gated);
                 let level = scope.get(Field::Level).unwrap_or_default().to_string();
                 if missing.is_empty() {
-                    let (here, other) =
-                        self.step_evidence(q, &terms, &free, Side::OtherLevel(&level));
+                    let (here, other) = self.step_evidence(
+                        q,
+                        &terms,
+                        &free,
+                        Side::OtherLevel(&level),
+                        opts.section_idf(),
+                    );
                     super::fires(&here, &other, w2_ratio(opts, weak_level))
                 } else {
                     // The other levels are not loaded: unlocked, W2 would have asked for those

@@ -121,6 +121,8 @@ pub struct Shard {
     /// Section of each chunk as a small integer (chunks with the same `section_key` share it;
     /// [`NO_SECTION`] when a chunk has none), computed once at load for section evidence.
     pub sections: Vec<u32>,
+    /// Its distinct sections plus its chunks without one (section IDF's N), computed at load.
+    pub section_units: u64,
     /// The shard's text blocks as (first chunk, chunks), from the shard itself: one text part
     /// each. Empty when the text is inside the shard.
     pub text_blocks: Vec<(u32, u32)>,
@@ -141,8 +143,8 @@ pub struct Shard {
     pub text_loaded: Vec<bool>,
 }
 
-/// [`Shard::sections`] of a chunk without a section.
-pub const NO_SECTION: u32 = u32::MAX;
+/// [`Shard::sections`] of a chunk without a section (the same marker BM25's section IDF reads).
+pub use crate::bm25::NO_SECTION;
 
 /// Numbers the distinct section keys of `chunks` (in order of first appearance).
 fn section_numbers(chunks: &[ChunkRecord]) -> Vec<u32> {
@@ -157,6 +159,18 @@ fn section_numbers(chunks: &[ChunkRecord]) -> Vec<u32> {
             None => NO_SECTION,
         })
         .collect()
+}
+
+/// The distinct sections of `sections` (numbered from 0 by [`section_numbers`]) plus its chunks
+/// without a section.
+fn section_units(sections: &[u32]) -> u64 {
+    let numbered = sections
+        .iter()
+        .filter(|&&s| s != NO_SECTION)
+        .map(|&s| s as u64 + 1)
+        .max()
+        .unwrap_or(0);
+    numbered + sections.iter().filter(|&&s| s == NO_SECTION).count() as u64
 }
 
 impl fmt::Debug for Shard {
@@ -399,6 +413,7 @@ impl Library {
         let listed = entry.part_list.is_none();
         let total_len = payload.lexical.total_len();
         let sections = section_numbers(&payload.chunks);
+        let section_units = section_units(&sections);
         let text_loaded = vec![false; text_blocks.len()];
         self.shards[i] = Some(Shard {
             entry,
@@ -407,6 +422,7 @@ impl Library {
             total_len,
             dense,
             sections,
+            section_units,
             text_blocks,
             text: Vec::new(),
             text_loaded,

@@ -18,6 +18,10 @@ pub const DEFAULT_DENSE_WEIGHT: f64 = 0.1;
 /// cross-validation on the OpenCERB dev split (docs/benchmark.md, "Section evidence").
 pub const DEFAULT_SECTION_WEIGHT: f64 = 0.65;
 
+/// Default [`SearchOptions::section_idf`]: chosen by two-fold cross-validation over 0–1 (fold 1
+/// chose 0.75, fold 2 0.9; `docs/benchmark.md`, "Section IDF").
+pub const DEFAULT_SECTION_IDF: f64 = 0.75;
+
 /// Largest `k` a search accepts.
 pub const MAX_K: usize = 200;
 
@@ -216,6 +220,9 @@ pub struct SearchOptions {
     /// Weight of a chunk's section in its BM25 score, from 0 (the chunk alone) to 1 (its
     /// section's best chunk), when the stages include [`Stages::sections`].
     pub section_weight: f64,
+    /// Weight of section IDF in a query term's BM25 IDF, from 0 (BM25's IDF over chunks) to 1
+    /// (the IDF over sections; [`crate::bm25`]), when the stages include [`Stages::sections`].
+    pub section_idf: f64,
     /// A query vector from the caller, for shards built with vectors brought with the corpus.
     pub query_vector: Option<Vec<f32>>,
     /// The model id of `query_vector` (must equal the corpus vectors' model).
@@ -238,6 +245,16 @@ impl SearchOptions {
             rerank: RerankConfig::paper(),
             trigger: Trigger::Paper,
             ..chsr
+        }
+    }
+
+    /// The section-IDF weight BM25 uses: [`SearchOptions::section_idf`] when the stages include
+    /// section evidence, else 0 (the paper's variants score with BM25's IDF).
+    pub fn section_idf(&self) -> f64 {
+        if self.stages.sections {
+            self.section_idf
+        } else {
+            0.0
         }
     }
 
@@ -355,6 +372,12 @@ impl SearchOptions {
                         .filter(|x| (0.0..=1.0).contains(x))
                         .ok_or_else(|| SearchError::Option("section_weight must be a number from 0 to 1".into()))?
                 }
+                "section_idf" => {
+                    o.section_idf = v
+                        .as_f64()
+                        .filter(|x| (0.0..=1.0).contains(x))
+                        .ok_or_else(|| SearchError::Option("section_idf must be a number from 0 to 1".into()))?
+                }
                 "exact_max" => o.dense.exact_max = uint(v, "exact_max", 0, u32::MAX as u64)?,
                 "exact_fraction" => {
                     o.dense.exact_fraction = v
@@ -365,7 +388,7 @@ impl SearchOptions {
                 other => {
                     return Err(SearchError::Option(format!(
                         "unknown option {other:?}; valid: k, variant, dense, gating, rrf_k, window, snippet_chars, trigger, k_min, \
-                         widen_ratio, mix_ratio, level_ratio, allow_fallback, expand_chars, text, dense_weight, section_weight, exact_max, exact_fraction, \
+                         widen_ratio, mix_ratio, level_ratio, allow_fallback, expand_chars, text, dense_weight, section_weight, section_idf, exact_max, exact_fraction, \
                          query_vector, vector_model"
                     )))
                 }
@@ -438,6 +461,7 @@ impl Default for SearchOptions {
             probe: false,
             dense_weight: DEFAULT_DENSE_WEIGHT,
             section_weight: DEFAULT_SECTION_WEIGHT,
+            section_idf: DEFAULT_SECTION_IDF,
             query_vector: None,
             vector_model: None,
         }

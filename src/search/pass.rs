@@ -71,6 +71,8 @@ impl<'a> Pool<'a> {
                 b: s.payload.params.b,
                 total_len: s.total_len,
                 gate: g,
+                sections: &s.sections,
+                section_units: s.section_units,
             })
             .collect()
     }
@@ -283,10 +285,11 @@ impl Library {
         let shards: &[&Shard] = &pool.shards;
         let id_of = |si: usize, doc: u32| shards[si].payload.chunks[doc as usize].id.as_str();
         let bm = pool.lexical();
+        let section_idf = opts.section_idf();
         let scored = if st.sections && opts.section_weight > 0.0 {
             // Every matching chunk is scored, so that each section's evidence is complete,
             // then the blended list is cut to the window.
-            let all = bm25::score_all(&bm, terms);
+            let all = bm25::score_all(&bm, terms, section_idf);
             if let Some(scope) = keep {
                 q.keep_scope_scores(scope, terms, &all);
             }
@@ -295,7 +298,7 @@ impl Library {
             };
             bm25::section_blend(all, opts.section_weight, section_of, window, id_of)
         } else {
-            bm25::search(&bm, terms, window, id_of)
+            bm25::search(&bm, terms, section_idf, window, id_of)
         };
         if primary {
             trace.lexical_candidates = scored.len();

@@ -29,6 +29,7 @@ const allOptions: Required<SearchOptions> = {
   window: 50,
   dense_weight: 0.1,
   section_weight: 0.65,
+  section_idf: 0.75,
   snippet_chars: 280,
   trigger: 'evidence',
   k_min: 1,
