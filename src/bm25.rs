@@ -12,6 +12,12 @@
 //! Latent Heat*) has a modest chunk IDF but singles that section out; a term spread thinly over
 //! every chapter ("value", "calculate") has a high chunk IDF and tells the sections apart poorly.
 //!
+//! **Section documents** ([`score_sections`]): the admitted chunks of a section read as one
+//! document and scored by BM25 (term frequencies summed over them, the section's admitted length
+//! against the average section's), so that a question whose words are spread over a section's
+//! chunks (the definition in one, the worked example in another) finds the section even when no
+//! single chunk holds them all ([`section_blend`] mixes it into the section's evidence).
+//!
 //! Ranking ties are broken by chunk id, ascending (then by shard order), so results are total
 //! and deterministic.
 
@@ -75,9 +81,61 @@ pub fn search<'a>(
 /// `(1 − section_idf) · IDF over chunks + section_idf · IDF over sections` (0: BM25's; see the
 /// module documentation).
 pub fn score_all(pool: &[PoolShard<'_>], terms: &[String], section_idf: f64) -> Vec<Scored> {
+    score(pool, terms, section_idf, false).0
+}
+
+/// [`score_all`], and the BM25 score of each section read as one document (its admitted chunks;
+/// see the module documentation): per pool shard, indexed by section number
+/// ([`PoolShard::sections`]), 0 for a section that matches no term.
+pub fn score_sections(
+    pool: &[PoolShard<'_>],
+    terms: &[String],
+    section_idf: f64,
+) -> (Vec<Scored>, Vec<Vec<f32>>) {
+    score(pool, terms, section_idf, true)
+}
+
+/// The admitted length of each section of each pool shard (by section number) and the average
+/// over the sections that have admitted chunks.
+fn section_lengths(pool: &[PoolShard<'_>]) -> (Vec<Vec<f64>>, f64) {
+    let (mut total, mut count) = (0.0, 0u64);
+    let lens = pool
+        .iter()
+        .map(|p| {
+            let mut len: Vec<f64> = Vec::new();
+            let mut admitted: Vec<bool> = Vec::new();
+            for (doc, &s) in p.sections.iter().enumerate() {
+                if s == NO_SECTION || !p.gate.contains(doc) {
+                    continue;
+                }
+                let s = s as usize;
+                if s >= len.len() {
+                    len.resize(s + 1, 0.0);
+                    admitted.resize(s + 1, false);
+                }
+                if !admitted[s] {
+                    admitted[s] = true;
+                    count += 1;
+                }
+                let dl = p.index.doc_len[doc] as f64;
+                len[s] += dl;
+                total += dl;
+            }
+            len
+        })
+        .collect();
+    (lens, (total / count.max(1) as f64).max(1e-9))
+}
+
+fn score(
+    pool: &[PoolShard<'_>],
+    terms: &[String],
+    section_idf: f64,
+    sections: bool,
+) -> (Vec<Scored>, Vec<Vec<f32>>) {
     let n: u64 = pool.iter().map(|p| p.index.doc_len.len() as u64).sum();
     if n == 0 || terms.is_empty() {
-        return Vec::new();
+        return (Vec::new(), vec![Vec::new(); pool.len()]);
     }
     let total: u64 = pool.iter().map(|p| p.total_len).sum();
     let avgdl = (total as f64 / n as f64).max(1e-9);
@@ -105,6 +163,12 @@ pub fn score_all(pool: &[PoolShard<'_>], terms: &[String], section_idf: f64) -> 
             *w = (1.0 - section_idf) * *w + section_idf * idf_of(units, sf);
         }
     }
+    let (sec_len, avg_sec) = if sections {
+        section_lengths(pool)
+    } else {
+        (vec![Vec::new(); pool.len()], 1.0)
+    };
+    let mut sec_scores: Vec<Vec<f32>> = sec_len.iter().map(|l| vec![0.0; l.len()]).collect();
     for (si, p) in pool.iter().enumerate() {
         if p.gate.count() == 0 {
             continue;
@@ -112,6 +176,10 @@ pub fn score_all(pool: &[PoolShard<'_>], terms: &[String], section_idf: f64) -> 
         let mut acc: Vec<f32> = vec![0.0; p.index.doc_len.len()];
         let mut touched: Vec<u32> = Vec::new();
         let (k1, b) = (p.k1 as f64, p.b as f64);
+        // A term's frequency in each section document (reset after each term).
+        let len = &sec_len[si];
+        let mut sec_tf: Vec<f64> = vec![0.0; len.len()];
+        let mut sec_touched: Vec<usize> = Vec::new();
         for (ti, id) in ids[si].iter().enumerate() {
             let Some(id) = id else { continue };
             for (doc, tf) in p.index.postings(*id).flatten() {
@@ -126,6 +194,21 @@ pub fn score_all(pool: &[PoolShard<'_>], terms: &[String], section_idf: f64) -> 
                     touched.push(doc);
                 }
                 *slot += w as f32;
+                if sections {
+                    let s = p.sections[doc as usize];
+                    if s != NO_SECTION {
+                        let s = s as usize;
+                        if sec_tf[s] == 0.0 {
+                            sec_touched.push(s);
+                        }
+                        sec_tf[s] += tf;
+                    }
+                }
+            }
+            for s in sec_touched.drain(..) {
+                let tf = std::mem::take(&mut sec_tf[s]);
+                let norm = k1 * (1.0 - b + b * len[s] / avg_sec);
+                sec_scores[si][s] += (idf[ti] * tf * (k1 + 1.0) / (tf + norm)) as f32;
             }
         }
         out.extend(touched.into_iter().map(|doc| Scored {
@@ -134,7 +217,7 @@ pub fn score_all(pool: &[PoolShard<'_>], terms: &[String], section_idf: f64) -> 
             score: acc[doc as usize],
         }));
     }
-    out
+    (out, sec_scores)
 }
 
 /// For each term, the sections of the pool's shards that hold it (a chunk without a section
@@ -170,23 +253,37 @@ fn section_frequencies(
     sf
 }
 
-/// Section evidence: blends each chunk's score with the best score in its section,
-/// `(1 − weight) · score + weight · best(section)`, re-sorts and keeps the first `window`.
+/// A section's own evidence for [`section_blend`]: the section documents' scores
+/// ([`score_sections`], per pool shard by section number) and their share of the evidence.
+pub struct SectionDocs<'s> {
+    /// Score of each section document, per pool shard, by section number.
+    pub scores: &'s [Vec<f32>],
+    /// Share of the section document in a section's evidence, 0–1 (the rest: its best chunk).
+    pub weight: f64,
+}
+
+/// Section evidence: blends each chunk's score with its section's evidence,
+/// `(1 − weight) · score + weight · evidence(section)`, re-sorts and keeps the first `window`.
+/// A section's evidence is its best chunk's score, mixed with `docs` (when given) as
+/// `(1 − docs.weight) · best + docs.weight · doc · (max best / max doc)`: the section document's
+/// score brought to the chunks' scale by the ratio of the two maxima over the pool.
 ///
 /// Curriculum material answers a question with a section's worth of text, and a pasted question
 /// matches its section's exercises and worked examples more closely than the explanation: the
-/// best-matching chunk of a section vouches for the rest of it. `scored` should hold every
-/// matching chunk of the pool (the window is cut after blending). Chunks without a section
-/// (`section_of` gives `None`) keep their own score. Sections are per shard.
-pub fn section_blend<'a, S: Copy + Eq + std::hash::Hash>(
+/// best-matching chunk of a section vouches for the rest of it, and so does the section as a
+/// whole. `scored` should hold every matching chunk of the pool (the window is cut after
+/// blending). Chunks without a section (`section_of` gives `None`) keep their own score.
+/// Sections are per shard, numbered as [`PoolShard::sections`].
+pub fn section_blend<'a>(
     scored: Vec<Scored>,
     weight: f64,
-    section_of: impl Fn(usize, u32) -> Option<S>,
+    section_of: impl Fn(usize, u32) -> Option<u32>,
+    docs: Option<SectionDocs<'_>>,
     window: usize,
     id_of: impl Fn(usize, u32) -> &'a str,
 ) -> Vec<Scored> {
     // A lookup table only: the result's order comes from the total sort below.
-    let mut best: FxHashMap<(usize, S), f32> = FxHashMap::default();
+    let mut best: FxHashMap<(usize, u32), f32> = FxHashMap::default();
     for s in &scored {
         if let Some(k) = section_of(s.shard, s.doc) {
             let slot = best.entry((s.shard, k)).or_insert(s.score);
@@ -195,14 +292,30 @@ pub fn section_blend<'a, S: Copy + Eq + std::hash::Hash>(
             }
         }
     }
+    // The section documents' scale, brought to the chunks': the ratio of the two maxima.
+    let docs = docs.filter(|d| d.weight > 0.0).and_then(|d| {
+        let max_doc = d.scores.iter().flatten().copied().fold(0.0f32, f32::max);
+        let max_best = best.values().copied().fold(0.0f32, f32::max);
+        (max_doc > 0.0).then(|| (d, max_best as f64 / max_doc as f64))
+    });
     let mut out: Vec<Scored> = scored
         .into_iter()
         .map(|s| {
-            let sec = section_of(s.shard, s.doc)
-                .and_then(|k| best.get(&(s.shard, k)).copied())
-                .unwrap_or(s.score);
+            let sec = match section_of(s.shard, s.doc) {
+                Some(k) => {
+                    let b = best.get(&(s.shard, k)).copied().unwrap_or(s.score) as f64;
+                    match &docs {
+                        Some((d, scale)) => {
+                            let doc = d.scores[s.shard].get(k as usize).copied().unwrap_or(0.0);
+                            (1.0 - d.weight) * b + d.weight * doc as f64 * scale
+                        }
+                        None => b,
+                    }
+                }
+                None => s.score as f64,
+            };
             Scored {
-                score: ((1.0 - weight) * s.score as f64 + weight * sec as f64) as f32,
+                score: ((1.0 - weight) * s.score as f64 + weight * sec) as f32,
                 ..s
             }
         })
@@ -289,10 +402,20 @@ mod tests {
         assert_eq!(blended.len(), plain.len());
     }
 
+    fn out_input() -> Vec<Scored> {
+        [(0, 10.0), (1, 6.0), (2, 2.0), (3, 5.0)]
+            .map(|(doc, score)| Scored {
+                shard: 0,
+                doc,
+                score,
+            })
+            .into()
+    }
+
     #[test]
     fn section_blend_lifts_a_sections_other_chunks() {
-        // Chunks 0 and 2 share section "s"; chunk 1 is alone in "t"; chunk 3 has no section.
-        let sec = ["s", "t", "s"];
+        // Chunks 0 and 2 share section 0; chunk 1 is alone in section 1; chunk 3 has no section.
+        let sec = [0u32, 1, 0];
         let ids = ["a", "b", "c", "d"];
         let scored = vec![
             Scored {
@@ -320,11 +443,30 @@ mod tests {
             scored,
             0.5,
             |_, d| sec.get(d as usize).copied(),
+            None,
             3,
             |_, d| ids[d as usize],
         );
         let got: Vec<(u32, f32)> = out.iter().map(|s| (s.doc, s.score)).collect();
         // c: 0.5·2 + 0.5·10 = 6 ties b (its own best), broken by id; d keeps 5 and is cut.
         assert_eq!(got, vec![(0, 10.0), (1, 6.0), (2, 6.0)]);
+        // With section documents half the evidence: section 1's document scores as much as the
+        // best section's best chunk (max 10 / max doc 4 = scale 2.5), section 0's far less.
+        let docs = [vec![1.0f32, 4.0]];
+        let out = section_blend(
+            out_input(),
+            0.5,
+            |_, d| sec.get(d as usize).copied(),
+            Some(SectionDocs {
+                scores: &docs,
+                weight: 0.5,
+            }),
+            4,
+            |_, d| ids[d as usize],
+        );
+        let got: Vec<(u32, f32)> = out.iter().map(|s| (s.doc, s.score)).collect();
+        // a: 0.5·10 + 0.5·(0.5·10 + 0.5·1·2.5) = 8.125; b: 0.5·6 + 0.5·(0.5·6 + 0.5·4·2.5) = 7;
+        // c: 0.5·2 + 0.5·6.25 = 4.125; d (no section) keeps 5.
+        assert_eq!(got, vec![(0, 8.125), (1, 7.0), (3, 5.0), (2, 4.125)]);
     }
 }

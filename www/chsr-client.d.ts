@@ -53,8 +53,10 @@ export interface SearchOptions {
   window?: number;
   /** Weight of the dense list in the fusion, 0–10 (the BM25 list weighs 1). */
   dense_weight?: number;
-  /** Weight of a chunk's section in its BM25 score, 0–1 (default 0.65; F). */
+  /** Weight of a chunk's section in its BM25 score, 0–1 (default 0.8; F). */
   section_weight?: number;
+  /** Share of the section read as one document (its own BM25 score) in the section's evidence, 0–1 (default 0.5; F). */
+  section_doc?: number;
   /** Weight of section IDF in a term's BM25 IDF, 0 (over chunks, BM25's) to 1 (over sections); default 0.75 (F). */
   section_idf?: number;
   /** Snippet length in characters, 16–4000 (default 280). */

@@ -38,7 +38,7 @@ pub use facets::{Facet, FacetValue};
 pub use load::missing_shard_message;
 pub use load::{ModelEmbedder, QueryEmbedder, Shard, NO_SECTION};
 pub use options::{
-    SearchOptions, Stages, Variant, DEFAULT_DENSE_WEIGHT, DEFAULT_SECTION_IDF,
+    SearchOptions, Stages, Variant, DEFAULT_DENSE_WEIGHT, DEFAULT_SECTION_DOC, DEFAULT_SECTION_IDF,
     DEFAULT_SECTION_WEIGHT, MAX_K,
 };
 pub use parts::{Needed, NeededPostings, NeededText};

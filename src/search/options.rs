@@ -16,7 +16,12 @@ pub const DEFAULT_DENSE_WEIGHT: f64 = 0.1;
 
 /// Default weight of a chunk's section in its BM25 score (variants D and E): chosen by two-fold
 /// cross-validation on the OpenCERB dev split (docs/benchmark.md, "Section evidence").
-pub const DEFAULT_SECTION_WEIGHT: f64 = 0.65;
+pub const DEFAULT_SECTION_WEIGHT: f64 = 0.8;
+
+/// Default [`SearchOptions::section_doc`] (with [`DEFAULT_SECTION_WEIGHT`]): chosen together by
+/// two-fold cross-validation (fold 1 chose 0.8 / 0.5, fold 2 0.85 / 0.5; `docs/benchmark.md`,
+/// "Section documents").
+pub const DEFAULT_SECTION_DOC: f64 = 0.5;
 
 /// Default [`SearchOptions::section_idf`]: chosen by two-fold cross-validation over 0–1 (fold 1
 /// chose 0.75, fold 2 0.9; `docs/benchmark.md`, "Section IDF").
@@ -223,6 +228,10 @@ pub struct SearchOptions {
     /// Weight of section IDF in a query term's BM25 IDF, from 0 (BM25's IDF over chunks) to 1
     /// (the IDF over sections; [`crate::bm25`]), when the stages include [`Stages::sections`].
     pub section_idf: f64,
+    /// Share of a section's own BM25 score (its admitted chunks read as one document;
+    /// [`crate::bm25::score_sections`]) in its evidence, from 0 (its best chunk only) to 1, when
+    /// the stages include [`Stages::sections`].
+    pub section_doc: f64,
     /// A query vector from the caller, for shards built with vectors brought with the corpus.
     pub query_vector: Option<Vec<f32>>,
     /// The model id of `query_vector` (must equal the corpus vectors' model).
@@ -372,6 +381,12 @@ impl SearchOptions {
                         .filter(|x| (0.0..=1.0).contains(x))
                         .ok_or_else(|| SearchError::Option("section_weight must be a number from 0 to 1".into()))?
                 }
+                "section_doc" => {
+                    o.section_doc = v
+                        .as_f64()
+                        .filter(|x| (0.0..=1.0).contains(x))
+                        .ok_or_else(|| SearchError::Option("section_doc must be a number from 0 to 1".into()))?
+                }
                 "section_idf" => {
                     o.section_idf = v
                         .as_f64()
@@ -388,7 +403,7 @@ impl SearchOptions {
                 other => {
                     return Err(SearchError::Option(format!(
                         "unknown option {other:?}; valid: k, variant, dense, gating, rrf_k, window, snippet_chars, trigger, k_min, \
-                         widen_ratio, mix_ratio, level_ratio, allow_fallback, expand_chars, text, dense_weight, section_weight, section_idf, exact_max, exact_fraction, \
+                         widen_ratio, mix_ratio, level_ratio, allow_fallback, expand_chars, text, dense_weight, section_weight, section_idf, section_doc, exact_max, exact_fraction, \
                          query_vector, vector_model"
                     )))
                 }
@@ -462,6 +477,7 @@ impl Default for SearchOptions {
             dense_weight: DEFAULT_DENSE_WEIGHT,
             section_weight: DEFAULT_SECTION_WEIGHT,
             section_idf: DEFAULT_SECTION_IDF,
+            section_doc: DEFAULT_SECTION_DOC,
             query_vector: None,
             vector_model: None,
         }

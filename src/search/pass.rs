@@ -289,14 +289,25 @@ impl Library {
         let scored = if st.sections && opts.section_weight > 0.0 {
             // Every matching chunk is scored, so that each section's evidence is complete,
             // then the blended list is cut to the window.
-            let all = bm25::score_all(&bm, terms, section_idf);
+            let (all, docs) = bm25::score_sections(&bm, terms, section_idf);
             if let Some(scope) = keep {
                 q.keep_scope_scores(scope, terms, &all);
             }
             let section_of = |si: usize, doc: u32| {
                 Some(pool.shards[si].sections[doc as usize]).filter(|&k| k != NO_SECTION)
             };
-            bm25::section_blend(all, opts.section_weight, section_of, window, id_of)
+            let docs = bm25::SectionDocs {
+                scores: &docs,
+                weight: opts.section_doc,
+            };
+            bm25::section_blend(
+                all,
+                opts.section_weight,
+                section_of,
+                Some(docs),
+                window,
+                id_of,
+            )
         } else {
             bm25::search(&bm, terms, section_idf, window, id_of)
         };
