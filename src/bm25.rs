@@ -195,7 +195,8 @@ fn score(
                 }
                 *slot += w as f32;
                 if sections {
-                    let s = p.sections[doc as usize];
+                    // A pool shard that knows no sections (an empty list) has no section documents.
+                    let s = p.sections.get(doc as usize).copied().unwrap_or(NO_SECTION);
                     if s != NO_SECTION {
                         let s = s as usize;
                         if sec_tf[s] == 0.0 {
@@ -400,6 +401,19 @@ mod tests {
         assert!(score(&blended, "c:0") > score(&blended, "c:3") * 1.5);
         // Only the IDF changes: a chunk's score never depends on the others' admission.
         assert_eq!(blended.len(), plain.len());
+        // Section documents: section a holds "latent" three times, e one; b, c, d none.
+        let (chunks_again, docs) = score_sections(&pool, &terms[..1], 0.0);
+        assert_eq!(chunks_again, score_all(&pool, &terms[..1], 0.0));
+        assert!(docs[0][0] > docs[0][4] && docs[0][4] > 0.0, "{docs:?}");
+        assert_eq!(&docs[0][1..4], &[0.0, 0.0, 0.0]);
+        // A pool shard without section numbers scores its chunks the same and has no documents.
+        let bare = [PoolShard {
+            sections: &[],
+            ..pool[0]
+        }];
+        let (chunks_bare, docs_bare) = score_sections(&bare, &terms, 0.0);
+        assert_eq!(chunks_bare, plain);
+        assert!(docs_bare[0].is_empty());
     }
 
     fn out_input() -> Vec<Scored> {
