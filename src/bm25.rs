@@ -127,6 +127,8 @@ fn section_lengths(pool: &[PoolShard<'_>]) -> (Vec<Vec<f64>>, f64) {
     (lens, (total / count.max(1) as f64).max(1e-9))
 }
 
+/// [`score_all`] and, with `sections`, [`score_sections`]'s section documents, in one pass over
+/// the query terms' postings.
 fn score(
     pool: &[PoolShard<'_>],
     terms: &[String],
