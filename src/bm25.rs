@@ -267,7 +267,8 @@ pub struct SectionDocs<'s> {
 
 /// Section evidence: blends each chunk's score with its section's evidence,
 /// `(1 − weight) · score + weight · evidence(section)`, re-sorts and keeps the first `window`.
-/// A section's evidence is its best chunk's score, mixed with `docs` (when given) as
+/// A section's evidence is its best chunk's score, mixed with `docs` (weight 0: the best chunk
+/// alone) as
 /// `(1 − docs.weight) · best + docs.weight · doc · (max best / max doc)`: the section document's
 /// score brought to the chunks' scale by the ratio of the two maxima over the pool.
 ///
@@ -281,7 +282,7 @@ pub fn section_blend<'a>(
     scored: Vec<Scored>,
     weight: f64,
     section_of: impl Fn(usize, u32) -> Option<u32>,
-    docs: Option<SectionDocs<'_>>,
+    docs: SectionDocs<'_>,
     window: usize,
     id_of: impl Fn(usize, u32) -> &'a str,
 ) -> Vec<Scored> {
@@ -296,7 +297,7 @@ pub fn section_blend<'a>(
         }
     }
     // The section documents' scale, brought to the chunks': the ratio of the two maxima.
-    let docs = docs.filter(|d| d.weight > 0.0).and_then(|d| {
+    let docs = Some(docs).filter(|d| d.weight > 0.0).and_then(|d| {
         let max_doc = d.scores.iter().flatten().copied().fold(0.0f32, f32::max);
         let max_best = best.values().copied().fold(0.0f32, f32::max);
         (max_doc > 0.0).then(|| (d, max_best as f64 / max_doc as f64))
@@ -459,7 +460,10 @@ mod tests {
             scored,
             0.5,
             |_, d| sec.get(d as usize).copied(),
-            None,
+            SectionDocs {
+                scores: &[],
+                weight: 0.0,
+            },
             3,
             |_, d| ids[d as usize],
         );
@@ -473,10 +477,10 @@ mod tests {
             out_input(),
             0.5,
             |_, d| sec.get(d as usize).copied(),
-            Some(SectionDocs {
+            SectionDocs {
                 scores: &docs,
                 weight: 0.5,
-            }),
+            },
             4,
             |_, d| ids[d as usize],
         );

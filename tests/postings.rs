@@ -11,7 +11,8 @@ use chsr::format::{
 use chsr::scope::Scope;
 use chsr::search::{Library, SearchError, SearchOptions, Variant};
 
-const SPINE: &str = include_str!("fixtures/spine.jsonl");
+mod common;
+use common::{built_file, library, library_with, SPINE};
 
 fn spine(block: usize) -> BuildOutput {
     build(
@@ -22,29 +23,6 @@ fn spine(block: usize) -> BuildOutput {
             ..BuildOptions::default()
         },
     )
-}
-
-/// A library with every file of `out` loaded, or every file but the postings parts.
-fn library(out: &BuildOutput, postings: bool) -> Library {
-    let mut lib = Library::new(out.manifest.clone());
-    for s in &out.shards {
-        for (file, bytes) in s.files() {
-            if postings || !file.ends_with(".chsri") {
-                lib.load_file(file, bytes).unwrap();
-            }
-        }
-    }
-    lib
-}
-
-/// The bytes of the built file `name`.
-fn built_file<'a>(out: &'a BuildOutput, name: &str) -> &'a [u8] {
-    out.shards
-        .iter()
-        .flat_map(|s| s.files())
-        .find(|(file, _)| *file == name)
-        .unwrap_or_else(|| panic!("{name} is not a built file"))
-        .1
 }
 
 fn physics_hs() -> Scope {
@@ -69,8 +47,8 @@ fn a_search_needs_the_postings_of_its_own_terms_and_then_ranks_as_with_inline_po
     let all: usize = split.shards.iter().map(|s| s.postings.len()).sum();
     assert!(all > 5, "the spine's shards are cut into postings parts");
     assert!(inline.shards.iter().all(|s| s.postings.is_empty()));
-    let mut lib = library(&split, false);
-    let whole = library(&inline, true);
+    let mut lib = library_with(&split, |f| !f.ends_with(".chsri"));
+    let whole = library(&inline);
     let opts = SearchOptions::for_variant(Variant::F);
     for q in [
         "specific heat of water",

@@ -10,7 +10,8 @@ use chsr::scope::Scope;
 use chsr::search::{Library, SearchOptions, SearchResponse, Variant};
 use std::collections::BTreeSet;
 
-const SPINE: &str = include_str!("fixtures/spine.jsonl");
+mod common;
+use common::{built_file, library_with, SPINE};
 
 /// The spine corpus with text parts of a few hundred bytes: most sections span several parts.
 fn spine() -> BuildOutput {
@@ -25,26 +26,12 @@ fn spine() -> BuildOutput {
 
 /// Every file of `out` but the text parts.
 fn without_text(out: &BuildOutput) -> Library {
-    let mut lib = Library::new(out.manifest.clone());
-    for s in &out.shards {
-        for (file, bytes) in s.files() {
-            if !file.ends_with(".chsrx") {
-                lib.load_file(file, bytes).unwrap();
-            }
-        }
-    }
-    lib
+    library_with(out, |f| !f.ends_with(".chsrx"))
 }
 
 fn load_text(lib: &mut Library, out: &BuildOutput, files: &[String]) {
     for f in files {
-        let (_, bytes) = out
-            .shards
-            .iter()
-            .flat_map(|s| s.files())
-            .find(|(name, _)| name == f)
-            .unwrap_or_else(|| panic!("{f} is not a built file"));
-        lib.load_text(f, bytes).unwrap();
+        lib.load_text(f, built_file(out, f)).unwrap();
     }
 }
 

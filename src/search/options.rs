@@ -285,6 +285,18 @@ impl SearchOptions {
                     SearchError::Option(format!("{name} must be an integer from {lo} to {hi}"))
                 })
         };
+        // A number in [lo, hi] (integer bounds: the messages print them as written).
+        let number = |v: &serde_json::Value, name: &str, lo: u32, hi: u32| {
+            v.as_f64()
+                .filter(|x| (lo as f64..=hi as f64).contains(x))
+                .ok_or_else(|| {
+                    SearchError::Option(format!("{name} must be a number from {lo} to {hi}"))
+                })
+        };
+        let boolean = |v: &serde_json::Value, name: &str| {
+            v.as_bool()
+                .ok_or_else(|| SearchError::Option(format!("{name} must be true or false")))
+        };
         if let Some(v) = obj.get("variant") {
             let name = v.as_str().unwrap_or("");
             let var = Variant::parse(name).ok_or_else(|| {
@@ -296,22 +308,13 @@ impl SearchOptions {
             match key.as_str() {
                 "variant" => {}
                 "k" => o.k = uint(v, "k", 1, MAX_K as u64)?,
-                "dense" => {
-                    o.stages.dense = v
-                        .as_bool()
-                        .ok_or_else(|| SearchError::Option("dense must be true or false".into()))?
-                }
+                "dense" => o.stages.dense = boolean(v, "dense")?,
                 "gating" => {
                     o.stages.gating = v.as_str().and_then(Gating::parse).ok_or_else(|| {
                         SearchError::Option("gating must be \"gated\", \"ungated\" or \"post_filtered\"".into())
                     })?
                 }
-                "rrf_k" => {
-                    o.rrf_k = v
-                        .as_f64()
-                        .filter(|x| *x >= 0.0 && *x <= 1000.0)
-                        .ok_or_else(|| SearchError::Option("rrf_k must be a number from 0 to 1000".into()))?
-                }
+                "rrf_k" => o.rrf_k = number(v, "rrf_k", 0, 1000)?,
                 "window" => o.window = uint(v, "window", 1, 1000)?,
                 "snippet_chars" => o.snippet_chars = uint(v, "snippet_chars", 16, 4000)?,
                 "k_min" => o.k_min = uint(v, "k_min", 0, MAX_K as u64)?,
@@ -320,35 +323,12 @@ impl SearchOptions {
                         SearchError::Option("trigger must be \"paper\" or \"evidence\"".into())
                     })?
                 }
-                "widen_ratio" => {
-                    o.widen_ratio = v
-                        .as_f64()
-                        .filter(|x| (0.0..=1000.0).contains(x))
-                        .ok_or_else(|| SearchError::Option("widen_ratio must be a number from 0 to 1000".into()))?
-                }
-                "mix_ratio" => {
-                    o.mix_ratio = v
-                        .as_f64()
-                        .filter(|x| (0.0..=1000.0).contains(x))
-                        .ok_or_else(|| SearchError::Option("mix_ratio must be a number from 0 to 1000".into()))?
-                }
-                "level_ratio" => {
-                    o.level_ratio = v
-                        .as_f64()
-                        .filter(|x| (0.0..=1000.0).contains(x))
-                        .ok_or_else(|| SearchError::Option("level_ratio must be a number from 0 to 1000".into()))?
-                }
-                "allow_fallback" => {
-                    o.allow_fallback = v
-                        .as_bool()
-                        .ok_or_else(|| SearchError::Option("allow_fallback must be true or false".into()))?
-                }
+                "widen_ratio" => o.widen_ratio = number(v, "widen_ratio", 0, 1000)?,
+                "mix_ratio" => o.mix_ratio = number(v, "mix_ratio", 0, 1000)?,
+                "level_ratio" => o.level_ratio = number(v, "level_ratio", 0, 1000)?,
+                "allow_fallback" => o.allow_fallback = boolean(v, "allow_fallback")?,
                 "expand_chars" => o.expand_chars = uint(v, "expand_chars", 0, 100_000)?,
-                "text" => {
-                    o.text = v
-                        .as_bool()
-                        .ok_or_else(|| SearchError::Option("text must be true or false".into()))?
-                }
+                "text" => o.text = boolean(v, "text")?,
                 "query_vector" => {
                     let arr = v
                         .as_array()
@@ -369,37 +349,12 @@ impl SearchOptions {
                             .to_string(),
                     )
                 }
-                "dense_weight" => {
-                    o.dense_weight = v
-                        .as_f64()
-                        .filter(|x| (0.0..=10.0).contains(x))
-                        .ok_or_else(|| SearchError::Option("dense_weight must be a number from 0 to 10".into()))?
-                }
-                "section_weight" => {
-                    o.section_weight = v
-                        .as_f64()
-                        .filter(|x| (0.0..=1.0).contains(x))
-                        .ok_or_else(|| SearchError::Option("section_weight must be a number from 0 to 1".into()))?
-                }
-                "section_doc" => {
-                    o.section_doc = v
-                        .as_f64()
-                        .filter(|x| (0.0..=1.0).contains(x))
-                        .ok_or_else(|| SearchError::Option("section_doc must be a number from 0 to 1".into()))?
-                }
-                "section_idf" => {
-                    o.section_idf = v
-                        .as_f64()
-                        .filter(|x| (0.0..=1.0).contains(x))
-                        .ok_or_else(|| SearchError::Option("section_idf must be a number from 0 to 1".into()))?
-                }
+                "dense_weight" => o.dense_weight = number(v, "dense_weight", 0, 10)?,
+                "section_weight" => o.section_weight = number(v, "section_weight", 0, 1)?,
+                "section_doc" => o.section_doc = number(v, "section_doc", 0, 1)?,
+                "section_idf" => o.section_idf = number(v, "section_idf", 0, 1)?,
                 "exact_max" => o.dense.exact_max = uint(v, "exact_max", 0, u32::MAX as u64)?,
-                "exact_fraction" => {
-                    o.dense.exact_fraction = v
-                        .as_f64()
-                        .filter(|x| (0.0..=1.0).contains(x))
-                        .ok_or_else(|| SearchError::Option("exact_fraction must be a number from 0 to 1".into()))?
-                }
+                "exact_fraction" => o.dense.exact_fraction = number(v, "exact_fraction", 0, 1)?,
                 other => {
                     return Err(SearchError::Option(format!(
                         "unknown option {other:?}; valid: k, variant, dense, gating, rrf_k, window, snippet_chars, trigger, k_min, \

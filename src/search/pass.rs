@@ -300,14 +300,7 @@ impl Library {
                 scores: &docs,
                 weight: opts.section_doc,
             };
-            bm25::section_blend(
-                all,
-                opts.section_weight,
-                section_of,
-                Some(docs),
-                window,
-                id_of,
-            )
+            bm25::section_blend(all, opts.section_weight, section_of, docs, window, id_of)
         } else {
             bm25::search(&bm, terms, section_idf, window, id_of)
         };

@@ -19,13 +19,30 @@ pub fn build_fixture() -> BuildOutput {
 
 /// A library with every shard of `out` loaded.
 pub fn library(out: &BuildOutput) -> Library {
+    library_with(out, |_| true)
+}
+
+/// A library with the files of `out` that `keep` accepts (by file name) loaded.
+pub fn library_with(out: &BuildOutput, keep: impl Fn(&str) -> bool) -> Library {
     let mut lib = Library::new(out.manifest.clone());
     for s in &out.shards {
         for (file, bytes) in s.files() {
-            lib.load_file(file, bytes).expect("fixture shard loads");
+            if keep(file) {
+                lib.load_file(file, bytes).expect("fixture file loads");
+            }
         }
     }
     lib
+}
+
+/// The bytes of the built file `name`.
+pub fn built_file<'a>(out: &'a BuildOutput, name: &str) -> &'a [u8] {
+    out.shards
+        .iter()
+        .flat_map(|s| s.files())
+        .find(|(file, _)| *file == name)
+        .unwrap_or_else(|| panic!("{name} is not a built file"))
+        .1
 }
 
 /// (query, scope, options) of each golden case.
