@@ -19,15 +19,25 @@
 //     link, 150 ms each before the first result).
 // A browser refuses a module or stylesheet whose bytes differ from the digest; guard.js then shows
 // a plain error instead of a page that never starts.
+//
+// Bundles first: a module script with `data-bundle="OUT.js"` (the study page's app.js) is replaced
+// by OUT.js, written next to the page: esbuild (scripts/package.json) bundles the entry's whole
+// static module graph, the Wasm glue pkg/chsr.js included, into one minified module (the study
+// page's scripts went from 9 files and 49 kB brotli to 2 files and 27 kB, fetched before the
+// first result of every first visit), and the stamping below then treats OUT.js as the entry. The
+// sources stay as they are: the embed page and hosts load chsr-search.js and its modules
+// unbundled, and `chsr index` ships those.
 //   import { stampPages } from './site-integrity.mjs';
 //   const { pages, integrity, csp } = stampPages('www');
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, posix, relative, sep } from 'node:path';
 
 export const TEMPLATE = 'index.template.html';
 const TAG = /<(script|link)\b[^>]*>/gi;
-const STATIC_IMPORT = /(?:^|[;\n}])\s*(?:import|export)\s+(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"]+)['"]/g;
+// (`from` with or without spaces around it: a minified bundle has `}from"./x.js"`.)
+const STATIC_IMPORT = /(?:^|[;\n}])\s*(?:import|export)\s*(?:[\w*{}\s,$]+?\s*from\s*)?['"]([^'"]+)['"]/g;
 const ASSET_URL = /new\s+URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url\s*\)/g;
 
 // The scalar Wasm module is fetched only by browsers without WebAssembly SIMD (chsr-client.js
@@ -52,6 +62,29 @@ export function walk(d) {
     else out.push(p);
   }
   return out;
+}
+
+/**
+ * Writes `out`: the module `entry` with its static imports bundled and minified (esbuild, ES
+ * module output, UTF-8 kept as is). Deterministic: the same sources give the same bytes.
+ */
+function bundle(entry, out) {
+  let esbuild;
+  try {
+    esbuild = createRequire(import.meta.url)('esbuild');
+  } catch (e) {
+    throw new Error(`bundling ${entry} needs esbuild: run scripts/setup (npm ci in scripts/) (${e.message})`);
+  }
+  esbuild.buildSync({
+    entryPoints: [entry],
+    outfile: out,
+    bundle: true,
+    format: 'esm',
+    minify: true,
+    charset: 'utf8',
+    legalComments: 'none',
+    logLevel: 'error',
+  });
 }
 
 /** Files (absolute paths) of the static module graph from `entry`, and the assets its modules locate. */
@@ -95,6 +128,16 @@ export function stampPages(dir) {
   for (const template of walk(dir).filter((f) => f.endsWith(`${sep}${TEMPLATE}`) || f === TEMPLATE)) {
     const pageDir = dirname(template);
     let html = readFileSync(template, 'utf8');
+    html = html.replace(TAG, (tag, name) => {
+      const out = name.toLowerCase() === 'script' ? attr(tag, 'data-bundle') : null;
+      if (out === null) return tag;
+      const src = attr(tag, 'src');
+      if (attr(tag, 'type') !== 'module' || !src || !isLocal(src) || !/^[\w.-]+\.js$/.test(out)) {
+        throw new Error(`${template}: ${tag}: data-bundle needs a local module script and a file name ending in .js`);
+      }
+      bundle(join(pageDir, src), join(pageDir, out));
+      return tag.replace(/\sdata-bundle\s*=\s*("[^"]*"|'[^']*')/i, '').replace(/(\ssrc\s*=\s*)("[^"]*"|'[^']*')/i, `$1"${out}"`);
+    });
     const digest = (file) => {
       const v = sha('sha384', readFileSync(file));
       integrity[relative(dir, file).split(sep).join(posix.sep)] = v;

@@ -12,9 +12,10 @@ import { servedCopy, search, watchErrors } from './harness.mjs';
 
 const site = servedCopy();
 
-async function open(path) {
+async function open(path, watch = () => {}) {
   const context = await site.browser.newContext({ locale: 'en-GB', serviceWorkers: 'block' });
   const page = await context.newPage();
+  watch(page);
   const errors = watchErrors(page);
   await page.addInitScript(() => {
     window.__csp = [];
@@ -43,12 +44,14 @@ async function tampered(file, fn) {
 const sha384 = (file) => `sha384-${createHash('sha384').update(readFileSync(join(site.dir, file))).digest('base64')}`;
 
 test('the pages carry integrity for every script, module and the Wasm module, and still work', async () => {
+  const scripts = [];
   const html = readFileSync(join(site.dir, 'index.html'), 'utf8');
   assert.ok(html.includes(`<script src="guard.js" integrity="${sha384('guard.js')}">`), 'guard.js');
-  assert.ok(html.includes(`<script type="module" src="app.js" integrity="${sha384('app.js')}">`), 'app.js');
+  // The study page runs one bundle of app.js and its modules (scripts/site-integrity.mjs).
+  assert.ok(html.includes(`<script type="module" src="app.bundle.js" integrity="${sha384('app.bundle.js')}">`), 'app.bundle.js');
   assert.ok(html.includes(`href="style.css" integrity="${sha384('style.css')}"`), 'style.css');
   const map = JSON.parse(html.match(/<script type="importmap">([^<]*)<\/script>/)[1]);
-  for (const f of ['app.js', 'controller.js', 'view.js', 'render.js', 'i18n.js', 'offline.js', 'chsr-client.js', 'pkg/chsr.js', 'pkg/chsr_bg.wasm']) {
+  for (const f of ['app.bundle.js', 'pkg/chsr_bg.wasm', 'pkg/chsr_scalar_bg.wasm']) {
     assert.equal(map.integrity[`./${f}`], sha384(f), f);
   }
   const embed = readFileSync(join(site.dir, 'embed', 'index.html'), 'utf8');
@@ -72,17 +75,19 @@ test('the pages carry integrity for every script, module and the Wasm module, an
   assert.equal(build.integrity['pkg/chsr_bg.wasm'], sha384('pkg/chsr_bg.wasm'));
   assert.ok(!build.files.some((f) => f.endsWith('.template.html')), 'templates are not published offline');
 
-  const { context, page, errors } = await open('');
+  const { context, page, errors } = await open('', (p) => p.on('request', (r) => scripts.push(new URL(r.url()).pathname)));
   await page.waitForSelector('body[data-ready="true"]');
   const list = await search(page, 'specific heat', { subject: 'physics', level: 'high_school' });
   assert.ok(list.length > 0);
+  // One module for the page's code, the Wasm glue inside it: none of the sources is fetched.
+  assert.deepEqual(scripts.filter((p) => p.endsWith('.js')).sort(), ['/app.bundle.js', '/guard.js']);
   assert.equal(await page.evaluate(() => document.body.dataset.loadError), undefined);
   assert.deepEqual(await page.evaluate(() => window.__csp), []);
   assert.deepEqual(errors, []);
   await context.close();
 });
 
-for (const file of ['app.js', 'view.js', 'pkg/chsr.js']) {
+for (const file of ['app.bundle.js']) {
   test(`a tampered ${file} is refused and the page says so in plain words`, async () => {
     await tampered(file, async () => {
       const { context, page, errors } = await open('');
