@@ -289,30 +289,30 @@ fn text_parts(id: &ShardId, blocks: &[u32], texts: Vec<String>) -> Vec<(TextEntr
         .collect()
 }
 
-/// The postings parts of a shard (its `postings`, of the terms and offsets of `lexical`, cut into
+/// The postings parts of a shard (its dictionary and postings, `lexical` whole, cut into
 /// `blocks` of terms): entries and file bytes.
 fn postings_parts(
     id: &ShardId,
     blocks: &[u32],
     lexical: &LexicalIndex,
-    postings: &[u8],
 ) -> Vec<(PostingsEntry, Vec<u8>)> {
     let offsets = &lexical.offsets;
     let mut first = 0u32;
     blocks
         .iter()
         .map(|&n| {
-            let (from, to) = (
-                offsets[first as usize] as usize,
-                offsets[(first + n) as usize] as usize,
-            );
+            let (a, b) = (first as usize, (first + n) as usize);
+            let from = offsets[a];
             let part = encode_postings_part(&PostingsPart {
                 subject: id.subject.to_string(),
                 level: id.level.to_string(),
                 shard_sha256: id.sha256.to_string(),
                 first,
                 terms: n,
-                postings: postings[from..to].to_vec(),
+                dictionary: lexical.terms[a..b].to_vec(),
+                df: lexical.df[a..b].to_vec(),
+                offsets: offsets[a..=b].iter().map(|&o| o - from).collect(),
+                postings: lexical.postings[from as usize..offsets[b] as usize].to_vec(),
             });
             let part_sha = sha256_hex(&part);
             let entry = PostingsEntry {
@@ -321,7 +321,7 @@ fn postings_parts(
                 bytes: part.len() as u64,
                 first,
                 terms: n,
-                first_term: lexical.terms[first as usize].clone(),
+                first_term: lexical.terms[a].clone(),
             };
             first += n;
             (entry, part)
@@ -524,18 +524,29 @@ pub fn build_with(
             .iter_mut()
             .map(|c| std::mem::take(&mut c.text))
             .collect();
-        // The postings go to postings parts (below) once they exceed a block: a query reads the
-        // dictionary of the whole shard but the postings of its own terms only.
-        let mut lexical = lexical;
+        // The dictionary and the postings go to postings parts (below) once the postings exceed
+        // a block: a query reads its own terms' entries and postings only; the shard keeps the
+        // document lengths and each block's size.
         let postings_blocks = postings_blocks(
             &lexical.offsets,
             opts.postings_block_bytes,
             opts.postings_inline_bytes,
         );
-        let postings = if postings_blocks.is_empty() {
-            Vec::new()
+        let mut postings_block_bytes = Vec::with_capacity(postings_blocks.len());
+        let mut first = 0usize;
+        for &n in &postings_blocks {
+            let end = first + n as usize;
+            postings_block_bytes.push(lexical.offsets[end] - lexical.offsets[first]);
+            first = end;
+        }
+        let in_shard = if postings_blocks.is_empty() {
+            lexical.clone()
         } else {
-            std::mem::take(&mut lexical.postings)
+            LexicalIndex {
+                offsets: vec![0],
+                doc_len: lexical.doc_len.clone(),
+                ..Default::default()
+            }
         };
         let payload = ShardPayload {
             params: BuildParams {
@@ -546,13 +557,14 @@ pub fn build_with(
             },
             subject: subject.clone(),
             level: level.clone(),
-            lexical,
+            lexical: in_shard,
             // The vectors go to their own file (below): a reader searches lexically first.
             dense: None,
             chunks: records,
             near_duplicates,
             text_blocks: text_blocks.clone(),
             postings_blocks: postings_blocks.clone(),
+            postings_block_bytes,
         };
         let bytes = encode_shard(&payload);
         let sha = sha256_hex(&bytes);
@@ -580,7 +592,7 @@ pub fn build_with(
             sha256: &sha,
         };
         let text = text_parts(&id, &text_blocks, texts);
-        let postings = postings_parts(&id, &postings_blocks, &payload.lexical, &postings);
+        let postings = postings_parts(&id, &postings_blocks, &lexical);
         let part_list = part_list(&id, &text, &postings);
         let entry = ShardEntry {
             file: format!("{stem}.{}.chsr", &sha[..16]),
@@ -596,7 +608,7 @@ pub fn build_with(
         };
         filters.push(ShardTermFilter::build(
             &entry.file,
-            payload.lexical.terms.iter().map(String::as_str),
+            lexical.terms.iter().map(String::as_str),
         ));
         shards.push(BuiltShard {
             entry,

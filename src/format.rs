@@ -51,8 +51,9 @@ use frame::FrameKind;
 
 /// Magic bytes opening every shard file.
 pub const MAGIC: &[u8; 8] = b"CHSRSHRD";
-/// Version of the shard layout this build writes and reads.
-pub const FORMAT_VERSION: u32 = 5;
+/// Version of the shard layout this build writes and reads (6: a shard whose postings are in
+/// parts leaves its dictionary to them).
+pub const FORMAT_VERSION: u32 = 6;
 /// Name of the manifest format, stored in `manifest.json`.
 pub const MANIFEST_FORMAT: &str = "chsr-manifest";
 /// Size of the fixed header preceding the payload.
@@ -330,6 +331,12 @@ pub struct BuildParams {
 /// (doc-id delta, term frequency) in increasing doc order.
 ///
 /// On disk the terms are front-coded and the offsets written as lengths (`format::dictionary`).
+///
+/// A shard whose postings are in parts stores none of its terms, document frequencies or
+/// offsets: each postings part carries those of its own terms ([`PostingsPart`]). A reader then
+/// holds the whole vocabulary's places (an empty term, frequency 0 and no postings for a term
+/// whose part has not arrived) and the first term of every part ([`LexicalIndex::blocks`], from
+/// the part list), and [`LexicalIndex::term_id`] looks a term up in its part's range only.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LexicalIndex {
     /// Sorted distinct terms.
@@ -342,12 +349,34 @@ pub struct LexicalIndex {
     pub postings: Vec<u8>,
     /// Number of terms per chunk.
     pub doc_len: Vec<u32>,
+    /// When the terms arrive with their postings parts: each part's first term id and first
+    /// term, in term order (not stored: a reader sets it from the part list). Empty when the
+    /// whole dictionary is here.
+    pub blocks: Vec<(u32, String)>,
 }
 
 impl LexicalIndex {
-    /// Index of `term` in the sorted vocabulary.
+    /// Index of `term` in the sorted vocabulary (None when absent, or when the vocabulary is
+    /// in parts and the part whose range holds `term` has not been attached).
     pub fn term_id(&self, term: &str) -> Option<usize> {
-        self.terms.binary_search_by(|t| t.as_str().cmp(term)).ok()
+        let range = if self.blocks.is_empty() {
+            0..self.terms.len()
+        } else {
+            let b = self.blocks.partition_point(|(_, t)| t.as_str() <= term);
+            if b == 0 {
+                return None;
+            }
+            let end = self
+                .blocks
+                .get(b)
+                .map_or(self.terms.len(), |&(first, _)| first as usize);
+            self.blocks[b - 1].0 as usize..end
+        };
+        let terms = self.terms.get(range.clone())?;
+        terms
+            .binary_search_by(|t| t.as_str().cmp(term))
+            .ok()
+            .map(|i| range.start + i)
     }
 
     /// Decodes the postings of term `id` as (chunk index, term frequency) pairs.
@@ -506,8 +535,12 @@ pub struct ShardPayload {
     /// part, in order (their `text` is then empty here); empty when the text is inline.
     pub text_blocks: Vec<u32>,
     /// When the postings live in postings parts ([`parts`]): the number of terms in each part,
-    /// in term order (`lexical.postings` is then empty here); empty when the postings are inline.
+    /// in term order (`lexical` then holds only the document lengths: the terms, their document
+    /// frequencies and postings are in the parts); empty when the postings are inline.
     pub postings_blocks: Vec<u32>,
+    /// With `postings_blocks`: the bytes of each part's postings, so that a reader can place
+    /// every part's postings before any has arrived.
+    pub postings_block_bytes: Vec<u32>,
 }
 
 /// One chunk's near-duplicate, found at build time.
@@ -568,27 +601,43 @@ fn decode_shard_inner(bytes: &[u8], checksum: bool) -> Result<ShardPayload, Form
     let n = payload.chunks.len();
     if payload.postings_blocks.is_empty() {
         payload.lexical.validate(n)?;
+        if !payload.postings_block_bytes.is_empty() {
+            return Err(FormatError::Decode(
+                "postings block sizes without postings blocks".into(),
+            ));
+        }
     } else {
-        // The postings are in parts: the tables must cover them, the parts are checked as they
-        // arrive (`LexicalIndex::validate_postings`).
-        let total = *payload.lexical.offsets.last().unwrap_or(&0) as u64;
-        if !payload.lexical.postings.is_empty()
+        // The dictionary and the postings are in parts, checked as they arrive
+        // (`LexicalIndex::validate_postings`): here only the document lengths, and blocks that
+        // are not empty and fit a payload.
+        let lex = &payload.lexical;
+        let total: u64 = payload
+            .postings_block_bytes
+            .iter()
+            .map(|&b| u64::from(b))
+            .sum();
+        if !lex.terms.is_empty()
+            || !lex.df.is_empty()
+            || lex.offsets != [0]
+            || !lex.postings.is_empty()
             || total > MAX_PAYLOAD
             || payload.postings_blocks.contains(&0)
+            || payload.postings_block_bytes.len() != payload.postings_blocks.len()
             || payload
                 .postings_blocks
                 .iter()
-                .map(|&b| b as usize)
-                .sum::<usize>()
-                != payload.lexical.terms.len()
+                .try_fold(0u32, |a, &b| a.checked_add(b))
+                .is_none()
         {
             return Err(FormatError::Decode(format!(
-                "postings blocks of {:?} terms do not cover the shard's {} terms",
+                "postings blocks of {:?} terms and {:?} bytes with a dictionary of {} terms \
+                 in the shard (it belongs to the parts)",
                 payload.postings_blocks,
-                payload.lexical.terms.len()
+                payload.postings_block_bytes,
+                lex.terms.len()
             )));
         }
-        payload.lexical.validate_tables(n, total as usize)?;
+        lex.validate_tables(n, 0)?;
     }
     if payload
         .near_duplicates

@@ -117,8 +117,8 @@ fn a_postings_part_is_checked_before_it_is_attached() {
     assert!(lib.is_loaded(&p0.file) && !lib.is_loaded(&p1.file));
 }
 
-/// A part whose digest is right (a forged list names it) but whose postings are not those of
-/// its terms: refused as corrupt, and the term range stays unloaded.
+/// A part whose digest is right (a forged list names it) but whose postings or terms are not
+/// those of its range: refused, and the part stays unloaded.
 #[test]
 fn forged_postings_with_a_matching_digest_are_refused() {
     let split = spine(256);
@@ -129,15 +129,11 @@ fn forged_postings_with_a_matching_digest_are_refused() {
         .unwrap();
     let s = &split.shards[i];
     let p = &s.postings[0];
-    let forge = |postings: Vec<u8>, terms: u32| {
-        let part = encode_postings_part(&PostingsPart {
-            subject: s.entry.subject.clone(),
-            level: s.entry.level.clone(),
-            shard_sha256: s.entry.sha256.clone(),
-            first: p.first,
-            terms,
-            postings,
-        });
+    let real = chsr::format::decode_postings_part(&s.postings_bytes[0], true).unwrap();
+    let forge = |edit: &dyn Fn(&mut PostingsPart)| {
+        let mut forged = real.clone();
+        edit(&mut forged);
+        let part = encode_postings_part(&forged);
         let mut list: PartList =
             chsr::format::decode_part_list(s.part_list_bytes.as_ref().unwrap()).unwrap();
         list.postings[0].sha256 = sha256_hex(&part);
@@ -153,21 +149,43 @@ fn forged_postings_with_a_matching_digest_are_refused() {
         lib.load_part_list(&list_file, &list_bytes).unwrap();
         (lib, part)
     };
-    let real = chsr::format::decode_postings_part(&s.postings_bytes[0], true).unwrap();
+    let refused = |edit: &dyn Fn(&mut PostingsPart), code: &str| {
+        let (mut lib, part) = forge(edit);
+        let e = lib.load_postings(&p.file, &part).unwrap_err();
+        assert_eq!(e.code(), code, "{e}");
+        assert!(!lib.is_loaded(&p.file));
+    };
     // Document ids past the shard's end, same length.
-    let mut bad = real.postings.clone();
-    bad.iter_mut().for_each(|b| *b = 0x7f);
-    let (mut lib, part) = forge(bad, p.terms);
-    let e = lib.load_postings(&p.file, &part).unwrap_err();
-    assert_eq!(e.code(), "load.format", "{e}");
-    assert!(!lib.is_loaded(&p.file));
+    refused(
+        &|f| f.postings.iter_mut().for_each(|b| *b = 0x7f),
+        "load.format",
+    );
+    // A document frequency that the postings do not match.
+    refused(&|f| f.df[0] += 1, "load.format");
     // Another term count, or bytes of another length: not this part's range.
-    let (mut lib, part) = forge(real.postings.clone(), p.terms + 1);
-    let e = lib.load_postings(&p.file, &part).unwrap_err();
-    assert_eq!(e.code(), "load.mismatch", "{e}");
-    let (mut lib, part) = forge(real.postings[1..].to_vec(), p.terms);
-    let e = lib.load_postings(&p.file, &part).unwrap_err();
-    assert_eq!(e.code(), "load.mismatch", "{e}");
+    refused(&|f| f.terms += 1, "load.mismatch");
+    refused(
+        &|f| {
+            f.postings.remove(0);
+            *f.offsets.last_mut().unwrap() -= 1;
+        },
+        "load.mismatch",
+    );
+    // Terms that are not the range's: out of order, another first term, past the next part's.
+    refused(&|f| f.dictionary.swap(0, 1), "load.mismatch");
+    refused(
+        &|f| f.dictionary[0] = format!("{}x", f.dictionary[0]),
+        "load.mismatch",
+    );
+    let next = s.postings[1].first_term.clone();
+    refused(
+        &|f| *f.dictionary.last_mut().unwrap() = next.clone(),
+        "load.mismatch",
+    );
+    // The same edit-free forgery loads: the checks refuse what changed, nothing else.
+    let (mut lib, part) = forge(&|_| {});
+    lib.load_postings(&p.file, &part).unwrap();
+    assert!(lib.is_loaded(&p.file));
 }
 
 /// A page fetches a shard's part list with the shard: the list, loaded first, already tells which

@@ -16,7 +16,7 @@ use chsr::build::{build_with, BuildOptions, Embedder};
 use chsr::corpus::SourcedChunk;
 use chsr::format::{
     decode_dense_part, decode_part_list, decode_postings_part, decode_shard, decode_text_part,
-    encode_dense_part, encode_shard, encode_text_part, ChunkRecord, Field,
+    encode_dense_part, encode_postings_part, encode_shard, encode_text_part, ChunkRecord, Field,
 };
 use chsr::gate;
 use chsr::scope::Scope;
@@ -139,24 +139,31 @@ proptest! {
             // each bound to this shard and holding its block of terms.
             let built_whole = inline.shards.iter().find(|x| x.entry.subject == p.subject && x.entry.level == p.level).unwrap();
             let whole = decode_shard(&built_whole.bytes).unwrap();
-            let mut joined = Vec::new();
+            // The dictionary likewise: in the shard, or in the parts (format v6).
+            let (mut joined, mut terms, mut df) = (Vec::new(), Vec::new(), Vec::new());
             let mut first = 0u32;
             for (t, bytes) in s.postings.iter().zip(&s.postings_bytes) {
                 let part = decode_postings_part(bytes, true).expect("a built postings part decodes");
+                prop_assert_eq!(&encode_postings_part(&part), bytes);
                 prop_assert_eq!(&part.shard_sha256, &s.entry.sha256);
                 prop_assert_eq!((part.first, part.terms), (first, t.terms));
+                prop_assert_eq!(&part.dictionary[0], &t.first_term);
                 first += t.terms;
                 joined.extend(part.postings);
+                terms.extend(part.dictionary);
+                df.extend(part.df);
             }
             if s.postings.is_empty() {
                 prop_assert!(p.postings_blocks.is_empty());
-                prop_assert_eq!(&p.lexical.postings, &whole.lexical.postings);
+                prop_assert_eq!(&p.lexical, &whole.lexical);
             } else {
-                prop_assert!(p.lexical.postings.is_empty());
-                prop_assert_eq!(first as usize, p.lexical.terms.len());
+                prop_assert!(p.lexical.postings.is_empty() && p.lexical.terms.is_empty());
+                prop_assert_eq!(&p.lexical.doc_len, &whole.lexical.doc_len);
+                prop_assert_eq!(first as usize, whole.lexical.terms.len());
                 prop_assert_eq!(&joined, &whole.lexical.postings);
+                prop_assert_eq!(&terms, &whole.lexical.terms);
+                prop_assert_eq!(&df, &whole.lexical.df);
             }
-            prop_assert_eq!(&p.lexical.terms, &whole.lexical.terms);
             for (t, bytes) in s.text.iter().zip(&s.text_bytes) {
                 let part = decode_text_part(bytes, true).expect("a built text part decodes");
                 prop_assert_eq!(&encode_text_part(&part), bytes);
@@ -195,7 +202,7 @@ proptest! {
                 whole_lib.load_file(file, bytes).unwrap();
             }
             let scope = Scope::new().with(Field::Subject, p.subject.clone()).with(Field::Level, p.level.clone());
-            for q in p.lexical.terms.iter().take(4) {
+            for q in whole.lexical.terms.iter().take(4) {
                 let o = SearchOptions::for_variant(Variant::C);
                 let a = lib.search(q, &scope, &o).unwrap();
                 let b = whole_lib.search(q, &scope, &o).unwrap();

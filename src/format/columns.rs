@@ -113,7 +113,8 @@ impl Encode for ShardPayload {
         self.dense.encode(encoder)?;
         encode_duplicates(&self.near_duplicates, encoder)?;
         self.text_blocks.encode(encoder)?;
-        self.postings_blocks.encode(encoder)
+        self.postings_blocks.encode(encoder)?;
+        self.postings_block_bytes.encode(encoder)
     }
 }
 
@@ -129,6 +130,7 @@ impl<C> Decode<C> for ShardPayload {
             near_duplicates: decode_duplicates(decoder)?,
             text_blocks: Decode::decode(decoder)?,
             postings_blocks: Decode::decode(decoder)?,
+            postings_block_bytes: Decode::decode(decoder)?,
         })
     }
 }
@@ -211,6 +213,7 @@ mod tests {
             ],
             text_blocks: vec![],
             postings_blocks: vec![],
+            postings_block_bytes: vec![],
         };
         let c = bincode::config::standard();
         let bytes = bincode::encode_to_vec(&payload, c).unwrap();

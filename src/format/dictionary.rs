@@ -32,69 +32,108 @@ fn shared_prefix(a: &str, b: &str) -> usize {
 /// document lengths; bincode 2's standard encoding throughout.
 impl Encode for LexicalIndex {
     fn encode<E: Encoder>(&self, encoder: &mut E) -> Result<(), EncodeError> {
-        (self.terms.len() as u64).encode(encoder)?;
-        let mut prev = "";
-        for t in &self.terms {
-            let p = shared_prefix(prev, t);
-            (p as u32).encode(encoder)?;
-            t[p..].encode(encoder)?;
-            prev = t;
-        }
+        encode_terms(&self.terms, encoder)?;
         self.df.encode(encoder)?;
-        (self.offsets.len().saturating_sub(1) as u64).encode(encoder)?;
-        for w in self.offsets.windows(2) {
-            let len = w[1]
-                .checked_sub(w[0])
-                .ok_or(EncodeError::Other("postings offsets out of order"))?;
-            len.encode(encoder)?;
-        }
+        encode_lengths(&self.offsets, encoder)?;
         self.postings.encode(encoder)?;
         self.doc_len.encode(encoder)
     }
 }
 
+/// Writes `terms` front-coded: their count, then per term the bytes it shares with the term
+/// before it (a `u32`) and the rest (a string). Also a postings part's slice of the dictionary.
+pub(super) fn encode_terms<E: Encoder>(
+    terms: &[String],
+    encoder: &mut E,
+) -> Result<(), EncodeError> {
+    (terms.len() as u64).encode(encoder)?;
+    let mut prev = "";
+    for t in terms {
+        let p = shared_prefix(prev, t);
+        (p as u32).encode(encoder)?;
+        t[p..].encode(encoder)?;
+        prev = t;
+    }
+    Ok(())
+}
+
+/// Writes the postings offsets `offsets` (one per term plus the end) as each term's length.
+pub(super) fn encode_lengths<E: Encoder>(
+    offsets: &[u32],
+    encoder: &mut E,
+) -> Result<(), EncodeError> {
+    (offsets.len().saturating_sub(1) as u64).encode(encoder)?;
+    for w in offsets.windows(2) {
+        let len = w[1]
+            .checked_sub(w[0])
+            .ok_or(EncodeError::Other("postings offsets out of order"))?;
+        len.encode(encoder)?;
+    }
+    Ok(())
+}
+
+/// Reads terms as [`encode_terms`] writes them, each rebuilt as it is read; refuses a shared
+/// prefix longer than the term before it or inside a character.
+pub(super) fn decode_terms<C, D: Decoder<Context = C>>(
+    decoder: &mut D,
+) -> Result<Vec<String>, DecodeError> {
+    let n = usize_len(decoder)?;
+    decoder.claim_container_read::<String>(n)?;
+    let mut terms: Vec<String> = Vec::with_capacity(n);
+    for _ in 0..n {
+        let shared = u32::decode(decoder)? as usize;
+        let rest = usize_len(decoder)?;
+        decoder.claim_bytes_read(rest)?;
+        let prev = terms.last().map_or("", String::as_str);
+        if shared > prev.len() || !prev.is_char_boundary(shared) {
+            return Err(DecodeError::Other(
+                "front-coded term: shared prefix out of range",
+            ));
+        }
+        let mut bytes = Vec::with_capacity(shared + rest);
+        bytes.extend_from_slice(&prev.as_bytes()[..shared]);
+        bytes.resize(shared + rest, 0);
+        decoder.reader().read(&mut bytes[shared..])?;
+        let term = String::from_utf8(bytes).map_err(|e| DecodeError::Utf8 {
+            inner: e.utf8_error(),
+        })?;
+        terms.push(term);
+    }
+    Ok(terms)
+}
+
+/// Reads postings lengths as [`encode_lengths`] writes them, as offsets from `start` (one per
+/// term plus the end); refuses lengths whose sum overflows.
+pub(super) fn decode_offsets<C, D: Decoder<Context = C>>(
+    decoder: &mut D,
+    start: u32,
+) -> Result<Vec<u32>, DecodeError> {
+    let lengths = Vec::<u32>::decode(decoder)?;
+    let mut offsets = Vec::with_capacity(lengths.len() + 1);
+    let mut at = start;
+    offsets.push(at);
+    for len in lengths {
+        at = at
+            .checked_add(len)
+            .ok_or(DecodeError::Other("postings lengths overflow"))?;
+        offsets.push(at);
+    }
+    Ok(offsets)
+}
+
 impl<C> Decode<C> for LexicalIndex {
     fn decode<D: Decoder<Context = C>>(decoder: &mut D) -> Result<Self, DecodeError> {
         // As `encode` writes it, the terms rebuilt as they are read.
-        let n = usize_len(decoder)?;
-        decoder.claim_container_read::<String>(n)?;
-        let mut terms: Vec<String> = Vec::with_capacity(n);
-        for _ in 0..n {
-            let shared = u32::decode(decoder)? as usize;
-            let rest = usize_len(decoder)?;
-            decoder.claim_bytes_read(rest)?;
-            let prev = terms.last().map_or("", String::as_str);
-            if shared > prev.len() || !prev.is_char_boundary(shared) {
-                return Err(DecodeError::Other(
-                    "front-coded term: shared prefix out of range",
-                ));
-            }
-            let mut bytes = Vec::with_capacity(shared + rest);
-            bytes.extend_from_slice(&prev.as_bytes()[..shared]);
-            bytes.resize(shared + rest, 0);
-            decoder.reader().read(&mut bytes[shared..])?;
-            let term = String::from_utf8(bytes).map_err(|e| DecodeError::Utf8 {
-                inner: e.utf8_error(),
-            })?;
-            terms.push(term);
-        }
+        let terms = decode_terms(decoder)?;
         let df = Vec::<u32>::decode(decoder)?;
-        let lengths = Vec::<u32>::decode(decoder)?;
-        let mut offsets = Vec::with_capacity(lengths.len() + 1);
-        let mut at = 0u32;
-        offsets.push(at);
-        for len in lengths {
-            at = at
-                .checked_add(len)
-                .ok_or(DecodeError::Other("postings lengths overflow"))?;
-            offsets.push(at);
-        }
+        let offsets = decode_offsets(decoder, 0)?;
         Ok(LexicalIndex {
             terms,
             df,
             offsets,
             postings: Decode::decode(decoder)?,
             doc_len: Decode::decode(decoder)?,
+            blocks: Vec::new(),
         })
     }
 }
@@ -137,6 +176,7 @@ mod tests {
             offsets: vec![0, 2, 6, 8, 10, 16, 18, 20],
             postings: (0..20).collect(),
             doc_len: vec![4, 5, 6],
+            blocks: vec![],
         };
         assert_eq!(round_trip(&idx), idx);
         // A prefix shared up to the middle of a character is cut at its boundary ("é" is two

@@ -1,14 +1,15 @@
 //! A shard's parts: its postings by term range, and the part list that names them with its text
 //! parts.
 //!
-//! Ranking reads a shard's chunk metadata and term dictionary for every query, but the postings
-//! of only the query's terms: most of a large shard's bytes (physics college: 276 of 414 kB
-//! brotli) are postings a query never reads. So the builder cuts a shard's postings, once they
-//! exceed [`POSTINGS_BLOCK_BYTES`], into blocks of consecutive terms ([`postings_blocks`]) and
-//! writes each block to its own **postings part** ([`PostingsPart`], `*.chsri`); the shard keeps
-//! the dictionary (terms, document frequencies, offsets) and the block sizes, so that the reader
-//! knows, before any part arrives, which parts a query's terms need (Pagefind's index chunks,
-//! by term range).
+//! Ranking reads a shard's chunk metadata for every query, but the dictionary entries and the
+//! postings of only the query's terms: most of a large shard's bytes (physics college: 276 of
+//! 414 kB brotli) are postings a query never reads, and its dictionary is most of the rest (42
+//! of 91 kB). So the builder cuts a shard's postings, once they exceed [`POSTINGS_BLOCK_BYTES`],
+//! into blocks of consecutive terms ([`postings_blocks`]) and writes each block, its terms and
+//! their document frequencies with it (format v6), to its own **postings part**
+//! ([`PostingsPart`], `*.chsri`); the shard keeps the block sizes, and the part list the first
+//! term of each block, so that the reader knows, before any part arrives, which parts a query's
+//! terms need (Pagefind's index chunks, by term range).
 //!
 //! The postings parts and the text parts ([`super::TextPart`]) are named, with their digests,
 //! in the shard's **part list** ([`PartList`], a small JSON file that the manifest names in
@@ -38,10 +39,13 @@ pub const POSTINGS_BLOCK_BYTES: usize = 4 * 1024;
 /// requests for little.
 pub const POSTINGS_INLINE_BYTES: usize = 128 * 1024;
 
-/// The postings of terms `first .. first + terms` of a shard (by term id, the dictionary's
-/// order): the slice of the shard's postings from the first term's offset to the end of the
-/// last's. Bound to its shard file by that file's SHA-256.
-#[derive(Clone, Debug, PartialEq, Eq, Encode, Decode)]
+/// The terms `first .. first + terms` of a shard (by term id, the dictionary's order) with their
+/// document frequencies and postings: the shard's dictionary and postings for that range (the
+/// shard itself keeps neither). Bound to its shard file by that file's SHA-256.
+///
+/// Stored as [`super::LexicalIndex`] stores a dictionary (format v6): the terms front-coded, the
+/// postings offsets as lengths.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PostingsPart {
     /// Subject of the shard.
     pub subject: String,
@@ -53,9 +57,52 @@ pub struct PostingsPart {
     pub first: u32,
     /// Number of terms in the block.
     pub terms: u32,
+    /// The block's terms, sorted.
+    pub dictionary: Vec<String>,
+    /// Their document frequencies.
+    pub df: Vec<u32>,
+    /// Start offset of each term's postings in `postings`, plus the end (from 0).
+    pub offsets: Vec<u32>,
     /// Their encoded postings, as in [`super::LexicalIndex::postings`].
     pub postings: Vec<u8>,
 }
+
+impl Encode for PostingsPart {
+    fn encode<E: bincode::enc::Encoder>(
+        &self,
+        encoder: &mut E,
+    ) -> Result<(), bincode::error::EncodeError> {
+        self.subject.encode(encoder)?;
+        self.level.encode(encoder)?;
+        self.shard_sha256.encode(encoder)?;
+        self.first.encode(encoder)?;
+        self.terms.encode(encoder)?;
+        super::dictionary::encode_terms(&self.dictionary, encoder)?;
+        self.df.encode(encoder)?;
+        super::dictionary::encode_lengths(&self.offsets, encoder)?;
+        self.postings.encode(encoder)
+    }
+}
+
+impl<C> Decode<C> for PostingsPart {
+    fn decode<D: bincode::de::Decoder<Context = C>>(
+        decoder: &mut D,
+    ) -> Result<Self, bincode::error::DecodeError> {
+        Ok(PostingsPart {
+            subject: Decode::decode(decoder)?,
+            level: Decode::decode(decoder)?,
+            shard_sha256: Decode::decode(decoder)?,
+            first: Decode::decode(decoder)?,
+            terms: Decode::decode(decoder)?,
+            dictionary: super::dictionary::decode_terms(decoder)?,
+            df: Decode::decode(decoder)?,
+            offsets: super::dictionary::decode_offsets(decoder, 0)?,
+            postings: Decode::decode(decoder)?,
+        })
+    }
+}
+
+bincode::impl_borrow_decode!(PostingsPart);
 
 /// The postings-part file kind: [`POSTINGS_MAGIC`], [`FORMAT_VERSION`], at most [`MAX_PAYLOAD`].
 const POSTINGS_FRAME: FrameKind = FrameKind {
@@ -259,6 +306,10 @@ mod tests {
             shard_sha256: "ab".repeat(32),
             first: 40,
             terms: 2,
+            // The terms front-coded on disk ("électron" shares "élect" with "électrique").
+            dictionary: vec!["électrique".into(), "électron".into()],
+            df: vec![1, 1],
+            offsets: vec![0, 2, 4],
             postings: vec![1, 2, 3, 1],
         };
         let bytes = encode_postings_part(&part);

@@ -406,9 +406,20 @@ impl Library {
             });
         }
         if !postings_blocks.is_empty() {
-            // Room for every term's postings; each part fills its range as it arrives.
-            let total = *payload.lexical.offsets.last().unwrap_or(&0) as usize;
-            payload.lexical.postings = vec![0; total];
+            // A place for every term and its postings; each part fills its range as it arrives
+            // (until then a term of the range is empty, with no postings).
+            let lex = &mut payload.lexical;
+            let n_terms = postings_blocks.last().map_or(0, |&(f, n)| (f + n) as usize);
+            lex.terms = vec![String::new(); n_terms];
+            lex.df = vec![0; n_terms];
+            lex.offsets = Vec::with_capacity(n_terms + 1);
+            let mut at = 0u32;
+            for (&(_, n), &bytes) in postings_blocks.iter().zip(&payload.postings_block_bytes) {
+                lex.offsets.extend(std::iter::repeat_n(at, n as usize));
+                at += bytes;
+            }
+            lex.offsets.push(at);
+            lex.postings = vec![0; at as usize];
         }
         let listed = entry.part_list.is_none();
         let total_len = payload.lexical.total_len();

@@ -66,30 +66,27 @@ impl Shard {
         self.postings_loaded.iter().all(|&l| l)
     }
 
-    /// The postings part holding term `id`, when the postings live in parts.
-    fn postings_part_of(&self, id: usize) -> Option<usize> {
-        let blocks = &self.postings_blocks;
-        let i = blocks.partition_point(|&(first, n)| (first + n) as usize <= id);
-        (i < blocks.len()).then_some(i)
-    }
-
     /// The files to load before the postings of `terms` can be read: the postings parts not
-    /// loaded yet holding any of them, in term order, or the shard's part list when it is not
-    /// loaded yet (it names the parts).
+    /// loaded yet whose term range holds any of them (by the part list's first terms: a term the
+    /// shard does not have may cost the part it would be in), in term order, or the shard's part
+    /// list when it is not loaded yet (it names the parts).
     pub fn postings_missing<'t>(&self, terms: impl IntoIterator<Item = &'t str>) -> Vec<String> {
         if self.has_all_postings() {
             return Vec::new();
         }
         let mut want = vec![false; self.postings_blocks.len()];
-        for t in terms {
-            if let Some(p) = self
-                .payload
-                .lexical
-                .term_id(t)
-                .and_then(|id| self.postings_part_of(id))
-            {
-                want[p] = true;
+        if self.parts_listed() {
+            for t in terms {
+                let p = self
+                    .postings
+                    .partition_point(|e| e.first_term.as_str() <= t);
+                if p > 0 {
+                    want[p - 1] = true;
+                }
             }
+        } else {
+            // Without the list, any term may need a part: the list comes first.
+            want.fill(terms.into_iter().next().is_some());
         }
         self.files_to_load(&want, &self.postings_loaded, |p| &self.postings[p].file)
     }
@@ -370,32 +367,50 @@ impl Library {
             return Ok(());
         }
         let t = shard.postings[p].clone();
+        let next_first = shard.postings.get(p + 1).map(|n| n.first_term.clone());
         let e = &shard.entry;
         let part = verified(file, bytes, &t.sha256, sha256, decode_postings_part)?;
         let lex = &mut shard.payload.lexical;
         let (first, end) = (t.first as usize, (t.first + t.terms) as usize);
         let (from, to) = (lex.offsets[first] as usize, lex.offsets[end] as usize);
+        let n = t.terms as usize;
+        // Its terms sorted, the first the list's, the last before the next part's first.
+        let terms_fit = part.dictionary.windows(2).all(|w| w[0] < w[1])
+            && part.dictionary.first() == Some(&t.first_term)
+            && next_first
+                .as_ref()
+                .is_none_or(|nf| part.dictionary.last().is_some_and(|l| l < nf));
         if part.subject != e.subject
             || part.level != e.level
             || part.shard_sha256 != e.sha256
             || part.first != t.first
             || part.terms != t.terms
+            || part.dictionary.len() != n
+            || part.df.len() != n
+            || part.offsets.len() != n + 1
+            || part.offsets.windows(2).any(|w| w[0] > w[1])
+            || part.offsets.last().map(|&o| o as usize) != Some(part.postings.len())
             || part.postings.len() != to - from
+            || !terms_fit
         {
             return Err(LoadError::Mismatch {
                 file: file.into(),
                 expected: format!(
-                    "the postings of terms {first}..{end} of {} ({}/{}): {} bytes",
+                    "terms {first}..{end} of {} ({}/{}) from {:?}: {} bytes of postings",
                     e.file,
                     e.subject,
                     e.level,
+                    t.first_term,
                     to - from
                 ),
                 found: format!(
-                    "the postings of {} terms from {} of {}/{} for the shard with SHA-256 {}: \
-                     {} bytes",
+                    "{} terms from {} ({} listed, from {:?}, sorted: {}) of {}/{} for the shard \
+                     with SHA-256 {}: {} bytes of postings",
                     part.terms,
                     part.first,
+                    part.dictionary.len(),
+                    part.dictionary.first().map_or("", String::as_str),
+                    terms_fit,
                     part.subject,
                     part.level,
                     part.shard_sha256,
@@ -403,8 +418,17 @@ impl Library {
                 ),
             });
         }
+        lex.terms[first..end].clone_from_slice(&part.dictionary);
+        lex.df[first..end].copy_from_slice(&part.df);
+        for (o, &rel) in lex.offsets[first..end].iter_mut().zip(&part.offsets) {
+            *o = from as u32 + rel;
+        }
         lex.postings[from..to].copy_from_slice(&part.postings);
         if let Err(error) = lex.validate_postings(first..end, shard.payload.chunks.len()) {
+            // As before it arrived: empty terms without postings.
+            lex.terms[first..end].iter_mut().for_each(String::clear);
+            lex.df[first..end].fill(0);
+            lex.offsets[first..end].fill(from as u32);
             lex.postings[from..to].fill(0);
             return Err(LoadError::Format {
                 file: file.into(),
@@ -527,7 +551,6 @@ fn attach_list(
     let e = &shard.entry;
     let blocks: Vec<(u32, u32)> = list.text.iter().map(|t| (t.first, t.chunks)).collect();
     let terms: Vec<(u32, u32)> = list.postings.iter().map(|t| (t.first, t.terms)).collect();
-    let dictionary = &shard.payload.lexical.terms;
     if list.subject != e.subject
         || list.level != e.level
         || list.shard_sha256 != e.sha256
@@ -535,8 +558,8 @@ fn attach_list(
         || terms != shard.postings_blocks
         || list
             .postings
-            .iter()
-            .any(|t| dictionary.get(t.first as usize) != Some(&t.first_term))
+            .windows(2)
+            .any(|w| w[0].first_term >= w[1].first_term)
     {
         return Err(LoadError::Mismatch {
             file: file.into(),
@@ -551,6 +574,12 @@ fn attach_list(
             ),
         });
     }
+    // Each part's range of the dictionary, by its first term (the parts bring the terms).
+    shard.payload.lexical.blocks = list
+        .postings
+        .iter()
+        .map(|t| (t.first, t.first_term.clone()))
+        .collect();
     shard.text = list.text;
     shard.postings = list.postings;
     shard.listed = true;
