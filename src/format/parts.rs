@@ -28,15 +28,20 @@ pub const POSTINGS_MAGIC: &[u8; 8] = b"CHSRPOST";
 
 /// Bytes of encoded postings after which the builder closes a block: a block comes whole for the
 /// one or two of its terms a query needs, so small blocks waste little (OpenCERB dev, the shard,
-/// its part list and the parts a query needs, brotli, mean per query: physics college 201 kB
-/// with 16 KiB blocks, 165 with 8, 143 with 4, 135 with 2; each halving adds one to two parts
-/// a query and lengthens the part list; docs/performance.md).
+/// its part list and the parts a query needs, brotli, mean per query, format v6 with each
+/// block's dictionary in its part: physics college 177.4 kB with 16 KiB blocks, 133.6 with 8,
+/// 107.7 with 4, 97.4 with 2, 98.0 with 1; chemistry 132.7 / 99.1 / 76.7 / 65.0 / 64.1 kB; a
+/// halving adds up to one part a query and lengthens the part list). 4 KiB, not 2: a query
+/// with many terms then needs many more parts (chemistry's demo query 21 instead of 16), six at
+/// a time over HTTP/1.1 with a round trip each, and on the slow phone of `scripts/bench-browser`
+/// its first result came 0.14 s later for 11 kB less (docs/performance.md).
 pub const POSTINGS_BLOCK_BYTES: usize = 4 * 1024;
 
 /// A shard whose postings take at most this many bytes keeps them inline: a query's terms would
-/// need many of its parts anyway (OpenCERB dev, 4 KiB blocks: NSI terminale 13.7 parts a query
-/// for 9 kB less, NSI première 7.8 parts for 2 kB less), so splitting would cost a first visit
-/// requests for little.
+/// need many of its parts anyway (OpenCERB dev, format v6: with 2 KiB blocks NSI terminale 19.0
+/// parts a query for 21 kB less, with 4 KiB 13.9 parts for 13 kB less; NSI première 7.9 parts
+/// for 3 kB less), so splitting would cost a first visit many requests (six at a time over
+/// HTTP/1.1, a round trip each on a slow link).
 pub const POSTINGS_INLINE_BYTES: usize = 128 * 1024;
 
 /// The terms `first .. first + terms` of a shard (by term id, the dictionary's order) with their
