@@ -36,8 +36,7 @@ import { dirname, join, posix, relative, sep } from 'node:path';
 
 export const TEMPLATE = 'index.template.html';
 const TAG = /<(script|link)\b[^>]*>/gi;
-// (`from` with or without spaces around it: a minified bundle has `}from"./x.js"`.)
-const STATIC_IMPORT = /(?:^|[;\n}])\s*(?:import|export)\s*(?:[\w*{}\s,$]+?\s*from\s*)?['"]([^'"]+)['"]/g;
+const STATIC_IMPORT = /(?:^|[;\n}])\s*(?:import|export)\s+(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"]+)['"]/g;
 const ASSET_URL = /new\s+URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url\s*\)/g;
 
 // The scalar Wasm module is fetched only by browsers without WebAssembly SIMD (chsr-client.js

@@ -539,14 +539,16 @@ pub fn build_with(
             postings_block_bytes.push(lexical.offsets[end] - lexical.offsets[first]);
             first = end;
         }
-        let in_shard = if postings_blocks.is_empty() {
-            lexical.clone()
+        // The whole index: in the shard when inline, else kept here for the parts.
+        let (in_shard, split) = if postings_blocks.is_empty() {
+            (lexical, None)
         } else {
-            LexicalIndex {
+            let in_shard = LexicalIndex {
                 offsets: vec![0],
                 doc_len: lexical.doc_len.clone(),
                 ..Default::default()
-            }
+            };
+            (in_shard, Some(lexical))
         };
         let payload = ShardPayload {
             params: BuildParams {
@@ -592,7 +594,8 @@ pub fn build_with(
             sha256: &sha,
         };
         let text = text_parts(&id, &text_blocks, texts);
-        let postings = postings_parts(&id, &postings_blocks, &lexical);
+        let lexical = split.as_ref().unwrap_or(&payload.lexical);
+        let postings = postings_parts(&id, &postings_blocks, lexical);
         let part_list = part_list(&id, &text, &postings);
         let entry = ShardEntry {
             file: format!("{stem}.{}.chsr", &sha[..16]),

@@ -37,7 +37,7 @@ pub mod text;
 pub use dense::*;
 pub use manifest::*;
 pub use parts::{
-    decode_part_list, decode_postings_part, encode_part_list, encode_postings_part,
+    decode_part_list, decode_postings_part, encode_part_list, encode_postings_part, parts_holding,
     postings_blocks, PartList, PostingsEntry, PostingsPart, PART_LIST_FORMAT, POSTINGS_BLOCK_BYTES,
     POSTINGS_INLINE_BYTES,
 };

@@ -102,15 +102,14 @@ pub(super) fn decode_terms<C, D: Decoder<Context = C>>(
     Ok(terms)
 }
 
-/// Reads postings lengths as [`encode_lengths`] writes them, as offsets from `start` (one per
-/// term plus the end); refuses lengths whose sum overflows.
+/// Reads postings lengths as [`encode_lengths`] writes them, as offsets from 0 (one per term
+/// plus the end); refuses lengths whose sum overflows.
 pub(super) fn decode_offsets<C, D: Decoder<Context = C>>(
     decoder: &mut D,
-    start: u32,
 ) -> Result<Vec<u32>, DecodeError> {
     let lengths = Vec::<u32>::decode(decoder)?;
     let mut offsets = Vec::with_capacity(lengths.len() + 1);
-    let mut at = start;
+    let mut at = 0u32;
     offsets.push(at);
     for len in lengths {
         at = at
@@ -126,7 +125,7 @@ impl<C> Decode<C> for LexicalIndex {
         // As `encode` writes it, the terms rebuilt as they are read.
         let terms = decode_terms(decoder)?;
         let df = Vec::<u32>::decode(decoder)?;
-        let offsets = decode_offsets(decoder, 0)?;
+        let offsets = decode_offsets(decoder)?;
         Ok(LexicalIndex {
             terms,
             df,

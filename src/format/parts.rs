@@ -101,7 +101,7 @@ impl<C> Decode<C> for PostingsPart {
             terms: Decode::decode(decoder)?,
             dictionary: super::dictionary::decode_terms(decoder)?,
             df: Decode::decode(decoder)?,
-            offsets: super::dictionary::decode_offsets(decoder, 0)?,
+            offsets: super::dictionary::decode_offsets(decoder)?,
             postings: Decode::decode(decoder)?,
         })
     }
@@ -168,6 +168,23 @@ pub struct PostingsEntry {
     /// reader can tell which parts a query needs from the list alone, while the shard is still
     /// on its way.
     pub first_term: String,
+}
+
+/// Which of `parts` (a part list's postings parts, in term order) hold a term of `terms`, by
+/// their first terms: a part's range runs from its first term to the next part's. A term the
+/// shard does not have may flag the part it would be in.
+pub fn parts_holding<'t>(
+    parts: &[PostingsEntry],
+    terms: impl IntoIterator<Item = &'t str>,
+) -> Vec<bool> {
+    let mut want = vec![false; parts.len()];
+    for t in terms {
+        let p = parts.partition_point(|e| e.first_term.as_str() <= t);
+        if p > 0 {
+            want[p - 1] = true;
+        }
+    }
+    want
 }
 
 /// `format` of every part-list file.

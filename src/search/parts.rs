@@ -13,8 +13,8 @@ use super::query::Query;
 use super::{Library, LoadError, SearchError, SearchOptions};
 use crate::analysis::Lang;
 use crate::format::{
-    decode_part_list, decode_postings_part, decode_text_part, sha256_hex, PartListEntry,
-    PostingsEntry, ShardEntry, TextEntry,
+    decode_part_list, decode_postings_part, decode_text_part, parts_holding, sha256_hex,
+    PartListEntry, PostingsEntry, ShardEntry, TextEntry,
 };
 use serde::Serialize;
 
@@ -74,20 +74,12 @@ impl Shard {
         if self.has_all_postings() {
             return Vec::new();
         }
-        let mut want = vec![false; self.postings_blocks.len()];
-        if self.parts_listed() {
-            for t in terms {
-                let p = self
-                    .postings
-                    .partition_point(|e| e.first_term.as_str() <= t);
-                if p > 0 {
-                    want[p - 1] = true;
-                }
-            }
+        let want = if self.parts_listed() {
+            parts_holding(&self.postings, terms)
         } else {
             // Without the list, any term may need a part: the list comes first.
-            want.fill(terms.into_iter().next().is_some());
-        }
+            vec![terms.into_iter().next().is_some(); self.postings_blocks.len()]
+        };
         self.files_to_load(&want, &self.postings_loaded, |p| &self.postings[p].file)
     }
 
@@ -311,15 +303,7 @@ impl Library {
         // A shard on its way: the parts whose term range holds a query term (by the list's first
         // terms; a term the shard does not have may cost a part it did not need).
         for (_, list) in pending() {
-            let mut want = vec![false; list.postings.len()];
-            for t in &terms {
-                let p = list
-                    .postings
-                    .partition_point(|e| e.first_term.as_str() <= t.as_str());
-                if p > 0 {
-                    want[p - 1] = true;
-                }
-            }
+            let want = parts_holding(&list.postings, terms.iter().map(String::as_str));
             for (e, _) in list.postings.iter().zip(want).filter(|(_, w)| *w) {
                 add(e.file.clone());
             }
