@@ -27,6 +27,7 @@ mod columns;
 pub use columns::encoded_chunks;
 pub mod dense;
 mod dictionary;
+mod fields;
 pub mod frame;
 pub mod manifest;
 pub mod model;

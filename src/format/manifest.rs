@@ -1,15 +1,16 @@
 //! `manifest.json`: the table of contents of a shard folder (shards, their dense parts, the
 //! embedding model, facet counts).
 
+use super::fields::Fields;
 use super::{FormatError, FORMAT_VERSION, MANIFEST_FORMAT};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// Facet counts of one field: value → number of chunks.
 pub type FacetCounts = BTreeMap<String, u64>;
 
 /// One shard as listed in the manifest.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ShardEntry {
     /// Subject of every chunk in the shard.
     pub subject: String,
@@ -41,7 +42,7 @@ pub struct ShardEntry {
 }
 
 /// A file that completes a shard, as listed in the manifest.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PartEntry {
     /// Content-hashed file name, relative to the manifest.
     pub file: String,
@@ -53,7 +54,7 @@ pub struct PartEntry {
 
 /// The part-list file of a shard ([`super::PartList`]), as listed in the manifest, with what a
 /// page shows before fetching it (how many parts, how many bytes to keep the shard offline).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PartListEntry {
     /// Content-hashed file name, relative to the manifest.
     pub file: String,
@@ -72,7 +73,7 @@ pub struct PartListEntry {
 }
 
 /// A text part of a shard ([`super::TextPart`]), as listed in its shard's part list.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TextEntry {
     /// Content-hashed file name, relative to the manifest.
     pub file: String,
@@ -87,7 +88,7 @@ pub struct TextEntry {
 }
 
 /// The embedding model a shard folder was built with, as listed in the manifest.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ModelEntry {
     /// Content-hashed file name, relative to the manifest.
     pub file: String,
@@ -102,7 +103,7 @@ pub struct ModelEntry {
 }
 
 /// Vectors brought with the corpus (no model file): queries must bring a vector from the same model.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct VectorSpec {
     /// The id of the model that made the document vectors.
     pub model_id: String,
@@ -114,7 +115,7 @@ pub struct VectorSpec {
 pub const BYO_PREFIX: &str = "byo:";
 
 /// `manifest.json`: the table of contents of a shard folder.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Manifest {
     /// Always [`MANIFEST_FORMAT`].
     pub format: String,
@@ -143,48 +144,57 @@ pub struct Manifest {
 }
 
 impl Manifest {
-    /// Parses and checks a manifest.
+    /// Parses and checks a manifest: every field read by name (unknown fields ignored, a
+    /// missing or `null` optional field absent; an error names the field's path), its format and
+    /// versions, and plain file names.
     pub fn from_json(text: &str) -> Result<Manifest, FormatError> {
-        let m: Manifest =
+        let v: serde_json::Value =
             serde_json::from_str(text).map_err(|e| FormatError::Manifest(e.to_string()))?;
-        if m.format != MANIFEST_FORMAT {
+        let m = Fields::root(&v, FormatError::Manifest)?;
+        let format = m.string("format")?;
+        if format != MANIFEST_FORMAT {
             return Err(FormatError::Manifest(format!(
-                "format is {:?}, expected {MANIFEST_FORMAT:?}",
-                m.format
+                "format is {format:?}, expected {MANIFEST_FORMAT:?}"
             )));
         }
         // Said of the manifest, not of a shard (the shard variants' text would name a shard).
-        if m.format_version != FORMAT_VERSION {
+        let format_version = m.u32("format_version")?;
+        if format_version != FORMAT_VERSION {
             return Err(FormatError::Manifest(format!(
-                "written by format v{}, this reader reads v{FORMAT_VERSION}: rebuild with `chsr build`",
-                m.format_version
+                "written by format v{format_version}, this reader reads v{FORMAT_VERSION}: rebuild with `chsr build`"
             )));
         }
-        if m.analyzer_version != crate::analysis::ANALYZER_VERSION {
+        let analyzer_version = m.u32("analyzer_version")?;
+        if analyzer_version != crate::analysis::ANALYZER_VERSION {
             return Err(FormatError::Manifest(format!(
-                "shards analysed with analyzer v{}, this reader uses v{}: rebuild with `chsr build`",
-                m.analyzer_version,
+                "shards analysed with analyzer v{analyzer_version}, this reader uses v{}: rebuild with `chsr build`",
                 crate::analysis::ANALYZER_VERSION
             )));
         }
-        let files = m
-            .shards
-            .iter()
-            .flat_map(|s| {
-                std::iter::once(&s.file)
-                    .chain(s.dense.as_ref().map(|d| &d.file))
-                    .chain(s.part_list.as_ref().map(|t| &t.file))
-            })
-            .chain(m.model.as_ref().map(|e| &e.file))
-            .chain(m.terms.as_ref().map(|e| &e.file));
-        for file in files {
-            if file.contains('/') || file.contains('\\') || file.starts_with('.') {
-                return Err(FormatError::Manifest(format!(
-                    "file name {file:?} must be a plain file name"
-                )));
-            }
-        }
-        Ok(m)
+        Ok(Manifest {
+            format,
+            format_version,
+            analyzer_version,
+            chunks: m.u64("chunks")?,
+            corpus_sha256: m.string("corpus_sha256")?,
+            shards: m.objects("shards", read_shard)?,
+            model: m.optional("model", |f| {
+                Ok(ModelEntry {
+                    file: f.file("file")?,
+                    sha256: f.string("sha256")?,
+                    bytes: f.u64("bytes")?,
+                    id: f.string("id")?,
+                    dims: f.u32("dims")?,
+                })
+            })?,
+            query_vectors: m.optional("query_vectors", |f| {
+                Ok(VectorSpec {
+                    model_id: f.string("model_id")?,
+                    dims: f.u32("dims")?,
+                })
+            })?,
+            terms: m.optional("terms", read_part)?,
+        })
     }
 
     /// Serialises the manifest as pretty JSON (stable field order).
@@ -209,5 +219,163 @@ impl Manifest {
         crate::order::sort(&mut v);
         v.dedup();
         v
+    }
+}
+
+/// A shard entry of the manifest ([`Manifest::from_json`]).
+fn read_shard(f: Fields<'_>) -> Result<ShardEntry, FormatError> {
+    Ok(ShardEntry {
+        subject: f.string("subject")?,
+        level: f.string("level")?,
+        file: f.file("file")?,
+        sha256: f.string("sha256")?,
+        bytes: f.u64("bytes")?,
+        chunks: f.u64("chunks")?,
+        facets: f
+            .map("facets", |c| Ok(c.counts()?.into_iter().collect()))?
+            .into_iter()
+            .collect(),
+        part_list: f.optional("part_list", |p| {
+            Ok(PartListEntry {
+                file: p.file("file")?,
+                sha256: p.string("sha256")?,
+                bytes: p.u64("bytes")?,
+                text_parts: p.u32("text_parts")?,
+                text_bytes: p.u64("text_bytes")?,
+                postings_parts: p.u32("postings_parts")?,
+                postings_bytes: p.u64("postings_bytes")?,
+            })
+        })?,
+        dense: f.optional("dense", read_part)?,
+        terms: f.optional("terms", |t| {
+            Ok(super::TermFilter {
+                terms: t.u64("terms")?,
+                bits: t.u64("bits")?,
+                hashes: t.u32("hashes")?,
+                filter: t.string("filter")?,
+            })
+        })?,
+    })
+}
+
+/// A file entry (`{file, sha256, bytes}`) of the manifest.
+fn read_part(f: Fields<'_>) -> Result<PartEntry, FormatError> {
+    Ok(PartEntry {
+        file: f.file("file")?,
+        sha256: f.string("sha256")?,
+        bytes: f.u64("bytes")?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(file: &str) -> PartEntry {
+        PartEntry {
+            file: file.into(),
+            sha256: "ab".repeat(32),
+            bytes: 12,
+        }
+    }
+
+    /// A manifest with every optional field present.
+    fn full() -> Manifest {
+        let facets = [("doc_type".to_string(), [("textbook".to_string(), 7)].into())].into();
+        Manifest {
+            format: MANIFEST_FORMAT.into(),
+            format_version: FORMAT_VERSION,
+            analyzer_version: crate::analysis::ANALYZER_VERSION,
+            chunks: 7,
+            corpus_sha256: "cd".repeat(32),
+            shards: vec![ShardEntry {
+                subject: "physics".into(),
+                level: "college".into(),
+                file: "physics--college.0123.chsr".into(),
+                sha256: "ef".repeat(32),
+                bytes: 4096,
+                chunks: 7,
+                facets,
+                part_list: Some(PartListEntry {
+                    file: "physics--college.4567.chsrl".into(),
+                    sha256: "01".repeat(32),
+                    bytes: 300,
+                    text_parts: 2,
+                    text_bytes: 900,
+                    postings_parts: 3,
+                    postings_bytes: 5000,
+                }),
+                dense: Some(entry("physics--college.89ab.chsrv")),
+                terms: Some(crate::format::TermFilter {
+                    terms: 5,
+                    bits: 64,
+                    hashes: 3,
+                    filter: "AAAAAAAAAAA=".into(),
+                }),
+            }],
+            model: Some(ModelEntry {
+                file: "model.cdef.chsrm".into(),
+                sha256: "23".repeat(32),
+                bytes: 1000,
+                id: "static-model".into(),
+                dims: 256,
+            }),
+            query_vectors: Some(VectorSpec {
+                model_id: "mine".into(),
+                dims: 8,
+            }),
+            terms: Some(entry("terms.0011.chsrt")),
+        }
+    }
+
+    #[test]
+    fn a_manifest_reads_back_as_written() {
+        let m = full();
+        assert_eq!(Manifest::from_json(&m.to_json()).unwrap(), m);
+        // Optional fields absent (as the builder omits them) or null read as absent.
+        let mut bare = full();
+        bare.model = None;
+        bare.query_vectors = None;
+        bare.terms = None;
+        bare.shards[0].part_list = None;
+        bare.shards[0].dense = None;
+        bare.shards[0].terms = None;
+        assert_eq!(Manifest::from_json(&bare.to_json()).unwrap(), bare);
+        let mut v: serde_json::Value = serde_json::from_str(&bare.to_json()).unwrap();
+        v["model"] = serde_json::Value::Null;
+        v["shards"][0]["unknown_field"] = serde_json::json!([1, 2]);
+        assert_eq!(Manifest::from_json(&v.to_string()).unwrap(), bare);
+    }
+
+    #[test]
+    fn a_bad_manifest_field_is_named_by_its_path() {
+        let err = |edit: &dyn Fn(&mut serde_json::Value)| {
+            let mut v: serde_json::Value = serde_json::from_str(&full().to_json()).unwrap();
+            edit(&mut v);
+            Manifest::from_json(&v.to_string()).unwrap_err().to_string()
+        };
+        let e = err(&|v| v["shards"][0]["part_list"]["sha256"] = 5.into());
+        assert!(
+            e.contains("`shards[0].part_list.sha256` must be a string"),
+            "{e}"
+        );
+        let e = err(&|v| {
+            v["shards"][0].as_object_mut().unwrap().remove("chunks");
+        });
+        assert!(e.contains("`shards[0].chunks` is missing"), "{e}");
+        let e = err(&|v| v["shards"][0]["facets"]["doc_type"]["textbook"] = "x".into());
+        assert!(
+            e.contains("`shards[0].facets.doc_type.textbook` must be a non-negative integer"),
+            "{e}"
+        );
+        let e = err(&|v| v["model"]["file"] = "../model.chsrm".into());
+        assert!(
+            e.contains("`model.file` (\"../model.chsrm\") must be a plain file name"),
+            "{e}"
+        );
+        let e = err(&|v| v["format_version"] = 1.into());
+        assert!(e.contains("written by format v1"), "{e}");
+        let e = err(&|v| v["format"] = "other".into());
+        assert!(e.contains("format is \"other\""), "{e}");
     }
 }

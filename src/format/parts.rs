@@ -18,10 +18,11 @@
 //! reads the list without the Wasm module. Digests chain manifest → shard and part list → parts;
 //! every part also names its shard's SHA-256.
 
+use super::fields::Fields;
 use super::frame::FrameKind;
 use super::{FormatError, TextEntry, FORMAT_VERSION, MAX_PAYLOAD};
 use bincode::{Decode, Encode};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// Magic bytes opening every postings-part file.
 pub const POSTINGS_MAGIC: &[u8; 8] = b"CHSRPOST";
@@ -152,7 +153,7 @@ pub fn postings_blocks(offsets: &[u32], target: usize, inline: usize) -> Vec<u32
 }
 
 /// A postings part of a shard ([`PostingsPart`]), as its part list names it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PostingsEntry {
     /// Content-hashed file name, relative to the manifest.
     pub file: String,
@@ -193,7 +194,7 @@ pub const PART_LIST_FORMAT: &str = "chsr-part-list";
 /// A shard's parts: its text parts in chunk order and its postings parts in term order (file
 /// names, digests, sizes, what each holds). Bound to its shard file by that file's SHA-256;
 /// JSON, so that JavaScript (a service worker, an offline check) can read it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PartList {
     /// Always [`PART_LIST_FORMAT`].
     pub format: String,
@@ -219,87 +220,50 @@ pub fn encode_part_list(list: &PartList) -> Vec<u8> {
 }
 
 /// Decodes a part-list file and checks its format and version; its digest is checked by the
-/// caller against the manifest, its agreement with the shard by the library.
-///
-/// Read field by field from a JSON value rather than by a derived deserializer: the browser's
-/// module already parses JSON values (scopes, options), and a derived reader for these structs
-/// would add about 16 kB to it.
+/// caller against the manifest, its agreement with the shard by the library. Read field by field
+/// ([`super::fields`]): unknown fields ignored, an error names the field's path.
 pub fn decode_part_list(bytes: &[u8]) -> Result<PartList, FormatError> {
-    use serde_json::Value;
-    let bad = |m: String| FormatError::PartList(m);
-    let text = std::str::from_utf8(bytes).map_err(|e| bad(e.to_string()))?;
-    let v: Value = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
-    let string = |o: &Value, k: &str| -> Result<String, FormatError> {
-        o.get(k)
-            .and_then(Value::as_str)
-            .map(str::to_string)
-            .ok_or_else(|| bad(format!("missing or non-string field `{k}`")))
-    };
-    let number = |o: &Value, k: &str| -> Result<u64, FormatError> {
-        o.get(k)
-            .and_then(Value::as_u64)
-            .ok_or_else(|| bad(format!("missing or non-integer field `{k}`")))
-    };
-    let small = |o: &Value, k: &str| -> Result<u32, FormatError> {
-        u32::try_from(number(o, k)?).map_err(|_| bad(format!("field `{k}` is out of range")))
-    };
-    let format = string(&v, "format")?;
+    let text = std::str::from_utf8(bytes).map_err(|e| FormatError::PartList(e.to_string()))?;
+    let v: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| FormatError::PartList(e.to_string()))?;
+    let l = Fields::root(&v, FormatError::PartList)?;
+    let format = l.string("format")?;
     if format != PART_LIST_FORMAT {
-        return Err(bad(format!(
+        return Err(FormatError::PartList(format!(
             "format is {format:?}, expected {PART_LIST_FORMAT:?}"
         )));
     }
-    let version = number(&v, "format_version")?;
+    let version = l.u64("format_version")?;
     if version != u64::from(FORMAT_VERSION) {
-        return Err(bad(format!(
+        return Err(FormatError::PartList(format!(
             "written by format v{version}, this reader reads v{FORMAT_VERSION}: rebuild with `chsr build`"
         )));
     }
-    let array = |k: &str| {
-        v.get(k)
-            .and_then(Value::as_array)
-            .ok_or_else(|| bad(format!("missing or non-array field `{k}`")))
-    };
-    let file = |p: &Value| {
-        let file = string(p, "file")?;
-        if file.contains('/') || file.contains('\\') || file.starts_with('.') {
-            return Err(bad(format!("file name {file:?} must be a plain file name")));
-        }
-        Ok(file)
-    };
-    let text = array("text")?
-        .iter()
-        .map(|p| {
-            Ok(TextEntry {
-                file: file(p)?,
-                sha256: string(p, "sha256")?,
-                bytes: number(p, "bytes")?,
-                first: small(p, "first")?,
-                chunks: small(p, "chunks")?,
-            })
-        })
-        .collect::<Result<Vec<_>, FormatError>>()?;
-    let postings = array("postings")?
-        .iter()
-        .map(|p| {
-            Ok(PostingsEntry {
-                file: file(p)?,
-                sha256: string(p, "sha256")?,
-                bytes: number(p, "bytes")?,
-                first: small(p, "first")?,
-                terms: small(p, "terms")?,
-                first_term: string(p, "first_term")?,
-            })
-        })
-        .collect::<Result<Vec<_>, FormatError>>()?;
     Ok(PartList {
         format,
         format_version: FORMAT_VERSION,
-        subject: string(&v, "subject")?,
-        level: string(&v, "level")?,
-        shard_sha256: string(&v, "shard_sha256")?,
-        text,
-        postings,
+        subject: l.string("subject")?,
+        level: l.string("level")?,
+        shard_sha256: l.string("shard_sha256")?,
+        text: l.objects("text", |p| {
+            Ok(TextEntry {
+                file: p.file("file")?,
+                sha256: p.string("sha256")?,
+                bytes: p.u64("bytes")?,
+                first: p.u32("first")?,
+                chunks: p.u32("chunks")?,
+            })
+        })?,
+        postings: l.objects("postings", |p| {
+            Ok(PostingsEntry {
+                file: p.file("file")?,
+                sha256: p.string("sha256")?,
+                bytes: p.u64("bytes")?,
+                first: p.u32("first")?,
+                terms: p.u32("terms")?,
+                first_term: p.string("first_term")?,
+            })
+        })?,
     })
 }
 
