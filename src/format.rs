@@ -53,8 +53,9 @@ use frame::FrameKind;
 /// Magic bytes opening every shard file.
 pub const MAGIC: &[u8; 8] = b"CHSRSHRD";
 /// Version of the shard layout this build writes and reads (6: a shard whose postings are in
-/// parts leaves its dictionary to them).
-pub const FORMAT_VERSION: u32 = 6;
+/// parts leaves its dictionary to them; 7: postings as two streams, gaps and frequencies,
+/// without offsets).
+pub const FORMAT_VERSION: u32 = 7;
 /// Name of the manifest format, stored in `manifest.json`.
 pub const MANIFEST_FORMAT: &str = "chsr-manifest";
 /// Size of the fixed header preceding the payload.

@@ -1,17 +1,22 @@
-//! How a shard's lexical index is written (format v5): the in-memory [`LexicalIndex`] keeps its
-//! sorted terms and its postings offsets, the file keeps them smaller.
+//! How a shard's lexical index is written (format v7): the in-memory [`LexicalIndex`] keeps its
+//! sorted terms, its postings offsets and its postings as (document gap, term frequency) varint
+//! pairs; the file keeps them smaller.
 //!
 //! * **Terms, front-coded.** Each term is written as the length of the prefix it shares with the
 //!   term before it (in bytes, on a character boundary) and the rest: sorted vocabularies share
 //!   long prefixes (`conduct`, `conducteur`, `conduction`…), and brotli does not find all of it.
-//! * **Postings lengths, not offsets.** Each term's postings byte length rather than its running
-//!   offset: most lists are a few bytes, one varint byte each, where offsets grow to three bytes
-//!   and do not repeat.
+//! * **Postings in two streams, no offsets.** Every posting's document gap, then every posting's
+//!   term frequency (the same varints, regrouped): the frequencies are mostly 1 and compress to
+//!   little once they are together, where interleaved with the gaps they do not. Each term's
+//!   postings are as many as its document frequency, so the offsets are not written: the reader
+//!   rebuilds the pairs and the offsets in one pass.
 //!
-//! Measured on the demo's shards (brotli 11, the dictionary alone): physics college terms 37.8 →
-//! 26.6 kB and offsets 25.8 → 8.5 kB; chemistry 37.2 → 26.5 and 23.4 → 7.4 kB. Decoding checks
-//! what a hostile file could get wrong: a shared prefix longer than the term before it or not on
-//! a character boundary, lengths whose sum overflows.
+//! Measured on the demo's shards (brotli 11, the dictionary alone, format v5): physics college
+//! terms 37.8 → 26.6 kB and offsets 25.8 → 8.5 kB (as lengths; none since v7); chemistry 37.2 →
+//! 26.5 and 23.4 → 7.4 kB. The two streams (v7), NSI terminale's inline postings: 39.9 → 37.0 kB
+//! and no lengths (2.5 kB). Decoding checks what a hostile file could get wrong: a shared prefix
+//! longer than the term before it or not on a character boundary, streams that do not hold
+//! exactly the postings the frequencies count, a varint longer than five bytes.
 
 use super::LexicalIndex;
 use bincode::de::read::Reader;
@@ -28,14 +33,13 @@ fn shared_prefix(a: &str, b: &str) -> usize {
 
 /// The lexical index as stored, field after field: the terms (their count, then per term the
 /// bytes it shares with the term before it as a `u32` and the rest as a string), the document
-/// frequencies, the postings lengths (their count, then one per term), the postings, the
-/// document lengths; bincode 2's standard encoding throughout.
+/// frequencies, the postings as two byte streams ([`encode_postings`]), the document lengths;
+/// bincode 2's standard encoding throughout.
 impl Encode for LexicalIndex {
     fn encode<E: Encoder>(&self, encoder: &mut E) -> Result<(), EncodeError> {
         encode_terms(&self.terms, encoder)?;
         self.df.encode(encoder)?;
-        encode_lengths(&self.offsets, encoder)?;
-        self.postings.encode(encoder)?;
+        encode_postings(&self.offsets, &self.postings, encoder)?;
         self.doc_len.encode(encoder)
     }
 }
@@ -57,19 +61,36 @@ pub(super) fn encode_terms<E: Encoder>(
     Ok(())
 }
 
-/// Writes the postings offsets `offsets` (one per term plus the end) as each term's length.
-pub(super) fn encode_lengths<E: Encoder>(
+/// Moves one LEB128 varint (at most five bytes) from the front of `from` to the end of `to`;
+/// `None` if `from` is empty, ends inside the varint or it is longer.
+fn take_varint(from: &mut &[u8], to: &mut Vec<u8>) -> Option<()> {
+    let n = from.iter().take(5).position(|b| b & 0x80 == 0)? + 1;
+    to.extend_from_slice(&from[..n]);
+    *from = &from[n..];
+    Some(())
+}
+
+/// Writes the postings of the terms that `offsets` (one per term plus the end) delimit in
+/// `postings` as two byte streams: every posting's document gap, then every posting's term
+/// frequency, each varint as it is in `postings`. Also a postings part's postings.
+pub(super) fn encode_postings<E: Encoder>(
     offsets: &[u32],
+    postings: &[u8],
     encoder: &mut E,
 ) -> Result<(), EncodeError> {
-    (offsets.len().saturating_sub(1) as u64).encode(encoder)?;
+    let malformed = || EncodeError::Other("postings malformed or offsets out of bounds");
+    let mut gaps = Vec::with_capacity(postings.len() / 2 + 1);
+    let mut tfs = Vec::with_capacity(postings.len() / 2 + 1);
     for w in offsets.windows(2) {
-        let len = w[1]
-            .checked_sub(w[0])
-            .ok_or(EncodeError::Other("postings offsets out of order"))?;
-        len.encode(encoder)?;
+        let (s, e) = (w[0] as usize, w[1] as usize);
+        let mut list = postings.get(s..e).ok_or_else(malformed)?;
+        while !list.is_empty() {
+            take_varint(&mut list, &mut gaps).ok_or_else(malformed)?;
+            take_varint(&mut list, &mut tfs).ok_or_else(malformed)?;
+        }
     }
-    Ok(())
+    gaps.encode(encoder)?;
+    tfs.encode(encoder)
 }
 
 /// Reads terms as [`encode_terms`] writes them, each rebuilt as it is read; refuses a shared
@@ -102,22 +123,32 @@ pub(super) fn decode_terms<C, D: Decoder<Context = C>>(
     Ok(terms)
 }
 
-/// Reads postings lengths as [`encode_lengths`] writes them, as offsets from 0 (one per term
-/// plus the end); refuses lengths whose sum overflows.
-pub(super) fn decode_offsets<C, D: Decoder<Context = C>>(
+/// Reads postings as [`encode_postings`] writes them, for terms with document frequencies
+/// `df`: the postings as (gap, frequency) pairs and their offsets (from 0, one per term plus the
+/// end). Refuses streams that do not hold exactly `df`'s postings.
+pub(super) fn decode_postings<C, D: Decoder<Context = C>>(
+    df: &[u32],
     decoder: &mut D,
-) -> Result<Vec<u32>, DecodeError> {
-    let lengths = Vec::<u32>::decode(decoder)?;
-    let mut offsets = Vec::with_capacity(lengths.len() + 1);
-    let mut at = 0u32;
-    offsets.push(at);
-    for len in lengths {
-        at = at
-            .checked_add(len)
-            .ok_or(DecodeError::Other("postings lengths overflow"))?;
-        offsets.push(at);
+) -> Result<(Vec<u32>, Vec<u8>), DecodeError> {
+    let gaps = Vec::<u8>::decode(decoder)?;
+    let tfs = Vec::<u8>::decode(decoder)?;
+    let bad = || DecodeError::Other("postings streams do not match the document frequencies");
+    let mut postings = Vec::with_capacity(gaps.len() + tfs.len());
+    let mut offsets = Vec::with_capacity(df.len() + 1);
+    offsets.push(0);
+    let (mut g, mut t) = (&gaps[..], &tfs[..]);
+    for &n in df {
+        // A hostile frequency ends at the streams' end: at most one step per stream byte.
+        for _ in 0..n {
+            take_varint(&mut g, &mut postings).ok_or_else(bad)?;
+            take_varint(&mut t, &mut postings).ok_or_else(bad)?;
+        }
+        offsets.push(u32::try_from(postings.len()).map_err(|_| bad())?);
     }
-    Ok(offsets)
+    if !g.is_empty() || !t.is_empty() {
+        return Err(bad());
+    }
+    Ok((offsets, postings))
 }
 
 impl<C> Decode<C> for LexicalIndex {
@@ -125,12 +156,12 @@ impl<C> Decode<C> for LexicalIndex {
         // As `encode` writes it, the terms rebuilt as they are read.
         let terms = decode_terms(decoder)?;
         let df = Vec::<u32>::decode(decoder)?;
-        let offsets = decode_offsets(decoder)?;
+        let (offsets, postings) = decode_postings(&df, decoder)?;
         Ok(LexicalIndex {
             terms,
             df,
             offsets,
-            postings: Decode::decode(decoder)?,
+            postings,
             doc_len: Decode::decode(decoder)?,
             blocks: Vec::new(),
         })
@@ -189,13 +220,13 @@ mod tests {
     }
 
     #[test]
-    fn hostile_prefixes_and_lengths_are_refused() {
+    fn hostile_prefixes_and_streams_are_refused() {
         let c = bincode::config::standard();
-        // The stored fields in order: terms, df, lengths, postings, doc_len.
-        type Stored = (Vec<(u32, String)>, Vec<u32>, Vec<u32>, Vec<u8>, Vec<u32>);
-        let stored = |terms: Vec<(u32, String)>, lengths: Vec<u32>| -> Stored {
+        // The stored fields in order: terms, df, gaps, frequencies, doc_len.
+        type Stored = (Vec<(u32, String)>, Vec<u32>, Vec<u8>, Vec<u8>, Vec<u32>);
+        let stored = |terms: Vec<(u32, String)>, gaps: Vec<u8>, tfs: Vec<u8>| -> Stored {
             let df = vec![1; terms.len()];
-            (terms, df, lengths, vec![], vec![])
+            (terms, df, gaps, tfs, vec![])
         };
         let decode = |s: Stored| {
             let bytes = bincode::encode_to_vec(s, c).unwrap();
@@ -203,15 +234,55 @@ mod tests {
                 .unwrap_err()
                 .to_string()
         };
-        // Longer than the term before it; inside a character; lengths past u32.
-        let e = decode(stored(vec![(0, "ab".into()), (3, "c".into())], vec![0, 0]));
-        assert!(e.contains("shared prefix out of range"), "{e}");
-        let e = decode(stored(vec![(0, "é".into()), (1, "t".into())], vec![0, 0]));
+        let two = || vec![(0, "a".to_string()), (0, "b".to_string())];
+        // Longer than the term before it; inside a character.
+        let e = decode(stored(
+            vec![(0, "ab".into()), (3, "c".into())],
+            vec![0, 0],
+            vec![1, 1],
+        ));
         assert!(e.contains("shared prefix out of range"), "{e}");
         let e = decode(stored(
-            vec![(0, "a".into()), (0, "b".into())],
-            vec![u32::MAX, 1],
+            vec![(0, "é".into()), (1, "t".into())],
+            vec![0, 0],
+            vec![1, 1],
         ));
-        assert!(e.contains("postings lengths overflow"), "{e}");
+        assert!(e.contains("shared prefix out of range"), "{e}");
+        // Fewer postings than the frequencies count, more, a varint cut short or too long.
+        for (gaps, tfs) in [
+            (vec![0], vec![1, 1]),
+            (vec![0, 1, 2], vec![1, 1]),
+            (vec![0, 0x81], vec![1, 1]),
+            (vec![0, 0x81, 0x81, 0x81, 0x81, 0x81, 1], vec![1, 1]),
+        ] {
+            let e = decode(stored(two(), gaps, tfs));
+            assert!(e.contains("postings streams do not match"), "{e}");
+        }
+        // A hostile frequency stops at the streams' end.
+        let e = decode((two(), vec![1, u32::MAX], vec![0, 1], vec![1, 1], vec![]));
+        assert!(e.contains("postings streams do not match"), "{e}");
+    }
+
+    #[test]
+    fn the_streams_regroup_the_same_varints() {
+        // Two terms: (gap 3, tf 1), (gap 200 in two bytes, tf 2); then (gap 1, tf 130).
+        let postings = vec![3, 1, 0xc8, 0x01, 2, 1, 0x82, 0x01];
+        let idx = LexicalIndex {
+            terms: vec!["a".into(), "b".into()],
+            df: vec![2, 1],
+            offsets: vec![0, 5, 8],
+            postings: postings.clone(),
+            doc_len: vec![1; 300],
+            blocks: vec![],
+        };
+        let c = bincode::config::standard();
+        let bytes = bincode::encode_to_vec(&idx, c).unwrap();
+        type Stored = (Vec<(u32, String)>, Vec<u32>, Vec<u8>, Vec<u8>, Vec<u32>);
+        let (_, _, gaps, tfs, _): Stored = bincode::decode_from_slice(&bytes, c).unwrap().0;
+        assert_eq!(gaps, vec![3, 0xc8, 0x01, 1]);
+        assert_eq!(tfs, vec![1, 2, 0x82, 0x01]);
+        assert_eq!(round_trip(&idx), idx);
+        let pairs: Vec<_> = idx.postings(0).chain(idx.postings(1)).flatten().collect();
+        assert_eq!(pairs, vec![(3, 1), (203, 2), (1, 130)]);
     }
 }

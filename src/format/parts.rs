@@ -49,8 +49,8 @@ pub const POSTINGS_INLINE_BYTES: usize = 128 * 1024;
 /// document frequencies and postings: the shard's dictionary and postings for that range (the
 /// shard itself keeps neither). Bound to its shard file by that file's SHA-256.
 ///
-/// Stored as [`super::LexicalIndex`] stores a dictionary (format v6): the terms front-coded, the
-/// postings offsets as lengths.
+/// Stored as [`super::LexicalIndex`] stores a dictionary (format v7): the terms front-coded, the
+/// postings as two streams (gaps, frequencies) without offsets.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PostingsPart {
     /// Subject of the shard.
@@ -85,8 +85,7 @@ impl Encode for PostingsPart {
         self.terms.encode(encoder)?;
         super::dictionary::encode_terms(&self.dictionary, encoder)?;
         self.df.encode(encoder)?;
-        super::dictionary::encode_lengths(&self.offsets, encoder)?;
-        self.postings.encode(encoder)
+        super::dictionary::encode_postings(&self.offsets, &self.postings, encoder)
     }
 }
 
@@ -94,16 +93,24 @@ impl<C> Decode<C> for PostingsPart {
     fn decode<D: bincode::de::Decoder<Context = C>>(
         decoder: &mut D,
     ) -> Result<Self, bincode::error::DecodeError> {
+        let subject = Decode::decode(decoder)?;
+        let level = Decode::decode(decoder)?;
+        let shard_sha256 = Decode::decode(decoder)?;
+        let first = Decode::decode(decoder)?;
+        let terms = Decode::decode(decoder)?;
+        let dictionary = super::dictionary::decode_terms(decoder)?;
+        let df: Vec<u32> = Decode::decode(decoder)?;
+        let (offsets, postings) = super::dictionary::decode_postings(&df, decoder)?;
         Ok(PostingsPart {
-            subject: Decode::decode(decoder)?,
-            level: Decode::decode(decoder)?,
-            shard_sha256: Decode::decode(decoder)?,
-            first: Decode::decode(decoder)?,
-            terms: Decode::decode(decoder)?,
-            dictionary: super::dictionary::decode_terms(decoder)?,
-            df: Decode::decode(decoder)?,
-            offsets: super::dictionary::decode_offsets(decoder)?,
-            postings: Decode::decode(decoder)?,
+            subject,
+            level,
+            shard_sha256,
+            first,
+            terms,
+            dictionary,
+            df,
+            offsets,
+            postings,
         })
     }
 }
