@@ -57,7 +57,10 @@ fn plain(code: &str, e: impl std::fmt::Display) -> JsValue {
     coded_err(code, &e.to_string(), &serde_json::json!({}))
 }
 
-/// Installs the panic hook so a Rust panic shows its message in the console.
+/// Installs the panic hook so a Rust panic shows its message in the console. Only builds with an
+/// ordinary std run it (the Wasm test suites): the browser's module is built with
+/// `panic=immediate-abort` (`scripts/build-wasm`), where a panic traps at once and JavaScript
+/// gets a `RuntimeError` without a message.
 #[wasm_bindgen(start)]
 pub fn start() {
     console_error_panic_hook::set_once();
