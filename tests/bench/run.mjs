@@ -5,13 +5,17 @@
 //
 //   node tests/bench/run.mjs --export DIR [--repeat 3] [--limit N] [--out bench/perf/browser.json]
 //                            [--skip-demo] [--skip-orama] [--only demo,typing,throttled,first,cold,warm] [--demo-rounds N]
-//                            [--typing-queries N]
+//                            [--typing-queries N] [--ids FILE]
+//
+// `--ids FILE`: each system's result ids for every query, one JSON line per system
+// ({name, queries, ids}), so that two builds (`--site`: another module, other shards) can be
+// compared result by result: `python3 -c` over two such files, or `cmp` when they are identical.
 //
 // It serves the repository on 127.0.0.1 with cross-origin isolation (COOP/COEP), so that
 // performance.now() has 5 µs resolution instead of 100 µs, and counts the bytes every phase
 // receives through the DevTools protocol (Network.loadingFinished.encodedDataLength).
 import { writeFile, mkdir } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve, sep, dirname, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { ROOT, serve, launch } from './lib.mjs';
@@ -26,6 +30,7 @@ const EXPORT = resolve(opt('--export', join(ROOT, 'target/bench-perf/export')));
 const REPEAT = Number(opt('--repeat', '3'));
 const LIMIT = Number(opt('--limit', '0')) || undefined;
 const OUT = opt('--out', null);
+const IDS_OUT = opt('--ids', null);
 const VARIANTS = opt('--variants', 'A,B,B+,C,D,E,F,F+dense').split(',');
 // Site whose pkg/ and shards/ the bench page uses (another Wasm build, other shards), from the root.
 const SITE = opt('--site', '/www');
@@ -502,6 +507,7 @@ for (let r = 0; r < REPEAT; r++) {
     log(`round ${r + 1}/${REPEAT} ${s.name}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   }
 }
+const idLines = [];
 results.systems = systems.map((s) => {
   const runs = mergeRounds(rounds.get(s.name));
   const row = { name: s.name, kind: s.kind, variant: s.variant, mode: s.mode, weights: s.weights, ...quality(queries, runs) };
@@ -518,9 +524,11 @@ results.systems = systems.map((s) => {
     for (const x of runs) for (const p of x.plans || []) plans[p] = (plans[p] || 0) + 1;
     row.dense_plans = plans;
   }
+  if (IDS_OUT) idLines.push(JSON.stringify({ name: s.name, queries: queries.map((q) => q.id), ids: runs.map((x) => x.ids) }));
   row.per_query = runs.map((x, i) => ({ id: queries[i].id, ms: Number(x.call_ms.toFixed(4)), min_ms: Number(x.call_min_ms.toFixed(4)), ndcg: Number(ndcgAt(x.ids, queries[i].grades, K).toFixed(4)) }));
   return row;
 });
+if (IDS_OUT) writeFileSync(IDS_OUT, idLines.map((l) => l + '\n').join(''));
 }
 results.load_after = loadInfo();
 await browser.close();
