@@ -16,9 +16,9 @@
 //! 26.5 and 23.4 → 7.4 kB. The two streams (v7), NSI terminale's inline postings: 39.9 → 37.0 kB
 //! and no lengths (2.5 kB). Decoding checks what a hostile file could get wrong: a shared prefix
 //! longer than the term before it or not on a character boundary, streams that do not hold
-//! exactly the postings the frequencies count, a varint longer than five bytes.
+//! exactly the postings the frequencies count, a varint cut short or past a `u32`.
 
-use super::LexicalIndex;
+use super::{read_varint, write_varint, LexicalIndex};
 use bincode::de::read::Reader;
 use bincode::de::Decoder;
 use bincode::enc::Encoder;
@@ -61,18 +61,16 @@ pub(super) fn encode_terms<E: Encoder>(
     Ok(())
 }
 
-/// Moves one LEB128 varint (at most five bytes) from the front of `from` to the end of `to`;
-/// `None` if `from` is empty, ends inside the varint or it is longer.
+/// Moves one varint (a `u32`, [`read_varint`]) from the front of `from` to the end of `to`;
+/// `None` if `from` is empty or ends inside it, or it is longer than a `u32`.
 fn take_varint(from: &mut &[u8], to: &mut Vec<u8>) -> Option<()> {
-    let n = from.iter().take(5).position(|b| b & 0x80 == 0)? + 1;
-    to.extend_from_slice(&from[..n]);
-    *from = &from[n..];
+    write_varint(to, read_varint(from)?);
     Some(())
 }
 
 /// Writes the postings of the terms that `offsets` (one per term plus the end) delimit in
 /// `postings` as two byte streams: every posting's document gap, then every posting's term
-/// frequency, each varint as it is in `postings`. Also a postings part's postings.
+/// frequency, the same values as in `postings`. Also a postings part's postings.
 pub(super) fn encode_postings<E: Encoder>(
     offsets: &[u32],
     postings: &[u8],

@@ -9,7 +9,7 @@
 //! optional field as absent; unlike them, an error names the field's whole path
 //! (`shards[2].part_list.sha256`).
 
-use super::FormatError;
+use super::{FormatError, PartEntry, FORMAT_VERSION};
 use serde_json::Value;
 
 /// One JSON object of a file, with its path in the file (for errors) and the error its file's
@@ -30,6 +30,11 @@ fn join(path: &str, key: &str) -> String {
     }
 }
 
+/// Parses a file's JSON text, a syntax error wrapped by `bad`.
+pub(super) fn parse(text: &str, bad: fn(String) -> FormatError) -> Result<Value, FormatError> {
+    serde_json::from_str(text).map_err(|e| bad(e.to_string()))
+}
+
 impl<'a> Fields<'a> {
     /// The file's top-level object.
     pub fn root(v: &'a Value, bad: fn(String) -> FormatError) -> Result<Self, FormatError> {
@@ -37,6 +42,42 @@ impl<'a> Fields<'a> {
             Some(obj) => Ok(Fields { obj, path: "", bad }),
             None => Err(bad("not a JSON object".to_string())),
         }
+    }
+
+    /// `obj`, found at `path` below this object, with this file's error.
+    fn child<'b>(&self, obj: &'b serde_json::Map<String, Value>, path: &'b str) -> Fields<'b> {
+        Fields {
+            obj,
+            path,
+            bad: self.bad,
+        }
+    }
+
+    /// Checks the file's `format` (it must be `format`) and `format_version` (this build's
+    /// [`FORMAT_VERSION`]); the format's name.
+    pub fn header(&self, format: &str) -> Result<String, FormatError> {
+        let found = self.string("format")?;
+        if found != format {
+            return Err((self.bad)(format!(
+                "format is {found:?}, expected {format:?}"
+            )));
+        }
+        let version = self.u64("format_version")?;
+        if version != u64::from(FORMAT_VERSION) {
+            return Err((self.bad)(format!(
+                "written by format v{version}, this reader reads v{FORMAT_VERSION}: rebuild with `chsr build`"
+            )));
+        }
+        Ok(found)
+    }
+
+    /// A file this object names: its plain file name (`file`), `sha256` and size (`bytes`).
+    pub fn entry(&self) -> Result<PartEntry, FormatError> {
+        Ok(PartEntry {
+            file: self.file("file")?,
+            sha256: self.string("sha256")?,
+            bytes: self.u64("bytes")?,
+        })
     }
 
     fn error(&self, key: &str, what: &str) -> FormatError {
@@ -92,12 +133,7 @@ impl<'a> Fields<'a> {
             None => Ok(None),
             Some(Value::Object(obj)) => {
                 let path = join(self.path, key);
-                read(Fields {
-                    obj,
-                    path: &path,
-                    bad: self.bad,
-                })
-                .map(Some)
+                read(self.child(obj, &path)).map(Some)
             }
             Some(_) => Err(self.error(key, "must be an object")),
         }
@@ -118,11 +154,7 @@ impl<'a> Fields<'a> {
         for (i, item) in items.iter().enumerate() {
             let path = format!("{}[{i}]", join(self.path, key));
             match item.as_object() {
-                Some(obj) => out.push(read(Fields {
-                    obj,
-                    path: &path,
-                    bad: self.bad,
-                })?),
+                Some(obj) => out.push(read(self.child(obj, &path))?),
                 None => return Err((self.bad)(format!("field `{path}` must be an object"))),
             }
         }
@@ -144,14 +176,7 @@ impl<'a> Fields<'a> {
         for (k, v) in obj {
             let path = format!("{}.{k}", join(self.path, key));
             match v.as_object() {
-                Some(inner) => out.push((
-                    k.clone(),
-                    read(Fields {
-                        obj: inner,
-                        path: &path,
-                        bad: self.bad,
-                    })?,
-                )),
+                Some(inner) => out.push((k.clone(), read(self.child(inner, &path))?)),
                 None => return Err((self.bad)(format!("field `{path}` must be an object"))),
             }
         }

@@ -1,7 +1,7 @@
 //! `manifest.json`: the table of contents of a shard folder (shards, their dense parts, the
 //! embedding model, facet counts).
 
-use super::fields::Fields;
+use super::fields::{self, Fields};
 use super::{FormatError, FORMAT_VERSION, MANIFEST_FORMAT};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -148,22 +148,10 @@ impl Manifest {
     /// missing or `null` optional field absent; an error names the field's path), its format and
     /// versions, and plain file names.
     pub fn from_json(text: &str) -> Result<Manifest, FormatError> {
-        let v: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| FormatError::Manifest(e.to_string()))?;
+        let v = fields::parse(text, FormatError::Manifest)?;
         let m = Fields::root(&v, FormatError::Manifest)?;
-        let format = m.string("format")?;
-        if format != MANIFEST_FORMAT {
-            return Err(FormatError::Manifest(format!(
-                "format is {format:?}, expected {MANIFEST_FORMAT:?}"
-            )));
-        }
         // Said of the manifest, not of a shard (the shard variants' text would name a shard).
-        let format_version = m.u32("format_version")?;
-        if format_version != FORMAT_VERSION {
-            return Err(FormatError::Manifest(format!(
-                "written by format v{format_version}, this reader reads v{FORMAT_VERSION}: rebuild with `chsr build`"
-            )));
-        }
+        let format = m.header(MANIFEST_FORMAT)?;
         let analyzer_version = m.u32("analyzer_version")?;
         if analyzer_version != crate::analysis::ANALYZER_VERSION {
             return Err(FormatError::Manifest(format!(
@@ -173,7 +161,7 @@ impl Manifest {
         }
         Ok(Manifest {
             format,
-            format_version,
+            format_version: FORMAT_VERSION,
             analyzer_version,
             chunks: m.u64("chunks")?,
             corpus_sha256: m.string("corpus_sha256")?,
@@ -193,7 +181,7 @@ impl Manifest {
                     dims: f.u32("dims")?,
                 })
             })?,
-            terms: m.optional("terms", read_part)?,
+            terms: m.optional("terms", |f| f.entry())?,
         })
     }
 
@@ -246,7 +234,7 @@ fn read_shard(f: Fields<'_>) -> Result<ShardEntry, FormatError> {
                 postings_bytes: p.u64("postings_bytes")?,
             })
         })?,
-        dense: f.optional("dense", read_part)?,
+        dense: f.optional("dense", |d| d.entry())?,
         terms: f.optional("terms", |t| {
             Ok(super::TermFilter {
                 terms: t.u64("terms")?,
@@ -255,15 +243,6 @@ fn read_shard(f: Fields<'_>) -> Result<ShardEntry, FormatError> {
                 filter: t.string("filter")?,
             })
         })?,
-    })
-}
-
-/// A file entry (`{file, sha256, bytes}`) of the manifest.
-fn read_part(f: Fields<'_>) -> Result<PartEntry, FormatError> {
-    Ok(PartEntry {
-        file: f.file("file")?,
-        sha256: f.string("sha256")?,
-        bytes: f.u64("bytes")?,
     })
 }
 

@@ -18,7 +18,7 @@
 //! reads the list without the Wasm module. Digests chain manifest → shard and part list → parts;
 //! every part also names its shard's SHA-256.
 
-use super::fields::Fields;
+use super::fields::{self, Fields};
 use super::frame::FrameKind;
 use super::{FormatError, TextEntry, FORMAT_VERSION, MAX_PAYLOAD};
 use bincode::{Decode, Encode};
@@ -231,21 +231,9 @@ pub fn encode_part_list(list: &PartList) -> Vec<u8> {
 /// ([`super::fields`]): unknown fields ignored, an error names the field's path.
 pub fn decode_part_list(bytes: &[u8]) -> Result<PartList, FormatError> {
     let text = std::str::from_utf8(bytes).map_err(|e| FormatError::PartList(e.to_string()))?;
-    let v: serde_json::Value =
-        serde_json::from_str(text).map_err(|e| FormatError::PartList(e.to_string()))?;
+    let v = fields::parse(text, FormatError::PartList)?;
     let l = Fields::root(&v, FormatError::PartList)?;
-    let format = l.string("format")?;
-    if format != PART_LIST_FORMAT {
-        return Err(FormatError::PartList(format!(
-            "format is {format:?}, expected {PART_LIST_FORMAT:?}"
-        )));
-    }
-    let version = l.u64("format_version")?;
-    if version != u64::from(FORMAT_VERSION) {
-        return Err(FormatError::PartList(format!(
-            "written by format v{version}, this reader reads v{FORMAT_VERSION}: rebuild with `chsr build`"
-        )));
-    }
+    let format = l.header(PART_LIST_FORMAT)?;
     Ok(PartList {
         format,
         format_version: FORMAT_VERSION,
