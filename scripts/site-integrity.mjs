@@ -7,13 +7,13 @@
 //   - an import map `<script type="importmap">{"integrity": {...}}</script>` before the first
 //     script, naming the sha384 of every module the entry modules import statically (followed
 //     through the whole graph: `import … from './x.js'`, `export … from`, `import './x.js'`) and
-//     of every file a module locates with `new URL('file', import.meta.url)` (the Wasm module
-//     `pkg/chsr_bg.wasm` and its scalar fallback `pkg/chsr_scalar_bg.wasm`, which chsr-client.js
-//     fetches with that integrity);
+//     of every file a module locates with `new URL('file', import.meta.url)` (the Wasm modules
+//     `pkg/chsr_lexical_bg.wasm`, `pkg/chsr_bg.wasm` and `pkg/chsr_scalar_bg.wasm`, which
+//     chsr-client.js fetches with that integrity);
 //   - the import map's `'sha256-…'` added to `script-src` of the page's CSP `<meta>` (an import
 //     map is an inline script; the policy keeps refusing every other inline script);
-//   - after the import map, `<link rel="modulepreload">` for every module of that graph, and `<link rel="preload" as="fetch">` for the assets it locates (the Wasm module; not the
-//     scalar fallback, which only browsers without WebAssembly SIMD fetch),
+//   - after the import map, `<link rel="modulepreload">` for every module of that graph, and `<link rel="preload" as="fetch">` for the assets it locates (the lexical Wasm module;
+//     not the two with the dense path, which only pages asking for it fetch),
 //     each with its integrity: the browser fetches the whole graph and the module at once instead
 //     of discovering them one import level at a time (a round trip per level: on a slow phone
 //     link, 150 ms each before the first result).
@@ -39,10 +39,10 @@ const TAG = /<(script|link)\b[^>]*>/gi;
 const STATIC_IMPORT = /(?:^|[;\n}])\s*(?:import|export)\s+(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"]+)['"]/g;
 const ASSET_URL = /new\s+URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url\s*\)/g;
 
-// The scalar Wasm module is fetched only by browsers without WebAssembly SIMD (chsr-client.js
-// picks it): it has its digest in the import map but no preload (every other browser would
-// download it for nothing).
-const FALLBACK = /(^|[/\\])chsr_scalar_bg\.wasm$/;
+// The Wasm modules with the dense path are fetched only by pages that ask for it (chsr-client.js
+// picks the module; the default is the lexical one): they have their digests in the import map
+// but no preload (every other page would download one for nothing).
+const NOT_PRELOADED = /(^|[/\\])chsr(_scalar)?_bg\.wasm$/;
 
 const sha = (alg, bytes) => `${alg}-${createHash(alg).update(bytes).digest('base64')}`;
 const isLocal = (url) => !/^[a-z][a-z0-9+.-]*:|^\/\//i.test(url);
@@ -160,7 +160,7 @@ export function stampPages(dir) {
         for (const f of [...modules].sort()) {
           preloads.push(`<link rel="modulepreload" href="${keyFor(pageDir, f)}" integrity="${digest(f)}">`);
         }
-        for (const f of [...assets].sort().filter((a) => !FALLBACK.test(a))) {
+        for (const f of [...assets].sort().filter((a) => !NOT_PRELOADED.test(a))) {
           // Matches the module's own fetch (chsr-client.js: a CORS-mode Request with this integrity).
           preloads.push(`<link rel="preload" href="${keyFor(pageDir, f)}" as="fetch" crossorigin="anonymous" integrity="${digest(f)}">`);
         }

@@ -194,12 +194,13 @@ impl ChsrIndex {
     }
 
     /// The manifest's embedding model entry (`{file, sha256, bytes, id, dims}`) if the shards
-    /// have dense indexes and the model is not loaded yet, else `null`.
+    /// have dense indexes, this module has the dense path and the model is not loaded yet, else
+    /// `null`.
     #[wasm_bindgen(js_name = modelNeeded)]
     pub fn model_needed(&self) -> Result<JsValue, JsValue> {
-        match (&self.lib.manifest().model, self.lib.has_model()) {
-            (Some(m), false) => to_js(m),
-            _ => Ok(JsValue::NULL),
+        match self.lib.model_needed() {
+            Some(m) => to_js(m),
+            None => Ok(JsValue::NULL),
         }
     }
 

@@ -367,7 +367,7 @@ export interface Facet {
 
 /** The engine's stable error codes (a ChsrError's `engineCode`). */
 export type EngineErrorCode = 'scope.unknown_field' | 'scope.unknown_value' | 'scope.bad_value' | 'search.not_loaded' | 'search.option'
-  | 'load.unknown_file' | 'load.integrity' | 'load.format' | 'load.mismatch' | 'load.model' | 'load.part_before_shard' | 'load.io'
+  | 'load.unknown_file' | 'load.integrity' | 'load.format' | 'load.mismatch' | 'load.model' | 'load.part_before_shard' | 'load.no_dense_path' | 'load.io'
   | 'manifest' | 'input';
 
 /** The details of an engine error: for a scope error the field, the value given and the valid values. */
@@ -437,12 +437,22 @@ export type PostingsProgressEntry = PostingsEntry & { kind: 'postings'; subject:
 /** Download progress: called before each download (`info` undefined), as bytes arrive and before a retry. */
 export type Progress = (entry: ShardEntry | PartProgressEntry | TextProgressEntry | PartListProgressEntry | PostingsProgressEntry | ModelEntry, info?: { received: number; expected: number } | { retry: ChsrError }) => void;
 
-/** Initialises the Wasm module once; without `wasmUrl`, the package's module for this runtime (`wasmModuleFile()`) next to chsr-client.js. */
-export function initWasm(wasmUrl?: string | URL): Promise<unknown>;
-/** Whether this runtime's WebAssembly has SIMD (then the SIMD build of the module is the one loaded). */
+/**
+ * Initialises the Wasm module once; without `wasmUrl`, the package's module next to
+ * chsr-client.js (`wasmModuleFile(options)`: the lexical module unless `dense` is true). A page
+ * runs one module: the first call chooses it.
+ */
+export function initWasm(wasmUrl?: string | URL, options?: { dense?: boolean }): Promise<unknown>;
+/** The URL of the Wasm module the page runs (or is starting), null before `initWasm`. */
+export function wasmModuleUrl(): string | null;
+/** Whether this runtime's WebAssembly has SIMD (then the SIMD build of the module with the dense path is the one loaded). */
 export function wasmSimd(): boolean;
-/** The Wasm module's file in the package's `pkg/` for this runtime: `chsr_bg.wasm` (WebAssembly SIMD) or `chsr_scalar_bg.wasm`. */
-export function wasmModuleFile(): 'chsr_bg.wasm' | 'chsr_scalar_bg.wasm';
+/**
+ * The Wasm module's file in the package's `pkg/`: `chsr_lexical_bg.wasm` (no dense path, the
+ * default), or with `{dense: true}` for this runtime `chsr_bg.wasm` (WebAssembly SIMD) or
+ * `chsr_scalar_bg.wasm`.
+ */
+export function wasmModuleFile(options?: { dense?: boolean }): 'chsr_lexical_bg.wasm' | 'chsr_bg.wasm' | 'chsr_scalar_bg.wasm';
 /** The `sha384-…` integrity the document's import maps give for `url` (the Wasm module's is checked), or null. */
 export function integrityFor(url: string): string | null;
 /** Turns an engine exception into a ChsrError by its `code` (`scope.*` → `scope`, `load.integrity|format|mismatch|model` → `integrity`, `manifest`, else `search`). */
@@ -462,8 +472,13 @@ export const ENHANCEMENTS: Array<{
 export class ChsrClient {
   /** A client over an index made from a manifest (`ChsrIndex.fromManifest`); `baseUrl`: the manifest's folder, files are relative to it. Most callers use `open`. */
   constructor(index: ChsrIndex, baseUrl: string);
-  /** Loads the Wasm module (once), fetches the manifest (retrying once) and creates a client. */
-  static open(manifestUrl: string | URL, options?: { wasmUrl?: string | URL }): Promise<ChsrClient>;
+  /**
+   * Loads the Wasm module (once), fetches the manifest (retrying once) and creates a client.
+   * `dense: true` runs the module with the dense path (the model and vectors then download after
+   * a first result of a search asking for it); otherwise the smaller lexical module, whose
+   * searches asking for the dense path answer by keywords (the trace says why).
+   */
+  static open(manifestUrl: string | URL, options?: { wasmUrl?: string | URL; dense?: boolean }): Promise<ChsrClient>;
   /** The Wasm index. */
   readonly index: ChsrIndex;
   /** The manifest's folder: the URLs of its files are relative to it. */

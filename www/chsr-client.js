@@ -6,6 +6,8 @@
 import init, { ChsrIndex } from './pkg/chsr.js';
 
 let ready = null;
+// The URL `ready` was started with (`wasmModuleUrl`).
+let moduleUrl = null;
 
 /**
  * Error codes: `engine` (the Wasm module did not start), `manifest` (unreadable manifest),
@@ -82,27 +84,36 @@ export function wasmSimd() {
 }
 
 /**
- * The Wasm module's file name in the package's `pkg/` for this runtime: `chsr_bg.wasm`, built
- * with WebAssembly SIMD, or `chsr_scalar_bg.wasm`, the same engine without it (same results:
- * the SIMD code is an exact integer dot product).
+ * The Wasm module's file name in the package's `pkg/` for this runtime: without the dense path
+ * (the default: the default variant is lexical-only) `chsr_lexical_bg.wasm`, the engine without
+ * the model and vector code (22 kB brotli smaller); with `{dense: true}` the whole engine,
+ * `chsr_bg.wasm` built with WebAssembly SIMD, or `chsr_scalar_bg.wasm` where WebAssembly has no
+ * SIMD (same results: the SIMD code is an exact integer dot product).
  */
-export function wasmModuleFile() {
+export function wasmModuleFile({ dense = false } = {}) {
+  if (!dense) return 'chsr_lexical_bg.wasm';
   return wasmSimd() ? 'chsr_bg.wasm' : 'chsr_scalar_bg.wasm';
 }
 
 /**
  * Initialises the Wasm module once (checked against its import-map integrity, if any). Without
- * `wasmUrl`, the package's module for this runtime ([`wasmModuleFile`]) next to this file.
+ * `wasmUrl`, the package's module next to this file ([`wasmModuleFile`]: `{dense: true}` for the
+ * one with the dense path). A page runs one module: the first call chooses it; a later call
+ * asking for another gets the one running (without the dense path, a search's trace says the
+ * vector path is not in this module).
  */
-export function initWasm(wasmUrl) {
+export function initWasm(wasmUrl, { dense = false } = {}) {
   if (!ready) {
     const base = typeof document === 'undefined' ? import.meta.url : document.baseURI;
-    // Both spelled out: scripts/site-integrity.mjs finds them here and lists their digests.
-    const own = wasmSimd() ? new URL('./pkg/chsr_bg.wasm', import.meta.url) : new URL('./pkg/chsr_scalar_bg.wasm', import.meta.url);
+    // Each spelled out: scripts/site-integrity.mjs finds them here and lists their digests.
+    let own = new URL('./pkg/chsr_lexical_bg.wasm', import.meta.url);
+    if (dense) own = wasmSimd() ? new URL('./pkg/chsr_bg.wasm', import.meta.url) : new URL('./pkg/chsr_scalar_bg.wasm', import.meta.url);
     const url = new URL(wasmUrl || own, base).href;
     const integrity = integrityFor(url);
+    moduleUrl = url;
     ready = init({ module_or_path: integrity ? new Request(url, { integrity }) : url }).catch((e) => {
       ready = null;
+      moduleUrl = null;
       const why = integrity && e instanceof TypeError
         ? `${url} could not be downloaded or failed its integrity check (${e.message})`
         : (e && e.message) || e;
@@ -110,6 +121,11 @@ export function initWasm(wasmUrl) {
     });
   }
   return ready;
+}
+
+/** The URL of the Wasm module this page runs (or is starting), null before `initWasm`. */
+export function wasmModuleUrl() {
+  return moduleUrl;
 }
 
 function indexFromManifest(text) {
@@ -297,12 +313,16 @@ export class ChsrClient {
     this.onShardBytes = null;
   }
 
-  /** Fetches `manifest.json` at `manifestUrl` and creates a client (nothing else is downloaded). */
-  static async open(manifestUrl, { wasmUrl } = {}) {
+  /**
+   * Fetches `manifest.json` at `manifestUrl` and creates a client (nothing else is downloaded).
+   * `dense: true` starts the module with the dense path (the model and the vectors download after
+   * the first result of a search that asks for them); without it, the smaller lexical module.
+   */
+  static async open(manifestUrl, { wasmUrl, dense = false } = {}) {
     const url = new URL(manifestUrl, document.baseURI);
     // The manifest downloads while the module compiles (one round trip instead of two before
     // the first shard can be asked for); a failure of either is the one reported.
-    const [, text] = await Promise.all([initWasm(wasmUrl), fetchWithRetry(url.href, 'text')]);
+    const [, text] = await Promise.all([initWasm(wasmUrl, { dense }), fetchWithRetry(url.href, 'text')]);
     return new ChsrClient(indexFromManifest(text), new URL('.', url).href);
   }
 

@@ -223,8 +223,11 @@ export class ChsrSearchElement extends HTMLElement {
     }
     // `dense`: the meaning search too (the model and the vectors download after the first result).
     this.ctl.options = { k: this.k, text: false, ...(this.hasAttribute('dense') ? { dense: true } : {}) };
+    // A page runs one Wasm module, chosen when its first element starts: the one with the dense
+    // path if any element of the page asks for it, else the smaller lexical one.
+    const dense = this.ctl.dense || document.querySelector('chsr-search[dense]') !== null;
     try {
-      await this.ctl.open(manifest, { wasmUrl: new URL(`pkg/${wasmModuleFile()}`, BASE) });
+      await this.ctl.open(manifest, { wasmUrl: new URL(`pkg/${wasmModuleFile({ dense })}`, BASE) });
     } catch (e) {
       if (my !== this.starts) return;
       this.setStatus(() => '');

@@ -5,16 +5,16 @@
 // Rust decides (chsr-client.js wraps the Wasm index): which shards, which facet values and counts,
 // which scope values are valid, what a lock admits. The views only render what this returns and
 // turn its errors (ChsrError codes) into words; nothing here filters results.
-import { ChsrClient } from './chsr-client.js';
+import { ChsrClient, wasmModuleUrl } from './chsr-client.js';
 import { keepOffline, keepOfflineBytes } from './offline.js';
 
 const clients = new Map();
 
 /** One client per manifest URL in a page: several embeds of one library share it. */
-export function openClient(manifestUrl, { wasmUrl } = {}) {
+export function openClient(manifestUrl, { wasmUrl, dense = false } = {}) {
   const key = new URL(manifestUrl, document.baseURI).href;
   if (!clients.has(key)) {
-    const p = ChsrClient.open(key, { wasmUrl });
+    const p = ChsrClient.open(key, { wasmUrl, dense });
     clients.set(key, p);
     p.catch(() => clients.delete(key));
   }
@@ -55,9 +55,9 @@ export class Controller {
     this.last = null;
   }
 
-  /** Opens (or shares) the client of a manifest. */
+  /** Opens (or shares) the client of a manifest (with the dense path when the options ask for it). */
   async open(manifestUrl, { wasmUrl } = {}) {
-    const client = await openClient(manifestUrl, { wasmUrl });
+    const client = await openClient(manifestUrl, { wasmUrl, dense: this.dense });
     if (this.offline && !client.onShardBytes) {
       client.onShardBytes = (entry, bytes) => keepOfflineBytes(client.fileUrl(entry.file), bytes);
     }
@@ -208,14 +208,17 @@ export class Controller {
    * Hands the loaded shards and their loaded dense parts to the service worker (offline use): a
    * page searching by keywords only never fetches a shard's vectors, for offline use either.
    * Their text parts reach it as the page loads them (`onShardBytes`, then `prefetchText`):
-   * naming them here too would download each twice.
+   * naming them here too would download each twice. With the dense path, the module it runs too
+   * (the worker saves the lexical module with the build, the others only for the pages using them).
    */
   rememberLoaded() {
     if (!this.offline || !this.client) return;
     const index = this.client.index;
-    keepOffline(this.client.loadedShards()
+    const files = this.client.loadedShards()
       .flatMap((s) => ChsrClient.shardFiles(s, { text: false, dense: Boolean(s.dense) && index.isLoaded(s.dense.file) }))
-      .map((f) => this.client.fileUrl(f)));
+      .map((f) => this.client.fileUrl(f));
+    if (this.dense && wasmModuleUrl()) files.push(wasmModuleUrl());
+    keepOffline(files);
   }
 
   /** Whether the searches ask for the dense path (the page's `?dense=1`, the embed's `dense`). */

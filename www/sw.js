@@ -6,7 +6,7 @@
 // the Wasm module, the manifest, and every data file (shard and its parts, model) of the old cache that the new
 // manifest still names — before it may activate; activating deletes the other builds' caches. A
 // page is therefore always served from one consistent build, and a redeploy replaces the cache in
-// one step (of the two Wasm modules, the one this browser loads). Shards and the model are saved as the page uses them: it hands over their verified
+// one step (of the Wasm modules, the lexical one; a page with the dense path adds its own). Shards and the model are saved as the page uses them: it hands over their verified
 // bytes (`cache-bytes`), or names files for the worker to fetch (`cache-urls`).
 //
 // Requests:
@@ -30,16 +30,10 @@ const DATA_EXT = /\.(chsr|chsrv|chsrl|chsri|chsrx|chsrm|chsrt|bin|onnx)$/;
 
 const scopeUrl = (path) => new URL(path, self.registration.scope).href;
 
-// The build has two Wasm modules, one with WebAssembly SIMD and a scalar one for browsers
-// without it (chsr-client.js loads one, with the same probe): only that one is saved.
-const SIMD_PROBE = new Uint8Array([
-  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
-]);
-const UNUSED_MODULE = (() => {
-  let simd = false;
-  try { simd = WebAssembly.validate(SIMD_PROBE); } catch { /* no WebAssembly */ }
-  return simd ? /(^|\/)chsr_scalar_bg\.wasm$/ : /(^|\/)chsr_bg\.wasm$/;
-})();
+// The build has three Wasm modules (scripts/build-wasm): the lexical one, which every page
+// without the dense path runs, is saved with the build; the two with the dense path (SIMD and
+// scalar) are saved only by a page running one (it names it with its data files, `cache-urls`).
+const NOT_PRECACHED = /(^|\/)chsr(_scalar)?_bg\.wasm$/;
 
 async function precache() {
   const res = await fetch(scopeUrl('build.json'), { cache: 'no-cache' });
@@ -50,7 +44,7 @@ async function precache() {
   // addAll is all or nothing: a failed file fails the install and the old build stays in charge.
   // `no-cache` revalidates with the server: a file the page already loaded (the Wasm module, the
   // scripts) comes from the HTTP cache after a 304, not downloaded twice; a changed one is fetched.
-  const files = build.files.filter((f) => !UNUSED_MODULE.test(f));
+  const files = build.files.filter((f) => !NOT_PRECACHED.test(f));
   await cache.addAll(files.map((f) => new Request(scopeUrl(f), { cache: 'no-cache' })));
   await cache.put(scopeUrl('build.json'), res);
   // Data files the old caches hold and the new manifests still name are carried over.

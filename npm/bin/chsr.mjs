@@ -342,7 +342,7 @@ function index({ opts, skipUnscoped }) {
   if (pkg === undefined) {
     ix.addWarning(
       `no Wasm package found (looked in $CHSR_PKG and in ${path.join(ROOT, 'pkg')}): the bundle has no pkg/ ` +
-        'and its page cannot search until pkg/chsr.js, pkg/chsr_bg.wasm and pkg/chsr_scalar_bg.wasm are added; reinstall the package or pass --pkg DIR',
+        'and its page cannot search until pkg/chsr.js, pkg/chsr_lexical_bg.wasm, pkg/chsr_bg.wasm and pkg/chsr_scalar_bg.wasm are added; reinstall the package or pass --pkg DIR',
     );
   }
   const written = [];

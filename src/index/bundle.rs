@@ -6,8 +6,9 @@
 //! OUT/page.css              its styles
 //! OUT/chsr-search.js …      the <chsr-search> element, the client and their modules (the study
 //!                           site's own files, compiled into the binary)
-//! OUT/pkg/chsr.js, chsr_bg.wasm, chsr_scalar_bg.wasm   the Wasm package (copied from where it
-//!                                 was built: the SIMD module and the scalar fallback)
+//! OUT/pkg/chsr.js, chsr_lexical_bg.wasm, chsr_bg.wasm, chsr_scalar_bg.wasm   the Wasm package
+//!                           (copied from where it was built: the lexical module the page runs,
+//!                           and the two with the dense path, SIMD and scalar, for `dense` embeds)
 //! OUT/shards/               exactly what `chsr build --out` writes
 //! OUT/README.md             how to deploy and embed it
 //! ```
@@ -67,13 +68,20 @@ footer p{margin:.25rem 0}
 a{color:#1f5fbf}
 ";
 
-/// Files of a built Wasm package that the page loads: the glue, the module built with WebAssembly
-/// SIMD and the scalar module that browsers without SIMD load instead (`scripts/build-wasm`).
-pub const PKG_FILES: &[&str] = &["chsr.js", "chsr_bg.wasm", "chsr_scalar_bg.wasm"];
+/// Files of a built Wasm package that pages load (`scripts/build-wasm`): the glue, the lexical
+/// module (the default), and the modules with the dense path, built with WebAssembly SIMD and
+/// without it (for browsers without SIMD).
+pub const PKG_FILES: &[&str] = &[
+    "chsr.js",
+    "chsr_lexical_bg.wasm",
+    "chsr_bg.wasm",
+    "chsr_scalar_bg.wasm",
+];
 
 /// Files of the Wasm package copied into the bundle when present: [`PKG_FILES`] and the types.
 pub const PKG_COPIED: &[&str] = &[
     "chsr.js",
+    "chsr_lexical_bg.wasm",
     "chsr_bg.wasm",
     "chsr_scalar_bg.wasm",
     "chsr.d.ts",
@@ -89,7 +97,7 @@ pub fn is_pkg(dir: &Path) -> bool {
 pub fn not_a_pkg(path: &str) -> IndexError {
     IndexError::Io {
         path: path.to_string(),
-        message: "not a Wasm package folder (it needs chsr.js, chsr_bg.wasm and chsr_scalar_bg.wasm: scripts/build-site builds one in pkg/, and the npm package has one in its pkg/)".into(),
+        message: "not a Wasm package folder (it needs chsr.js, chsr_lexical_bg.wasm, chsr_bg.wasm and chsr_scalar_bg.wasm: scripts/build-site builds one in pkg/, and the npm package has one in its pkg/)".into(),
     }
 }
 

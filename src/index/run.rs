@@ -125,7 +125,7 @@ pub fn run(cfg: &Config, opts: &RunOptions) -> Result<Report, IndexError> {
         warnings.push(
             "no Wasm package found (looked in $CHSR_PKG, next to the binary, in the checkout it was built from, \
              and in node_modules/chsr/pkg): the bundle has no pkg/ and its page cannot search until pkg/chsr.js, \
-             pkg/chsr_bg.wasm and pkg/chsr_scalar_bg.wasm are added; pass --pkg DIR or set CHSR_PKG (the npm package's pkg/ will do: \
+             pkg/chsr_lexical_bg.wasm, pkg/chsr_bg.wasm and pkg/chsr_scalar_bg.wasm are added; pass --pkg DIR or set CHSR_PKG (the npm package's pkg/ will do: \
              npm install chsr), or run scripts/build-site in a checkout"
                 .into(),
         );

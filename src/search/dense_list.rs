@@ -29,6 +29,12 @@ impl Library {
         primary: bool,
         id_of: &impl Fn(usize, u32) -> &'a str,
     ) -> Option<Vec<Key>> {
+        if !dense::BUILT {
+            let note =
+                "dense path unavailable: this build of the engine has none (the lexical module)";
+            note_once(trace, primary, note.into());
+            return None;
+        }
         if let (Some(spec), Some(qv)) = (&self.manifest.query_vectors, &opts.query_vector) {
             // Vectors brought with the corpus: the caller's query vector (checked in `search`).
             let sha = format!("{}{}", crate::format::BYO_PREFIX, spec.model_id);

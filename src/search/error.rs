@@ -49,6 +49,12 @@ pub enum LoadError {
         /// The shard it completes.
         shard: String,
     },
+    /// This build of the engine has no dense path (the browser's lexical module, built without
+    /// the cargo feature `dense`): it loads no model and no vectors.
+    NoDensePath {
+        /// The model or dense part offered.
+        file: String,
+    },
     /// Reading a file failed (native only).
     Io {
         /// Path.
@@ -79,6 +85,12 @@ impl fmt::Display for LoadError {
                 "{file}: a part (vectors or text) of {shard}, which is not loaded: load the shard first \
                  (and, for a text part, its part list)"
             ),
+            LoadError::NoDensePath { file } => write!(
+                f,
+                "{file}: this build of the engine has no dense path (the lexical module, \
+                 chsr_lexical_bg.wasm): open the client with the dense path ({{dense: true}}) to \
+                 search with vectors"
+            ),
             LoadError::Io { file, message } => write!(f, "{file}: {message}"),
         }
     }
@@ -103,6 +115,7 @@ impl LoadError {
             LoadError::Mismatch { .. } => "load.mismatch",
             LoadError::Model { .. } => "load.model",
             LoadError::PartBeforeShard { .. } => "load.part_before_shard",
+            LoadError::NoDensePath { .. } => "load.no_dense_path",
             LoadError::Io { .. } => "load.io",
         }
     }
@@ -122,7 +135,9 @@ impl LoadError {
                 found,
             } => serde_json::json!({"file": file, "expected": expected, "found": found}),
             LoadError::Format { file, .. } => serde_json::json!({"file": file}),
-            LoadError::Model { file, .. } | LoadError::Io { file, .. } => {
+            LoadError::Model { file, .. }
+            | LoadError::Io { file, .. }
+            | LoadError::NoDensePath { file } => {
                 serde_json::json!({"file": file})
             }
             LoadError::PartBeforeShard { file, shard } => {

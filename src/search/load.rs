@@ -8,8 +8,8 @@ use crate::dense::DenseShard;
 use crate::format::Manifest;
 use crate::format::{
     decode_dense_part, decode_shard, decode_shard_prehashed, decode_term_filters, sha256_hex,
-    ChunkRecord, DenseIndex, FormatError, PartEntry, PostingsEntry, ShardEntry, ShardPayload,
-    TextEntry,
+    ChunkRecord, DenseIndex, FormatError, ModelEntry, PartEntry, PostingsEntry, ShardEntry,
+    ShardPayload, TextEntry,
 };
 #[cfg(not(target_arch = "wasm32"))]
 use crate::gate::Gating;
@@ -202,6 +202,15 @@ impl Library {
         self.embedder.is_some()
     }
 
+    /// The manifest's embedding model entry when the shards have one, this build has the dense
+    /// path and no model is loaded yet: the file a browser fetches after the first result.
+    pub fn model_needed(&self) -> Option<&ModelEntry> {
+        if !crate::dense::BUILT || self.has_model() {
+            return None;
+        }
+        self.manifest.model.as_ref()
+    }
+
     /// Verifies (against the manifest's SHA-256) and loads the embedding model file.
     pub fn load_model(&mut self, bytes: &[u8]) -> Result<(), LoadError> {
         self.load_model_with_digest(bytes, &sha256_hex(bytes))
@@ -216,6 +225,9 @@ impl Library {
             file: "(model)".into(),
             message: "this manifest names no embedding model: build the shards with `chsr build --model`".into(),
         })?;
+        if !crate::dense::BUILT {
+            return Err(LoadError::NoDensePath { file: entry.file });
+        }
         let found = sha256.to_ascii_lowercase();
         if found != entry.sha256 {
             return Err(LoadError::Model {
@@ -362,6 +374,10 @@ impl Library {
             });
         }
         let mut payload = payload;
+        if !crate::dense::BUILT {
+            // A build without the dense path never searches the inline vectors: not kept.
+            payload.dense = None;
+        }
         let dense = match &mut payload.dense {
             Some(d) => Some(decode_dense(d, payload.chunks.len()).map_err(fmt_err)?),
             None => None,
@@ -474,6 +490,9 @@ impl Library {
     /// The dense parts of the loaded shards that are not loaded yet, in manifest order: a
     /// browser fetches them after the first (lexical) result, then searches again.
     pub fn dense_needed(&self) -> Vec<PartEntry> {
+        if !crate::dense::BUILT {
+            return Vec::new();
+        }
         self.loaded()
             .filter(|s| s.dense.is_none())
             .filter_map(|s| s.entry.dense.clone())
@@ -497,6 +516,9 @@ impl Library {
         let i = self
             .shard_with_part(file)
             .ok_or_else(|| LoadError::UnknownFile(file.to_string()))?;
+        if !crate::dense::BUILT {
+            return Err(LoadError::NoDensePath { file: file.into() });
+        }
         let entry = self.manifest.shards[i].clone();
         let part_entry = entry.dense.clone().expect("found by its dense part");
         let Some(shard) = self.shards[i].as_mut() else {

@@ -32,12 +32,12 @@ function scopeOf(q) {
 const bench = {
   crossOriginIsolated: () => globalThis.crossOriginIsolated === true,
 
-  /** Imports chsr.js and instantiates the Wasm module. */
-  async initChsr(base) {
+  /** Imports chsr.js and instantiates the Wasm module `module` of pkg/ (the whole engine by default). */
+  async initChsr(base, module = 'chsr_bg.wasm') {
     const t0 = now();
     state.chsr = await import(`${base}/pkg/chsr.js`);
     const t1 = now();
-    state.wasm = await state.chsr.default({ module_or_path: `${base}/pkg/chsr_bg.wasm` });
+    state.wasm = await state.chsr.default({ module_or_path: `${base}/pkg/${module}` });
     const t2 = now();
     state.base = base;
     return { import_ms: t1 - t0, instantiate_ms: t2 - t1, wasm_memory: state.wasm.memory.buffer.byteLength };
@@ -150,7 +150,10 @@ const bench = {
     for (const e of m.shards) {
       state.index.loadShard(e.file, await fetchBytes(`${state.base}/shards/${e.file}`));
       if (e.part_list) state.index.loadPartList(e.part_list.file, await fetchBytes(`${state.base}/shards/${e.part_list.file}`));
-      if (e.dense) state.index.loadDense(e.dense.file, await fetchBytes(`${state.base}/shards/${e.dense.file}`));
+    }
+    // The dense parts the module asks for (none for the lexical module).
+    for (const p of state.index.denseNeeded()) {
+      state.index.loadDense(p.file, await fetchBytes(`${state.base}/shards/${p.file}`));
     }
     // Every postings part (a warm index has them all; the page loads them after its first result).
     for (const t of state.index.postingsRemaining()) {

@@ -35,6 +35,10 @@ const VARIANTS = opt('--variants', 'A,B,B+,C,D,E,F,F+dense').split(',');
 // Site whose pkg/ and shards/ the bench page uses (another Wasm build, other shards), from the root.
 const SITE = opt('--site', '/www');
 const SITE_DIR = join(ROOT, SITE);
+// The Wasm module the warm and cold parts run (pkg/ of the site): the whole engine by default,
+// since the variants include dense ones; `chsr_lexical_bg.wasm` (what pages without the dense
+// path run) for the lexical variants.
+const MODULE = opt('--module', 'chsr_bg.wasm');
 const ORAMA_WEIGHTS = opt('--orama-weights', '0.5:0.5,0.2:0.8')
   .split(',').map((w) => { const [t, v] = w.split(':').map(Number); return { text: t, vector: v }; });
 const ORAMA_SIMILARITY = Number(opt('--orama-similarity', '-1'));
@@ -378,7 +382,7 @@ results.cross_origin_isolated = await cp.evaluate(() => window.bench.crossOrigin
 const heap0 = await cnet.heap();
 await cnet.take();
 results.chsr = {};
-results.chsr.init = await cp.evaluate((site) => window.bench.initChsr(site), SITE);
+results.chsr.init = await cp.evaluate(([site, mod]) => window.bench.initChsr(site, mod), [SITE, MODULE]);
 results.chsr.init.bytes = cnet.total(await cnet.take());
 await cp.evaluate(() => window.bench.manifest());
 await cnet.take();
@@ -444,7 +448,7 @@ const cnet2 = await netMeter(cp2);
 await cp2.goto(`${origin}/tests/bench/bench.html`);
 await cp2.waitForSelector('body[data-ready="true"]');
 const chsrHeap0 = await cnet2.heap();
-await cp2.evaluate((site) => window.bench.initChsr(site), SITE);
+await cp2.evaluate(([site, mod]) => window.bench.initChsr(site, mod), [SITE, MODULE]);
 await cp2.evaluate(() => window.bench.manifest());
 results.chsr.load_all = await cp2.evaluate(() => window.bench.loadAll());
 results.chsr.load_all.bytes = cnet2.total(await cnet2.take());

@@ -216,21 +216,42 @@ test('a long question is kept up to the engine limit; a longer one is cut with a
   await context.close();
 });
 
-test('keywords only by default; the dense attribute adds the meaning search after the first result', async () => {
-  const { page, context, errors } = await openHost();
+test('keywords only by default (the lexical module); the dense attribute adds the meaning search after the first result', async () => {
   const sel = '#course-search';
-  const asked = [];
-  page.on('request', (r) => { if (/\.chsr[mv]$/.test(new URL(r.url()).pathname)) asked.push(new URL(r.url()).pathname); });
-  assert.ok((await embedSearch(page, sel, 'specific heat')).length > 0);
-  assert.deepEqual(asked, [], 'no model or vectors without the attribute');
-  // The author adds the attribute (the element starts again, its box emptied first).
-  await page.fill(`${sel} input[type="search"]`, '');
-  await page.waitForSelector('#course-search[data-state="ready"]');
-  await page.evaluate(() => document.querySelector('#course-search').setAttribute('dense', ''));
-  await page.waitForFunction(() => document.querySelector('#course-search').dataset.state === 'ready');
+  const watch = (page) => {
+    const asked = [];
+    page.on('request', (r) => { if (/\.(chsr[mv]|wasm)$/.test(new URL(r.url()).pathname)) asked.push(new URL(r.url()).pathname); });
+    return asked;
+  };
+  {
+    const { page, context, errors } = await openHost();
+    const asked = watch(page);
+    assert.ok((await embedSearch(page, sel, 'specific heat')).length > 0);
+    assert.deepEqual(asked, [], 'no model or vectors without the attribute');
+    const modules = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.endsWith('.wasm')));
+    assert.deepEqual([...new Set(modules)], ['/pkg/chsr_lexical_bg.wasm'], 'the lexical module only');
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+  // The author's element has the attribute (it chooses the module the page runs: the one with
+  // the dense path).
+  const context = await browser.newContext({ locale: 'en-GB' });
+  await context.addInitScript(() => {
+    new MutationObserver((records, mo) => {
+      const el = document.querySelector('#course-search');
+      if (el) { el.setAttribute('dense', ''); mo.disconnect(); }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  const asked = watch(page);
+  await page.goto(`${server.url}embed/`);
+  await page.waitForSelector('#course-search[data-state="ready"]', { timeout: 30_000 });
+  assert.equal(await page.evaluate(() => document.querySelector('#course-search').hasAttribute('dense')), true);
   const list = await embedSearch(page, sel, 'specific heat');
   assert.ok(list.length > 0);
   for (const c of list) assert.deepEqual([c.subject, c.level], ['physics', 'high_school'], c.id);
+  assert.ok(asked.includes('/pkg/chsr_bg.wasm'), `the module with the dense path: ${asked.join(', ')}`);
   assert.ok(asked.some((p) => /\/model\.[0-9a-f]{16}\.chsrm$/.test(p)), asked.join(', '));
   // The locked level's vectors only.
   const vectors = asked.filter((p) => p.endsWith('.chsrv'));

@@ -51,13 +51,16 @@ test('the pages carry integrity for every script, module and the Wasm module, an
   assert.ok(html.includes(`<script type="module" src="app.bundle.js" integrity="${sha384('app.bundle.js')}">`), 'app.bundle.js');
   assert.ok(html.includes(`href="style.css" integrity="${sha384('style.css')}"`), 'style.css');
   const map = JSON.parse(html.match(/<script type="importmap">([^<]*)<\/script>/)[1]);
-  for (const f of ['app.bundle.js', 'pkg/chsr_bg.wasm', 'pkg/chsr_scalar_bg.wasm']) {
+  for (const f of ['app.bundle.js', 'pkg/chsr_lexical_bg.wasm', 'pkg/chsr_bg.wasm', 'pkg/chsr_scalar_bg.wasm']) {
     assert.equal(map.integrity[`./${f}`], sha384(f), f);
   }
+  // The module a page runs unless it asks for the dense path is preloaded; the others are not.
+  const preloaded = [...html.matchAll(/<link rel="preload" href="([^"]+)"/g)].map((m) => m[1]);
+  assert.deepEqual(preloaded.filter((f) => f.endsWith('.wasm')), ['./pkg/chsr_lexical_bg.wasm']);
   const embed = readFileSync(join(site.dir, 'embed', 'index.html'), 'utf8');
   assert.ok(embed.includes(`<script type="module" src="../chsr-search.js" integrity="${sha384('chsr-search.js')}">`));
   const embedMap = JSON.parse(embed.match(/<script type="importmap">([^<]*)<\/script>/)[1]);
-  for (const f of ['chsr-client.js', 'controller.js', 'view.js', 'render.js', 'i18n.js', 'offline.js', 'pkg/chsr.js', 'pkg/chsr_bg.wasm']) {
+  for (const f of ['chsr-client.js', 'controller.js', 'view.js', 'render.js', 'i18n.js', 'offline.js', 'pkg/chsr.js', 'pkg/chsr_lexical_bg.wasm', 'pkg/chsr_bg.wasm']) {
     assert.equal(embedMap.integrity[`../${f}`], sha384(f), f);
   }
   // The import map is allowed by its hash, in the header and in the <meta>; nothing else inline.
@@ -72,7 +75,7 @@ test('the pages carry integrity for every script, module and the Wasm module, an
     }
   }
   const build = JSON.parse(readFileSync(join(site.dir, 'build.json'), 'utf8'));
-  assert.equal(build.integrity['pkg/chsr_bg.wasm'], sha384('pkg/chsr_bg.wasm'));
+  for (const f of ['pkg/chsr_lexical_bg.wasm', 'pkg/chsr_bg.wasm', 'pkg/chsr_scalar_bg.wasm']) assert.equal(build.integrity[f], sha384(f), f);
   assert.ok(!build.files.some((f) => f.endsWith('.template.html')), 'templates are not published offline');
 
   const { context, page, errors } = await open('', (p) => p.on('request', (r) => scripts.push(new URL(r.url()).pathname)));
@@ -106,10 +109,10 @@ for (const file of ['app.bundle.js']) {
 }
 
 test('a tampered Wasm module is refused and the engine error is shown', async () => {
-  await tampered('pkg/chsr_bg.wasm', async () => {
+  await tampered('pkg/chsr_lexical_bg.wasm', async () => {
     const { context, page } = await open('');
     await page.waitForSelector('#error:not([hidden])');
-    assert.match(await page.textContent('#error-text'), /could not start.*chsr_bg\.wasm could not be downloaded or failed its integrity check/s);
+    assert.match(await page.textContent('#error-text'), /could not start.*chsr_lexical_bg\.wasm could not be downloaded or failed its integrity check/s);
     assert.equal(await page.evaluate(() => document.body.dataset.ready), undefined);
     await context.close();
   });

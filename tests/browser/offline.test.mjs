@@ -68,6 +68,7 @@ test('keywords only (the default): collections are saved for offline use without
   await page.waitForSelector('#offline li[data-file^="chemistry--college"].saved', { timeout: 60_000 });
   const asked = server.requests.filter((r) => /\.chsr[mv] /.test(r));
   assert.deepEqual(asked, [], 'no vectors and no model requested');
+  assert.ok(!server.requests.some((r) => /chsr(_scalar)?_bg\.wasm /.test(r)), 'no module with the dense path requested');
   assert.ok(server.requests.some((r) => /chemistry--college\.[0-9a-f]{16}\.chsr 200$/.test(r)), 'the other shard was saved');
   assert.deepEqual(errors, []);
   await context.close();
@@ -181,17 +182,26 @@ test('the service worker is registered after the first result, and its install d
   // the shard's and the model's verified bytes from the page.
   await page.waitForSelector('#offline-current.saved', { timeout: 30_000 });
   const sent = server.requests.filter((r) => / 200$/.test(r)).map((r) => r.split(' ')[1].replace(/\?.*$/, ''));
-  for (const f of ['/pkg/chsr_bg.wasm', '/app.js', '/shards/manifest.json']) {
+  // The page (with the dense path: `dense=1`) runs chsr_bg.wasm; its preload fetched the lexical
+  // module, which the install saves with the build.
+  for (const f of ['/pkg/chsr_bg.wasm', '/pkg/chsr_lexical_bg.wasm', '/app.js', '/shards/manifest.json']) {
     assert.equal(sent.filter((p) => p === f).length, 1, `${f} sent once: ${server.requests.join(', ')}`);
   }
-  assert.ok(server.requests.some((r) => /^GET \/pkg\/chsr_bg\.wasm 304$/.test(r)), 'the install revalidated the module');
+  assert.ok(server.requests.some((r) => /^GET \/pkg\/chsr_lexical_bg\.wasm 304$/.test(r)), 'the install revalidated the lexical module');
+  assert.equal(sent.filter((p) => p === '/pkg/chsr_scalar_bg.wasm').length, 0, 'the scalar module is never fetched');
   assert.equal(sent.filter((p) => /\.chsr[mv]?$/.test(p)).length, 3, 'the shard, its dense part and the model once each');
-  // The cache is complete: the module, as the page got it.
+  // The cache is complete: the lexical module (the install) and the module the page runs (handed
+  // over with its data files), as the page got them.
   const cached = await page.evaluate(async (name) => {
-    const res = await (await caches.open(name)).match(new URL('pkg/chsr_bg.wasm', document.baseURI).href);
-    return res ? (await res.arrayBuffer()).byteLength : 0;
+    const cache = await caches.open(name);
+    const size = async (f) => {
+      const res = await cache.match(new URL(f, document.baseURI).href);
+      return res ? (await res.arrayBuffer()).byteLength : 0;
+    };
+    return { lexical: await size('pkg/chsr_lexical_bg.wasm'), dense: await size('pkg/chsr_bg.wasm'), scalar: await size('pkg/chsr_scalar_bg.wasm') };
   }, `chsr-${build}`);
-  assert.ok(cached > 100_000, `module cached (${cached} bytes)`);
+  assert.ok(cached.lexical > 100_000 && cached.dense > 100_000, `modules cached (${JSON.stringify(cached)})`);
+  assert.equal(cached.scalar, 0, 'the module this browser does not run is not saved');
   assert.deepEqual(errors, []);
   await context.close();
 });

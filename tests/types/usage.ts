@@ -5,7 +5,7 @@
 // or changes shape breaks this file. "chsr" and "chsr/element" are the npm package's entry points
 // (mapped to www/ in tsconfig.json).
 import {
-  CODES, ChsrClient, ChsrError, ENHANCEMENTS, engineError, initWasm, integrityFor, sha256Hex, wasmModuleFile, wasmSimd,
+  CODES, ChsrClient, ChsrError, ENHANCEMENTS, engineError, initWasm, integrityFor, sha256Hex, wasmModuleFile, wasmModuleUrl, wasmSimd,
 } from 'chsr';
 import type {
   Adjustment, Context, EngineErrorCode, Enhancement, ErrorCode, ErrorDetails, Evidence, Expanded, Facet, Gating, Hit, Leakage,
@@ -202,11 +202,15 @@ async function integrate(): Promise<void> {
   await initWasm(integrity ? undefined : new URL('https://example.org/chsr/pkg/chsr_bg.wasm'));
   await initWasm('https://example.org/chsr/pkg/chsr_bg.wasm');
   const simd: boolean = wasmSimd();
-  const file: 'chsr_bg.wasm' | 'chsr_scalar_bg.wasm' = wasmModuleFile();
+  const file: 'chsr_lexical_bg.wasm' | 'chsr_bg.wasm' | 'chsr_scalar_bg.wasm' = wasmModuleFile({ dense: true });
   await initWasm(new URL(`pkg/${file}`, document.baseURI));
+  await initWasm(undefined, { dense: true });
   if (simd && file !== 'chsr_bg.wasm') throw new Error('a runtime with SIMD loads the SIMD module');
+  if (wasmModuleFile() !== 'chsr_lexical_bg.wasm') throw new Error('without the dense path, the lexical module');
+  const running: string | null = wasmModuleUrl();
+  console.log(running);
 
-  const client: ChsrClient = await ChsrClient.open('https://example.org/chsr/shards/manifest.json', { wasmUrl: 'https://example.org/chsr/pkg/chsr_bg.wasm' });
+  const client: ChsrClient = await ChsrClient.open('https://example.org/chsr/shards/manifest.json', { wasmUrl: 'https://example.org/chsr/pkg/chsr_bg.wasm', dense: true });
   const index: ChsrIndex = client.index;
   const base: string = client.baseUrl;
   // Hooks: the verified bytes (for an offline cache), the enhancement downloads.
