@@ -15,7 +15,7 @@
 // performance.now() has 5 µs resolution instead of 100 µs, and counts the bytes every phase
 // receives through the DevTools protocol (Network.loadingFinished.encodedDataLength).
 import { writeFile, mkdir } from 'node:fs/promises';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve, sep, dirname, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { ROOT, serve, launch } from './lib.mjs';
@@ -36,9 +36,13 @@ const VARIANTS = opt('--variants', 'A,B,B+,C,D,E,F,F+dense').split(',');
 const SITE = opt('--site', '/www');
 const SITE_DIR = join(ROOT, SITE);
 // The Wasm module the warm and cold parts run (pkg/ of the site): the whole engine by default,
-// since the variants include dense ones; `chsr_lexical_bg.wasm` (what pages without the dense
-// path run) for the lexical variants.
+// since the variants include dense ones. The lexical-only variants (`--lexical-variants`, F by
+// default: the engine's default variant, which pages run on `chsr_lexical_bg.wasm`) are timed
+// on the lexical module, as students run them, when the site has it; `--lexical-variants ''`
+// times every variant on MODULE.
 const MODULE = opt('--module', 'chsr_bg.wasm');
+const LEXICAL_MODULE = 'chsr_lexical_bg.wasm';
+const LEXICAL_VARIANTS = new Set(opt('--lexical-variants', 'F').split(',').filter(Boolean));
 const ORAMA_WEIGHTS = opt('--orama-weights', '0.5:0.5,0.2:0.8')
   .split(',').map((w) => { const [t, v] = w.split(':').map(Number); return { text: t, vector: v }; });
 const ORAMA_SIMILARITY = Number(opt('--orama-similarity', '-1'));
@@ -163,6 +167,8 @@ log(`chromium ${results.chromium}, ${queries.length} queries, repeat ${REPEAT}, 
   const wasm = f('pkg/chsr_bg.wasm'); const js = f('pkg/chsr.js');
   results.sizes = {
     wasm: { raw: wasm.length, gzip: gz(wasm) }, js: { raw: js.length, gzip: gz(js) },
+    ...(existsSync(join(SITE_DIR, 'pkg', 'chsr_lexical_bg.wasm'))
+      ? { wasm_lexical: { raw: f('pkg/chsr_lexical_bg.wasm').length, gzip: gz(f('pkg/chsr_lexical_bg.wasm')) } } : {}),
     manifest: { raw: f('shards/manifest.json').length, gzip: gz(f('shards/manifest.json')) },
     model: manifest.model ? { raw: f(`shards/${manifest.model.file}`).length, gzip: gz(f(`shards/${manifest.model.file}`)) } : null,
     shards: manifest.shards.map((s) => {
@@ -455,6 +461,17 @@ results.chsr.load_all.bytes = cnet2.total(await cnet2.take());
 results.chsr.memory = { js_heap_baseline: chsrHeap0, js_heap_after_load: await cnet2.heap(), wasm_memory: results.chsr.load_all.wasm_memory };
 log(`chsr all loaded: ${kB(results.chsr.load_all.bytes)} kB, JS heap ${kB(results.chsr.memory.js_heap_after_load)} kB, Wasm memory ${kB(results.chsr.memory.wasm_memory)} kB`);
 await cp2.evaluate((u) => window.bench.loadQueries(u), `${exportUrl}/queries.json`);
+// The lexical module in a page of its own (a page runs one module), loaded the same way.
+let cpLex = null;
+if (MODULE !== LEXICAL_MODULE && existsSync(join(SITE_DIR, 'pkg', LEXICAL_MODULE)) && VARIANTS.some((v) => LEXICAL_VARIANTS.has(v))) {
+  cpLex = await chsrCtx.newPage();
+  await cpLex.goto(`${origin}/tests/bench/bench.html`);
+  await cpLex.waitForSelector('body[data-ready="true"]');
+  await cpLex.evaluate(([site, mod]) => window.bench.initChsr(site, mod), [SITE, LEXICAL_MODULE]);
+  await cpLex.evaluate(() => window.bench.manifest());
+  await cpLex.evaluate(() => window.bench.loadAll());
+  await cpLex.evaluate((u) => window.bench.loadQueries(u), `${exportUrl}/queries.json`);
+}
 
 // 3. Orama in its own page.
 let op; let onet;
@@ -484,7 +501,8 @@ if (!flag('--skip-orama')) {
 }
 
 // 4. Warm queries: rounds alternate between systems so that a busy machine affects all alike.
-const systems = VARIANTS.map((v) => ({ name: `chsr ${v}`, kind: 'chsr', variant: v }));
+const systems = VARIANTS.map((v) => ({ name: `chsr ${v}`, kind: 'chsr', variant: v,
+  module: cpLex && LEXICAL_VARIANTS.has(v) ? LEXICAL_MODULE : MODULE }));
 if (op) {
   for (const w of ORAMA_WEIGHTS) systems.push({ name: `orama hybrid ${w.text}/${w.vector}`, kind: 'orama', mode: 'hybrid', weights: w });
   systems.push({ name: 'orama fulltext', kind: 'orama', mode: 'fulltext' });
@@ -503,7 +521,7 @@ for (let r = 0; r < REPEAT; r++) {
     const t0 = Date.now();
     const c0 = await rendererCpu();
     const out = s.kind === 'chsr'
-      ? await cp2.evaluate(([v, l, w]) => window.bench.runChsr(v, 1, l, w), [s.variant, LIMIT, warm])
+      ? await (s.module === MODULE ? cp2 : cpLex).evaluate(([v, l, w]) => window.bench.runChsr(v, 1, l, w), [s.variant, LIMIT, warm])
       : await op.evaluate(([m, wt, sim, l, w]) => window.bench.runOrama(m, wt, sim, 1, l, w), [s.mode, s.weights || null, ORAMA_SIMILARITY, LIMIT, warm]);
     const c1 = await rendererCpu();
     cpu.get(s.name).push((1000 * (c1 - c0)) / (out.length + (warm ? Math.min(60, out.length) : 0)));
@@ -514,7 +532,7 @@ for (let r = 0; r < REPEAT; r++) {
 const idLines = [];
 results.systems = systems.map((s) => {
   const runs = mergeRounds(rounds.get(s.name));
-  const row = { name: s.name, kind: s.kind, variant: s.variant, mode: s.mode, weights: s.weights, ...quality(queries, runs) };
+  const row = { name: s.name, kind: s.kind, variant: s.variant, module: s.module, mode: s.mode, weights: s.weights, ...quality(queries, runs) };
   row.call_ms = latency(runs.map((x) => x.call_ms));
   // The fastest of the rounds per query: interference from other processes only adds time.
   row.call_min_ms = latency(runs.map((x) => x.call_min_ms));
@@ -545,7 +563,7 @@ p(`chsr browser benchmark: Chromium ${results.chromium}, ${queries.length} queri
 p(`load average before/after: ${results.load} / ${results.load_after}`);
 p();
 const sz = results.sizes;
-p(`Wasm ${kB(sz.wasm.raw)} kB raw / ${kB(sz.wasm.gzip)} kB gzip; chsr.js ${kB(sz.js.raw)} / ${kB(sz.js.gzip)} kB; manifest ${kB(sz.manifest.raw)} / ${kB(sz.manifest.gzip)} kB; model ${sz.model ? `${kB(sz.model.raw)} / ${kB(sz.model.gzip)} kB` : '-'}`);
+p(`Wasm ${kB(sz.wasm.raw)} kB raw / ${kB(sz.wasm.gzip)} kB gzip${sz.wasm_lexical ? ` (lexical module ${kB(sz.wasm_lexical.raw)} / ${kB(sz.wasm_lexical.gzip)} kB)` : ''}; chsr.js ${kB(sz.js.raw)} / ${kB(sz.js.gzip)} kB; manifest ${kB(sz.manifest.raw)} / ${kB(sz.manifest.gzip)} kB; model ${sz.model ? `${kB(sz.model.raw)} / ${kB(sz.model.gzip)} kB` : '-'}`);
 p();
 p('| system | nDCG@8 | R@8 | leak@8 | p50 ms | p95 ms | p99 ms | mean ms | min-of-rounds p50 / p95 ms | CPU ms/q | gate | lexical | embed | dense search | fusion+rerank | total (Rust) | Rust p95 |');
 p('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
@@ -558,6 +576,8 @@ p();
 p('p50/p95/p99/mean: the JS call (search + conversion of the response to JS objects), per-query median over the rounds.');
 p('min-of-rounds: per query the fastest round (other processes only add time), then p50/p95 over queries.');
 p('CPU ms/q: renderer CPU time of a pass divided by its queries (median over rounds), insensitive to a busy machine.');
+const lexicalRun = (results.systems || []).filter((s) => s.module === LEXICAL_MODULE).map((s) => s.name);
+if (lexicalRun.length) p(`Module: ${lexicalRun.join(', ')} on pkg/${LEXICAL_MODULE} (what a page without the dense path runs), the others on pkg/${MODULE}.`);
 p('Stage columns: p50 over queries of trace.timings (measured inside Rust); dense search = dense_ms - embed_ms; fusion includes rerank and dedup.');
 if (results.chsr.cold) {
   p();
