@@ -12,15 +12,15 @@
 //! Never fewer than `window` results are returned when `window` admissible chunks exist.
 
 use crate::bm25::{sort_and_cut, Scored};
+use crate::format::{DenseGraph, QVec};
+use crate::gate::Bitset;
+use serde::Serialize;
 
 /// Whether this build of the reader has the dense path (cargo feature `dense`, on by default).
 /// The browser's lexical module is built without it: every entry point that would load or search
 /// vectors returns early on this constant, so the compiler leaves the model, the vector decoding
 /// and the vector search out of that module (22 kB of its 200 kB brotli).
 pub const BUILT: bool = cfg!(feature = "dense");
-use crate::format::{DenseGraph, QVec};
-use crate::gate::Bitset;
-use serde::Serialize;
 
 /// Thresholds choosing the plan.
 #[derive(Clone, Debug, PartialEq)]
