@@ -95,6 +95,14 @@ export function wasmModuleFile({ dense = false } = {}) {
   return wasmSimd() ? 'chsr_bg.wasm' : 'chsr_scalar_bg.wasm';
 }
 
+// The package's modules next to this file, each spelled out: scripts/site-integrity.mjs finds
+// them here and lists their digests.
+const MODULE_URLS = {
+  'chsr_lexical_bg.wasm': new URL('./pkg/chsr_lexical_bg.wasm', import.meta.url),
+  'chsr_bg.wasm': new URL('./pkg/chsr_bg.wasm', import.meta.url),
+  'chsr_scalar_bg.wasm': new URL('./pkg/chsr_scalar_bg.wasm', import.meta.url),
+};
+
 /**
  * Initialises the Wasm module once (checked against its import-map integrity, if any). Without
  * `wasmUrl`, the package's module next to this file ([`wasmModuleFile`]: `{dense: true}` for the
@@ -105,10 +113,7 @@ export function wasmModuleFile({ dense = false } = {}) {
 export function initWasm(wasmUrl, { dense = false } = {}) {
   if (!ready) {
     const base = typeof document === 'undefined' ? import.meta.url : document.baseURI;
-    // Each spelled out: scripts/site-integrity.mjs finds them here and lists their digests.
-    let own = new URL('./pkg/chsr_lexical_bg.wasm', import.meta.url);
-    if (dense) own = wasmSimd() ? new URL('./pkg/chsr_bg.wasm', import.meta.url) : new URL('./pkg/chsr_scalar_bg.wasm', import.meta.url);
-    const url = new URL(wasmUrl || own, base).href;
+    const url = new URL(wasmUrl || MODULE_URLS[wasmModuleFile({ dense })], base).href;
     const integrity = integrityFor(url);
     moduleUrl = url;
     ready = init({ module_or_path: integrity ? new Request(url, { integrity }) : url }).catch((e) => {

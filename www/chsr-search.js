@@ -15,7 +15,6 @@
 // Styles live in the shadow root (chsr-search.css next to this file); corpus text is only ever
 // inserted as text. Fires `chsr-results` ({query, scope, shown, results, trace}) after each
 // search. The search itself is controller.js's, shared with the study page; this is its view.
-import { wasmModuleFile } from './chsr-client.js';
 import { Controller, withLock } from './controller.js';
 import { pickLang, translator } from './i18n.js';
 import {
@@ -227,7 +226,7 @@ export class ChsrSearchElement extends HTMLElement {
     // path if any element of the page asks for it, else the smaller lexical one.
     const dense = this.ctl.dense || document.querySelector('chsr-search[dense]') !== null;
     try {
-      await this.ctl.open(manifest, { wasmUrl: new URL(`pkg/${wasmModuleFile({ dense })}`, BASE) });
+      await this.ctl.open(manifest, { dense });
     } catch (e) {
       if (my !== this.starts) return;
       this.setStatus(() => '');

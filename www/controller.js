@@ -55,9 +55,12 @@ export class Controller {
     this.last = null;
   }
 
-  /** Opens (or shares) the client of a manifest (with the dense path when the options ask for it). */
-  async open(manifestUrl, { wasmUrl } = {}) {
-    const client = await openClient(manifestUrl, { wasmUrl, dense: this.dense });
+  /**
+   * Opens (or shares) the client of a manifest; its module has the dense path when `dense` (by
+   * default, when the options ask for it).
+   */
+  async open(manifestUrl, { wasmUrl, dense = this.dense } = {}) {
+    const client = await openClient(manifestUrl, { wasmUrl, dense });
     if (this.offline && !client.onShardBytes) {
       client.onShardBytes = (entry, bytes) => keepOfflineBytes(client.fileUrl(entry.file), bytes);
     }

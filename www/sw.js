@@ -125,7 +125,8 @@ self.addEventListener('message', (event) => {
     }));
   }
   if (msg.type === 'cache-urls' && Array.isArray(msg.urls)) {
-    // The page names data files it loaded (possibly before this worker controlled it).
+    // The page names data files it loaded (possibly before this worker controlled it), and the
+    // Wasm module it runs when that is not the one saved with the build.
     event.waitUntil(inTurn(async () => {
       const cache = await caches.open(CACHE);
       const done = [];
