@@ -16,8 +16,8 @@ use crate::format::{
     ChunkRecord, DenseIndex, DensePart, FacetCounts, Field, LexicalIndex, Manifest, ModelEntry,
     NearDuplicate, PartEntry, PartList, PartListEntry, PostingsEntry, PostingsPart, QVec,
     ShardEntry, ShardPayload, ShardTermFilter, TermFiltersFile, TextEntry, TextPart, VectorSpec,
-    BYO_PREFIX, FORMAT_VERSION, MANIFEST_FORMAT, PART_LIST_FORMAT, POSTINGS_BLOCK_BYTES,
-    POSTINGS_INLINE_BYTES, TEXT_BLOCK_BYTES,
+    BYO_PREFIX, FORMAT_VERSION, MANIFEST_FORMAT, PART_DIGEST_HEX, PART_LIST_FORMAT,
+    POSTINGS_BLOCK_BYTES, POSTINGS_INLINE_BYTES, TEXT_BLOCK_BYTES,
 };
 use std::collections::BTreeMap;
 
@@ -278,7 +278,7 @@ fn text_parts(id: &ShardId, blocks: &[u32], texts: Vec<String>) -> Vec<(TextEntr
             let part_sha = sha256_hex(&part);
             let entry = TextEntry {
                 file: format!("{}.{}.chsrx", id.stem, &part_sha[..16]),
-                sha256: part_sha,
+                sha256: part_sha[..PART_DIGEST_HEX].to_string(),
                 bytes: part.len() as u64,
                 first,
                 chunks: n,
@@ -317,7 +317,7 @@ fn postings_parts(
             let part_sha = sha256_hex(&part);
             let entry = PostingsEntry {
                 file: format!("{}.{}.chsri", id.stem, &part_sha[..16]),
-                sha256: part_sha,
+                sha256: part_sha[..PART_DIGEST_HEX].to_string(),
                 bytes: part.len() as u64,
                 first,
                 terms: n,

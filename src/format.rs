@@ -54,8 +54,8 @@ use frame::FrameKind;
 pub const MAGIC: &[u8; 8] = b"CHSRSHRD";
 /// Version of the shard layout this build writes and reads (6: a shard whose postings are in
 /// parts leaves its dictionary to them; 7: postings as two streams, gaps and frequencies,
-/// without offsets).
-pub const FORMAT_VERSION: u32 = 7;
+/// without offsets; 8: a part list gives each part's digest as [`PART_DIGEST_HEX`] hex digits).
+pub const FORMAT_VERSION: u32 = 8;
 /// Name of the manifest format, stored in `manifest.json`.
 pub const MANIFEST_FORMAT: &str = "chsr-manifest";
 /// Size of the fixed header preceding the payload.
@@ -682,6 +682,22 @@ fn decode_shard_inner(bytes: &[u8], checksum: bool) -> Result<ShardPayload, Form
     Ok(payload)
 }
 
+/// Hex digits of a part's SHA-256 that its shard's part list gives (format v8): the first 128
+/// bits. A list names hundreds of parts and comes before the first result, and the digests were
+/// most of its bytes (physics college 16.7 → 10.6 kB brotli, chemistry 10.8 → 6.9); matching 128
+/// bits of SHA-256 still takes about 2^128 tries to forge. The manifest's own entries (shards,
+/// part lists, vectors, model) keep the whole digest.
+pub const PART_DIGEST_HEX: usize = 32;
+
+/// Whether `listed`, a digest as a manifest or part list gives it (a whole SHA-256, 64 hex
+/// digits, or a part's first [`PART_DIGEST_HEX`]), starts `found`, a file's whole SHA-256 in
+/// lower-case hex. Any other length never matches.
+pub fn digest_matches(listed: &str, found: &str) -> bool {
+    (listed.len() == 64 || listed.len() == PART_DIGEST_HEX)
+        && found.len() == 64
+        && found.starts_with(listed)
+}
+
 /// Lower-case hex SHA-256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes)
@@ -693,6 +709,25 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_listed_digest_matches_the_start_of_the_files_whole_digest_and_nothing_shorter() {
+        let found = sha256_hex(b"a text part");
+        assert!(digest_matches(&found, &found));
+        assert!(digest_matches(&found[..PART_DIGEST_HEX], &found));
+        let other = sha256_hex(b"another text part");
+        assert!(!digest_matches(&other[..PART_DIGEST_HEX], &found));
+        assert!(!digest_matches(&other, &found));
+        // A digest cut shorter than 128 bits (or empty) would accept other files: never matches.
+        for n in [0, 8, 16, 31, 33, 63] {
+            assert!(!digest_matches(&found[..n], &found), "{n} hex digits");
+        }
+        // Nor does a listed digest against a truncated computation.
+        assert!(!digest_matches(
+            &found[..PART_DIGEST_HEX],
+            &found[..PART_DIGEST_HEX]
+        ));
+    }
 
     #[test]
     fn varints_round_trip() {

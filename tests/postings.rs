@@ -7,6 +7,7 @@ use chsr::build::{build, BuildOptions, BuildOutput};
 use chsr::corpus::parse_jsonl;
 use chsr::format::{
     encode_part_list, encode_postings_part, sha256_hex, Field, Manifest, PartList, PostingsPart,
+    PART_DIGEST_HEX,
 };
 use chsr::scope::Scope;
 use chsr::search::{Library, SearchError, SearchOptions, Variant};
@@ -136,7 +137,7 @@ fn forged_postings_with_a_matching_digest_are_refused() {
         let part = encode_postings_part(&forged);
         let mut list: PartList =
             chsr::format::decode_part_list(s.part_list_bytes.as_ref().unwrap()).unwrap();
-        list.postings[0].sha256 = sha256_hex(&part);
+        list.postings[0].sha256 = sha256_hex(&part)[..PART_DIGEST_HEX].to_string();
         list.postings[0].bytes = part.len() as u64;
         let list_bytes = encode_part_list(&list);
         let mut m: Manifest = split.manifest.clone();

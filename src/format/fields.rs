@@ -89,6 +89,22 @@ impl<'a> Fields<'a> {
         self.obj.get(key).filter(|v| !v.is_null())
     }
 
+    /// A required field holding `hex` lower-case hex digits (a digest).
+    pub fn hex(&self, key: &str, hex: usize) -> Result<String, FormatError> {
+        let s = self.string(key)?;
+        if s.len() != hex
+            || !s
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        {
+            return Err(self.error(
+                key,
+                &format!("must be {hex} lower-case hex digits, not {s:?}"),
+            ));
+        }
+        Ok(s)
+    }
+
     /// A required string field.
     pub fn string(&self, key: &str) -> Result<String, FormatError> {
         match self.get(key) {

@@ -77,7 +77,7 @@ pub struct PartListEntry {
 pub struct TextEntry {
     /// Content-hashed file name, relative to the manifest.
     pub file: String,
-    /// SHA-256 of the whole file.
+    /// The file's SHA-256, its first [`super::PART_DIGEST_HEX`] hex digits.
     pub sha256: String,
     /// File size in bytes.
     pub bytes: u64,

@@ -20,7 +20,7 @@
 
 use super::fields::{self, Fields};
 use super::frame::FrameKind;
-use super::{FormatError, TextEntry, FORMAT_VERSION, MAX_PAYLOAD};
+use super::{FormatError, TextEntry, FORMAT_VERSION, MAX_PAYLOAD, PART_DIGEST_HEX};
 use bincode::{Decode, Encode};
 use serde::Serialize;
 
@@ -164,7 +164,7 @@ pub fn postings_blocks(offsets: &[u32], target: usize, inline: usize) -> Vec<u32
 pub struct PostingsEntry {
     /// Content-hashed file name, relative to the manifest.
     pub file: String,
-    /// SHA-256 of the whole file.
+    /// The file's SHA-256, its first [`PART_DIGEST_HEX`] hex digits.
     pub sha256: String,
     /// File size in bytes.
     pub bytes: u64,
@@ -243,7 +243,7 @@ pub fn decode_part_list(bytes: &[u8]) -> Result<PartList, FormatError> {
         text: l.objects("text", |p| {
             Ok(TextEntry {
                 file: p.file("file")?,
-                sha256: p.string("sha256")?,
+                sha256: p.hex("sha256", PART_DIGEST_HEX)?,
                 bytes: p.u64("bytes")?,
                 first: p.u32("first")?,
                 chunks: p.u32("chunks")?,
@@ -252,7 +252,7 @@ pub fn decode_part_list(bytes: &[u8]) -> Result<PartList, FormatError> {
         postings: l.objects("postings", |p| {
             Ok(PostingsEntry {
                 file: p.file("file")?,
-                sha256: p.string("sha256")?,
+                sha256: p.hex("sha256", PART_DIGEST_HEX)?,
                 bytes: p.u64("bytes")?,
                 first: p.u32("first")?,
                 terms: p.u32("terms")?,
@@ -316,14 +316,14 @@ mod tests {
             shard_sha256: "ab".repeat(32),
             text: vec![TextEntry {
                 file: "physics--college.0123456789abcdef.chsrx".into(),
-                sha256: "cd".repeat(32),
+                sha256: "cd".repeat(16),
                 bytes: 5000,
                 first: 0,
                 chunks: 7,
             }],
             postings: vec![PostingsEntry {
                 file: "physics--college.fedcba9876543210.chsri".into(),
-                sha256: "ef".repeat(32),
+                sha256: "ef".repeat(16),
                 bytes: 9000,
                 first: 0,
                 terms: 300,
@@ -349,6 +349,22 @@ mod tests {
         let mut up = list.clone();
         up.postings[0].file = "../secret.chsri".into();
         assert!(refused(&up).contains("plain file name"));
+        // A part's digest is its SHA-256's first 128 bits, in lower-case hex: a whole digest,
+        // a shorter one (which would match too much) or another alphabet is refused by name.
+        for digest in [
+            "cd".repeat(32),
+            "cd".repeat(8),
+            "CD".repeat(16),
+            "zz".repeat(16),
+        ] {
+            let mut other = list.clone();
+            other.text[0].sha256 = digest.clone();
+            let m = refused(&other);
+            assert!(
+                m.contains("text[0].sha256") && m.contains("32 lower-case hex"),
+                "{digest}: {m}"
+            );
+        }
         assert!(matches!(
             decode_part_list(b"{\"format\": \"chsr-part-list\"}"),
             Err(FormatError::PartList(_))

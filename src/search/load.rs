@@ -71,8 +71,9 @@ impl QueryEmbedder for ModelEmbedder {
 }
 
 /// Decodes the bytes of manifest file `file` with `decode(bytes, checksum)` once their SHA-256
-/// (`found`, hex, computed over exactly `bytes` by the caller) matches the manifest's `expected`:
-/// that digest covers the whole file, so the payload checksum is not computed again (`checksum`
+/// (`found`, hex, computed over exactly `bytes` by the caller) matches `expected`, the manifest's
+/// whole digest or a part list's first 128 bits of it ([`crate::format::digest_matches`]): that
+/// digest covers the whole file, so the payload checksum is not computed again (`checksum`
 /// false). On a mismatch the file is decoded with its checksum anyway, to report the most precise
 /// reason (truncation, another version…) when there is one.
 pub(super) fn verified<T>(
@@ -87,7 +88,7 @@ pub(super) fn verified<T>(
         error,
     };
     let found = found.to_ascii_lowercase();
-    if found != expected {
+    if !crate::format::digest_matches(expected, &found) {
         decode(bytes, true).map_err(fmt_err)?;
         return Err(LoadError::Integrity {
             file: file.into(),
