@@ -9,7 +9,8 @@
 //     through the whole graph: `import … from './x.js'`, `export … from`, `import './x.js'`) and
 //     of every file a module locates with `new URL('file', import.meta.url)` (the Wasm modules
 //     `pkg/chsr_lexical_bg.wasm`, `pkg/chsr_bg.wasm` and `pkg/chsr_scalar_bg.wasm`, which
-//     chsr-client.js fetches with that integrity);
+//     chsr-client.js fetches with that integrity), and of every module they import when needed
+//     (`import('./x.js')`: the interface strings of each language, i18n-en.js and i18n-fr.js);
 //   - the import map's `'sha256-…'` added to `script-src` of the page's CSP `<meta>` (an import
 //     map is an inline script; the policy keeps refusing every other inline script);
 //   - after the import map, `<link rel="modulepreload">` for every module of that graph, and `<link rel="preload" as="fetch">` for the assets it locates (the lexical Wasm module;
@@ -38,6 +39,11 @@ export const TEMPLATE = 'index.template.html';
 const TAG = /<(script|link)\b[^>]*>/gi;
 const STATIC_IMPORT = /(?:^|[;\n}])\s*(?:import|export)\s+(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"]+)['"]/g;
 const ASSET_URL = /new\s+URL\(\s*['"]([^'"]+)['"]\s*,\s*import\.meta\.url\s*\)/g;
+// A module loaded when needed (`import('./x.js')`, a string literal): the interface strings of one
+// language (i18n.js). Its digest goes in the import map, which covers dynamic imports too, but it
+// gets no preload (a page needs one of them, chosen at run time), and a bundle leaves it a file of
+// its own.
+const DYNAMIC_IMPORT = /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 // The Wasm modules with the dense path are fetched only by pages that ask for it (chsr-client.js
 // picks the module; the default is the lexical one): they have their digests in the import map
@@ -68,6 +74,14 @@ export function walk(d) {
  * module output, UTF-8 kept as is). Deterministic: the same sources give the same bytes.
  */
 function bundle(entry, out) {
+  // The modules it loads when needed stay files of their own: their import paths are kept as
+  // written, so they must be written in a module in the bundle's own folder.
+  const lazy = moduleGraph(entry).dynamic;
+  for (const { spec, from } of lazy) {
+    if (dirname(from) !== dirname(out)) {
+      throw new Error(`${from}: import('${spec}') is not in the folder of the bundle ${out}; a bundle keeps the path as written`);
+    }
+  }
   let esbuild;
   try {
     esbuild = createRequire(import.meta.url)('esbuild');
@@ -83,29 +97,44 @@ function bundle(entry, out) {
     charset: 'utf8',
     legalComments: 'none',
     logLevel: 'error',
+    external: [...new Set(lazy.map((d) => d.spec))],
   });
 }
 
-/** Files (absolute paths) of the static module graph from `entry`, and the assets its modules locate. */
+/**
+ * Files (absolute paths) of the static module graph from `entry`, the assets its modules locate,
+ * and the modules they import when needed (`lazy`: those graphs too, less the static one;
+ * `dynamic`: each such import as written, `{spec, from}`).
+ */
 function moduleGraph(entry) {
-  const modules = new Set();
-  const assets = new Set();
-  const todo = [entry];
-  while (todo.length) {
-    const file = todo.pop();
-    if (modules.has(file)) continue;
-    if (!existsSync(file)) throw new Error(`${file}: imported but missing (run scripts/build-site)`);
-    modules.add(file);
-    const src = readFileSync(file, 'utf8');
-    for (const m of src.matchAll(STATIC_IMPORT)) {
-      if (isLocal(m[1]) && /^\.{0,2}\//.test(m[1])) todo.push(join(dirname(file), m[1]));
+  const walkFrom = (roots, skip) => {
+    const modules = new Set();
+    const assets = new Set();
+    const dynamic = [];
+    const todo = [...roots];
+    while (todo.length) {
+      const file = todo.pop();
+      if (modules.has(file) || skip.has(file)) continue;
+      if (!existsSync(file)) throw new Error(`${file}: imported but missing (run scripts/build-site)`);
+      modules.add(file);
+      const src = readFileSync(file, 'utf8');
+      for (const m of src.matchAll(STATIC_IMPORT)) {
+        if (isLocal(m[1]) && /^\.{0,2}\//.test(m[1])) todo.push(join(dirname(file), m[1]));
+      }
+      for (const m of src.matchAll(ASSET_URL)) {
+        const asset = join(dirname(file), m[1]);
+        if (isLocal(m[1]) && existsSync(asset) && statSync(asset).isFile()) assets.add(asset);
+      }
+      for (const m of src.matchAll(DYNAMIC_IMPORT)) {
+        if (isLocal(m[1]) && /^\.{0,2}\//.test(m[1])) dynamic.push({ spec: m[1], from: file });
+      }
     }
-    for (const m of src.matchAll(ASSET_URL)) {
-      const asset = join(dirname(file), m[1]);
-      if (isLocal(m[1]) && existsSync(asset) && statSync(asset).isFile()) assets.add(asset);
-    }
-  }
-  return { modules, assets };
+    return { modules, assets, dynamic };
+  };
+  const { modules, assets, dynamic } = walkFrom([entry], new Set());
+  const later = walkFrom(dynamic.map((d) => join(dirname(d.from), d.spec)), modules);
+  for (const a of later.assets) assets.add(a);
+  return { modules, assets, lazy: later.modules, dynamic };
 }
 
 // The URL of `file` relative to the page in `pageDir`, as an import map key ("./x.js", "../x.js").
@@ -152,8 +181,8 @@ export function stampPages(dir) {
       const file = join(pageDir, url);
       const stamped = tag.replace(/\s*>$/, ` integrity="${digest(file)}">`);
       if (attr(tag, 'type') === 'module') {
-        const { modules, assets } = moduleGraph(file);
-        for (const f of [...modules, ...assets]) map[keyFor(pageDir, f)] = digest(f);
+        const { modules, assets, lazy } = moduleGraph(file);
+        for (const f of [...modules, ...lazy, ...assets]) map[keyFor(pageDir, f)] = digest(f);
         // Sorted, so the page's bytes do not depend on the graph walk's order.
         // The entry too: a module script after a classic one was seen fetched only once that
         // one had run.

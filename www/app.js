@@ -5,7 +5,7 @@
 // with the embed; this file is the page's view of it: DOM, events, URL, language, offline list.
 import { ChsrClient } from './chsr-client.js';
 import { Controller } from './controller.js';
-import { pickLang, translator } from './i18n.js';
+import { hasLang, loadLang, pickLang, translator, unloadedText } from './i18n.js';
 import {
   el, boundInput, copyText, entryLabel, errorText, pickerOffered, pickerOptions, placeLabel, scopeErrorText, scopeLabel,
   renderCards, statusText, weakEvidence, whyQuery, widenedText,
@@ -23,6 +23,7 @@ const OPTIONS = { k: 10, text: false, ...(DENSE ? { dense: true } : {}) };
 // Search-as-you-type's pause while the scope's shards are not loaded yet.
 const DEBOUNCE_MS = 300;
 
+// Reads empty until init's language has its strings (loadLang; start waits for them).
 let t = translator('en');
 let ctl = null;
 let manifest = null;
@@ -45,12 +46,20 @@ function storedLang() {
 }
 
 function applyStaticStrings() {
+  // The page's HTML is written in English; another language replaces it once its strings are in.
+  if (!hasLang(t.lang)) return;
   document.documentElement.lang = t.lang;
   document.title = t('app.title');
   for (const e of document.querySelectorAll('[data-i18n]')) e.textContent = t(e.dataset.i18n);
   for (const e of document.querySelectorAll('[data-i18n-placeholder]')) e.placeholder = t(e.dataset.i18nPlaceholder);
   for (const e of document.querySelectorAll('[data-i18n-aria-label]')) e.setAttribute('aria-label', t(e.dataset.i18nAriaLabel));
   for (const b of document.querySelectorAll('[data-ui-lang]')) b.setAttribute('aria-pressed', String(b.dataset.uiLang === t.lang));
+}
+
+// Loads the strings of `lang` and shows the page in it.
+async function showLang(lang) {
+  await loadLang(lang);
+  if (t.lang === lang) setLang(lang);
 }
 
 function setLang(lang, { remember = false } = {}) {
@@ -459,10 +468,11 @@ async function start() {
   clearError();
   setStatus(() => t('status.loading'));
   try {
-    await ctl.open('shards/manifest.json');
+    // The language's strings (a small module) come while the manifest and the Wasm module do.
+    await Promise.all([ctl.open('shards/manifest.json'), showLang(t.lang)]);
   } catch (e) {
     setStatus(() => '');
-    showError(() => errorText(t, e), start);
+    showError(() => (hasLang(t.lang) ? errorText(t, e) : unloadedText(t.lang)), start);
     return;
   }
   manifest = ctl.manifest();
@@ -547,7 +557,7 @@ function init() {
       const p = new URLSearchParams(window.location.search);
       p.set('ui', lang);
       window.history.replaceState(null, '', `${window.location.pathname}?${p}`);
-      setLang(lang, { remember: true });
+      loadLang(lang).then(() => setLang(lang, { remember: true }), () => showError(() => unloadedText(lang), () => window.location.reload()));
     });
   }
   $('why-query').querySelector('summary').addEventListener('click', () => { if (!$('why-query').open) fillWhyQuery(); });

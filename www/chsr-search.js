@@ -16,7 +16,7 @@
 // inserted as text. Fires `chsr-results` ({query, scope, shown, results, trace}) after each
 // search. The search itself is controller.js's, shared with the study page; this is its view.
 import { Controller, withLock } from './controller.js';
-import { pickLang, translator } from './i18n.js';
+import { hasLang, loadLang, pickLang, translator, unloadedText } from './i18n.js';
 import {
   el, boundInput, copyText, entryLabel, errorText, lazy, pickerOffered, pickerOptions, renderCards, scopeErrorText, scopeLabel, statusText,
   whyQuery,
@@ -156,7 +156,13 @@ export class ChsrSearchElement extends HTMLElement {
   }
 
   retranslate() {
-    this.t = translator(pickLang(this.getAttribute('lang')));
+    const lang = pickLang(this.getAttribute('lang'));
+    // A language whose strings are not loaded yet: fetched first (start waits for the first).
+    if (!hasLang(lang)) {
+      loadLang(lang).then(() => this.retranslate(), () => {});
+      if (this.t && hasLang(this.t.lang)) return;
+    }
+    this.t = translator(lang);
     const { t, ui } = this;
     ui.section.setAttribute('aria-label', t('embed.label'));
     ui.label.textContent = t('search.label');
@@ -168,7 +174,8 @@ export class ChsrSearchElement extends HTMLElement {
     if (this.statusThunk) ui.status.textContent = this.statusThunk();
     if (this.cutThunk) ui.cutNotice.textContent = this.cutThunk();
     if (this.errorThunk) ui.error.textContent = this.errorThunk();
-    if (this.ctl.client && !this.ui.input.disabled) this.renderPickers();
+    // Not while starting: start shows the pickers once the scope is checked.
+    if (this.ctl.client && !this.ui.input.disabled && this.dataset.state !== 'loading') this.renderPickers();
     if (this.ctl.last) this.render(this.ctl.last.resp);
   }
 
@@ -226,14 +233,16 @@ export class ChsrSearchElement extends HTMLElement {
     // path if any element of the page asks for it, else the smaller lexical one.
     const dense = this.ctl.dense || document.querySelector('chsr-search[dense]') !== null;
     try {
-      await this.ctl.open(manifest, { dense });
+      // The language's strings (a small module) come while the manifest and the Wasm module do.
+      await Promise.all([this.ctl.open(manifest, { dense }), loadLang(this.t.lang)]);
     } catch (e) {
       if (my !== this.starts) return;
       this.setStatus(() => '');
-      this.setError(() => errorText(this.t, e));
+      this.setError(() => (hasLang(this.t.lang) ? errorText(this.t, e) : unloadedText(this.t.lang)));
       return;
     }
     if (my !== this.starts) return;
+    this.retranslate();
     // A locked value the library does not know is the author's mistake: say so, search nothing.
     const { unknown, error } = this.ctl.checkScope(this.scope);
     if (unknown.length || error) {

@@ -30,6 +30,8 @@ pub const ASSET_NAMES: &[&str] = &[
     "view.js",
     "render.js",
     "i18n.js",
+    "i18n-en.js",
+    "i18n-fr.js",
     "offline.js",
     "guard.js",
     "chsr-client.d.ts",
@@ -47,6 +49,8 @@ pub const ASSETS: &[(&str, &str)] = &[
     ("view.js", include_str!("../../www/view.js")),
     ("render.js", include_str!("../../www/render.js")),
     ("i18n.js", include_str!("../../www/i18n.js")),
+    ("i18n-en.js", include_str!("../../www/i18n-en.js")),
+    ("i18n-fr.js", include_str!("../../www/i18n-fr.js")),
     ("offline.js", include_str!("../../www/offline.js")),
     ("guard.js", include_str!("../../www/guard.js")),
     (

@@ -209,6 +209,8 @@ test('a long question is kept up to the engine limit; a longer one is cut with a
   assert.match(await page.textContent(`${sel} .notice[id$="-cut"]`),
     /^Votre question est trop longue pour la recherche, qui lit au plus 16 Ko de texte : elle avait 20\s000 caractères, seuls les 16\s384 premiers sont gardés\.$/);
   await page.evaluate(() => document.querySelector('#course-search').setAttribute('lang', 'en'));
+  // The English strings are fetched first (a page downloads only the languages it shows).
+  await page.waitForFunction(() => document.querySelector('#course-search').t.lang === 'en');
   assert.match(await page.textContent(`${sel} .notice[id$="-cut"]`), /it had 20,000 characters, only the first 16,384 are kept/);
   await embedSearch(page, sel, 'specific heat');
   assert.equal(await page.isVisible(`${sel} .notice[id$="-cut"]`), false);

@@ -3,7 +3,9 @@
 // pickers and the status line, sizes in kB and MB, milliseconds and scores in "why" panels.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatNumber, translator } from '../../www/i18n.js';
+import { formatNumber, hasLang, loadLang, translator } from '../../www/i18n.js';
+import * as EN from '../../www/i18n-en.js';
+import * as FR from '../../www/i18n-fr.js';
 
 const LOCALES = { en: 'en-GB', fr: 'fr-FR' };
 
@@ -32,7 +34,8 @@ test('numbers are written as Intl.NumberFormat writes them, in English and in Fr
   }
 });
 
-test("the translator's counts, sizes, timings and scores", () => {
+test("the translator's counts, sizes, timings and scores", async () => {
+  await Promise.all([loadLang('en'), loadLang('fr')]);
   const en = translator('en');
   const fr = translator('fr');
   assert.equal(en.num(15012), '15,012');
@@ -44,4 +47,32 @@ test("the translator's counts, sizes, timings and scores", () => {
   assert.equal(fr.ms(2), '2,0');
   assert.equal(en.score(0.0163934), '0.0164');
   assert.equal(fr.score(1 / 61), '0,0164');
+});
+
+test('each language module has every string, value name and no other', () => {
+  const keys = (o) => Object.keys(o).sort();
+  assert.deepEqual(keys(FR.STRINGS), keys(EN.STRINGS));
+  for (const field of keys(EN.VALUES)) assert.deepEqual(keys(FR.VALUES[field]), keys(EN.VALUES[field]), field);
+  assert.deepEqual(keys(FR.VALUES), keys(EN.VALUES));
+  for (const [key, s] of Object.entries(FR.STRINGS)) {
+    const params = (x) => [...x.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+    assert.deepEqual(params(s), params(EN.STRINGS[key]), `${key}: the same {parameters}`);
+  }
+});
+
+test('a translator reads empty until its language is loaded, then the strings; the rerank reasons in French', async () => {
+  // A fresh instance of i18n.js: no language loaded yet.
+  const fresh = await import('../../www/i18n.js?fresh');
+  const t = fresh.translator('fr');
+  assert.equal(fresh.hasLang('fr'), false);
+  assert.equal(t('search.button'), '');
+  assert.equal(t.value('doc_type', 'solution'), 'solution');
+  await fresh.loadLang('fr');
+  assert.ok(fresh.hasLang('fr') && !fresh.hasLang('en'), 'only the language asked for');
+  assert.ok(hasLang('fr'));
+  assert.equal(t('search.button'), FR.STRINGS['search.button']);
+  assert.equal(t.value('doc_type', 'solution'), 'Corrigé');
+  assert.equal(t.reason('same section as the top result'), 'même section que le premier résultat');
+  assert.equal(translator('en').reason('same section as the top result'), 'same section as the top result');
+  await assert.rejects(loadLang('de'), /no interface strings for language de/);
 });

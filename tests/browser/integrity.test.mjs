@@ -51,16 +51,22 @@ test('the pages carry integrity for every script, module and the Wasm module, an
   assert.ok(html.includes(`<script type="module" src="app.bundle.js" integrity="${sha384('app.bundle.js')}">`), 'app.bundle.js');
   assert.ok(html.includes(`href="style.css" integrity="${sha384('style.css')}"`), 'style.css');
   const map = JSON.parse(html.match(/<script type="importmap">([^<]*)<\/script>/)[1]);
-  for (const f of ['app.bundle.js', 'pkg/chsr_lexical_bg.wasm', 'pkg/chsr_bg.wasm', 'pkg/chsr_scalar_bg.wasm']) {
+  for (const f of ['app.bundle.js', 'pkg/chsr_lexical_bg.wasm', 'pkg/chsr_bg.wasm', 'pkg/chsr_scalar_bg.wasm', 'i18n-en.js', 'i18n-fr.js']) {
     assert.equal(map.integrity[`./${f}`], sha384(f), f);
   }
+  // Each language's strings are a module of their own, imported when the page shows that
+  // language: not in the bundle, not preloaded.
+  const modulePreloads = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]);
+  assert.deepEqual(modulePreloads, ['./app.bundle.js']);
+  const bundled = readFileSync(join(site.dir, 'app.bundle.js'), 'utf8');
+  assert.ok(!bundled.includes('Search past papers, mark schemes') && !bundled.includes('Rechercher dans les annales'), 'no strings in the bundle');
   // The module a page runs unless it asks for the dense path is preloaded; the others are not.
   const preloaded = [...html.matchAll(/<link rel="preload" href="([^"]+)"/g)].map((m) => m[1]);
   assert.deepEqual(preloaded.filter((f) => f.endsWith('.wasm')), ['./pkg/chsr_lexical_bg.wasm']);
   const embed = readFileSync(join(site.dir, 'embed', 'index.html'), 'utf8');
   assert.ok(embed.includes(`<script type="module" src="../chsr-search.js" integrity="${sha384('chsr-search.js')}">`));
   const embedMap = JSON.parse(embed.match(/<script type="importmap">([^<]*)<\/script>/)[1]);
-  for (const f of ['chsr-client.js', 'controller.js', 'view.js', 'render.js', 'i18n.js', 'offline.js', 'pkg/chsr.js', 'pkg/chsr_lexical_bg.wasm', 'pkg/chsr_bg.wasm']) {
+  for (const f of ['chsr-client.js', 'controller.js', 'view.js', 'render.js', 'i18n.js', 'i18n-en.js', 'i18n-fr.js', 'offline.js', 'pkg/chsr.js', 'pkg/chsr_lexical_bg.wasm', 'pkg/chsr_bg.wasm']) {
     assert.equal(embedMap.integrity[`../${f}`], sha384(f), f);
   }
   // The import map is allowed by its hash, in the header and in the <meta>; nothing else inline.
@@ -82,8 +88,9 @@ test('the pages carry integrity for every script, module and the Wasm module, an
   await page.waitForSelector('body[data-ready="true"]');
   const list = await search(page, 'specific heat', { subject: 'physics', level: 'high_school' });
   assert.ok(list.length > 0);
-  // One module for the page's code, the Wasm glue inside it: none of the sources is fetched.
-  assert.deepEqual(scripts.filter((p) => p.endsWith('.js')).sort(), ['/app.bundle.js', '/guard.js']);
+  // One module for the page's code, the Wasm glue inside it, and the strings of the page's
+  // language only: none of the sources is fetched.
+  assert.deepEqual(scripts.filter((p) => p.endsWith('.js')).sort(), ['/app.bundle.js', '/guard.js', '/i18n-en.js']);
   assert.equal(await page.evaluate(() => document.body.dataset.loadError), undefined);
   assert.deepEqual(await page.evaluate(() => window.__csp), []);
   assert.deepEqual(errors, []);
@@ -107,6 +114,17 @@ for (const file of ['app.bundle.js']) {
     });
   });
 }
+
+test("a tampered language module is refused: the page says so in the student's language and does not start", async () => {
+  await tampered('i18n-fr.js', async () => {
+    const { context, page } = await open('?ui=fr');
+    await page.waitForSelector('#error:not([hidden])');
+    assert.match(await page.textContent('#error-text'), /n’a pas pu démarrer : un fichier du site n’a pas pu être chargé/);
+    assert.equal(await page.evaluate(() => globalThis.__tampered), undefined, 'the tampered code did not run');
+    assert.equal(await page.evaluate(() => document.body.dataset.ready), undefined, 'the app did not start');
+    await context.close();
+  });
+});
 
 test('a tampered Wasm module is refused and the engine error is shown', async () => {
   await tampered('pkg/chsr_lexical_bg.wasm', async () => {
