@@ -51,8 +51,19 @@ pub(super) fn encode_terms<E: Encoder>(
     encoder: &mut E,
 ) -> Result<(), EncodeError> {
     (terms.len() as u64).encode(encoder)?;
+    encode_front(terms.iter().map(String::as_str), encoder)
+}
+
+/// Writes `strings` front-coded without their count: per string the bytes it shares with the one
+/// before it (a `u32`) and the rest (a string). The terms of a dictionary; a shard's chunk ids
+/// (format v8), which share most of their bytes with the id before them (`cp2e:2.3:exercise:4`,
+/// `cp2e:2.3:exercise:5`: physics college's id column 10.7 → 2.9 kB brotli).
+pub(super) fn encode_front<'s, E: Encoder>(
+    strings: impl Iterator<Item = &'s str>,
+    encoder: &mut E,
+) -> Result<(), EncodeError> {
     let mut prev = "";
-    for t in terms {
+    for t in strings {
         let p = shared_prefix(prev, t);
         (p as u32).encode(encoder)?;
         t[p..].encode(encoder)?;
@@ -97,6 +108,15 @@ pub(super) fn decode_terms<C, D: Decoder<Context = C>>(
     decoder: &mut D,
 ) -> Result<Vec<String>, DecodeError> {
     let n = usize_len(decoder)?;
+    decode_front(n, decoder)
+}
+
+/// Reads `n` strings as [`encode_front`] writes them, each rebuilt as it is read; refuses a
+/// shared prefix longer than the string before it or inside a character.
+pub(super) fn decode_front<C, D: Decoder<Context = C>>(
+    n: usize,
+    decoder: &mut D,
+) -> Result<Vec<String>, DecodeError> {
     decoder.claim_container_read::<String>(n)?;
     let mut terms: Vec<String> = Vec::with_capacity(n);
     for _ in 0..n {
