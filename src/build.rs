@@ -12,12 +12,12 @@ use crate::analysis::{Analyzer, Lang, ANALYZER_VERSION};
 use crate::corpus::{IngestWarning, SourcedChunk};
 use crate::format::{
     encode_dense_part, encode_part_list, encode_postings_part, encode_shard, encode_term_filters,
-    encode_text_part, postings_blocks, sha256_hex, text_blocks, write_varint, BuildParams,
-    ChunkRecord, DenseIndex, DensePart, FacetCounts, Field, LexicalIndex, Manifest, ModelEntry,
-    NearDuplicate, PartEntry, PartList, PartListEntry, PostingsEntry, PostingsPart, QVec,
-    ShardEntry, ShardPayload, ShardTermFilter, TermFiltersFile, TextEntry, TextPart, VectorSpec,
-    BYO_PREFIX, FORMAT_VERSION, MANIFEST_FORMAT, PART_DIGEST_HEX, PART_LIST_FORMAT,
-    POSTINGS_BLOCK_BYTES, POSTINGS_INLINE_BYTES, TEXT_BLOCK_BYTES,
+    encode_text_part, postings_blocks, sha256_hex, text_block_bytes, text_blocks, write_varint,
+    BuildParams, ChunkRecord, DenseIndex, DensePart, FacetCounts, Field, LexicalIndex, Manifest,
+    ModelEntry, NearDuplicate, PartEntry, PartList, PartListEntry, PostingsEntry, PostingsPart,
+    QVec, ShardEntry, ShardPayload, ShardTermFilter, TermFiltersFile, TextEntry, TextPart,
+    VectorSpec, BYO_PREFIX, FORMAT_VERSION, MANIFEST_FORMAT, PART_DIGEST_HEX, PART_LIST_FORMAT,
+    POSTINGS_BLOCK_BYTES, POSTINGS_INLINE_BYTES,
 };
 use std::collections::BTreeMap;
 
@@ -39,8 +39,9 @@ pub struct BuildOptions {
     /// Postings bytes above which a shard's postings go to postings parts (default
     /// [`POSTINGS_INLINE_BYTES`]).
     pub postings_inline_bytes: usize,
-    /// The display-text bytes at which a text part closes (default [`TEXT_BLOCK_BYTES`]).
-    pub text_block_bytes: usize,
+    /// The display-text bytes at which a text part closes; `None` (the default): sized to each
+    /// shard's text ([`text_block_bytes`]).
+    pub text_block_bytes: Option<usize>,
 }
 
 impl Default for BuildOptions {
@@ -53,7 +54,7 @@ impl Default for BuildOptions {
             seed: 0x00c4_5e42,
             postings_block_bytes: POSTINGS_BLOCK_BYTES,
             postings_inline_bytes: POSTINGS_INLINE_BYTES,
-            text_block_bytes: TEXT_BLOCK_BYTES,
+            text_block_bytes: None,
         }
     }
 }
@@ -516,9 +517,12 @@ pub fn build_with(
         };
         let n_chunks = records.len() as u64;
         // The display text goes to text parts (below): ranking reads only the shard.
+        let block = opts
+            .text_block_bytes
+            .unwrap_or_else(|| text_block_bytes(records.iter().map(|c| c.text.len()).sum()));
         let text_blocks = text_blocks(
             &records.iter().map(|c| c.text.as_str()).collect::<Vec<_>>(),
-            opts.text_block_bytes,
+            block,
         );
         let texts: Vec<String> = records
             .iter_mut()

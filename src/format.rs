@@ -46,7 +46,9 @@ pub use terms::{
     decode_term_filters, encode_term_filters, ShardTermFilter, TermFilter, TermFiltersFile,
     TERM_FILTER_FP_RATE,
 };
-pub use text::{decode_text_part, encode_text_part, text_blocks, TextPart, TEXT_BLOCK_BYTES};
+pub use text::{
+    decode_text_part, encode_text_part, text_block_bytes, text_blocks, TextPart, TEXT_BLOCK_BYTES,
+};
 
 use frame::FrameKind;
 
@@ -54,7 +56,8 @@ use frame::FrameKind;
 pub const MAGIC: &[u8; 8] = b"CHSRSHRD";
 /// Version of the shard layout this build writes and reads (6: a shard whose postings are in
 /// parts leaves its dictionary to them; 7: postings as two streams, gaps and frequencies,
-/// without offsets; 8: a part list gives each part's digest as [`PART_DIGEST_HEX`] hex digits).
+/// without offsets; 8: a part list gives each part's digest as [`PART_DIGEST_HEX`] hex digits,
+/// and a shard's chunk ids are front-coded).
 pub const FORMAT_VERSION: u32 = 8;
 /// Name of the manifest format, stored in `manifest.json`.
 pub const MANIFEST_FORMAT: &str = "chsr-manifest";

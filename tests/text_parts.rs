@@ -18,7 +18,7 @@ fn spine() -> BuildOutput {
     build(
         &parse_jsonl("spine.jsonl", SPINE).unwrap(),
         &BuildOptions {
-            text_block_bytes: 300,
+            text_block_bytes: Some(300),
             ..BuildOptions::default()
         },
     )

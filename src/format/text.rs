@@ -2,7 +2,7 @@
 //!
 //! Ranking reads only the shard (index, metadata, near-duplicate pairs); the text of a result is
 //! needed to show it (snippet, whole section, `[DOCUMENT N]` context). So the builder cuts each
-//! shard's text into blocks of consecutive chunks of about [`TEXT_BLOCK_BYTES`] and writes each
+//! shard's text into blocks of consecutive chunks of about [`text_block_bytes`] and writes each
 //! block to its own file; a browser fetches the blocks of the results it shows, after ranking,
 //! instead of a whole subject's text before the first result (Pagefind's fragments, per block
 //! rather than per page).
@@ -16,10 +16,24 @@ use bincode::{Decode, Encode};
 /// Magic bytes opening every text-part file.
 pub const TEXT_MAGIC: &[u8; 8] = b"CHSRTEXT";
 
-/// Bytes of display text (UTF-8) after which the builder closes a block: small enough that the
-/// blocks of a page of results weigh a few tens of kB compressed, large enough that a section
-/// usually lies in one or two blocks.
-pub const TEXT_BLOCK_BYTES: usize = 16 * 1024;
+/// The smallest and largest text block ([`text_block_bytes`]).
+pub const TEXT_BLOCK_BYTES: std::ops::RangeInclusive<usize> = 4 * 1024..=16 * 1024;
+
+/// Bytes of display text (UTF-8) after which the builder closes a block of a shard whose chunks
+/// hold `text` bytes of display text in all: `6·√text`, within [`TEXT_BLOCK_BYTES`].
+///
+/// Why: a first visit downloads the shard's part list, whose entry per text part costs about 30
+/// bytes brotli (format v8), and the text parts its results lie in, each about 0.3 of its block
+/// compressed. With blocks of `b` bytes the first page weighs about `30·text/b + d·0.3·b` bytes
+/// of text and list for `d` distinct parts, least at `b = √(100·text/d)`; OpenCERB's dev queries
+/// need about three parts a first page (d ≈ 3), hence `6·√text`. So a small course gets small
+/// blocks (NSI terminale, 0.78 MB of text: 5.3 kB blocks) and a large one larger blocks and a
+/// shorter list (physics college, 4.1 MB: 12.1 kB). Measured by `scripts/bench-first-page`
+/// (mean kB before the first result per query) against one size for all (16 KiB before).
+pub fn text_block_bytes(text: usize) -> usize {
+    let b = (6.0 * (text as f64).sqrt()) as usize;
+    b.clamp(*TEXT_BLOCK_BYTES.start(), *TEXT_BLOCK_BYTES.end())
+}
 
 /// The display text of chunks `first .. first + texts.len()` of a shard. Bound to its shard
 /// file by that file's SHA-256.
@@ -77,6 +91,17 @@ pub fn text_blocks(texts: &[&str], target: usize) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_larger_shard_gets_larger_blocks_within_the_bounds() {
+        assert_eq!(text_block_bytes(0), 4 * 1024);
+        assert_eq!(text_block_bytes(300_000), 4 * 1024);
+        assert_eq!(text_block_bytes(1_000_000), 6_000);
+        assert_eq!(text_block_bytes(4_000_000), 12_000);
+        assert_eq!(text_block_bytes(100_000_000), 16 * 1024);
+        let sizes: Vec<usize> = (0..40).map(|i| text_block_bytes(i * 250_000)).collect();
+        assert!(sizes.windows(2).all(|w| w[0] <= w[1]), "{sizes:?}");
+    }
 
     #[test]
     fn blocks_cover_every_chunk_once_and_close_at_the_target() {
