@@ -30,7 +30,7 @@ macro_rules! by_column {
             (records.len() as u64).encode(encoder)?;
             $( encode_front(records.iter().map(|r| r.$ff.as_str()), encoder)?; )?
             $(
-                for r in records { r.$fo.is_some().encode(encoder)?; }
+                for r in records { u32::from(r.$fo.is_some()).encode(encoder)?; }
                 encode_front(records.iter().filter_map(|r| r.$fo.as_deref()), encoder)?;
             )?
             $( for r in records { r.$f.encode(encoder)?; } )*
@@ -43,16 +43,22 @@ macro_rules! by_column {
             $( let mut $ff = decode_front(n, decoder)?.into_iter(); )?
             $(
                 let mut $fo = {
+                    // 1 where a record has a value (a `u32`: the decoder reads those already).
                     let mut some = Vec::with_capacity(n);
                     for _ in 0..n {
-                        some.push(bool::decode(decoder)?);
+                        match u32::decode(decoder)? {
+                            0 => some.push(false),
+                            1 => some.push(true),
+                            _ => return Err(DecodeError::Other("presence flag not 0 or 1")),
+                        }
                     }
                     let mut values = decode_front(some.iter().filter(|&&s| s).count(), decoder)?
                         .into_iter();
-                    some.into_iter()
-                        .map(|s| if s { values.next() } else { None })
-                        .collect::<Vec<_>>()
-                        .into_iter()
+                    let mut column = Vec::with_capacity(n);
+                    for s in some {
+                        column.push(if s { values.next() } else { None });
+                    }
+                    column.into_iter()
                 };
             )?
             // Each column into its own vector, then the records in one pass (27 passes over
@@ -153,7 +159,12 @@ fn encode_duplicates<E: Encoder>(
     let mut table: Vec<f64> = pairs.iter().map(|p| p.similarity).collect();
     table.sort_by(f64::total_cmp);
     table.dedup_by(|a, b| a.total_cmp(b).is_eq());
-    table.encode(encoder)?;
+    // As their bits: the decoder reads `u64`s already.
+    table
+        .iter()
+        .map(|x| x.to_bits())
+        .collect::<Vec<u64>>()
+        .encode(encoder)?;
     for p in pairs {
         let i = table
             .binary_search_by(|x| x.total_cmp(&p.similarity))
@@ -185,7 +196,10 @@ fn decode_duplicates<C, D: Decoder<Context = C>>(
         refs.push(u32::decode(decoder)?);
     }
     let mut elsewhere = Vec::<String>::decode(decoder)?.into_iter();
-    let table = Vec::<f64>::decode(decoder)?;
+    let table: Vec<f64> = Vec::<u64>::decode(decoder)?
+        .into_iter()
+        .map(f64::from_bits)
+        .collect();
     let mut pairs = Vec::with_capacity(n);
     for (chunk, r) in chunk.into_iter().zip(refs) {
         let of = match r {
@@ -400,7 +414,7 @@ mod tests {
                 v.extend(bincode::encode_to_vec(r, c).unwrap());
             }
             v.extend(bincode::encode_to_vec(elsewhere, c).unwrap());
-            v.extend(bincode::encode_to_vec(vec![0.8f64, 1.0], c).unwrap());
+            v.extend(bincode::encode_to_vec(vec![0.8f64.to_bits(), 1f64.to_bits()], c).unwrap());
             for s in sims {
                 v.extend(bincode::encode_to_vec(s, c).unwrap());
             }
