@@ -96,6 +96,11 @@ pub fn explain(
     explain_inner(lib, None, query, scope, opts, expect)
 }
 
+/// Whether this build has [`explain`] (cargo feature `explain`, on by default). The browser's
+/// lexical module leaves it out (no student's search runs it): there both functions answer
+/// [`SearchError::NotBuilt`], and the compiler drops the rest.
+pub const BUILT: bool = cfg!(feature = "explain");
+
 /// [`explain`] with the chunks located by a prebuilt [`Locator`] of the same library.
 pub fn explain_located(
     lib: &Library,
@@ -116,6 +121,9 @@ fn explain_inner(
     opts: &SearchOptions,
     expect: &[String],
 ) -> Result<Explanation, SearchError> {
+    if !BUILT {
+        return Err(SearchError::NotBuilt("explain"));
+    }
     let mut o = opts.clone();
     o.probe = true;
     let mut response = lib.search(query, scope, &o)?;

@@ -157,6 +157,9 @@ pub enum SearchError {
     NotLoaded(Vec<String>),
     /// An option is out of range.
     Option(String),
+    /// What was asked is not in this build of the engine (the browser's lexical module leaves
+    /// `explain` out): its name.
+    NotBuilt(&'static str),
 }
 
 impl fmt::Display for SearchError {
@@ -167,6 +170,11 @@ impl fmt::Display for SearchError {
                 write!(f, "not loaded yet: {}", files.join(", "))
             }
             SearchError::Option(m) => write!(f, "invalid option: {m}"),
+            SearchError::NotBuilt(what) => write!(
+                f,
+                "{what} is not in this build of the engine (the lexical module, chsr_lexical_bg.wasm): \
+                 open the client with the whole engine ({{dense: true}}) to use it"
+            ),
         }
     }
 }
@@ -182,12 +190,13 @@ impl std::error::Error for SearchError {
 
 impl SearchError {
     /// Stable code of the error kind: the scope's own codes (`scope.…`), `search.not_loaded`,
-    /// `search.option`.
+    /// `search.option`, `search.not_built`.
     pub fn code(&self) -> &'static str {
         match self {
             SearchError::Scope(e) => e.code(),
             SearchError::NotLoaded(_) => "search.not_loaded",
             SearchError::Option(_) => "search.option",
+            SearchError::NotBuilt(_) => "search.not_built",
         }
     }
 
@@ -197,6 +206,7 @@ impl SearchError {
             SearchError::Scope(e) => e.details(),
             SearchError::NotLoaded(files) => serde_json::json!({"files": files}),
             SearchError::Option(_) => serde_json::json!({}),
+            SearchError::NotBuilt(what) => serde_json::json!({"feature": what}),
         }
     }
 }

@@ -67,7 +67,13 @@ async function run({ simd, dense }) {
     } catch (e) {
       modelRefused = e.code;
     }
-    return { lexical, hybrid, modelRefused, modelNeeded: client.index.modelNeeded() !== null };
+    let explainRefused = null;
+    try {
+      client.index.explain(sample[0].query, sample[0].scope, {}, []);
+    } catch (e) {
+      explainRefused = e.code;
+    }
+    return { lexical, hybrid, modelRefused, explainRefused, modelNeeded: client.index.modelNeeded() !== null };
   }, { sample: SAMPLE, dense });
   // Who fetched each module: the page's preload (`link`) or a client (`fetch`).
   const fetchedBy = await page.evaluate(() => performance.getEntriesByType('resource')
@@ -83,6 +89,9 @@ test('a page without the dense path runs the lexical module only: the same keywo
   assert.deepEqual(lexical.modules, ['/pkg/chsr_lexical_bg.wasm'], 'the lexical module only');
   assert.equal(lexical.modelRefused, 'load.no_dense_path', 'the lexical module refuses the model');
   assert.equal(lexical.modelNeeded, false, 'the lexical module asks for no model');
+  // Nor has it the diagnostics (explain): the whole engine has.
+  assert.equal(lexical.explainRefused, 'search.not_built');
+  assert.equal(whole.explainRefused, null);
   assert.equal(whole.modelNeeded, false, 'the whole engine loaded its model');
   assert.equal(lexical.lexical.length, SAMPLE.length);
   for (const [i, row] of lexical.lexical.entries()) {
