@@ -135,6 +135,7 @@ test('a long pasted question is kept up to the engine limit; a longer one is cut
   assert.match(await page.textContent('#q-cut'), /it had 9,000 characters, only the first 8,192 are kept/);
   // The notice follows the language, stays while the box holds part of the kept text, goes with a new question.
   await page.click('[data-ui-lang="fr"]');
+  await page.waitForSelector('html[lang="fr"]'); // once the French strings are in
   assert.match(await page.textContent('#q-cut'), /elle avait 9\s000 caractères, seuls les 8\s192 premiers sont gardés/);
   await page.press('#q', 'Backspace');
   assert.equal(await page.isVisible('#q-cut'), true);
