@@ -89,28 +89,15 @@ pub(super) fn first_page(o: &Opts) -> Result<(), String> {
             lib.load_file(name, &bytes)
                 .map_err(|e| format!("{name}: {e}"))
         };
-        for s in lib.shards_needed(&scope, opts.stages.gating) {
-            load(&mut lib, &s.file)?;
-        }
-        for l in lib.part_lists_needed() {
-            load(&mut lib, &l.file)?;
-        }
-        for f in lib.postings_needed(query, &opts) {
-            load(&mut lib, &f)?;
-        }
-        let mut resp = lib
-            .search(query, &scope, &opts)
-            .map_err(|e| e.to_string())?;
-        for _ in 0..2 {
-            let pending = resp
-                .trace
-                .relaxation
-                .as_ref()
-                .map(|r| r.pending_shards.clone())
-                .unwrap_or_default();
-            if pending.iter().all(|f| lib.is_loaded(f)) {
-                break;
-            }
+        // The scope's shards, then (at most twice) the shards a widening step asks for: each
+        // round with the part lists and the query's postings it needs, then a search.
+        let mut pending: Vec<String> = lib
+            .shards_needed(&scope, opts.stages.gating)
+            .into_iter()
+            .map(|s| s.file)
+            .collect();
+        let mut round = 0;
+        let mut resp = loop {
             for f in &pending {
                 load(&mut lib, f)?;
             }
@@ -120,10 +107,20 @@ pub(super) fn first_page(o: &Opts) -> Result<(), String> {
             for f in lib.postings_needed(query, &opts) {
                 load(&mut lib, &f)?;
             }
-            resp = lib
+            let resp = lib
                 .search(query, &scope, &opts)
                 .map_err(|e| e.to_string())?;
-        }
+            pending = resp
+                .trace
+                .relaxation
+                .as_ref()
+                .map(|r| r.pending_shards.clone())
+                .unwrap_or_default();
+            round += 1;
+            if round > 2 || pending.iter().all(|f| lib.is_loaded(f)) {
+                break resp;
+            }
+        };
         for _ in 0..2 {
             if resp.pending_text.iter().all(|f| lib.is_loaded(f)) {
                 break;

@@ -19,9 +19,9 @@ use bincode::{Decode, Encode};
 /// Writes `n` then each named field of every record, one field after the other, and reads them
 /// back the same way; a `@front` field (a string) first, front-coded ([`encode_front`]), then a
 /// `@front_some` one (an optional string: whether each record has one, then those front-coded;
-/// the ids a solution answers, `cp2e:2.3:exercise:4`). The
-/// records are rebuilt with a struct literal of the named fields: a field added to the struct
-/// and not here does not compile (it would be silently dropped otherwise).
+/// the ids a solution answers, `cp2e:2.3:exercise:4`). The records are rebuilt with a struct
+/// literal of the named fields: a field added to the struct and not here does not compile (it
+/// would be silently dropped otherwise).
 macro_rules! by_column {
     ($encode:ident, $decode:ident, $ty:ident {
         $(@front $ff:ident;)? $(@front_some $fo:ident;)? $($f:ident),* $(,)?
