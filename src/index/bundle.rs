@@ -105,6 +105,42 @@ pub fn not_a_pkg(path: &str) -> IndexError {
     }
 }
 
+/// The modules `<chsr-search>` needs before it can start: `chsr-search.js`'s static imports, theirs,
+/// and the Wasm glue. The page preloads them (`modulepreload`) with the element's styles, the
+/// interface strings of its language and the lexical Wasm module, so that they download together
+/// from the first round trip instead of one import level after another (four levels: the element,
+/// the controller, the client, the glue; on a slow phone 150 ms or more each). A test checks the
+/// list against the modules' `import` lines.
+pub const PRELOADED_MODULES: &[&str] = &[
+    "chsr-search.js",
+    "controller.js",
+    "i18n.js",
+    "view.js",
+    "offline.js",
+    "render.js",
+    "chsr-client.js",
+    "pkg/chsr.js",
+];
+
+/// The page's preload hints (see [`PRELOADED_MODULES`]). The Wasm module is fetched by the glue
+/// with `fetch(url)` (no integrity: the bundle has no import map), which a `crossorigin` fetch
+/// preload matches; the page's element has no `dense` attribute, so it runs the lexical module.
+fn preloads(lang: &str) -> String {
+    let mut out = String::new();
+    for m in PRELOADED_MODULES {
+        out.push_str(&format!("  <link rel=\"modulepreload\" href=\"{m}\">\n"));
+    }
+    let strings = if lang == "fr" {
+        "i18n-fr.js"
+    } else {
+        "i18n-en.js"
+    };
+    out.push_str(&format!(
+        "  <link rel=\"modulepreload\" href=\"{strings}\">\n  <link rel=\"preload\" href=\"chsr-search.css\" as=\"style\">\n  <link rel=\"preload\" href=\"pkg/chsr_lexical_bg.wasm\" as=\"fetch\" crossorigin>\n"
+    ));
+    out
+}
+
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
@@ -157,7 +193,7 @@ pub fn page_html(site: &SitePage, lang: &str) -> String {
   <title>{t}</title>
   <link rel=\"icon\" href=\"data:,\">
   <link rel=\"stylesheet\" href=\"page.css\">
-  <script src=\"guard.js\"></script>
+{preloads}  <script src=\"guard.js\"></script>
   <script type=\"module\" src=\"chsr-search.js\"></script>
 </head>
 <body>
@@ -174,6 +210,7 @@ pub fn page_html(site: &SitePage, lang: &str) -> String {
 </html>
 ",
         t = esc(&title),
+        preloads = preloads(lang),
     )
 }
 
@@ -261,20 +298,79 @@ mod tests {
     fn every_module_the_bundled_scripts_import_is_bundled() {
         let names: Vec<&str> = ASSETS.iter().map(|(n, _)| *n).collect();
         assert_eq!(names, ASSET_NAMES);
-        for (name, text) in ASSETS.iter().filter(|(n, _)| n.ends_with(".js")) {
-            for line in text
-                .lines()
-                .filter(|l| l.starts_with("import ") || l.starts_with("export "))
-            {
-                let Some(spec) = line.split(['\'', '"']).nth(1) else {
-                    continue;
-                };
-                if let Some(file) = spec.strip_prefix("./") {
-                    let ok = names.contains(&file) || file.starts_with("pkg/");
-                    assert!(ok, "{name} imports {spec}, which the bundle lacks");
-                }
+        for (name, _) in ASSETS.iter().filter(|(n, _)| n.ends_with(".js")) {
+            for file in static_imports(name) {
+                let ok = names.contains(&file.as_str()) || file.starts_with("pkg/");
+                assert!(ok, "{name} imports ./{file}, which the bundle lacks");
             }
         }
+    }
+
+    /// The modules `name` imports statically (`import … from './x.js'`, also across lines).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn static_imports(name: &str) -> Vec<String> {
+        let text = ASSETS
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, t)| *t)
+            .unwrap_or_else(|| panic!("{name} is not a bundled asset"));
+        text.lines()
+            .map(str::trim_start)
+            .filter(|l| {
+                l.starts_with("import ") || l.starts_with("} from ") || l.starts_with("export ")
+            })
+            .filter(|l| l.contains(" from ") || l.starts_with("import '"))
+            .filter_map(|l| l.split(['\'', '"']).nth(1))
+            .filter_map(|spec| spec.strip_prefix("./"))
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    #[test]
+    fn the_page_preloads_exactly_the_modules_the_element_imports_before_it_starts() {
+        // The static import graph of chsr-search.js (the Wasm glue ends it: pkg/ is not an asset).
+        let mut graph = vec!["chsr-search.js".to_string()];
+        let mut i = 0;
+        while i < graph.len() {
+            if !graph[i].starts_with("pkg/") {
+                for m in static_imports(&graph[i].clone()) {
+                    if !graph.contains(&m) {
+                        graph.push(m);
+                    }
+                }
+            }
+            i += 1;
+        }
+        let mut want = graph.clone();
+        want.sort();
+        let mut listed: Vec<String> = PRELOADED_MODULES.iter().map(|m| m.to_string()).collect();
+        listed.sort();
+        assert_eq!(
+            listed, want,
+            "PRELOADED_MODULES must be chsr-search.js's static import graph"
+        );
+        assert!(
+            graph.contains(&"view.js".to_string()),
+            "a multi-line import is followed"
+        );
+        let fr = page_html(&SitePage::default(), "fr");
+        for m in PRELOADED_MODULES.iter().chain(&["i18n-fr.js"]) {
+            assert!(
+                fr.contains(&format!("<link rel=\"modulepreload\" href=\"{m}\">")),
+                "{m}"
+            );
+        }
+        assert!(
+            !fr.contains("i18n-en.js"),
+            "only the page's language is preloaded"
+        );
+        assert!(fr.contains(
+            "<link rel=\"preload\" href=\"pkg/chsr_lexical_bg.wasm\" as=\"fetch\" crossorigin>"
+        ));
+        // Preloads come before the scripts that use them.
+        assert!(fr.find("modulepreload").unwrap() < fr.find("<script").unwrap());
+        assert!(page_html(&SitePage::default(), "en").contains("href=\"i18n-en.js\""));
     }
 
     #[test]

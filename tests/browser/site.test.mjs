@@ -74,6 +74,8 @@ test('the bundle page: a French question finds the right section of the right le
   const context = await browser.newContext({ locale: 'fr-FR' });
   const page = await context.newPage();
   const errors = watchErrors(page);
+  const requested = [];
+  page.on('request', (r) => requested.push(new URL(r.url()).pathname));
   await page.goto(`${server.url}chsr/`);
   assert.equal(await page.title(), 'NSI : rechercher dans le cours');
   assert.match(await page.textContent('footer'), /Gilles Lassus/);
@@ -85,6 +87,15 @@ test('the bundle page: a French question finds the right section of the right le
   assert.ok(cards.length > 0, 'no result');
   assert.ok(cards.every((c) => c.level === 'premiere'), JSON.stringify(cards));
   assert.match(cards[0].id, /4\.3_Tri_par_insertion\/cours/);
+  // The page preloads the element's modules, its styles, its language's strings and the Wasm
+  // module so that they download together: each is used, so fetched once (a preload the element
+  // did not use, e.g. fetched with other credentials, would be fetched a second time).
+  const html = await (await page.request.get(`${server.url}chsr/`)).text();
+  const preloaded = [...html.matchAll(/<link rel="(?:modulepreload|preload)" href="([^"]+)"/g)].map((m) => m[1]);
+  assert.ok(preloaded.includes('chsr-client.js') && preloaded.includes('pkg/chsr_lexical_bg.wasm'), html);
+  for (const f of preloaded) {
+    assert.equal(requested.filter((p) => p === `/chsr/${f}`).length, 1, `${f}: ${JSON.stringify(requested)}`);
+  }
   // The card's title links to the course page at the section's anchor, and following it lands there.
   // The search page itself runs under its strict policy without an error (the course page it
   // opens next loads CDN scripts the test server's policy refuses: not ours to check).
