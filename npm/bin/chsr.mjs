@@ -346,15 +346,17 @@ function index({ opts, skipUnscoped }) {
     );
   }
   const written = [];
+  // JavaScript modules go out compacted (w.shippedText), as the CLI writes them.
+  const shipped = (name, src) => (name.endsWith('.js') ? w.shippedText(name, readFile(src, 'utf8')) : readFile(src));
   for (const { name, text } of ix.bundleFiles()) {
-    writeFile(join(out, name), text ?? readFile(path.join(ROOT, name)));
+    writeFile(join(out, name), text ?? shipped(name, path.join(ROOT, name)));
     written.push(name);
   }
   if (pkg !== undefined) {
     for (const f of w.pkgFiles(true)) {
       const src = join(pkg, f);
       if (!isFile(src)) continue;
-      writeFile(join(join(out, 'pkg'), f), readFile(src));
+      writeFile(join(join(out, 'pkg'), f), shipped(f, src));
       written.push(`pkg/${f}`);
     }
   }

@@ -5,7 +5,8 @@
 //! OUT/index.html            the search page (title, credits and licence from the config)
 //! OUT/page.css              its styles
 //! OUT/chsr-search.js …      the <chsr-search> element, the client and their modules (the study
-//!                           site's own files, compiled into the binary)
+//!                           site's own files, compiled into the binary; written without their
+//!                           comments and indentation, [`shipped_text`])
 //! OUT/pkg/chsr.js, chsr_lexical_bg.wasm, chsr_bg.wasm, chsr_scalar_bg.wasm   the Wasm package
 //!                           (copied from where it was built: the lexical module the page runs,
 //!                           and the two with the dense path, SIMD and scalar, for `dense` embeds)
@@ -221,6 +222,18 @@ fn readme(lang: &str) -> String {
     )
 }
 
+/// The text a bundle ships for the browser file `name`: a JavaScript module without its comments
+/// and indentation ([`super::compact::compact_js`]: what a site's visitors download before their
+/// first result), any other file as it is. Both writers use it: `write_bundle` here, and the npm
+/// package's `bin/chsr.mjs` (through the Wasm indexer's `shippedText`).
+pub fn shipped_text(name: &str, text: &str) -> String {
+    if name.ends_with(".js") {
+        super::compact::compact_js(text)
+    } else {
+        text.to_string()
+    }
+}
+
 /// The bundle's files besides the shards and the Wasm package, in the order they are written:
 /// `(name, text)`, where `None` is one of the [`ASSET_NAMES`] (the browser file of that name).
 pub fn files(site: &SitePage, lang: &str) -> Vec<(&'static str, Option<String>)> {
@@ -262,7 +275,7 @@ pub fn write_bundle(
             None => ASSETS
                 .iter()
                 .find(|(n, _)| *n == name)
-                .map(|(_, t)| t.to_string())
+                .map(|(_, t)| shipped_text(name, t))
                 .unwrap_or_default(),
         };
         write(&out.join(name), text.as_bytes())?;
@@ -279,6 +292,10 @@ pub fn write_bundle(
                     path: src.display().to_string(),
                     message: e.to_string(),
                 })?;
+                let bytes = match std::str::from_utf8(&bytes) {
+                    Ok(text) if f.ends_with(".js") => shipped_text(f, text).into_bytes(),
+                    _ => bytes,
+                };
                 write(&out.join("pkg").join(f), &bytes)?;
                 written.push(format!("pkg/{f}"));
             }

@@ -22,6 +22,7 @@
 
 pub mod bundle;
 pub mod chunk;
+pub mod compact;
 pub mod config;
 pub mod html;
 pub mod markdown;

@@ -369,6 +369,13 @@ pub fn pkg_files(copied: bool) -> Vec<String> {
     list.iter().map(|s| s.to_string()).collect()
 }
 
+/// The text the bundle ships for the browser file `name` (`bundle::shipped_text`: a JavaScript
+/// module compacted, anything else as it is), so that the npm package writes the CLI's bytes.
+#[wasm_bindgen(js_name = shippedText)]
+pub fn shipped_text(name: &str, text: &str) -> String {
+    bundle::shipped_text(name, text)
+}
+
 /// The error for a `--pkg` folder that holds no Wasm package.
 #[wasm_bindgen(js_name = notAPkg)]
 pub fn not_a_pkg(path: &str) -> String {

@@ -6,7 +6,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, serve, launch, watchErrors } from './harness.mjs';
@@ -109,6 +110,22 @@ test('the bundle page: a French question finds the right section of the right le
   const hash = decodeURIComponent(new URL(page.url()).hash.slice(1));
   assert.ok(await page.evaluate((id) => document.getElementById(id) !== null, hash), `no element #${hash} on the page`);
   await context.close();
+});
+
+test('the bundle ships the browser modules without comments or indentation, and the same code', () => {
+  // esbuild (scripts/node_modules, which scripts/setup installs) minifies a module to the same
+  // bytes whatever its comments and blanks: any other change to the code would show.
+  const esbuild = createRequire(`${ROOT}scripts/package.json`)('esbuild');
+  const min = (code) => esbuild.transformSync(code, { minify: true, format: 'esm', loader: 'js' }).code;
+  const files = [...readdirSync(join(dir, 'chsr')).filter((f) => f.endsWith('.js')), 'pkg/chsr.js'];
+  assert.ok(files.includes('chsr-search.js') && files.includes('chsr-client.js'), files.join(' '));
+  for (const f of files) {
+    const source = readFileSync(`${ROOT}www/${f}`, 'utf8');
+    const shipped = readFileSync(join(dir, 'chsr', f), 'utf8');
+    assert.ok(shipped.length < source.length, `${f} is not smaller`);
+    assert.doesNotMatch(shipped, /^\s*\/\//m, `${f} keeps a comment line`);
+    assert.equal(min(shipped), min(source), `${f}: the shipped module is not the same code`);
+  }
 });
 
 test('a première-locked box on a course page never shows or downloads terminale material', async () => {
