@@ -189,28 +189,31 @@ function urlFor(query, scope) {
   return `${window.location.pathname}${s ? `?${s}` : ''}`;
 }
 
-function syncUrl(push) {
-  const url = urlFor($('q').value.trim(), currentScope());
+function syncUrl(push, scope = currentScope()) {
+  const url = urlFor($('q').value.trim(), scope);
   const here = `${window.location.pathname}${window.location.search}`;
   if (url === here) return;
   if (push) window.history.pushState(null, '', url);
   else window.history.replaceState(null, '', url);
 }
 
-/** Applies the URL's query and scope to the form; unknown scope values are explained. */
-function applyUrl() {
+/**
+ * Applies the URL's query and scope to the form; unknown scope values are explained. Returns the
+ * query and the scope the engine accepted; `pickers: false` leaves the pickers to the caller.
+ */
+function applyUrl({ pickers = true } = {}) {
   const { query, scope } = stateFromUrl();
   const { scope: ok, unknown } = ctl.checkScope(scope);
   $('q').value = query;
   checkQueryLength();
-  refreshPickers(ok);
+  if (pickers) refreshPickers(ok);
   if (unknown.length) {
     const u = unknown[0];
     setNotice(() => scopeErrorText(t, u));
   } else {
     setNotice(null);
   }
-  return { query: $('q').value, unknown };
+  return { query: $('q').value, scope: ok, unknown };
 }
 
 // ---------------------------------------------------------------- search
@@ -259,12 +262,13 @@ const hooks = {
 // While the student types, the address bar follows once typing pauses (a history entry update
 // per keystroke costs about a millisecond).
 let urlTimer = 0;
-async function runSearch({ push = false, browse = false, typing = false } = {}) {
+// `scope`: the scope to search when the pickers do not show it yet (the link's, at start-up).
+async function runSearch({ push = false, browse = false, typing = false, scope = currentScope() } = {}) {
   if (!ctl || !ctl.client) return;
   clearTimeout(urlTimer);
   if (typing) urlTimer = setTimeout(() => syncUrl(false), 400);
-  else syncUrl(push);
-  await ctl.search($('q').value, currentScope(), { browse });
+  else syncUrl(push, scope);
+  await ctl.search($('q').value, scope, { browse });
 }
 
 // What waits for the first search to be over (the service worker's registration, whose install
@@ -477,11 +481,15 @@ async function start() {
   }
   manifest = ctl.manifest();
   setStatus(() => t('status.ready', { docs: t.num(manifest.chunks), shards: manifest.shards.length }));
-  const { query } = applyUrl();
+  const { query, scope } = applyUrl({ pickers: false });
   wire();
   document.body.dataset.ready = 'true';
+  // A link's search asks for its files first; the pickers and the offline list are built while
+  // they download.
+  const first = query.trim() ? runSearch({ scope }) : null;
+  refreshPickers(scope);
   refreshOffline();
-  if (query.trim()) await runSearch();
+  if (first) await first;
   else whenIdle(() => { if (ctl.seq === 0) afterFirstResult(); });
 }
 
