@@ -78,15 +78,18 @@ a{color:#1f5fbf}
 /// without it (for browsers without SIMD).
 pub const PKG_FILES: &[&str] = &[
     "chsr.js",
-    "chsr_lexical_bg.wasm",
+    LEXICAL_MODULE,
     "chsr_bg.wasm",
     "chsr_scalar_bg.wasm",
 ];
 
+/// The lexical module: what the bundle's page runs (its element has no `dense` attribute).
+pub const LEXICAL_MODULE: &str = "chsr_lexical_bg.wasm";
+
 /// Files of the Wasm package copied into the bundle when present: [`PKG_FILES`] and the types.
 pub const PKG_COPIED: &[&str] = &[
     "chsr.js",
-    "chsr_lexical_bg.wasm",
+    LEXICAL_MODULE,
     "chsr_bg.wasm",
     "chsr_scalar_bg.wasm",
     "chsr.d.ts",
@@ -137,7 +140,7 @@ fn preloads(lang: &str) -> String {
         "i18n-en.js"
     };
     out.push_str(&format!(
-        "  <link rel=\"modulepreload\" href=\"{strings}\">\n  <link rel=\"preload\" href=\"chsr-search.css\" as=\"style\">\n  <link rel=\"preload\" href=\"pkg/chsr_lexical_bg.wasm\" as=\"fetch\" crossorigin>\n"
+        "  <link rel=\"modulepreload\" href=\"{strings}\">\n  <link rel=\"preload\" href=\"chsr-search.css\" as=\"style\">\n  <link rel=\"preload\" href=\"pkg/{LEXICAL_MODULE}\" as=\"fetch\" crossorigin>\n"
     ));
     out
 }
@@ -292,9 +295,10 @@ pub fn write_bundle(
                     path: src.display().to_string(),
                     message: e.to_string(),
                 })?;
+                // The glue goes out compacted; the modules (not UTF-8) and types as they are.
                 let bytes = match std::str::from_utf8(&bytes) {
-                    Ok(text) if f.ends_with(".js") => shipped_text(f, text).into_bytes(),
-                    _ => bytes,
+                    Ok(text) => shipped_text(f, text).into_bytes(),
+                    Err(_) => bytes,
                 };
                 write(&out.join("pkg").join(f), &bytes)?;
                 written.push(format!("pkg/{f}"));
