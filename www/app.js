@@ -4,7 +4,7 @@
 // The search itself (shards, facets, scope checks, sections, context) is controller.js's, shared
 // with the embed; this file is the page's view of it: DOM, events, URL, language, offline list.
 import { ChsrClient } from './chsr-client.js';
-import { Controller } from './controller.js';
+import { Controller, linkState, setLinkState } from './controller.js';
 import { hasLang, loadLang, pickLang, translator, unloadedText } from './i18n.js';
 import {
   el, boundInput, copyText, entryLabel, errorText, pickerOffered, pickerOptions, placeLabel, scopeErrorText, scopeLabel,
@@ -171,17 +171,8 @@ function currentScope() {
 
 // ---------------------------------------------------------------- URL state
 
-function stateFromUrl() {
-  const p = new URLSearchParams(window.location.search);
-  const scope = {};
-  for (const f of FIELDS) if (p.get(f)) scope[f] = p.get(f);
-  return { query: p.get('q') || '', scope };
-}
-
 function urlFor(query, scope) {
-  const p = new URLSearchParams();
-  if (query) p.set('q', query);
-  for (const f of FIELDS) if (scope[f]) p.set(f, scope[f]);
+  const p = setLinkState(new URLSearchParams(), query, scope, FIELDS);
   const ui = new URLSearchParams(window.location.search).get('ui');
   if (ui) p.set('ui', ui);
   if (DENSE) p.set('dense', '1');
@@ -202,7 +193,7 @@ function syncUrl(push, scope = currentScope()) {
  * query and the scope the engine accepted; `pickers: false` leaves the pickers to the caller.
  */
 function applyUrl({ pickers = true } = {}) {
-  const { query, scope } = stateFromUrl();
+  const { query, scope } = linkState(new URLSearchParams(window.location.search), FIELDS);
   const { scope: ok, unknown } = ctl.checkScope(scope);
   $('q').value = query;
   checkQueryLength();

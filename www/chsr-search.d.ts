@@ -5,10 +5,13 @@ import type { Hit, Scope, Trace } from './chsr-client.js';
  * The element's attributes: `manifest` (required), the scope attributes (each one given is
  * locked), `lang` (interface language, `en`/`fr`), `k` (results, 1–50), `dense` (present:
  * the meaning search too, its model and vectors downloaded after the first result; default:
- * keywords only), `link-target` (`_self`: results open in the same tab; default: a new tab).
+ * keywords only), `link-target` (`_self`: results open in the same tab; default: a new tab),
+ * `sync-url` (present: the box starts from the page URL's `q` and picks — `subject`, `level`,
+ * `doc_type`, `chapter`, `year`, `paper`, checked by the engine, never over a locked field — and
+ * the URL follows the search shown, by `history.replaceState`, other parameters kept).
  */
 export type ChsrSearchAttribute =
-  | 'manifest' | 'lang' | 'k' | 'dense' | 'link-target'
+  | 'manifest' | 'lang' | 'k' | 'dense' | 'link-target' | 'sync-url'
   | 'subject' | 'level' | 'doc-type' | 'chapter' | 'year' | 'paper' | 'exam' | 'content-lang';
 
 export interface ChsrResultsDetail {

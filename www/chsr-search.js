@@ -11,11 +11,15 @@
 // section and context: relaxation never drops a locked field, so shards outside a locked level
 // are never downloaded); `lang` (`en`/`fr`, the interface
 // language; default: the browser's); `k` (results, default 8); `link-target="_self"` (results
-// open in the same tab; default: a new tab, as an LMS page needs).
+// open in the same tab; default: a new tab, as an LMS page needs); `sync-url` (the page's URL
+// carries the search: the box starts from a link's `?q=…&level=…` — the query and the picks
+// `subject`, `level`, `doc_type`, `chapter`, `year`, `paper`, checked by the engine within the
+// lock — and the URL follows what the box shows, so that a search can be linked, bookmarked, or
+// found again with the browser's Back; the page's other parameters are left as they are).
 // Styles live in the shadow root (chsr-search.css next to this file); corpus text is only ever
 // inserted as text. Fires `chsr-results` ({query, scope, shown, results, trace}) after each
 // search. The search itself is controller.js's, shared with the study page; this is its view.
-import { Controller, withLock } from './controller.js';
+import { Controller, linkState, setLinkState, withLock } from './controller.js';
 import { hasLang, loadLang, pickLang, translator, unloadedText } from './i18n.js';
 import {
   el, boundInput, copyText, entryLabel, errorText, lazy, pickerOffered, pickerOptions, renderCards, scopeErrorText, scopeLabel, statusText,
@@ -53,6 +57,7 @@ export class ChsrSearchElement extends HTMLElement {
         this.clearResults();
         this.setStatus(() => this.t('status.cleared'));
         this.dataset.state = 'ready';
+        this.linkLater();
       },
       results: (resp) => {
         this.setError(null);
@@ -63,6 +68,7 @@ export class ChsrSearchElement extends HTMLElement {
         const { query, scope } = this.ctl.last;
         const detail = { query, scope, shown: resp.results.length, results: resp.results, trace: resp.trace };
         this.dispatchEvent(new CustomEvent('chsr-results', { detail, bubbles: true, composed: true }));
+        this.linkLater();
       },
       error: (e) => {
         this.clearResults();
@@ -115,6 +121,7 @@ export class ChsrSearchElement extends HTMLElement {
     this.ui = {
       input: el('input', { id: `${this.uid}-q`, type: 'search', autocomplete: 'off', enterkeyhint: 'search', 'aria-describedby': `${this.uid}-cut` }),
       cutNotice: $('notice', 'p', { id: `${this.uid}-cut`, role: 'status', hidden: true }),
+      linkNotice: $('notice link-notice', 'p', { role: 'status', hidden: true }),
       label: el('label', { for: `${this.uid}-q`, class: 'visually-hidden' }),
       go: el('button', { type: 'submit' }),
       lockLine: $('locked', 'p'),
@@ -135,7 +142,7 @@ export class ChsrSearchElement extends HTMLElement {
     u.why = lazy.details({ class: 'why why-query' }, u.whySummary, () => null);
     u.tools.append(u.copy, u.why);
     const form = el('form', { role: 'search', class: 'query-row' }, u.label, u.input, u.go);
-    u.section.append(form, u.cutNotice, u.lockLine, u.pickers, u.error, u.modelNotice, u.status, u.tools, u.copyStatus, u.copyBox, u.results);
+    u.section.append(form, u.cutNotice, u.linkNotice, u.lockLine, u.pickers, u.error, u.modelNotice, u.status, u.tools, u.copyStatus, u.copyBox, u.results);
     root.append(el('link', { rel: 'stylesheet', href: new URL('chsr-search.css', BASE).href }), u.section);
     // Search as you type as the study page does: at every keystroke once the shards are loaded,
     // else once typing pauses; the status region announces once typing pauses.
@@ -173,6 +180,7 @@ export class ChsrSearchElement extends HTMLElement {
     ui.results.setAttribute('aria-label', t('results.label'));
     if (this.statusThunk) ui.status.textContent = this.statusThunk();
     if (this.cutThunk) ui.cutNotice.textContent = this.cutThunk();
+    if (this.linkThunk) ui.linkNotice.textContent = this.linkThunk();
     if (this.errorThunk) ui.error.textContent = this.errorThunk();
     // Not while starting: start shows the pickers once the scope is checked.
     if (this.ctl.client && !this.ui.input.disabled && this.dataset.state !== 'loading') this.renderPickers();
@@ -252,10 +260,54 @@ export class ChsrSearchElement extends HTMLElement {
       return;
     }
     this.ui.input.disabled = false;
+    this.readLink();
     this.renderPickers();
     this.setStatus(() => this.t('status.cleared'));
     this.dataset.state = 'ready';
     if (this.ui.input.value.trim()) this.search(false);
+  }
+
+  // `sync-url`, once, at the first start: the query and the picks of the page's link. A locked
+  // field is the author's (a link cannot change it); a picked value the library does not have
+  // is left out of the scope, and the box says so.
+  readLink() {
+    if (!this.hasAttribute('sync-url') || this.linkRead) return;
+    this.linkRead = true;
+    const lock = this.lock;
+    const { query, scope } = linkState(new URLSearchParams(window.location.search), this.linkFields(lock));
+    const { scope: ok, unknown } = this.ctl.checkScope(withLock(scope, lock));
+    this.chosen = Object.fromEntries(Object.entries(scope).filter(([f]) => f in ok));
+    if (query) {
+      this.ui.input.value = query;
+      this.checkQueryLength();
+    }
+    this.setLinkNotice(unknown.length ? () => scopeErrorText(this.t, unknown[0]) : null);
+  }
+
+  /** The fields a link may set: the pickable ones the author did not lock. */
+  linkFields(lock = this.lock) {
+    return PICKABLE.filter((f) => !(f in lock));
+  }
+
+  setLinkNotice(thunk) {
+    this.linkThunk = thunk;
+    this.ui.linkNotice.textContent = thunk ? thunk() : '';
+    this.ui.linkNotice.hidden = !thunk;
+  }
+
+  // `sync-url`: the page's URL says what the box shows (the query and the picks), once typing
+  // pauses. Replaced, not pushed: the host page's history stays its own, and Back leaves the page
+  // at the search last shown.
+  linkLater() {
+    if (!this.hasAttribute('sync-url')) return;
+    clearTimeout(this.linkTimer);
+    this.linkTimer = setTimeout(() => {
+      const { pathname, search, hash } = window.location;
+      const params = setLinkState(new URLSearchParams(search), this.ui.input.value.trim(), this.currentChoice(), this.linkFields());
+      const s = params.toString();
+      const url = `${pathname}${s ? `?${s}` : ''}${hash}`;
+      if (url !== `${pathname}${search}${hash}`) window.history.replaceState(window.history.state, '', url);
+    }, 300);
   }
 
   // What the pickers were last built from: the language, the choice, the lock and the shards loaded.
@@ -284,8 +336,10 @@ export class ChsrSearchElement extends HTMLElement {
       select.value = facet.selected || '';
       select.addEventListener('change', () => {
         this.chosen = this.currentChoice();
+        this.setLinkNotice(null);
         this.renderPickers();
         if (this.ui.input.value.trim()) this.search(true);
+        else this.linkLater();
       });
       this.selects[f] = select;
       pickers.push(el('label', { for: id, class: 'picker' }, el('span', {}, t.field(f)), select));

@@ -30,6 +30,31 @@ export function withLock(scope, lock = {}) {
   return fields.length ? { ...scope, ...lock, lock: fields } : { ...scope };
 }
 
+/**
+ * What a link says: the query (`q`) and the scope values of `fields` in URL search parameters
+ * (`params`), as written (the engine checks them: Controller.checkScope). The study page's links
+ * and `<chsr-search sync-url>`'s share this form: `?q=…&subject=…&level=…`.
+ */
+export function linkState(params, fields) {
+  const scope = {};
+  for (const f of fields) if (params.get(f)) scope[f] = params.get(f);
+  return { query: params.get('q') || '', scope };
+}
+
+/**
+ * `params` (URLSearchParams, changed in place and returned) made to say `query` and the values
+ * `scope` gives for `fields` (a field without a value is removed); other parameters are kept.
+ */
+export function setLinkState(params, query, scope, fields) {
+  if (query) params.set('q', query);
+  else params.delete('q');
+  for (const f of fields) {
+    if (scope[f]) params.set(f, scope[f]);
+    else params.delete(f);
+  }
+  return params;
+}
+
 /** Whether a scope locks `field` (`lock`: an array or a comma-separated string). */
 function isLocked(scope, field) {
   const lock = Array.isArray(scope.lock) ? scope.lock : String(scope.lock || '').split(',');

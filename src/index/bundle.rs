@@ -206,7 +206,7 @@ pub fn page_html(site: &SitePage, lang: &str) -> String {
   <p>{intro}</p>
 </header>
 <main>
-  <chsr-search manifest=\"shards/manifest.json\" lang=\"{lang}\" k=\"10\" link-target=\"_self\"></chsr-search>
+  <chsr-search manifest=\"shards/manifest.json\" lang=\"{lang}\" k=\"10\" link-target=\"_self\" sync-url></chsr-search>
 </main>
 <footer>
 {foot}</footer>
@@ -221,7 +221,7 @@ pub fn page_html(site: &SitePage, lang: &str) -> String {
 /// The README written into the bundle.
 fn readme(lang: &str) -> String {
     format!(
-        "# Search bundle made by `chsr index`\n\nUpload this folder with the site (it is self-contained: the search page `index.html`, the\n`<chsr-search>` element and its modules, the Wasm package in `pkg/`, and the index in `shards/`).\nEverything runs in the visitor's browser; no server code.\n\nTo add the search box to any page of the site:\n\n```html\n<script type=\"module\" src=\"/PATH/TO/THIS/FOLDER/chsr-search.js\"></script>\n<chsr-search manifest=\"/PATH/TO/THIS/FOLDER/shards/manifest.json\" lang=\"{lang}\"></chsr-search>\n```\n\nScope attributes (`subject`, `level`, `doc-type`, `chapter`, `year`, `paper`, `exam`) lock the box to\npart of the course.\n"
+        "# Search bundle made by `chsr index`\n\nUpload this folder with the site (it is self-contained: the search page `index.html`, the\n`<chsr-search>` element and its modules, the Wasm package in `pkg/`, and the index in `shards/`).\nEverything runs in the visitor's browser; no server code.\n\nTo add the search box to any page of the site:\n\n```html\n<script type=\"module\" src=\"/PATH/TO/THIS/FOLDER/chsr-search.js\"></script>\n<chsr-search manifest=\"/PATH/TO/THIS/FOLDER/shards/manifest.json\" lang=\"{lang}\"></chsr-search>\n```\n\nScope attributes (`subject`, `level`, `doc-type`, `chapter`, `year`, `paper`, `exam`) lock the box to\npart of the course.\n\nA link can open the search page with a question asked: `index.html?q=QUESTION&level=LEVEL`\n(the picks `subject`, `level`, `doc_type`, `chapter`, `year`, `paper`, with the values of the index,\ne.g. a source's `level` in chsr.toml; a value the index lacks is left out, and the page says so); the\npage keeps its address in step with the search shown, so a search can be shared or bookmarked. A\nsite's own search form can send its visitors there without any script:\n\n```html\n<form action=\"/PATH/TO/THIS/FOLDER/\" method=\"get\"><input type=\"search\" name=\"q\"></form>\n```\n"
     )
 }
 

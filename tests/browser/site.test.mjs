@@ -45,6 +45,9 @@ const HOST = `<!doctype html><html lang="fr"><head><meta charset="utf-8"><title>
 <chsr-search id="box" manifest="chsr/shards/manifest.json" subject="informatique (NSI)" level="premiere" lang="fr"></chsr-search>
 </body></html>`;
 
+// The same box with `sync-url`: a link's query is asked at once, its picks never widen the lock.
+const LINKED_HOST = HOST.replace('lang="fr"></chsr-search>', 'lang="fr" sync-url></chsr-search>');
+
 before(async () => {
   const cli = `${ROOT}target/release/chsr`;
   if (!existsSync(cli) || !existsSync(`${ROOT}www/pkg/chsr_bg.wasm`)) throw new Error('run scripts/build-site first');
@@ -53,6 +56,7 @@ before(async () => {
   writeFileSync(join(dir, 'chsr.toml'), CONFIG);
   execFileSync(cli, ['index', '--config', join(dir, 'chsr.toml'), '--out', join(dir, 'chsr'), '--pkg', `${ROOT}www/pkg`], { stdio: 'ignore' });
   writeFileSync(join(dir, 'revisions.html'), HOST);
+  writeFileSync(join(dir, 'revisions-lien.html'), LINKED_HOST);
   server = await serve(dir);
   browser = await launch();
 });
@@ -144,5 +148,87 @@ test('a première-locked box on a course page never shows or downloads terminale
   const terminale = manifest.shards.filter((s) => s.level === 'terminale').map((s) => s.file);
   assert.ok(terminale.length > 0);
   assert.ok(!shards.some((u) => terminale.some((f) => u.endsWith(f))), `downloaded ${shards}`);
+  await context.close();
+});
+
+// Waits for the box's search count to pass `n`, then the search to be over.
+async function searchedPast(page, sel, n) {
+  await page.waitForFunction(([s, k]) => Number(document.querySelector(s).dataset.searches || 0) > k
+    && document.querySelector(s).dataset.state !== 'searching', [sel, n], { timeout: 30_000 });
+  return page.$$eval(`${sel} >> li.card`, (l) => l.map((c) => ({ id: c.dataset.id, level: c.dataset.level })));
+}
+
+test('a link to the bundle page asks its question at once, and the address follows the search shown', async () => {
+  const context = await browser.newContext({ locale: 'fr-FR' });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  const sel = 'chsr-search';
+  const q = "Qu'est-ce qu'un invariant de boucle dans le tri par insertion ?";
+  // What a site's search form (`<form action=… method=get><input name=q>`) or a shared link sends;
+  // the page's own parameters and anchor (`from`, `#haut`) are not the box's.
+  await page.goto(`${server.url}chsr/?${new URLSearchParams({ q, level: 'premiere', from: 'menu' })}#haut`);
+  const cards = await searchedPast(page, sel, 0);
+  assert.equal(await page.inputValue(`${sel} input[type="search"]`), q);
+  assert.equal(await page.inputValue(`${sel} select[id$="-level"]`), 'premiere');
+  assert.ok(cards.length > 0 && cards.every((c) => c.level === 'premiere'), JSON.stringify(cards));
+  assert.match(cards[0].id, /4\.3_Tri_par_insertion\/cours/);
+  assert.equal(await page.isHidden(`${sel} p.link-notice`), true);
+  // The student asks something else and picks terminale: the address says so (the link to give
+  // a classmate, or what Back returns to), the page's own parameter and anchor kept.
+  await page.selectOption(`${sel} select[id$="-level"]`, 'terminale');
+  const again = await boxSearch(page, sel, 'arbre binaire de recherche');
+  assert.ok(again.length > 0 && again.every((c) => c.level === 'terminale'), JSON.stringify(again));
+  await page.waitForFunction(() => new URLSearchParams(window.location.search).get('q') === 'arbre binaire de recherche');
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.get('level'), 'terminale');
+  assert.equal(url.searchParams.get('from'), 'menu');
+  assert.equal(url.hash, '#haut');
+  // Reloading that address shows the same search.
+  await page.reload();
+  const reloaded = await searchedPast(page, sel, 0);
+  assert.deepEqual(reloaded.map((c) => c.id), again.map((c) => c.id));
+  assert.deepEqual(errors.filter((e) => !/Failed to load resource/.test(e)), []);
+  await context.close();
+});
+
+test('a link naming a level the library lacks says so and searches without it', async () => {
+  const context = await browser.newContext({ locale: 'fr-FR' });
+  const page = await context.newPage();
+  const sel = 'chsr-search';
+  await page.goto(`${server.url}chsr/?${new URLSearchParams({ q: 'arbre binaire de recherche', level: 'seconde' })}`);
+  const cards = await searchedPast(page, sel, 0);
+  assert.ok(cards.length > 0, 'no result');
+  assert.match(await page.textContent(`${sel} p.link-notice`), /seconde/);
+  assert.equal(await page.inputValue(`${sel} select[id$="-level"]`), '');
+  // The address says what is shown: no level.
+  await page.waitForFunction(() => !new URLSearchParams(window.location.search).has('level'));
+  // A pick is the student's answer to the notice: it goes.
+  await page.selectOption(`${sel} select[id$="-level"]`, 'terminale');
+  await page.waitForSelector(`${sel} p.link-notice[hidden]`, { state: 'attached' });
+  await context.close();
+});
+
+test("a link never widens a box's lock, and a box without sync-url ignores the page's address", async () => {
+  const context = await browser.newContext({ locale: 'fr-FR' });
+  const page = await context.newPage();
+  const shards = [];
+  page.on('request', (r) => { if (/\.chsrv?$/.test(r.url())) shards.push(r.url()); });
+  const manifest = await (await page.request.get(`${server.url}chsr/shards/manifest.json`)).json();
+  const terminale = manifest.shards.filter((s) => s.level === 'terminale').map((s) => s.file);
+  const link = new URLSearchParams({ q: 'arbre binaire de recherche', level: 'terminale' });
+  // With sync-url: the question is asked, inside the première lock; the locked level's parameter is
+  // neither read nor rewritten.
+  await page.goto(`${server.url}revisions-lien.html?${link}`);
+  const cards = await searchedPast(page, '#box', 0);
+  assert.equal(await page.inputValue('#box input[type="search"]'), 'arbre binaire de recherche');
+  assert.ok(cards.every((c) => c.level === 'premiere'), JSON.stringify(cards));
+  assert.ok(!shards.some((u) => terminale.some((f) => u.endsWith(f))), `downloaded ${shards}`);
+  await page.waitForTimeout(500);
+  assert.equal(new URL(page.url()).searchParams.get('level'), 'terminale');
+  // Without: the page's address is the host's own business.
+  await page.goto(`${server.url}revisions.html?${link}`);
+  await page.waitForSelector('#box[data-state="ready"]', { timeout: 30_000 });
+  assert.equal(await page.inputValue('#box input[type="search"]'), '');
+  assert.equal(await page.getAttribute('#box', 'data-searches'), null);
   await context.close();
 });
