@@ -12,6 +12,10 @@
 // time from the page's HTML to the element being ready (`html_to_ready_ms`), from Enter to the
 // first result (`enter_to_first_ms`), and the same two on the throttled slow phone of run.mjs
 // (1.6 Mbps, 150 ms RTT, CPU 4x).
+// Then the same student from a link (`index.html?q=…&level=…`, the element's `sync-url`: what a
+// shared search or a site's own search form opens): the time from the page's HTML to the first
+// result (`link_html_to_first_ms`, the measure of the demo's `html_to_first_ms`), the bytes sent
+// before it (`link_served_bytes`), and the time throttled (`throttled_link_html_to_first_ms`).
 //
 //   node tests/bench/site-bundle.mjs --bundle DIR [--queries FILE] [--out FILE] [--rounds N]
 //
@@ -47,8 +51,8 @@ const origin = `http://127.0.0.1:${server.address().port}`;
 const browser = await launch();
 const median = (xs) => { const v = [...xs].sort((a, b) => a - b); return v[Math.floor(v.length / 2)]; };
 
-/** One student: open the page, pick the level, type the query, Enter; what it took. */
-async function run(shard, q, throttle) {
+/** A new browser context (empty cache) and page, on the slow phone when `throttle`. */
+async function open(throttle) {
   const ctx = await browser.newContext();
   const page = await ctx.newPage();
   if (throttle) {
@@ -59,6 +63,21 @@ async function run(shard, q, throttle) {
     });
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
   }
+  return { ctx, page };
+}
+
+/** What the server sent up to `t` (Date.now() clock). */
+function sentBefore(t) {
+  const before = log.filter((e) => e.t <= t);
+  return {
+    served_bytes: before.reduce((a, e) => a + e.bytes, 0), served_requests: before.length,
+    served_files: before.map((e) => `${e.path} ${e.bytes}`),
+  };
+}
+
+/** One student: open the page, pick the level, type the query, Enter; what it took. */
+async function run(shard, q, throttle) {
+  const { ctx, page } = await open(throttle);
   log.length = 0;
   await page.goto(`${origin}/index.html`);
   await page.waitForSelector('chsr-search[data-state="ready"]', { timeout: 60_000 });
@@ -72,13 +91,24 @@ async function run(shard, q, throttle) {
   await page.press('chsr-search input[type="search"]', 'Enter');
   const firstAt = await page.evaluate(() => window.__first);
   const shown = await page.$$eval('chsr-search li.card', (l) => l.length);
-  const before = log.filter((e) => e.t <= firstAt);
   await ctx.close();
-  return {
-    html_to_ready_ms: Math.round(readyAt), enter_to_first_ms: firstAt - enter, results: shown,
-    served_bytes: before.reduce((a, e) => a + e.bytes, 0), served_requests: before.length,
-    served_files: before.map((e) => `${e.path} ${e.bytes}`),
-  };
+  return { html_to_ready_ms: Math.round(readyAt), enter_to_first_ms: firstAt - enter, results: shown, ...sentBefore(firstAt) };
+}
+
+/** One student from a link naming the query and the level: from the page's HTML to the first result. */
+async function runLink(shard, q, throttle) {
+  const { ctx, page } = await open(throttle);
+  // Listening before any script of the page runs.
+  await page.addInitScript(() => {
+    window.__first = new Promise((ok) => document.addEventListener('chsr-results', () => ok({ at: performance.now(), now: Date.now() }), { once: true }));
+  });
+  log.length = 0;
+  await page.goto(`${origin}/index.html?${new URLSearchParams({ q: q.query, level: shard.level })}`);
+  const first = await page.evaluate(() => window.__first);
+  const html = await page.evaluate(() => performance.getEntriesByType('navigation')[0].responseEnd);
+  const shown = await page.$$eval('chsr-search li.card', (l) => l.length);
+  await ctx.close();
+  return { html_to_first_ms: Math.round(first.at - html), results: shown, ...sentBefore(first.now) };
 }
 
 const rows = [];
@@ -89,15 +119,23 @@ for (const shard of manifest.shards) {
   for (let i = 0; i < ROUNDS; i++) runs.push(await run(shard, q, false));
   const slow = [];
   for (let i = 0; i < ROUNDS; i++) slow.push(await run(shard, q, true));
+  const linked = [];
+  for (let i = 0; i < ROUNDS; i++) linked.push(await runLink(shard, q, false));
+  const slowLinked = [];
+  for (let i = 0; i < ROUNDS; i++) slowLinked.push(await runLink(shard, q, true));
   const row = {
     subject: shard.subject, level: shard.level, query: q.id, results: runs[0].results,
     served_bytes: runs[0].served_bytes, served_requests: runs[0].served_requests, served_files: runs[0].served_files,
     html_to_ready_ms: median(runs.map((r) => r.html_to_ready_ms)), enter_to_first_ms: median(runs.map((r) => r.enter_to_first_ms)),
     throttled_html_to_ready_ms: median(slow.map((r) => r.html_to_ready_ms)), throttled_enter_to_first_ms: median(slow.map((r) => r.enter_to_first_ms)),
+    link_results: linked[0].results, link_served_bytes: linked[0].served_bytes, link_served_requests: linked[0].served_requests,
+    link_html_to_first_ms: median(linked.map((r) => r.html_to_first_ms)), link_html_to_first_ms_runs: linked.map((r) => r.html_to_first_ms),
+    throttled_link_html_to_first_ms: median(slowLinked.map((r) => r.html_to_first_ms)),
   };
   rows.push(row);
   if (args.includes('--files')) for (const f of row.served_files) console.log(`    ${f}`);
   console.log(`site bundle ${row.subject}/${row.level} (${q.id}): ${(row.served_bytes / 1000).toFixed(1)} kB in ${row.served_requests} requests before the first result (${row.results} results); HTML → ready ${row.html_to_ready_ms} ms, Enter → first result ${row.enter_to_first_ms} ms; throttled slow phone: HTML → ready ${row.throttled_html_to_ready_ms} ms, Enter → first result ${row.throttled_enter_to_first_ms} ms`);
+  console.log(`    from a link (?q=…&level=${row.level}): ${(row.link_served_bytes / 1000).toFixed(1)} kB in ${row.link_served_requests} requests before the first result (${row.link_results} results); HTML → first result ${row.link_html_to_first_ms} ms [${row.link_html_to_first_ms_runs.join(', ')}]; throttled ${row.throttled_link_html_to_first_ms} ms`);
 }
 await browser.close();
 server.close();
