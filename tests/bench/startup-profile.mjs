@@ -124,7 +124,22 @@ async function visit(ctx) {
       ? inner.filter((x) => dur(x) >= 0.5).sort((a, b) => a.start - b.start)
         .map((x) => `\n            ${(x.start - info.html).toFixed(1).padStart(7)} +${dur(x).toFixed(1).padStart(5)} ${x.name} ${JSON.stringify(x.e.args?.data || x.e.args || {}).slice(0, 120)}`).join('')
       : '';
-    timeline.push(`${(e.start - info.html).toFixed(1).padStart(7)} +${dur(e).toFixed(1).padStart(6)}  ${e.name}: ${longest.join('; ')}${nested}`);
+    // With --cpu, the page's own functions that ran in a long task: per sample, the innermost
+    // frame of a page script (what the page was doing when the engine or the browser ran).
+    let own = '';
+    if (cpu && dur(e) >= 15) {
+      const by = {};
+      for (const { ts, ms, id } of cpu.samples) {
+        const at = t(ts);
+        if (at < e.start || at > e.end) continue;
+        let n = cpu.byId.get(id);
+        while (n && !/\.js$/.test(n.callFrame.url)) n = cpu.byId.get(n.parent);
+        const key = n ? `${n.callFrame.functionName || '(anonymous)'}@${n.callFrame.lineNumber + 1}:${n.callFrame.columnNumber + 1}` : '(browser)';
+        by[key] = (by[key] || 0) + ms;
+      }
+      own = `\n            page functions: ${Object.entries(by).sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, v]) => `${k} ${v.toFixed(1)}`).join('; ')}`;
+    }
+    timeline.push(`${(e.start - info.html).toFixed(1).padStart(7)} +${dur(e).toFixed(1).padStart(6)}  ${e.name}: ${longest.join('; ')}${nested}${own}`);
   }
   // Self time by event name (an event's duration less its children's), inside the window: where
   // the main thread's time goes whatever task it ran in (--self).
