@@ -95,6 +95,76 @@ pub fn score_sections(
     score(pool, terms, section_idf, true)
 }
 
+/// How much of the query each admitted chunk holds: the IDF of the terms it contains over the IDF
+/// of every term the pool's shards hold (BM25's IDF over chunks), from 0 to 1, for the chunks
+/// holding at least one term; unsorted, as [`score_all`]. Term frequency and length play no
+/// part: a chunk covers the query whole when it holds every term the collection knows, as an
+/// exercise statement covers the same statement pasted as a question.
+pub fn coverage(pool: &[PoolShard<'_>], terms: &[String]) -> Vec<Scored> {
+    let (ids, idf) = term_idf(pool, terms);
+    let whole: f64 = idf.iter().filter(|w| **w > 0.0).sum();
+    if whole <= 0.0 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (si, p) in pool.iter().enumerate() {
+        if p.gate.count() == 0 {
+            continue;
+        }
+        let mut acc: Vec<f64> = vec![0.0; p.index.doc_len.len()];
+        let mut touched: Vec<u32> = Vec::new();
+        for (ti, id) in ids[si].iter().enumerate() {
+            let Some(id) = id else { continue };
+            for (doc, _) in p.index.postings(*id).flatten() {
+                if !p.gate.contains(doc as usize) {
+                    continue;
+                }
+                let slot = &mut acc[doc as usize];
+                if *slot == 0.0 {
+                    touched.push(doc);
+                }
+                *slot += idf[ti];
+            }
+        }
+        out.extend(touched.into_iter().map(|doc| Scored {
+            shard: si,
+            doc,
+            score: (acc[doc as usize] / whole) as f32,
+        }));
+    }
+    out
+}
+
+/// Each term's id in each pool shard, and its BM25 IDF over the chunks of the pool's shards (0
+/// for a term no shard holds).
+fn term_idf(pool: &[PoolShard<'_>], terms: &[String]) -> (Vec<Vec<Option<usize>>>, Vec<f64>) {
+    let n: u64 = pool.iter().map(|p| p.index.doc_len.len() as u64).sum();
+    let ids: Vec<Vec<Option<usize>>> = pool
+        .iter()
+        .map(|p| terms.iter().map(|t| p.index.term_id(t)).collect())
+        .collect();
+    let idf = (0..terms.len())
+        .map(|ti| {
+            let df: u64 = pool
+                .iter()
+                .zip(&ids)
+                .filter_map(|(p, id)| id[ti].map(|i| p.index.df[i] as u64))
+                .sum();
+            if df == 0 {
+                0.0
+            } else {
+                idf_of(n, df)
+            }
+        })
+        .collect();
+    (ids, idf)
+}
+
+/// BM25's IDF of a term held by `df` of `n` documents.
+fn idf_of(n: u64, df: u64) -> f64 {
+    ((n as f64 - df as f64 + 0.5) / (df as f64 + 0.5)).ln_1p()
+}
+
 /// The admitted length of each section of each pool shard (by section number) and the average
 /// over the sections that have admitted chunks.
 fn section_lengths(pool: &[PoolShard<'_>]) -> (Vec<Vec<f64>>, f64) {
@@ -147,7 +217,6 @@ fn score(
         .iter()
         .map(|p| terms.iter().map(|t| p.index.term_id(t)).collect())
         .collect();
-    let idf_of = |n: u64, df: u64| ((n as f64 - df as f64 + 0.5) / (df as f64 + 0.5)).ln_1p();
     let mut idf: Vec<f64> = (0..terms.len())
         .map(|ti| {
             let df: u64 = pool
@@ -350,6 +419,57 @@ pub fn sort_and_cut<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn coverage_is_the_share_of_the_query_a_chunk_holds() {
+        let lines: Vec<String> = [
+            "latent heat fusion",
+            "latent heat",
+            "pressure gauge",
+            "heat",
+        ]
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            serde_json::json!({"id": format!("c:{i}"), "text": t, "subject": "s",
+                    "level": "l", "lang": "en", "doc_type": "exercise"})
+            .to_string()
+        })
+        .collect();
+        let chunks = crate::corpus::parse_jsonl("t.jsonl", &lines.join("\n")).unwrap();
+        let out = crate::build::build(&chunks, &crate::build::BuildOptions::default());
+        let payload = crate::format::decode_shard(&out.shards[0].bytes).unwrap();
+        let doc = |id: &str| payload.chunks.iter().position(|c| c.id == id).unwrap();
+        let mut gate = crate::gate::Bitset::empty(payload.chunks.len());
+        for id in ["c:0", "c:1", "c:2"] {
+            gate.insert(doc(id));
+        }
+        let pool = [PoolShard {
+            index: &payload.lexical,
+            k1: payload.params.k1,
+            b: payload.params.b,
+            total_len: payload.lexical.total_len(),
+            gate: &gate,
+            sections: &[],
+            section_units: 4,
+        }];
+        // "quark" is in no chunk: it weighs nothing.
+        let terms: Vec<String> = ["latent", "heat", "fusion", "quark"]
+            .map(String::from)
+            .into();
+        let all = coverage(&pool, &terms);
+        let of = |id: &str| {
+            all.iter()
+                .find(|s| s.doc as usize == doc(id))
+                .map(|s| s.score)
+        };
+        assert!((of("c:0").unwrap() - 1.0).abs() < 1e-6, "{all:?}");
+        let part = of("c:1").unwrap();
+        assert!(part > 0.3 && part < 0.9, "{part}");
+        // No term: not listed; not admitted (c:3, "heat"): never scored.
+        assert_eq!(of("c:2"), None);
+        assert_eq!(of("c:3"), None);
+    }
 
     #[test]
     fn section_idf_favours_a_term_that_fills_one_section() {

@@ -232,7 +232,7 @@ fn explain_inner(
                     v.excluded_by.as_deref().unwrap_or("?"),
                     effective
                 );
-            } else if v.bm25_rank.is_none() && v.dense_rank.is_none() {
+            } else if v.bm25_rank.is_none() && v.dense_rank.is_none() && v.fused_rank.is_none() {
                 v.verdict = "candidate_recall".into();
                 v.explanation = format!(
                     "admitted, but neither BM25 nor the dense path ranked it in its top {}",

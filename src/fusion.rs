@@ -27,6 +27,8 @@ pub enum Source {
     Label,
     /// Nearest vectors over the gated pool.
     Dense,
+    /// Admissible corrections ranked by the BM25 score of the exercise each answers.
+    Answers,
 }
 
 /// A ranked list of keys from one [`Source`].
@@ -51,7 +53,7 @@ pub fn fuse<K: Clone + PartialEq, I: Ord>(
         .iter()
         .map(|l| match l.source {
             Source::Dense => dense_weight,
-            Source::Bm25 | Source::Label => 1.0,
+            Source::Bm25 | Source::Label | Source::Answers => 1.0,
         })
         .collect();
     weighted_rrf(&keys, &weights, k, id_of)

@@ -487,7 +487,7 @@ fn the_paper_ladder_and_chsrs_steps_end_at_f() {
         fd.stages.dense && fd.dense_weight == 0.1,
         "F+dense adds the dense list at 0.1"
     );
-    let mut last = eval::system("E+evidence", 8).unwrap().opts;
+    let mut last = eval::system("E+answers", 8).unwrap().opts;
     assert_ne!(last, eval::system("F", 8).unwrap().opts);
     last.dense_weight = f.dense_weight;
     last.stages.dense = false;

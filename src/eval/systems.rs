@@ -20,7 +20,8 @@ pub const SYSTEMS: &[&str] = &["A", "B", "B+", "C", "D", "E", "F"];
 
 /// chsr's additions to the paper's E, one at a time and cumulative (the second ladder of the
 /// report): section evidence; the exercise and other-answer priors with section coverage; label
-/// lists and boosts; query hints as hard scope constraints; the evidence trigger. The dense list
+/// lists and boosts; query hints as hard scope constraints; the evidence trigger; corrections
+/// found by their question (the answers list). The dense list
 /// switched off then gives F exactly (F is lexical-only by default: its dense list adds no
 /// nDCG@8, docs/benchmark.md).
 pub const STEPS: &[&str] = &[
@@ -29,6 +30,7 @@ pub const STEPS: &[&str] = &[
     "E+labels",
     "E+hints",
     "E+evidence",
+    "E+answers",
 ];
 
 /// Lexical-only baselines, F with another relaxation (`F-paper`: the paper's four-case
@@ -69,6 +71,9 @@ fn e_plus(n: usize) -> SearchOptions {
     }
     if n >= 5 {
         o.trigger = f.trigger;
+    }
+    if n >= 6 {
+        o.stages.answers = true;
     }
     o
 }

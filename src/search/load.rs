@@ -124,6 +124,10 @@ pub struct Shard {
     pub sections: Vec<u32>,
     /// Its distinct sections plus its chunks without one (section IDF's N), computed at load.
     pub section_units: u64,
+    /// For each chunk, the position of the chunk it answers in this shard (a correction's
+    /// exercise: its `answers` id), or [`NO_ANSWER`]; empty when no chunk answers one. Computed
+    /// at load for the answers list ([`Library::pass`]).
+    pub answers: Vec<u32>,
     /// The shard's text blocks as (first chunk, chunks), from the shard itself: one text part
     /// each. Empty when the text is inside the shard.
     pub text_blocks: Vec<(u32, u32)>,
@@ -146,6 +150,31 @@ pub struct Shard {
 
 /// [`Shard::sections`] of a chunk without a section (the same marker BM25's section IDF reads).
 pub use crate::bm25::NO_SECTION;
+
+/// [`Shard::answers`] of a chunk that answers no chunk of its shard.
+pub const NO_ANSWER: u32 = u32::MAX;
+
+/// [`Shard::answers`]: for each chunk, the position of the chunk its `answers` id names, or
+/// [`NO_ANSWER`]; empty when no chunk names one.
+fn answered(chunks: &[ChunkRecord]) -> Vec<u32> {
+    if chunks.iter().all(|c| c.answers.is_none()) {
+        return Vec::new();
+    }
+    let at: std::collections::HashMap<&str, u32> = chunks
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.id.as_str(), i as u32))
+        .collect();
+    chunks
+        .iter()
+        .map(|c| {
+            c.answers
+                .as_deref()
+                .and_then(|id| at.get(id).copied())
+                .unwrap_or(NO_ANSWER)
+        })
+        .collect()
+}
 
 /// Numbers the distinct section keys of `chunks` (in order of first appearance).
 fn section_numbers(chunks: &[ChunkRecord]) -> Vec<u32> {
@@ -442,6 +471,7 @@ impl Library {
         let total_len = payload.lexical.total_len();
         let sections = section_numbers(&payload.chunks);
         let section_units = section_units(&sections);
+        let answers = answered(&payload.chunks);
         let text_loaded = vec![false; text_blocks.len()];
         self.shards[i] = Some(Shard {
             entry,
@@ -451,6 +481,7 @@ impl Library {
             dense,
             sections,
             section_units,
+            answers,
             text_blocks,
             text: Vec::new(),
             text_loaded,

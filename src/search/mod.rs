@@ -36,7 +36,7 @@ pub use error::{LoadError, SearchError};
 pub use facets::{Facet, FacetValue};
 #[cfg(not(target_arch = "wasm32"))]
 pub use load::missing_shard_message;
-pub use load::{ModelEmbedder, QueryEmbedder, Shard, NO_SECTION};
+pub use load::{ModelEmbedder, QueryEmbedder, Shard, NO_ANSWER, NO_SECTION};
 pub use options::{
     SearchOptions, Stages, Variant, DEFAULT_DENSE_WEIGHT, DEFAULT_SECTION_DOC, DEFAULT_SECTION_IDF,
     DEFAULT_SECTION_WEIGHT, MAX_K,

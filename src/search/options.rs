@@ -23,6 +23,13 @@ pub const DEFAULT_SECTION_WEIGHT: f64 = 0.8;
 /// "Section documents").
 pub const DEFAULT_SECTION_DOC: f64 = 0.5;
 
+/// Default of [`SearchOptions::answers_coverage`]: a pasted statement holds its own exercise
+/// whole, a neighbour's rarely. On the two NSI course sites (159 dev queries, `chsr index`) any
+/// value from 0.8 to 0.9 gives F nDCG@8 0.697 (0.675 without the list; 0.95: 0.694); on OpenCERB
+/// dev, whose mark-scheme questions are withheld from the corpus, 0.85 and above change no list
+/// (0.8: nDCG@8 0.705 → 0.703). The higher end of the plateau (docs/benchmark.md).
+pub const DEFAULT_ANSWERS_COVERAGE: f64 = 0.9;
+
 /// Default [`SearchOptions::section_idf`]: chosen by two-fold cross-validation over 0–1 (fold 1
 /// chose 0.75, fold 2 0.9; `docs/benchmark.md`, "Section IDF").
 pub const DEFAULT_SECTION_IDF: f64 = 0.75;
@@ -83,6 +90,9 @@ pub struct Stages {
     pub hints: bool,
     /// A label the query names ("Table 4.1") adds the chunks carrying it as a fused list.
     pub labels: bool,
+    /// Corrections are also found by their question: the admissible chunks that answer an
+    /// exercise of their shard, ranked by that exercise's BM25 score, form a fused list.
+    pub answers: bool,
     /// Progressive scope relaxation.
     pub relax: bool,
 }
@@ -137,6 +147,7 @@ impl Variant {
             understand: false,
             hints: false,
             labels: false,
+            answers: false,
             relax: false,
         };
         match self {
@@ -170,6 +181,7 @@ impl Variant {
                 understand: true,
                 hints: true,
                 labels: true,
+                answers: true,
                 relax: true,
                 ..base
             },
@@ -232,6 +244,9 @@ pub struct SearchOptions {
     /// [`crate::bm25::score_sections`]) in its evidence, from 0 (its best chunk only) to 1, when
     /// the stages include [`Stages::sections`].
     pub section_doc: f64,
+    /// The answers list ([`Stages::answers`]): the share of a query's IDF an exercise must hold
+    /// ([`crate::bm25::coverage`]) for its corrections to be found by it, 0–1.
+    pub answers_coverage: f64,
     /// A query vector from the caller, for shards built with vectors brought with the corpus.
     pub query_vector: Option<Vec<f32>>,
     /// The model id of `query_vector` (must equal the corpus vectors' model).
@@ -433,6 +448,7 @@ impl Default for SearchOptions {
             section_weight: DEFAULT_SECTION_WEIGHT,
             section_idf: DEFAULT_SECTION_IDF,
             section_doc: DEFAULT_SECTION_DOC,
+            answers_coverage: DEFAULT_ANSWERS_COVERAGE,
             query_vector: None,
             vector_model: None,
         }

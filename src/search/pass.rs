@@ -5,7 +5,7 @@
 //! (`primary`) writes the trace's per-query facts.
 
 use super::query::Query;
-use super::{Key, Library, SearchOptions, Shard, Trace, NO_SECTION};
+use super::{Key, Library, SearchOptions, Shard, Trace, NO_ANSWER, NO_SECTION};
 use crate::analysis::{Lang, MAX_QUERY_TERMS};
 use crate::bm25::{self, PoolShard};
 use crate::clock::now_ms;
@@ -62,9 +62,14 @@ impl<'a> Pool<'a> {
 
     /// The pool as BM25 sees it: each shard's inverted index, parameters and gate.
     pub(crate) fn lexical(&self) -> Vec<PoolShard<'_>> {
+        self.lexical_over(&self.gates)
+    }
+
+    /// The pool's shards as BM25 sees them, each admitting `gates[i]` instead of its gate.
+    fn lexical_over<'b>(&'b self, gates: &'b [Bitset]) -> Vec<PoolShard<'b>> {
         self.shards
             .iter()
-            .zip(&self.gates)
+            .zip(gates)
             .map(|(s, g)| PoolShard {
                 index: &s.payload.lexical,
                 k1: s.payload.params.k1,
@@ -198,6 +203,11 @@ impl Library {
                 trace,
                 &mut lists,
             );
+        }
+        if st.lexical && st.answers {
+            // The query's own terms (the glossary's additions are not the student's question).
+            let own = &terms.terms[..terms.terms.len() - terms.expansion.len()];
+            answers_step(&pool, own, opts, &mut lists);
         }
         let t_lex = now_ms();
         trace.timings.lexical_ms += t_lex - t_gate;
@@ -450,6 +460,80 @@ impl Library {
 }
 
 /// Fusion step: reciprocal rank fusion of the typed lists (ties broken by id, then shard).
+/// The fewest distinct terms of a question the answers step reads as a pasted exercise: a
+/// shorter one is a search ("tableau des indices"), which many exercises hold whole.
+const ANSWERS_MIN_TERMS: usize = 8;
+
+/// Answers step: a correction found by its question. A correction rarely repeats its question's
+/// words (a mark scheme's "0.0122 M", a correction that is code), so when a student pastes a
+/// question and asks for corrections, the words match the exercise, which the scope leaves out,
+/// and not its correction. When an exercise that admissible corrections answer ([`Shard::answers`];
+/// one the scope does not admit itself) holds the question whole — at least
+/// `opts.answers_coverage` of its IDF ([`bm25::coverage`]: the pasted statement is that
+/// exercise) — its corrections form a list, best-covered first, fused with the others. The
+/// exercise is only evidence: only admissible chunks enter the list, as everywhere. A question
+/// that is no exercise's (a new one, or one the site does not have) gets no list: corrections of
+/// merely similar exercises would push the correction's own words down; nor does a question of
+/// fewer than [`ANSWERS_MIN_TERMS`] terms.
+fn answers_step(
+    pool: &Pool<'_>,
+    terms: &[String],
+    opts: &SearchOptions,
+    lists: &mut Vec<RankedList<Key>>,
+) {
+    if terms.len() < ANSWERS_MIN_TERMS {
+        return;
+    }
+    // The exercises the admissible corrections answer, and each exercise's corrections.
+    let mut asked: Vec<Bitset> = Vec::with_capacity(pool.shards.len());
+    let mut corrections: rustc_hash::FxHashMap<(usize, u32), Vec<u32>> = Default::default();
+    for (si, (s, g)) in pool.shards.iter().zip(&pool.gates).enumerate() {
+        let mut b = Bitset::empty(s.chunks().len());
+        if !s.answers.is_empty() {
+            for d in g.iter() {
+                let e = s.answers[d];
+                if e != NO_ANSWER && !g.contains(e as usize) {
+                    b.insert(e as usize);
+                    corrections.entry((si, e)).or_default().push(d as u32);
+                }
+            }
+        }
+        asked.push(b);
+    }
+    if corrections.is_empty() {
+        return;
+    }
+    let exercises = bm25::coverage(&pool.lexical_over(&asked), terms);
+    let mut scored: Vec<(f32, Key)> = exercises
+        .iter()
+        .filter(|e| f64::from(e.score) >= opts.answers_coverage)
+        .flat_map(|e| {
+            corrections[&(e.shard, e.doc)].iter().map(move |&doc| {
+                (
+                    e.score,
+                    Key {
+                        shard: e.shard,
+                        doc,
+                    },
+                )
+            })
+        })
+        .collect();
+    scored.sort_by(|a, b| {
+        b.0.total_cmp(&a.0)
+            .then_with(|| pool.id(a.1.shard, a.1.doc).cmp(pool.id(b.1.shard, b.1.doc)))
+            .then_with(|| a.1.shard.cmp(&b.1.shard))
+    });
+    if scored.is_empty() {
+        return;
+    }
+    scored.truncate(opts.window());
+    lists.push(RankedList {
+        source: Source::Answers,
+        keys: scored.into_iter().map(|(_, k)| k).collect(),
+    });
+}
+
 fn fuse_step(pool: &Pool<'_>, lists: &[RankedList<Key>], opts: &SearchOptions) -> Vec<Cand> {
     let shards: &[&Shard] = &pool.shards;
     fuse(lists, opts.dense_weight, opts.rrf_k, |k: &Key| {
