@@ -37,6 +37,7 @@ pub struct Scored {
 }
 
 /// One member of a pool: a shard's lexical index, its BM25 parameters and its gate.
+#[derive(Clone, Copy)]
 pub struct PoolShard<'a> {
     /// The shard's lexical index.
     pub index: &'a LexicalIndex,
@@ -101,36 +102,15 @@ pub fn score_sections(
 /// part: a chunk covers the query whole when it holds every term the collection knows, as an
 /// exercise statement covers the same statement pasted as a question.
 pub fn coverage(pool: &[PoolShard<'_>], terms: &[String]) -> Vec<Scored> {
-    let (ids, idf) = term_idf(pool, terms);
-    let whole: f64 = idf.iter().filter(|w| **w > 0.0).sum();
+    let whole: f64 = term_idf(pool, terms).1.iter().sum();
     if whole <= 0.0 {
         return Vec::new();
     }
-    let mut out = Vec::new();
-    for (si, p) in pool.iter().enumerate() {
-        if p.gate.count() == 0 {
-            continue;
-        }
-        let mut acc: Vec<f64> = vec![0.0; p.index.doc_len.len()];
-        let mut touched: Vec<u32> = Vec::new();
-        for (ti, id) in ids[si].iter().enumerate() {
-            let Some(id) = id else { continue };
-            for (doc, _) in p.index.postings(*id).flatten() {
-                if !p.gate.contains(doc as usize) {
-                    continue;
-                }
-                let slot = &mut acc[doc as usize];
-                if *slot == 0.0 {
-                    touched.push(doc);
-                }
-                *slot += idf[ti];
-            }
-        }
-        out.extend(touched.into_iter().map(|doc| Scored {
-            shard: si,
-            doc,
-            score: (acc[doc as usize] / whole) as f32,
-        }));
+    // BM25 with k1 = 0 weighs each term a chunk holds by its IDF alone.
+    let flat: Vec<PoolShard<'_>> = pool.iter().map(|p| PoolShard { k1: 0.0, ..*p }).collect();
+    let mut out = score_all(&flat, terms, 0.0);
+    for s in &mut out {
+        s.score = (f64::from(s.score) / whole) as f32;
     }
     out
 }
@@ -212,21 +192,8 @@ fn score(
     let total: u64 = pool.iter().map(|p| p.total_len).sum();
     let avgdl = (total as f64 / n as f64).max(1e-9);
     let mut out: Vec<Scored> = Vec::new();
-    // Term ids per shard and global document frequencies.
-    let ids: Vec<Vec<Option<usize>>> = pool
-        .iter()
-        .map(|p| terms.iter().map(|t| p.index.term_id(t)).collect())
-        .collect();
-    let mut idf: Vec<f64> = (0..terms.len())
-        .map(|ti| {
-            let df: u64 = pool
-                .iter()
-                .zip(&ids)
-                .filter_map(|(p, id)| id[ti].map(|i| p.index.df[i] as u64))
-                .sum();
-            idf_of(n, df)
-        })
-        .collect();
+    // Term ids per shard and IDF from the global document frequencies.
+    let (ids, mut idf) = term_idf(pool, terms);
     if section_idf > 0.0 {
         let units: u64 = pool.iter().map(|p| p.section_units).sum();
         let sf = section_frequencies(pool, &ids, terms.len());

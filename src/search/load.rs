@@ -160,18 +160,16 @@ fn answered(chunks: &[ChunkRecord]) -> Vec<u32> {
     if chunks.iter().all(|c| c.answers.is_none()) {
         return Vec::new();
     }
-    let at: std::collections::HashMap<&str, u32> = chunks
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (c.id.as_str(), i as u32))
-        .collect();
+    // The same map as `section_numbers` (one instantiation of the hash map's code).
+    let mut at: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
+    for (i, c) in chunks.iter().enumerate() {
+        at.entry(c.id.as_str()).or_insert(i as u32);
+    }
     chunks
         .iter()
-        .map(|c| {
-            c.answers
-                .as_deref()
-                .and_then(|id| at.get(id).copied())
-                .unwrap_or(NO_ANSWER)
+        .map(|c| match c.answers.as_deref() {
+            Some(id) => *at.entry(id).or_insert(NO_ANSWER),
+            None => NO_ANSWER,
         })
         .collect()
 }

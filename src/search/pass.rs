@@ -484,53 +484,54 @@ fn answers_step(
     if terms.len() < ANSWERS_MIN_TERMS {
         return;
     }
-    // The exercises the admissible corrections answer, and each exercise's corrections.
+    // The exercises the admissible corrections answer, those the scope does not admit itself.
     let mut asked: Vec<Bitset> = Vec::with_capacity(pool.shards.len());
-    let mut corrections: rustc_hash::FxHashMap<(usize, u32), Vec<u32>> = Default::default();
-    for (si, (s, g)) in pool.shards.iter().zip(&pool.gates).enumerate() {
+    let mut any = false;
+    for (s, g) in pool.shards.iter().zip(&pool.gates) {
         let mut b = Bitset::empty(s.chunks().len());
         if !s.answers.is_empty() {
             for d in g.iter() {
                 let e = s.answers[d];
                 if e != NO_ANSWER && !g.contains(e as usize) {
                     b.insert(e as usize);
-                    corrections.entry((si, e)).or_default().push(d as u32);
+                    any = true;
                 }
             }
         }
         asked.push(b);
     }
-    if corrections.is_empty() {
+    if !any {
         return;
     }
-    let exercises = bm25::coverage(&pool.lexical_over(&asked), terms);
-    let mut scored: Vec<(f32, Key)> = exercises
-        .iter()
-        .filter(|e| f64::from(e.score) >= opts.answers_coverage)
-        .flat_map(|e| {
-            corrections[&(e.shard, e.doc)].iter().map(move |&doc| {
-                (
-                    e.score,
-                    Key {
-                        shard: e.shard,
-                        doc,
-                    },
-                )
-            })
-        })
-        .collect();
-    scored.sort_by(|a, b| {
+    // The corrections of each exercise that holds the question whole (few: a scan each).
+    let mut keys: Vec<(f32, Key)> = Vec::new();
+    for e in bm25::coverage(&pool.lexical_over(&asked), terms) {
+        if f64::from(e.score) < opts.answers_coverage {
+            continue;
+        }
+        let answers = &pool.shards[e.shard].answers;
+        for d in pool.gates[e.shard].iter() {
+            if answers[d] == e.doc {
+                let key = Key {
+                    shard: e.shard,
+                    doc: d as u32,
+                };
+                keys.push((e.score, key));
+            }
+        }
+    }
+    if keys.is_empty() {
+        return;
+    }
+    crate::order::sort_by(&mut keys, |a, b| {
         b.0.total_cmp(&a.0)
             .then_with(|| pool.id(a.1.shard, a.1.doc).cmp(pool.id(b.1.shard, b.1.doc)))
             .then_with(|| a.1.shard.cmp(&b.1.shard))
     });
-    if scored.is_empty() {
-        return;
-    }
-    scored.truncate(opts.window());
+    keys.truncate(opts.window());
     lists.push(RankedList {
         source: Source::Answers,
-        keys: scored.into_iter().map(|(_, k)| k).collect(),
+        keys: keys.into_iter().map(|(_, k)| k).collect(),
     });
 }
 
