@@ -11,7 +11,9 @@
 // (app.js's clock stamp), the median over rounds of: each file's request start and end (resource
 // timing), and the renderer main thread's busy time by top-level trace event. `--throttle`: the
 // slow phone of run.mjs (1.6 Mbps, 150 ms RTT, CPU 4x); `--detail`: the long tasks in order
-// (`--nested`: with the events inside them); `--cpu`: time by JavaScript function (sampled);
+// (`--nested`: with the events inside them); `--cpu`: time by JavaScript function (sampled;
+// with `--detail`, also the page's functions that ran in each long task: per sample, the
+// innermost frame of a page script, as `name@line:column` of the served file);
 // `--self`: self time by trace event (its duration less the events nested in it).
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
