@@ -1,5 +1,6 @@
-//! Step 4: one retrieval pass over a scope, as named steps — gate, lexical lists, dense list,
-//! fusion, post-filter (baselines only), rerank — over the shards the gate chose.
+//! Step 4: one retrieval pass over a scope, as named steps — gate, lexical lists (BM25, labels,
+//! answers), dense list, fusion, post-filter (baselines only), rerank — over the shards the gate
+//! chose.
 //!
 //! Relaxation runs the same pass over a widened scope ([`crate::relax`]); only the first pass
 //! (`primary`) writes the trace's per-query facts.
@@ -459,7 +460,6 @@ impl Library {
     }
 }
 
-/// Fusion step: reciprocal rank fusion of the typed lists (ties broken by id, then shard).
 /// The fewest distinct terms of a question the answers step reads as a pasted exercise: a
 /// shorter one is a search ("tableau des indices"), which many exercises hold whole.
 const ANSWERS_MIN_TERMS: usize = 8;
@@ -535,6 +535,7 @@ fn answers_step(
     });
 }
 
+/// Fusion step: reciprocal rank fusion of the typed lists (ties broken by id, then shard).
 fn fuse_step(pool: &Pool<'_>, lists: &[RankedList<Key>], opts: &SearchOptions) -> Vec<Cand> {
     let shards: &[&Shard] = &pool.shards;
     fuse(lists, opts.dense_weight, opts.rrf_k, |k: &Key| {
