@@ -31,7 +31,7 @@ const INTERNAL = {
   ChsrError: { proto: [], instance: ['name', 'message', 'stack', 'cause'], statics: [] },
   ChsrSearchElement: {
     proto: ['connectedCallback', 'attributeChangedCallback', 'build', 'retranslate', 'checkQueryLength', 'setStatus', 'setError', 'start',
-      'pickersInput', 'renderPickers', 'currentChoice', 'search', 'clearResults', 'render', 'copyContext'],
+      'readLink', 'linkFields', 'setLinkNotice', 'linkLater', 'pickersInput', 'renderPickers', 'currentChoice', 'search', 'clearResults', 'render', 'copyContext'],
     instance: [],
     statics: [],
   },
@@ -183,8 +183,9 @@ test('the element attributes declared are those the element reads', async () => 
   const declared = alias.type.types.map((t) => t.literal.text).sort();
   const observed = element.ChsrSearchElement.observedAttributes;
   const source = readFileSync(`${ROOT}www/chsr-search.js`, 'utf8');
-  // Observed attributes, plus those read when rendering (getAttribute('…')).
-  const read = [...source.matchAll(/getAttribute\('([a-z-]+)'\)/g)].map((m) => m[1]);
+  // Observed attributes, plus those read when rendering or searching (getAttribute('…'),
+  // hasAttribute('…')).
+  const read = [...source.matchAll(/(?:get|has)Attribute\('([a-z-]+)'\)/g)].map((m) => m[1]);
   assert.deepEqual(declared, [...new Set([...observed, ...read])].sort());
   assert.ok(observed.every((a) => declared.includes(a)));
 });

@@ -340,6 +340,7 @@ function embed(): void {
     k: '5',
     dense: '',
     'link-target': '_self',
+    'sync-url': '',
     subject: 'physics',
     level: 'high_school',
     'doc-type': 'exercise',
