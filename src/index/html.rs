@@ -103,7 +103,10 @@ pub const ATTR_FIELDS: &[(&str, &str)] = &[
     ("data-chsr-source", "source"),
 ];
 
-/// Elements never read, whatever the site.
+/// Elements never read, whatever the site: page furniture by element, by ARIA landmark role
+/// (navigation, banner, contentinfo, search) and by the classes of the generators' themes
+/// (MkDocs Material, Docusaurus, Hugo, Sphinx and Jupyter Book: the page's table of contents
+/// and its previous / next links).
 const ALWAYS_SKIP: &str = "script, style, noscript, template, nav, header, footer, aside:not(.admonition), \
 form, button, input, select, textarea, svg, iframe, canvas, audio, video, object, embed, img, \
 [data-chsr-ignore], [hidden], [aria-hidden=true], .headerlink, .anchor-link, a.hash-link, .md-source-file, .md-content__button, \
@@ -111,7 +114,9 @@ form, button, input, select, textarea, svg, iframe, canvas, audio, video, object
 .linenos, .linenodiv, .lineno, .katex-html, .MathJax_Preview, .visually-hidden, .sr-only, .screen-reader-text, \
 .admonition-title, .theme-admonition-heading, [class*=admonitionHeading], .callout-title, \
 .tabbed-labels, [role=tablist], .pagination-nav, .theme-doc-footer, .theme-doc-toc-mobile, .toc, #toc, .table-of-contents, \
-.breadcrumbs, .theme-doc-breadcrumbs, .edit-this-page, .prev-next, .page-nav, .post-nav";
+.breadcrumbs, .theme-doc-breadcrumbs, .edit-this-page, .prev-next, .page-nav, .post-nav, \
+[role=navigation], [role=banner], [role=contentinfo], [role=search], \
+.bd-toc, .tocsection, .prev-next-area, .prev-next-bottom, .sphinxsidebar, .contents.topic";
 
 /// Compiled selectors of one source.
 pub struct Reader {

@@ -1,4 +1,5 @@
-//! Tests of the HTML reader on the structures of MkDocs Material, Docusaurus and Hugo pages.
+//! Tests of the HTML reader on the structures of MkDocs Material, Docusaurus, Hugo, Sphinx and
+//! Jupyter Book pages.
 use super::*;
 
 fn read(html: &str) -> PageText {
@@ -81,6 +82,29 @@ fn docusaurus_and_hugo_pages_read_the_same_way() {
 </span></span></code></pre></div></article></main></body></html>"##,
     );
     assert_eq!(h.blocks[0].text, "```python\ndef f():\n    return 1\n```");
+}
+
+#[test]
+fn sphinx_and_jupyter_book_furniture_is_left_out() {
+    // Jupyter Book 0.x (sphinx-book-theme): the `main` element holds the page's table of
+    // contents column and its previous / next links beside the text; Sphinx's classic themes
+    // put navigation bars in `div.related[role=navigation]` and a docutils "Contents" topic
+    // in the text.
+    let p = read(
+        r##"<html><body><main class="bd-content" role="main">
+            <div class="topbar"><div class="bd-toc"><div class="tocsection onthispage">Contents</div>
+            <nav id="bd-toc-nav"><ul><li><a href="#uses">Common Uses</a></li></ul></nav></div></div>
+            <div id="main-content"><div class="section" id="about"><h1>About Python</h1>
+            <div class="contents topic" id="contents"><p class="topic-title">Contents</p><ul><li>Uses</li></ul></div>
+            <div class="section" id="uses"><h2>Common Uses</h2><p>Python is used in data science.</p></div></div>
+            <div class="prev-next-area"><a class="left-prev"><p class="prev-next-subtitle">previous</p>
+            <p class="prev-next-title">QuickStart</p></a></div></div>
+            <div class="related" role="navigation"><ul><li>index</li><li>next</li></ul></div>
+            </main></body></html>"##,
+    );
+    let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert_eq!(texts, vec!["Python is used in data science."]);
+    assert_eq!(p.title.as_deref(), Some("About Python"));
 }
 
 #[test]
