@@ -429,3 +429,46 @@ fn markdown_sources_go_through_the_same_chunker() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_root_page_that_only_redirects_is_reported_as_a_redirect() {
+    // Sphinx's and Jupyter Book's root `index.html` is one `<meta http-equiv="Refresh">` line.
+    let dir = tmp("redirect");
+    let site = dir.join("site");
+    std::fs::create_dir_all(site.join("docs")).unwrap();
+    std::fs::write(
+        site.join("index.html"),
+        "<meta http-equiv=\"Refresh\" content=\"0; url=docs/index.html\" />\n",
+    )
+    .unwrap();
+    std::fs::write(
+        site.join("docs/index.html"),
+        "<!DOCTYPE html><html lang=\"en\"><body><main><h1>Loops</h1><p>A loop repeats.</p></main></body></html>",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let report = dir.join("r.json");
+    ok(&chsr(&[
+        "index",
+        "--site",
+        site.to_str().unwrap(),
+        "--subject",
+        "cs",
+        "--level",
+        "university",
+        "--out",
+        out.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+    ]));
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(report).unwrap()).unwrap();
+    assert_eq!(r["pages_indexed"], 1);
+    let skipped = r["skipped"].as_array().unwrap();
+    assert_eq!(skipped.len(), 1, "{skipped:?}");
+    assert!(
+        skipped[0][0].as_str().unwrap().ends_with("site/index.html")
+            && skipped[0][1].as_str().unwrap().contains("redirect"),
+        "{skipped:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

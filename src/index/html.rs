@@ -106,9 +106,10 @@ pub const ATTR_FIELDS: &[(&str, &str)] = &[
 /// Elements never read, whatever the site: page furniture by element, by ARIA landmark role
 /// (navigation, banner, contentinfo, search) and by the classes of the generators' themes
 /// (MkDocs Material, Docusaurus, Hugo, Sphinx and Jupyter Book: the page's table of contents
-/// and its previous / next links).
+/// and its previous / next links). An SVG image is never read, but HTML that an `<svg>` holds in
+/// a `<foreignObject>` is (Marp's slides put each slide there).
 const ALWAYS_SKIP: &str = "script, style, noscript, template, nav, header, footer, aside:not(.admonition), \
-form, button, input, select, textarea, svg, iframe, canvas, audio, video, object, embed, img, \
+form, button, input, select, textarea, svg:not(:has(foreignObject)), iframe, canvas, audio, video, object, embed, img, \
 [data-chsr-ignore], [hidden], [aria-hidden=true], .headerlink, .anchor-link, a.hash-link, .md-source-file, .md-content__button, \
 .md-nav, .md-header, .md-footer, .md-sidebar, .md-search, .md-dialog, .md-top, .md-tags, \
 .linenos, .linenodiv, .lineno, .katex-html, .MathJax_Preview, .visually-hidden, .sr-only, .screen-reader-text, \

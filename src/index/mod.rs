@@ -441,7 +441,12 @@ pub fn read_page(
                 .get(..text.len().min(4096))
                 .unwrap_or(&text)
                 .to_ascii_lowercase();
-            if !lower.contains("<html") && !lower.contains("<body") && !lower.contains("<!doctype")
+            // A bare `<meta http-equiv="refresh">` (Sphinx's and Jupyter Book's root page) is a
+            // page too: the reader reports it as a redirect.
+            if !lower.contains("<html")
+                && !lower.contains("<body")
+                && !lower.contains("<!doctype")
+                && !lower.contains("http-equiv")
             {
                 return skip(
                     outcome,

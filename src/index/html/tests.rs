@@ -108,6 +108,30 @@ fn sphinx_and_jupyter_book_furniture_is_left_out() {
 }
 
 #[test]
+fn marp_slides_are_read_but_svg_images_are_not() {
+    // Marp (bespoke HTML): every slide is a <section> inside <svg><foreignObject>, with the
+    // deck's header and footer repeated on each; an inline SVG figure stays out.
+    let p = read(
+        r##"<html><body><div class="bespoke-marp-osc"><button>Previous slide</button></div><div>
+            <svg data-marpit-svg="" viewBox="0 0 1280 720"><foreignObject width="1280" height="720">
+            <section id="1"><h1 id="git">Using Git</h1><footer>Copyright 2023</footer></section></foreignObject></svg>
+            <svg data-marpit-svg="" viewBox="0 0 1280 720"><foreignObject width="1280" height="720">
+            <section id="2"><header>COM6018</header><h2 id="what-is-git">What is Git?</h2>
+            <ul><li>Git is a <code>version control system</code></li></ul>
+            <svg viewBox="0 0 10 10"><text>figure label</text></svg>
+            <footer>Copyright 2023</footer></section></foreignObject></svg></div></body></html>"##,
+    );
+    let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert_eq!(texts, vec!["- Git is a `version control system`"]);
+    let ctx = &p.ctxs[p.blocks[0].ctx];
+    assert_eq!(
+        ctx.headings.last().unwrap().anchor.as_deref(),
+        Some("what-is-git")
+    );
+    assert_eq!(p.title.as_deref(), Some("Using Git"));
+}
+
+#[test]
 fn exercises_corrections_and_tabs_become_linked_units() {
     let p = read(
         r##"<article class="md-content__inner"><h2 id="s">Sujet 01</h2>
