@@ -105,18 +105,18 @@ pub const ATTR_FIELDS: &[(&str, &str)] = &[
 
 /// Elements never read, whatever the site: page furniture by element, by ARIA landmark role
 /// (navigation, banner, contentinfo, search) and by the classes of the generators' themes
-/// (MkDocs Material, Docusaurus, Hugo, Sphinx and Jupyter Book: the page's table of contents
-/// and its previous / next links). An SVG image is never read, but HTML that an `<svg>` holds in
+/// (MkDocs Material, Docusaurus, Hugo, Sphinx, Jupyter Book and Quarto: the page's table of
+/// contents, its previous / next and back-to-top links, text for screen readers only). An SVG image is never read, but HTML that an `<svg>` holds in
 /// a `<foreignObject>` is (Marp's slides put each slide there).
 const ALWAYS_SKIP: &str = "script, style, noscript, template, nav, header, footer, aside:not(.admonition), \
 form, button, input, select, textarea, svg:not(:has(foreignObject)), iframe, canvas, audio, video, object, embed, img, \
 [data-chsr-ignore], [hidden], [aria-hidden=true], .headerlink, .anchor-link, a.hash-link, .md-source-file, .md-content__button, \
 .md-nav, .md-header, .md-footer, .md-sidebar, .md-search, .md-dialog, .md-top, .md-tags, \
-.linenos, .linenodiv, .lineno, .katex-html, .MathJax_Preview, .visually-hidden, .sr-only, .screen-reader-text, \
-.admonition-title, .theme-admonition-heading, [class*=admonitionHeading], .callout-title, \
+.linenos, .linenodiv, .lineno, .katex-html, .MathJax_Preview, .visually-hidden, .sr-only, .screen-reader-text, .screen-reader-only, \
+.admonition-title, .theme-admonition-heading, [class*=admonitionHeading], .callout-title, .callout-title-container, \
 .tabbed-labels, [role=tablist], .pagination-nav, .theme-doc-footer, .theme-doc-toc-mobile, .toc, #toc, .table-of-contents, \
 .breadcrumbs, .theme-doc-breadcrumbs, .edit-this-page, .prev-next, .page-nav, .post-nav, \
-[role=navigation], [role=banner], [role=contentinfo], [role=search], \
+[role=navigation], [role=banner], [role=contentinfo], [role=search], [role=button], \
 .bd-toc, .tocsection, .prev-next-area, .prev-next-bottom, .sphinxsidebar, .contents.topic";
 
 /// Compiled selectors of one source.
@@ -164,7 +164,7 @@ impl Reader {
             refresh: sel("meta[http-equiv]"),
             tr: sel("tr"),
             cell: sel("th, td"),
-            admonition_title: sel(".admonition-title, .theme-admonition-heading, [class*=admonitionHeading], .callout-title, summary"),
+            admonition_title: sel(".admonition-title, .theme-admonition-heading, [class*=admonitionHeading], .callout-title, .callout-title-container, summary"),
             tab_labels: sel(".tabbed-labels > label, [role=tab]"),
             tab_panels: sel(".tabbed-content > .tabbed-block, [role=tabpanel]"),
             structure: structure.clone(),
@@ -264,6 +264,25 @@ impl Reader {
 
     fn skipped(&self, e: ElementRef<'_>) -> bool {
         self.skip.matches(&e) || self.extra_skip.iter().any(|s| s.matches(&e))
+    }
+
+    /// The text of an element without its skipped descendants (a title's icon or its words for
+    /// screen readers only), as the page shows it.
+    fn visible_text(&self, e: ElementRef<'_>) -> String {
+        let mut s = String::new();
+        for d in e.descendants() {
+            if let Node::Text(t) = d.value() {
+                let shown = d
+                    .ancestors()
+                    .take_while(|a| a.id() != e.id())
+                    .filter_map(ElementRef::wrap)
+                    .all(|a| !self.skipped(a));
+                if shown {
+                    s.push_str(t);
+                }
+            }
+        }
+        s
     }
 
     /// The text of an element as one line: inline markup kept as Markdown (`code`, bold,
@@ -630,7 +649,7 @@ impl Walker<'_, '_> {
     fn admonition_title(&self, e: ElementRef<'_>) -> Option<String> {
         e.select(&self.r.admonition_title)
             .next()
-            .map(|h| clean_title(&h.text().collect::<String>()))
+            .map(|h| clean_title(&self.r.visible_text(h)))
             .filter(|s| !s.is_empty())
     }
 

@@ -132,6 +132,30 @@ fn marp_slides_are_read_but_svg_images_are_not() {
 }
 
 #[test]
+fn quarto_callouts_are_units_titled_without_their_screen_reader_words() {
+    // Quarto 1.3+: a callout's title in .callout-title-container, after words for screen
+    // readers only; a "Back to top" link with role=button at the end of the page.
+    let p = read(
+        r##"<html lang="en"><body><main class="content" id="quarto-document-content">
+            <header id="title-block-header" class="quarto-title-block"><h1 class="title">Tutorial 3</h1></header>
+            <div class="callout callout-style-default callout-tip callout-titled">
+            <div class="callout-header d-flex"><div class="callout-icon-container"><i class="callout-icon"></i></div>
+            <div class="callout-title-container flex-fill"><span class="screen-reader-only">Tip</span>Exercise 2</div></div>
+            <div class="callout-body-container callout-body"><p>Compute the mean of c(2, 4).</p></div></div>
+            <a onclick="window.scrollTo(0, 0); return false;" role="button" id="quarto-back-to-top"><i class="bi bi-arrow-up"></i> Back to top</a>
+            </main></body></html>"##,
+    );
+    let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert_eq!(texts, vec!["Compute the mean of c(2, 4)."]);
+    let ctx = &p.ctxs[p.blocks[0].ctx];
+    assert_eq!(
+        (ctx.role, ctx.label.as_deref()),
+        (Role::Exercise, Some("Exercise 2"))
+    );
+    assert_eq!(p.title.as_deref(), Some("Tutorial 3"));
+}
+
+#[test]
 fn exercises_corrections_and_tabs_become_linked_units() {
     let p = read(
         r##"<article class="md-content__inner"><h2 id="s">Sujet 01</h2>
