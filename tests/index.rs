@@ -431,7 +431,7 @@ fn markdown_sources_go_through_the_same_chunker() {
 }
 
 #[test]
-fn a_root_page_that_only_redirects_is_reported_as_a_redirect() {
+fn a_root_page_that_only_redirects_or_an_empty_file_is_reported_as_such() {
     // Sphinx's and Jupyter Book's root `index.html` is one `<meta http-equiv="Refresh">` line.
     let dir = tmp("redirect");
     let site = dir.join("site");
@@ -441,6 +441,7 @@ fn a_root_page_that_only_redirects_is_reported_as_a_redirect() {
         "<meta http-equiv=\"Refresh\" content=\"0; url=docs/index.html\" />\n",
     )
     .unwrap();
+    std::fs::write(site.join("docs/empty.html"), "").unwrap();
     std::fs::write(
         site.join("docs/index.html"),
         "<!DOCTYPE html><html lang=\"en\"><body><main><h1>Loops</h1><p>A loop repeats.</p></main></body></html>",
@@ -464,11 +465,17 @@ fn a_root_page_that_only_redirects_is_reported_as_a_redirect() {
     let r: Value = serde_json::from_str(&std::fs::read_to_string(report).unwrap()).unwrap();
     assert_eq!(r["pages_indexed"], 1);
     let skipped = r["skipped"].as_array().unwrap();
-    assert_eq!(skipped.len(), 1, "{skipped:?}");
+    let why = |page: &str| {
+        skipped
+            .iter()
+            .find(|s| s[0].as_str().unwrap().ends_with(page))
+            .map(|s| s[1].as_str().unwrap().to_string())
+    };
+    assert_eq!(skipped.len(), 2, "{skipped:?}");
     assert!(
-        skipped[0][0].as_str().unwrap().ends_with("site/index.html")
-            && skipped[0][1].as_str().unwrap().contains("redirect"),
+        why("site/index.html").unwrap().contains("redirect"),
         "{skipped:?}"
     );
+    assert_eq!(why("docs/empty.html").as_deref(), Some("an empty file"));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -104,10 +104,11 @@ pub const ATTR_FIELDS: &[(&str, &str)] = &[
 ];
 
 /// Elements never read, whatever the site: page furniture by element, by ARIA landmark role
-/// (navigation, banner, contentinfo, search) and by the classes of the generators' themes
-/// (MkDocs Material, Docusaurus, Hugo, Sphinx, Jupyter Book and Quarto: the page's table of
-/// contents, its previous / next and back-to-top links, text for screen readers only). An SVG image is never read, but HTML that an `<svg>` holds in
-/// a `<foreignObject>` is (Marp's slides put each slide there).
+/// (navigation, banner, contentinfo, search, button) and by the classes of the generators'
+/// themes (MkDocs Material, Docusaurus, Hugo, Jekyll's kramdown, Sphinx, Jupyter Book and
+/// Quarto: the page's table of contents, its previous / next and back-to-top links, text for
+/// screen readers only). An SVG image is never read, but HTML that an `<svg>` holds in a
+/// `<foreignObject>` is (Marp's slides put each slide there).
 const ALWAYS_SKIP: &str = "script, style, noscript, template, nav, header, footer, aside:not(.admonition), \
 form, button, input, select, textarea, svg:not(:has(foreignObject)), iframe, canvas, audio, video, object, embed, img, \
 [data-chsr-ignore], [hidden], [aria-hidden=true], .headerlink, .anchor-link, a.hash-link, .md-source-file, .md-content__button, \
@@ -117,7 +118,7 @@ form, button, input, select, textarea, svg:not(:has(foreignObject)), iframe, can
 .tabbed-labels, [role=tablist], .pagination-nav, .theme-doc-footer, .theme-doc-toc-mobile, .toc, #toc, .table-of-contents, \
 .breadcrumbs, .theme-doc-breadcrumbs, .edit-this-page, .prev-next, .page-nav, .post-nav, \
 [role=navigation], [role=banner], [role=contentinfo], [role=search], [role=button], \
-.bd-toc, .tocsection, .prev-next-area, .prev-next-bottom, .sphinxsidebar, .contents.topic";
+#markdown-toc, .bd-toc, .tocsection, .prev-next-area, .prev-next-bottom, .sphinxsidebar, .contents.topic";
 
 /// Compiled selectors of one source.
 pub struct Reader {

@@ -441,6 +441,9 @@ pub fn read_page(
                 .get(..text.len().min(4096))
                 .unwrap_or(&text)
                 .to_ascii_lowercase();
+            if text.trim().is_empty() {
+                return skip(outcome, "an empty file".into());
+            }
             // A bare `<meta http-equiv="refresh">` (Sphinx's and Jupyter Book's root page) is a
             // page too: the reader reports it as a redirect.
             if !lower.contains("<html")

@@ -89,7 +89,7 @@ fn sphinx_and_jupyter_book_furniture_is_left_out() {
     // Jupyter Book 0.x (sphinx-book-theme): the `main` element holds the page's table of
     // contents column and its previous / next links beside the text; Sphinx's classic themes
     // put navigation bars in `div.related[role=navigation]` and a docutils "Contents" topic
-    // in the text.
+    // in the text; Jekyll's kramdown writes a page's table of contents as `ul#markdown-toc`.
     let p = read(
         r##"<html><body><main class="bd-content" role="main">
             <div class="topbar"><div class="bd-toc"><div class="tocsection onthispage">Contents</div>
@@ -100,6 +100,7 @@ fn sphinx_and_jupyter_book_furniture_is_left_out() {
             <div class="prev-next-area"><a class="left-prev"><p class="prev-next-subtitle">previous</p>
             <p class="prev-next-title">QuickStart</p></a></div></div>
             <div class="related" role="navigation"><ul><li>index</li><li>next</li></ul></div>
+            <ul id="markdown-toc"><li><a href="#uses">Common Uses</a></li></ul>
             </main></body></html>"##,
     );
     let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
