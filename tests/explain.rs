@@ -1,8 +1,8 @@
 //! `explain`: each verdict forced on a small fixture.
 #![cfg(not(target_arch = "wasm32"))]
 
-use chsr::build::{build, BuildOptions};
-use chsr::corpus::parse_jsonl;
+mod common;
+
 use chsr::explain::explain;
 use chsr::format::Field;
 use chsr::scope::Scope;
@@ -60,15 +60,7 @@ fn library() -> Library {
         );
         lines.push(line(&format!("p:r{i:02}"), "physics", "exercise", &text));
     }
-    let chunks = parse_jsonl("explain.jsonl", &lines.join("\n")).unwrap();
-    let out = build(&chunks, &BuildOptions::default());
-    let mut lib = Library::new(out.manifest.clone());
-    for s in &out.shards {
-        for (file, bytes) in s.files() {
-            lib.load_file(file, bytes).unwrap();
-        }
-    }
-    lib
+    common::library_from_lines("explain.jsonl", &lines)
 }
 
 fn physics() -> Scope {

@@ -2,8 +2,8 @@
 //! labels, cross-language expansion, query hints, section expansion and context packaging.
 #![cfg(not(target_arch = "wasm32"))]
 
-use chsr::build::{build, BuildOptions};
-use chsr::corpus::parse_jsonl;
+mod common;
+
 use chsr::format::Field;
 use chsr::relax::Trigger;
 use chsr::scope::Scope;
@@ -68,15 +68,7 @@ fn library() -> Library {
         })
         .to_string(),
     ];
-    let chunks = parse_jsonl("pipeline.jsonl", &lines.join("\n")).unwrap();
-    let out = build(&chunks, &BuildOptions::default());
-    let mut lib = Library::new(out.manifest.clone());
-    for s in &out.shards {
-        for (file, bytes) in s.files() {
-            lib.load_file(file, bytes).unwrap();
-        }
-    }
-    lib
+    common::library_from_lines("pipeline.jsonl", &lines)
 }
 
 /// Variant E with the seed paper's four-case trigger (these tests check its cases; the

@@ -35,6 +35,12 @@ pub fn library_with(out: &BuildOutput, keep: impl Fn(&str) -> bool) -> Library {
     lib
 }
 
+/// A library built from the JSONL `lines` (read as the file `name`), with every file loaded.
+pub fn library_from_lines(name: &str, lines: &[String]) -> Library {
+    let chunks = parse_jsonl(name, &lines.join("\n")).unwrap();
+    library(&build(&chunks, &BuildOptions::default()))
+}
+
 /// The bytes of the built file `name`.
 pub fn built_file<'a>(out: &'a BuildOutput, name: &str) -> &'a [u8] {
     out.shards
