@@ -608,6 +608,15 @@ pub fn subject_levels(chunks: &[SourcedChunk]) -> BTreeSet<(String, String)> {
         .collect()
 }
 
+/// Test-only: the record of the one chunk the JSON object `line` describes.
+#[cfg(test)]
+pub(crate) fn record_of(line: Value) -> ChunkRecord {
+    parse_jsonl("t.jsonl", &line.to_string())
+        .unwrap()
+        .remove(0)
+        .record
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
