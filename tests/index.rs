@@ -206,12 +206,19 @@ fn a_built_site_becomes_a_bundle_of_scoped_chunks_read_from_its_structure() {
     // labelled as such (recursion is a terminale topic: the première scope's evidence is weak and
     // W2 widens, labelled `cross_level`).
     let shards = out.join("shards");
-    let json = ok(&chsr(&[
-        "search",
-        "--shards",
-        shards.to_str().unwrap(),
-        "--subject",
-        "informatique (NSI)",
+    // `chsr search` of the built shards in the NSI subject, with the arguments `extra`.
+    let search = |extra: &[&str]| {
+        let shards = shards.to_str().unwrap();
+        let args = [
+            "search",
+            "--shards",
+            shards,
+            "--subject",
+            "informatique (NSI)",
+        ];
+        chsr(&[&args[..], extra].concat())
+    };
+    let json = ok(&search(&[
         "--level",
         "premiere",
         "--json",
@@ -224,12 +231,7 @@ fn a_built_site_becomes_a_bundle_of_scoped_chunks_read_from_its_structure() {
         (h["level"] == "premiere" && h["in_scope"] == true)
             || (h["leakage"] == "cross_level" && h["in_scope"] == false)
     }));
-    let json = ok(&chsr(&[
-        "search",
-        "--shards",
-        shards.to_str().unwrap(),
-        "--subject",
-        "informatique (NSI)",
+    let json = ok(&search(&[
         "--level",
         "terminale",
         "--exam",
@@ -249,18 +251,7 @@ fn a_built_site_becomes_a_bundle_of_scoped_chunks_read_from_its_structure() {
     assert_eq!(r["results"][0]["id"], sol["id"]);
     assert_eq!(r["results"][0]["url"], sol["url"]);
     // A scope value the index does not have is a clear error naming the valid ones.
-    let bad = chsr(&[
-        "search",
-        "--shards",
-        shards.to_str().unwrap(),
-        "--subject",
-        "informatique (NSI)",
-        "--level",
-        "terminale",
-        "--paper",
-        "sujet 99",
-        "voyelles",
-    ]);
+    let bad = search(&["--level", "terminale", "--paper", "sujet 99", "voyelles"]);
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(
         !bad.status.success()
