@@ -384,17 +384,35 @@ pub fn sort_and_cut<'a>(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
+impl<'a> PoolShard<'a> {
+    /// Test-only: a pool member over the lexical index of `payload` with the shard's own BM25
+    /// parameters and total length, the gate `gate`, no sections and 4 section units.
+    pub(crate) fn of_payload(payload: &'a crate::format::ShardPayload, gate: &'a Bitset) -> Self {
+        PoolShard {
+            index: &payload.lexical,
+            k1: payload.params.k1,
+            b: payload.params.b,
+            total_len: payload.lexical.total_len(),
+            gate,
+            sections: &[],
+            section_units: 4,
+        }
+    }
+}
 
-    #[test]
-    fn coverage_is_the_share_of_the_query_a_chunk_holds() {
-        let lines: Vec<String> = [
-            "latent heat fusion",
-            "latent heat",
-            "pressure gauge",
-            "heat",
-        ]
+/// Test-only: the decoded first shard of a default build of the JSONL `lines`.
+#[cfg(test)]
+pub(crate) fn payload_of(lines: &[String]) -> crate::format::ShardPayload {
+    let chunks = crate::corpus::parse_jsonl("t.jsonl", &lines.join("\n")).unwrap();
+    let out = crate::build::build(&chunks, &crate::build::BuildOptions::default());
+    crate::format::decode_shard(&out.shards[0].bytes).unwrap()
+}
+
+/// Test-only: [`payload_of`] exercises `c:0`, `c:1`, ... with the texts `texts` (subject `s`,
+/// level `l`, English).
+#[cfg(test)]
+pub(crate) fn exercises_payload(texts: &[&str]) -> crate::format::ShardPayload {
+    let lines: Vec<String> = texts
         .iter()
         .enumerate()
         .map(|(i, t)| {
@@ -403,23 +421,27 @@ mod tests {
             .to_string()
         })
         .collect();
-        let chunks = crate::corpus::parse_jsonl("t.jsonl", &lines.join("\n")).unwrap();
-        let out = crate::build::build(&chunks, &crate::build::BuildOptions::default());
-        let payload = crate::format::decode_shard(&out.shards[0].bytes).unwrap();
+    payload_of(&lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn coverage_is_the_share_of_the_query_a_chunk_holds() {
+        let payload = exercises_payload(&[
+            "latent heat fusion",
+            "latent heat",
+            "pressure gauge",
+            "heat",
+        ]);
         let doc = |id: &str| payload.chunks.iter().position(|c| c.id == id).unwrap();
         let mut gate = crate::gate::Bitset::empty(payload.chunks.len());
         for id in ["c:0", "c:1", "c:2"] {
             gate.insert(doc(id));
         }
-        let pool = [PoolShard {
-            index: &payload.lexical,
-            k1: payload.params.k1,
-            b: payload.params.b,
-            total_len: payload.lexical.total_len(),
-            gate: &gate,
-            sections: &[],
-            section_units: 4,
-        }];
+        let pool = [PoolShard::of_payload(&payload, &gate)];
         // "quark" is in no chunk: it weighs nothing.
         let terms: Vec<String> = ["latent", "heat", "fusion", "quark"]
             .map(String::from)
@@ -461,9 +483,7 @@ mod tests {
                 .to_string()
             })
             .collect();
-        let chunks = crate::corpus::parse_jsonl("t.jsonl", &lines.join("\n")).unwrap();
-        let out = crate::build::build(&chunks, &crate::build::BuildOptions::default());
-        let payload = crate::format::decode_shard(&out.shards[0].bytes).unwrap();
+        let payload = payload_of(&lines);
         let n = payload.chunks.len();
         let sections: Vec<u32> = payload
             .chunks
@@ -472,13 +492,9 @@ mod tests {
             .collect();
         let gate = crate::gate::Bitset::full(n);
         let pool = [PoolShard {
-            index: &payload.lexical,
-            k1: payload.params.k1,
-            b: payload.params.b,
-            total_len: payload.lexical.total_len(),
-            gate: &gate,
             sections: &sections,
             section_units: 5,
+            ..PoolShard::of_payload(&payload, &gate)
         }];
         let terms: Vec<String> = ["latent", "valu"].map(String::from).into();
         let doc = |id: &str| payload.chunks.iter().position(|c| c.id == id).unwrap() as u32;

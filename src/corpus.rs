@@ -54,7 +54,8 @@ pub const MAX_TEXT_BYTES: usize = 1 << 20;
 /// The required fields, in the order errors name them.
 pub const REQUIRED: [&str; 6] = ["id", "text", "subject", "level", "lang", "doc_type"];
 
-/// Every field a record may carry; any other is reported as unknown ([`IngestWarning`]).
+/// Every field a record may carry; any other is reported as unknown ([`IngestWarning`]). The
+/// [`REQUIRED`] ones come first, then the optional scalars, then the fields read on their own.
 pub const KNOWN_FIELDS: &[&str] = &[
     "id",
     "text",
@@ -87,30 +88,6 @@ pub const KNOWN_FIELDS: &[&str] = &[
     "access",
     "vector",
     "vector_model",
-];
-
-const OPTIONAL: &[&str] = &[
-    "source",
-    "chapter",
-    "chapter_title",
-    "section",
-    "section_title",
-    "subsection",
-    "section_key",
-    "topic",
-    "year",
-    "exam",
-    "paper",
-    "question_number",
-    "exercise_group",
-    "exercise_number",
-    "session",
-    "centre",
-    "label",
-    "answers",
-    "path",
-    "url",
-    "title",
 ];
 
 /// Parses one JSONL line as a JSON object; blank lines yield `Ok(None)`, anything but an object
@@ -196,11 +173,9 @@ fn parse_record(
             ),
         );
     }
-    for name in OPTIONAL {
-        let v = optional_scalar(obj, name).unwrap_or_else(|m| {
-            problem(name, m);
-            None
-        });
+    // The optional scalars: the known fields after the required ones, but for those read on
+    // their own below.
+    for name in &KNOWN_FIELDS[REQUIRED.len()..] {
         let slot = match *name {
             "source" => &mut r.source,
             "chapter" => &mut r.chapter,
@@ -223,9 +198,13 @@ fn parse_record(
             "path" => &mut r.path,
             "url" => &mut r.url,
             "title" => &mut r.title,
-            _ => unreachable!("OPTIONAL lists only the names matched above"),
+            "visibility" | "access" | "vector" | "vector_model" => continue,
+            _ => unreachable!("KNOWN_FIELDS lists only the names matched above"),
         };
-        *slot = v;
+        *slot = optional_scalar(obj, name).unwrap_or_else(|m| {
+            problem(name, m);
+            None
+        });
     }
     let visibility = match (
         optional_scalar(obj, "visibility"),
@@ -608,9 +587,23 @@ pub fn subject_levels(chunks: &[SourcedChunk]) -> BTreeSet<(String, String)> {
         .collect()
 }
 
+/// Test-only: the record of the one chunk the JSON object `line` describes.
+#[cfg(test)]
+pub(crate) fn record_of(line: Value) -> ChunkRecord {
+    parse_jsonl("t.jsonl", &line.to_string())
+        .unwrap()
+        .remove(0)
+        .record
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn known_fields_start_with_the_required_ones() {
+        assert_eq!(KNOWN_FIELDS[..REQUIRED.len()], REQUIRED);
+    }
 
     const OK: &str = r#"{"id":"a:1","text":"Heat flows.","subject":"physics","level":"college","lang":"en","doc_type":"textbook_section","chapter":14,"section":2}"#;
 

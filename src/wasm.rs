@@ -52,6 +52,12 @@ fn err(e: impl Coded) -> JsValue {
     coded_err(e.code(), &e.to_string(), &e.details())
 }
 
+/// The caller's SHA-256 (hex) of `bytes`, or, without one, the module's own: exactly what the
+/// `load_*` methods without a digest hash before they call their `*_with_digest` twin.
+fn digest(given: Option<String>, bytes: &[u8]) -> String {
+    given.unwrap_or_else(|| crate::format::sha256_hex(bytes))
+}
+
 /// An error without a kind of its own (a malformed manifest, an argument JS could not convert).
 fn plain(code: &str, e: impl std::fmt::Display) -> JsValue {
     coded_err(code, &e.to_string(), &serde_json::json!({}))
@@ -229,11 +235,9 @@ impl ChsrIndex {
     /// from WebCrypto) is compared with the manifest's; without one the module hashes the file.
     #[wasm_bindgen(js_name = loadTerms)]
     pub fn load_terms(&mut self, bytes: &[u8], sha256_hex: Option<String>) -> Result<(), JsValue> {
-        match sha256_hex {
-            Some(d) => self.lib.load_terms_with_digest(bytes, &d),
-            None => self.lib.load_terms(bytes),
-        }
-        .map_err(err)
+        self.lib
+            .load_terms_with_digest(bytes, &digest(sha256_hex, bytes))
+            .map_err(err)
     }
 
     /// Verifies (manifest SHA-256, format, agreement with its shard) and attaches the part list
@@ -247,11 +251,9 @@ impl ChsrIndex {
         bytes: &[u8],
         sha256_hex: Option<String>,
     ) -> Result<(), JsValue> {
-        match sha256_hex {
-            Some(d) => self.lib.load_part_list_with_digest(file, bytes, &d),
-            None => self.lib.load_part_list(file, bytes),
-        }
-        .map_err(err)
+        self.lib
+            .load_part_list_with_digest(file, bytes, &digest(sha256_hex, bytes))
+            .map_err(err)
     }
 
     /// Verifies (the SHA-256 in its shard's part list, the file's own checksum and version) and
@@ -265,11 +267,9 @@ impl ChsrIndex {
         bytes: &[u8],
         sha256_hex: Option<String>,
     ) -> Result<(), JsValue> {
-        match sha256_hex {
-            Some(d) => self.lib.load_text_with_digest(file, bytes, &d),
-            None => self.lib.load_text(file, bytes),
-        }
-        .map_err(err)
+        self.lib
+            .load_text_with_digest(file, bytes, &digest(sha256_hex, bytes))
+            .map_err(err)
     }
 
     /// Verifies (the SHA-256 in its shard's part list, the file's own checksum and version, its
@@ -283,11 +283,9 @@ impl ChsrIndex {
         bytes: &[u8],
         sha256_hex: Option<String>,
     ) -> Result<(), JsValue> {
-        match sha256_hex {
-            Some(d) => self.lib.load_postings_with_digest(file, bytes, &d),
-            None => self.lib.load_postings(file, bytes),
-        }
-        .map_err(err)
+        self.lib
+            .load_postings_with_digest(file, bytes, &digest(sha256_hex, bytes))
+            .map_err(err)
     }
 
     /// The files a search of `query` with `options` needs besides its scope's shards: the

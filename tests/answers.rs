@@ -3,8 +3,8 @@
 //! statement, and the exercise itself is outside the scope.
 #![cfg(not(target_arch = "wasm32"))]
 
-use chsr::build::{build, BuildOptions};
-use chsr::corpus::parse_jsonl;
+mod common;
+
 use chsr::format::Field;
 use chsr::scope::Scope;
 use chsr::search::{Library, SearchOptions, Variant};
@@ -67,15 +67,7 @@ fn library() -> Library {
             None,
         ),
     ];
-    let chunks = parse_jsonl("answers.jsonl", &lines.join("\n")).unwrap();
-    let out = build(&chunks, &BuildOptions::default());
-    let mut lib = Library::new(out.manifest.clone());
-    for s in &out.shards {
-        for (file, bytes) in s.files() {
-            lib.load_file(file, bytes).unwrap();
-        }
-    }
-    lib
+    common::library_from_lines("answers.jsonl", &lines)
 }
 
 fn corrections() -> Scope {

@@ -2,6 +2,8 @@
 //! from the same model, and the clear errors around it.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
 use chsr::build::{build, BuildOptions};
 use chsr::corpus::{check_vectors, parse_jsonl};
 use chsr::format::Field;
@@ -31,13 +33,7 @@ fn library() -> Library {
     let spec = out.manifest.query_vectors.clone().unwrap();
     assert_eq!((spec.model_id.as_str(), spec.dims), ("acme/embed-4", 4));
     assert!(out.manifest.model.is_none());
-    let mut lib = Library::new(out.manifest.clone());
-    for s in &out.shards {
-        for (file, bytes) in s.files() {
-            lib.load_file(file, bytes).unwrap();
-        }
-    }
-    lib
+    common::library(&out)
 }
 
 fn scope() -> Scope {

@@ -12,7 +12,7 @@ use chsr::gate;
 use chsr::scope::Scope;
 use chsr::search::{Gating, Library};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 
 const CORPUS: &str = "tests/fixtures/eval/corpus.jsonl";
 const QUERIES: &str = "tests/fixtures/eval/queries.jsonl";
@@ -32,6 +32,29 @@ fn fixture_library(dir: &Path) -> Library {
         .unwrap();
     assert_eq!(lib.manifest().shards.len(), 4);
     lib
+}
+
+/// Runs `cmd` and checks that it succeeded (else shows its stderr); returns its output.
+fn run_ok(cmd: &mut Command) -> Output {
+    let out = cmd.output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// The fixture corpus built into `dir/shards` by the `chsr` binary.
+fn cli_shards(dir: &Path) -> PathBuf {
+    let shards = dir.join("shards");
+    run_ok(
+        Command::new(env!("CARGO_BIN_EXE_chsr"))
+            .args(["build", "--out"])
+            .arg(&shards)
+            .arg(CORPUS),
+    );
+    shards
 }
 
 #[test]
@@ -385,39 +408,23 @@ fn taxonomy_on_the_fixture() {
 fn cli_eval_runs_and_reports_errors() {
     let exe = env!("CARGO_BIN_EXE_chsr");
     let dir = tmp("eval-cli");
-    let shards = dir.join("shards");
-    let st = Command::new(exe)
-        .args(["build", "--out"])
-        .arg(&shards)
-        .arg(CORPUS)
-        .output()
-        .unwrap();
-    assert!(
-        st.status.success(),
-        "{}",
-        String::from_utf8_lossy(&st.stderr)
-    );
-    let out = Command::new(exe)
-        .args(["eval", "--shards"])
-        .arg(&shards)
-        .args([
-            "--queries",
-            QUERIES,
-            "--variants",
-            "C-bm25,B-bm25",
-            "--json",
-        ])
-        .arg(dir.join("r.json"))
-        .arg("--report")
-        .arg(dir.join("r.md"))
-        .arg("--charts")
-        .arg(dir.join("charts"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let shards = cli_shards(&dir);
+    run_ok(
+        Command::new(exe)
+            .args(["eval", "--shards"])
+            .arg(&shards)
+            .args([
+                "--queries",
+                QUERIES,
+                "--variants",
+                "C-bm25,B-bm25",
+                "--json",
+            ])
+            .arg(dir.join("r.json"))
+            .arg("--report")
+            .arg(dir.join("r.md"))
+            .arg("--charts")
+            .arg(dir.join("charts")),
     );
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("r.json")).unwrap()).unwrap();
@@ -579,14 +586,7 @@ fn expansion_is_measured_without_changing_the_ranking() {
 fn cli_eval_passes_the_relaxation_flags_to_every_variant() {
     let exe = env!("CARGO_BIN_EXE_chsr");
     let dir = tmp("eval-cli-relax");
-    let shards = dir.join("shards");
-    let st = Command::new(exe)
-        .args(["build", "--out"])
-        .arg(&shards)
-        .arg(CORPUS)
-        .output()
-        .unwrap();
-    assert!(st.status.success());
+    let shards = cli_shards(&dir);
     // No subject in the scope: the paper trigger's case 4 (fewer than k_min results) applies.
     let queries = dir.join("q.jsonl");
     std::fs::write(
@@ -596,17 +596,16 @@ fn cli_eval_passes_the_relaxation_flags_to_every_variant() {
     .unwrap();
     let run = |extra: &[&str]| {
         let runs = dir.join("runs.jsonl");
-        let o = Command::new(exe)
-            .args(["eval", "--shards"])
-            .arg(&shards)
-            .arg("--queries")
-            .arg(&queries)
-            .args(["--variants", "F", "--runs"])
-            .arg(&runs)
-            .args(extra)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        run_ok(
+            Command::new(exe)
+                .args(["eval", "--shards"])
+                .arg(&shards)
+                .arg("--queries")
+                .arg(&queries)
+                .args(["--variants", "F", "--runs"])
+                .arg(&runs)
+                .args(extra),
+        );
         let line = std::fs::read_to_string(&runs).unwrap();
         let v: serde_json::Value = serde_json::from_str(line.lines().next().unwrap()).unwrap();
         (

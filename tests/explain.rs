@@ -1,9 +1,9 @@
 //! `explain`: each verdict forced on a small fixture.
 #![cfg(not(target_arch = "wasm32"))]
 
-use chsr::build::{build, BuildOptions};
-use chsr::corpus::parse_jsonl;
-use chsr::explain::explain;
+mod common;
+
+use chsr::explain::{explain, Explanation};
 use chsr::format::Field;
 use chsr::scope::Scope;
 use chsr::search::{Library, SearchOptions, Variant};
@@ -60,15 +60,7 @@ fn library() -> Library {
         );
         lines.push(line(&format!("p:r{i:02}"), "physics", "exercise", &text));
     }
-    let chunks = parse_jsonl("explain.jsonl", &lines.join("\n")).unwrap();
-    let out = build(&chunks, &BuildOptions::default());
-    let mut lib = Library::new(out.manifest.clone());
-    for s in &out.shards {
-        for (file, bytes) in s.files() {
-            lib.load_file(file, bytes).unwrap();
-        }
-    }
-    lib
+    common::library_from_lines("explain.jsonl", &lines)
 }
 
 fn physics() -> Scope {
@@ -83,18 +75,29 @@ fn all_ids(lib: &Library) -> Vec<String> {
         .collect()
 }
 
+/// Variant `v` with a first page of 8 results.
+fn top8(v: Variant) -> SearchOptions {
+    SearchOptions {
+        k: 8,
+        ..SearchOptions::for_variant(v)
+    }
+}
+
+/// The verdicts on `expect` of a search for `query` in college physics.
+fn explain_physics(
+    lib: &Library,
+    query: &str,
+    opts: &SearchOptions,
+    expect: &[String],
+) -> Explanation {
+    explain(lib, query, &physics(), opts, expect).unwrap()
+}
+
 #[test]
 fn gate_verdicts_name_the_excluding_field() {
     let lib = library();
     let opts = SearchOptions::for_variant(Variant::C);
-    let ex = explain(
-        &lib,
-        "specific heat",
-        &physics(),
-        &opts,
-        &["c:metals".into()],
-    )
-    .unwrap();
+    let ex = explain_physics(&lib, "specific heat", &opts, &["c:metals".into()]);
     assert_eq!(ex.chunks[0].verdict, "gate");
     assert_eq!(ex.chunks[0].excluded_by.as_deref(), Some("subject"));
     let scope = physics().with(Field::DocType, "exercise");
@@ -114,14 +117,12 @@ fn gate_verdicts_name_the_excluding_field() {
 #[test]
 fn a_chunk_without_shared_terms_is_a_candidate_recall_loss() {
     let lib = library();
-    let ex = explain(
+    let ex = explain_physics(
         &lib,
         "specific heat",
-        &physics(),
         &SearchOptions::for_variant(Variant::C),
         &["p:far".into()],
-    )
-    .unwrap();
+    );
     let v = &ex.chunks[0];
     assert_eq!(v.verdict, "candidate_recall");
     assert!(v.admitted && v.bm25_rank.is_none() && v.dense_rank.is_none());
@@ -130,11 +131,7 @@ fn a_chunk_without_shared_terms_is_a_candidate_recall_loss() {
 #[test]
 fn the_ninth_is_lost_by_fusion_and_the_first_is_found() {
     let lib = library();
-    let opts = SearchOptions {
-        k: 8,
-        ..SearchOptions::for_variant(Variant::C)
-    };
-    let ex = explain(&lib, "specific heat", &physics(), &opts, &all_ids(&lib)).unwrap();
+    let ex = explain_physics(&lib, "specific heat", &top8(Variant::C), &all_ids(&lib));
     let ninth = ex
         .chunks
         .iter()
@@ -149,15 +146,12 @@ fn the_ninth_is_lost_by_fusion_and_the_first_is_found() {
 #[test]
 fn near_duplicates_are_attributed_to_dedup() {
     let lib = library();
-    let opts = SearchOptions::for_variant(Variant::D);
-    let ex = explain(
+    let ex = explain_physics(
         &lib,
         "water metals air",
-        &physics(),
-        &opts,
+        &SearchOptions::for_variant(Variant::D),
         &["p:dup:a".into(), "p:dup:b".into()],
-    )
-    .unwrap();
+    );
     assert_eq!(ex.chunks[0].verdict, "found@1");
     assert_eq!(ex.chunks[1].verdict, "dedup");
     assert_eq!(ex.chunks[1].duplicate_of.as_deref(), Some("p:dup:a"));
@@ -168,18 +162,12 @@ fn a_chunk_pushed_below_the_cut_is_a_rerank_loss() {
     let lib = library();
     // A definition request lifts the glossary entry to the top (variant E), pushing the 8th
     // fused candidate below the cut.
-    let opts = SearchOptions {
-        k: 8,
-        ..SearchOptions::for_variant(Variant::E)
-    };
-    let ex = explain(
+    let ex = explain_physics(
         &lib,
         "what is specific heat",
-        &physics(),
-        &opts,
+        &top8(Variant::E),
         &all_ids(&lib),
-    )
-    .unwrap();
+    );
     let gloss = ex.chunks.iter().find(|c| c.id == "p:gloss").unwrap();
     assert!(
         gloss.fused_rank.unwrap() > 1 && gloss.final_rank == Some(1),
@@ -197,35 +185,23 @@ fn an_ungated_search_gates_nothing_and_a_post_filter_does() {
     let lib = library();
     // Ungated (B): the chemistry chunk is a candidate like any other; whatever happens to it,
     // the gate did not lose it.
-    let opts = SearchOptions {
-        k: 8,
-        ..SearchOptions::for_variant(Variant::B)
-    };
-    let ex = explain(
+    let ex = explain_physics(
         &lib,
         "specific heat",
-        &physics(),
-        &opts,
+        &top8(Variant::B),
         &["c:metals".into()],
-    )
-    .unwrap();
+    );
     let v = &ex.chunks[0];
     assert!(v.admitted && v.excluded_by.is_none(), "{v:?}");
     assert!(v.bm25_rank.is_some(), "{v:?}");
     assert_ne!(v.verdict, "gate");
     // Post-filtered (B+): the same search, then the post-filter drops it for its subject.
-    let opts = SearchOptions {
-        k: 8,
-        ..SearchOptions::for_variant(Variant::BPlus)
-    };
-    let ex = explain(
+    let ex = explain_physics(
         &lib,
         "specific heat",
-        &physics(),
-        &opts,
+        &top8(Variant::BPlus),
         &["c:metals".into()],
-    )
-    .unwrap();
+    );
     let v = &ex.chunks[0];
     assert_eq!(v.verdict, "gate", "{v:?}");
     assert_eq!(v.excluded_by.as_deref(), Some("subject"));

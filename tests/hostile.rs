@@ -45,14 +45,18 @@ fn ids(r: &chsr::search::SearchResponse) -> Vec<&str> {
     r.results.iter().map(|h| h.id.as_str()).collect()
 }
 
+/// The chunk `id` among the loaded shards of `lib`.
+fn loaded_chunk<'a>(lib: &'a Library, id: &str) -> &'a chsr::format::ChunkRecord {
+    lib.loaded()
+        .flat_map(|s| s.chunks())
+        .find(|c| c.id == id)
+        .unwrap()
+}
+
 /// Every result of a gated variant lies inside the scope.
 fn assert_in_scope(lib: &Library, r: &chsr::search::SearchResponse, scope: &Scope) {
     for h in &r.results {
-        let c = lib
-            .loaded()
-            .flat_map(|s| s.chunks())
-            .find(|c| c.id == h.id)
-            .unwrap();
+        let c = loaded_chunk(lib, &h.id);
         assert!(gate::admits(scope, c), "{} outside {scope}", h.id);
     }
 }
@@ -333,6 +337,16 @@ fn search_chem(dir: &Path) -> (i32, String, String) {
     ])
 }
 
+/// Checks that a [`chsr`] call exited with code 1 and that its stderr holds each of `needles`;
+/// returns that stderr.
+fn assert_fails_with((code, _, err): (i32, String, String), needles: &[&str]) -> String {
+    assert_eq!(code, 1);
+    for needle in needles {
+        assert!(err.contains(needle), "{err}");
+    }
+    err
+}
+
 #[test]
 fn cli_verify_and_search_accept_a_good_folder() {
     let (dir, _) = shard_dir("good");
@@ -356,11 +370,14 @@ fn cli_truncated_shard() {
     let (dir, chem) = shard_dir("truncated");
     let bytes = std::fs::read(&chem).unwrap();
     std::fs::write(&chem, &bytes[..bytes.len() / 3]).unwrap();
-    let (code, _, err) = chsr(&["verify", s(&dir)]);
-    assert_eq!(code, 1);
-    assert!(err.contains("BAD chemistry--college."), "{err}");
-    assert!(err.contains("shard is truncated"), "{err}");
-    assert!(err.contains("rebuild with `chsr build`"), "{err}");
+    let err = assert_fails_with(
+        chsr(&["verify", s(&dir)]),
+        &[
+            "BAD chemistry--college.",
+            "shard is truncated",
+            "rebuild with `chsr build`",
+        ],
+    );
     // The shard, its part list and its text parts, which cannot be checked without it.
     let (texts, chem_texts) = text_parts(&dir);
     assert!(err.contains("not checked, its shard is bad"), "{err}");
@@ -381,9 +398,7 @@ fn cli_truncated_shard() {
     );
     // A shard cut inside its header.
     std::fs::write(&chem, &bytes[..HEADER_LEN - 7]).unwrap();
-    let (code, _, err) = search_chem(&dir);
-    assert_eq!(code, 1);
-    assert!(err.contains("shard is truncated"), "{err}");
+    assert_fails_with(search_chem(&dir), &["shard is truncated"]);
 }
 
 #[test]
@@ -393,21 +408,17 @@ fn cli_corrupted_shard() {
     let mid = bytes.len() / 2;
     bytes[mid] ^= 0x20;
     std::fs::write(&chem, &bytes).unwrap();
-    let (code, _, err) = chsr(&["verify", s(&dir)]);
-    assert_eq!(code, 1);
-    assert!(
-        err.contains("checksum mismatch: the file is corrupted"),
-        "{err}"
+    assert_fails_with(
+        chsr(&["verify", s(&dir)]),
+        &[
+            "checksum mismatch: the file is corrupted",
+            "rebuild with `chsr build`",
+        ],
     );
-    assert!(err.contains("rebuild with `chsr build`"), "{err}");
-    let (code, _, err) = search_chem(&dir);
-    assert_eq!(code, 1);
-    assert!(err.contains("checksum mismatch"), "{err}");
+    assert_fails_with(search_chem(&dir), &["checksum mismatch"]);
     // Not a shard at all (an HTML error page saved under the shard's name).
     std::fs::write(&chem, b"<html><body>404 Not Found</body></html>").unwrap();
-    let (code, _, err) = search_chem(&dir);
-    assert_eq!(code, 1);
-    assert!(err.contains("not a chsr shard"), "{err}");
+    assert_fails_with(search_chem(&dir), &["not a chsr shard"]);
 }
 
 #[test]
@@ -426,13 +437,8 @@ fn cli_stale_shard_fails_the_manifest_sha256() {
     );
     write_output(&other_out, &other).unwrap();
     std::fs::copy(other.join(&other_out.manifest.shards[0].file), &chem).unwrap();
-    let (code, _, err) = chsr(&["verify", s(&dir)]);
-    assert_eq!(code, 1);
-    assert!(err.contains("SHA-256 mismatch"), "{err}");
-    assert!(err.contains("stale"), "{err}");
-    let (code, _, err) = search_chem(&dir);
-    assert_eq!(code, 1);
-    assert!(err.contains("SHA-256 mismatch"), "{err}");
+    assert_fails_with(chsr(&["verify", s(&dir)]), &["SHA-256 mismatch", "stale"]);
+    assert_fails_with(search_chem(&dir), &["SHA-256 mismatch"]);
 }
 
 #[test]
@@ -445,12 +451,8 @@ fn cli_shard_of_another_format_version() {
         "shard built by format v{}, this reader reads v{FORMAT_VERSION}: rebuild with `chsr build`",
         FORMAT_VERSION + 1
     );
-    let (code, _, err) = chsr(&["verify", s(&dir)]);
-    assert_eq!(code, 1);
-    assert!(err.contains(&want), "{err}");
-    let (code, _, err) = search_chem(&dir);
-    assert_eq!(code, 1);
-    assert!(err.contains(&want), "{err}");
+    assert_fails_with(chsr(&["verify", s(&dir)]), &[&want]);
+    assert_fails_with(search_chem(&dir), &[&want]);
 }
 
 #[test]
@@ -462,10 +464,13 @@ fn cli_manifest_naming_a_missing_shard() {
     assert!(out.contains("ok  physics--college."), "{out}");
     assert!(err.contains("BAD chemistry--college."), "{err}");
     assert!(err.contains("listed in manifest.json but missing"), "{err}");
-    let (code, _, err) = search_chem(&dir);
-    assert_eq!(code, 1);
-    assert!(err.contains("listed in manifest.json but missing"), "{err}");
-    assert!(err.contains("rebuild with `chsr build`"), "{err}");
+    assert_fails_with(
+        search_chem(&dir),
+        &[
+            "listed in manifest.json but missing",
+            "rebuild with `chsr build`",
+        ],
+    );
     // Shards outside the scope are not needed, so a search elsewhere still works.
     let (code, _, _) = chsr(&[
         "search",
@@ -531,10 +536,10 @@ fn cli_manifest_problems() {
     }
     // No manifest at all: not a shard folder.
     std::fs::remove_file(&path).unwrap();
-    let (code, _, err) = chsr(&["verify", s(&dir)]);
-    assert_eq!(code, 1);
-    assert!(err.contains("no manifest.json"), "{err}");
-    assert!(err.contains("chsr build --out"), "{err}");
+    assert_fails_with(
+        chsr(&["verify", s(&dir)]),
+        &["no manifest.json", "chsr build --out"],
+    );
 }
 
 #[test]
@@ -555,9 +560,10 @@ fn cli_unknown_scope_values_list_the_valid_ones() {
         assert!(err.starts_with("error: unknown "), "{err}");
         assert!(err.contains(listed), "{err}");
     }
-    let (code, _, err) = chsr(&["search", "--shards", s(&dir), "-k", "0", "heat"]);
-    assert_eq!(code, 1);
-    assert!(err.contains("k must be between 1 and 200"), "{err}");
+    assert_fails_with(
+        chsr(&["search", "--shards", s(&dir), "-k", "0", "heat"]),
+        &["k must be between 1 and 200"],
+    );
 }
 
 #[test]
@@ -605,14 +611,14 @@ fn cli_builder_refuses_non_public_chunks_unless_private() {
         .replacen('{', r#"{"visibility":"teachers","#, 1);
     let c = corpus(&dir, "c.jsonl", &format!("{LINE}\n{line2}\n"));
     let out = dir.join("out");
-    let (code, _, err) = chsr(&["build", "--out", s(&out), s(&c)]);
-    assert_eq!(code, 1);
-    assert!(
-        err.contains("c.jsonl:2: chunk \"a:2\" has visibility \"teachers\""),
-        "{err}"
+    assert_fails_with(
+        chsr(&["build", "--out", s(&out), s(&c)]),
+        &[
+            "c.jsonl:2: chunk \"a:2\" has visibility \"teachers\"",
+            "downloadable by anyone",
+            "--private",
+        ],
     );
-    assert!(err.contains("downloadable by anyone"), "{err}");
-    assert!(err.contains("--private"), "{err}");
     assert!(!out.join("manifest.json").exists(), "nothing is written");
     // `access` is read too, and either field being non-public is enough to refuse.
     let line3 = LINE.replace("a:1", "a:3").replacen(
@@ -621,11 +627,9 @@ fn cli_builder_refuses_non_public_chunks_unless_private() {
         1,
     );
     let c2 = corpus(&dir, "c2.jsonl", &format!("{LINE}\n{line3}\n"));
-    let (code, _, err) = chsr(&["build", "--out", s(&out), s(&c2)]);
-    assert_eq!(code, 1);
-    assert!(
-        err.contains("c2.jsonl:2: chunk \"a:3\" has visibility \"restricted\""),
-        "{err}"
+    assert_fails_with(
+        chsr(&["build", "--out", s(&out), s(&c2)]),
+        &["c2.jsonl:2: chunk \"a:3\" has visibility \"restricted\""],
     );
     // With --private the same corpus builds.
     let (code, _, err) = chsr(&["build", "--private", "--out", s(&out), s(&c)]);
@@ -701,30 +705,30 @@ fn cli_builder_names_file_line_and_field() {
         "b.jsonl",
         &format!("{}\n{LINE}", LINE.replace("a:1", "b:1")),
     );
-    let (code, _, err) = chsr(&["build", "--out", s(&out), s(&a), s(&b)]);
-    assert_eq!(code, 1);
-    assert!(err.contains("b.jsonl:2 (first at "), "{err}");
-    assert!(err.contains("a.jsonl:1)"), "{err}");
+    assert_fails_with(
+        chsr(&["build", "--out", s(&out), s(&a), s(&b)]),
+        &["b.jsonl:2 (first at ", "a.jsonl:1)"],
+    );
     // Invalid UTF-8 names its line.
     let bad = dir.join("utf8.jsonl");
     let mut bytes = format!("{LINE}\n").into_bytes();
     bytes.extend_from_slice(b"{\"id\": \"\xff\xfe\"}\n");
     std::fs::write(&bad, bytes).unwrap();
-    let (code, _, err) = chsr(&["build", "--out", s(&out), s(&bad)]);
-    assert_eq!(code, 1);
-    assert!(
-        err.contains("utf8.jsonl:2: not a JSON object: invalid UTF-8"),
-        "{err}"
+    assert_fails_with(
+        chsr(&["build", "--out", s(&out), s(&bad)]),
+        &["utf8.jsonl:2: not a JSON object: invalid UTF-8"],
     );
     // An empty corpus is refused.
     let empty = corpus(&dir, "empty.jsonl", "\n\n");
-    let (code, _, err) = chsr(&["build", "--out", s(&out), s(&empty)]);
-    assert_eq!(code, 1);
-    assert!(err.contains("the corpus is empty"), "{err}");
+    assert_fails_with(
+        chsr(&["build", "--out", s(&out), s(&empty)]),
+        &["the corpus is empty"],
+    );
     // A missing file.
-    let (code, _, err) = chsr(&["build", "--out", s(&out), s(&dir.join("nope.jsonl"))]);
-    assert_eq!(code, 1);
-    assert!(err.contains("nope.jsonl: cannot read"), "{err}");
+    assert_fails_with(
+        chsr(&["build", "--out", s(&out), s(&dir.join("nope.jsonl"))]),
+        &["nope.jsonl: cannot read"],
+    );
 }
 
 // --------------------------------------------------------- regressions found by fuzzing
@@ -794,11 +798,7 @@ fn ungated_results_outside_the_scope_are_labelled() {
             }
             let r = lib.search(q, &scope, &o).unwrap();
             for h in &r.results {
-                let c = lib
-                    .loaded()
-                    .flat_map(|s| s.chunks())
-                    .find(|c| c.id == h.id)
-                    .unwrap();
+                let c = loaded_chunk(lib, &h.id);
                 let inside = gate::admits(&scope, c);
                 assert_eq!(h.in_scope, inside, "{q:?} {v:?}: {}", h.id);
                 let post = o.stages.gating == Gating::PostFiltered;
@@ -1107,28 +1107,26 @@ fn cli_model_file_missing_or_mismatched() {
     let part = dir.join(m["shards"][0]["dense"]["file"].as_str().unwrap());
     let part_bytes = std::fs::read(&part).unwrap();
     std::fs::remove_file(&part).unwrap();
-    let (code, _, err) = chsr(&["verify", s(&dir)]);
-    assert_eq!(code, 1);
-    assert!(err.contains("(vectors of chemistry--college."), "{err}");
-    assert!(
-        err.contains(&format!("1 of {files} files failed verification")),
-        "{err}"
+    assert_fails_with(
+        chsr(&["verify", s(&dir)]),
+        &[
+            "(vectors of chemistry--college.",
+            &format!("1 of {files} files failed verification"),
+        ],
     );
     std::fs::write(&part, &part_bytes[..part_bytes.len() - 1]).unwrap();
-    let (code, _, err) = chsr(&["verify", s(&dir)]);
-    assert_eq!(code, 1);
-    assert!(err.contains(".chsrv: shard is truncated"), "{err}");
+    assert_fails_with(chsr(&["verify", s(&dir)]), &[".chsrv: shard is truncated"]);
     std::fs::write(&part, &part_bytes).unwrap();
     // Another file under the model's name (a stale copy, a truncated download).
     let bytes = std::fs::read(&model).unwrap();
     std::fs::write(&model, &bytes[..bytes.len() / 2]).unwrap();
-    let (code, _, err) = chsr(&["verify", s(&dir)]);
-    assert_eq!(code, 1);
-    assert!(err.contains("SHA-256 mismatch"), "{err}");
-    assert!(err.contains("rebuild with `chsr build --model`"), "{err}");
-    assert!(
-        err.contains(&format!("error: 1 of {files} files failed verification")),
-        "{err}"
+    assert_fails_with(
+        chsr(&["verify", s(&dir)]),
+        &[
+            "SHA-256 mismatch",
+            "rebuild with `chsr build --model`",
+            &format!("error: 1 of {files} files failed verification"),
+        ],
     );
     let (code, out, err) = search_chem(&dir);
     assert_eq!(code, 1);
@@ -1139,13 +1137,9 @@ fn cli_model_file_missing_or_mismatched() {
     );
     // No model file at all.
     std::fs::remove_file(&model).unwrap();
-    let (code, _, err) = chsr(&["verify", s(&dir)]);
-    assert_eq!(code, 1);
-    assert!(
-        err.contains("(embedding model): listed in manifest.json but missing"),
-        "{err}"
+    assert_fails_with(
+        chsr(&["verify", s(&dir)]),
+        &["(embedding model): listed in manifest.json but missing"],
     );
-    let (code, _, err) = search_chem(&dir);
-    assert_eq!(code, 1);
-    assert!(err.contains("model"), "{err}");
+    assert_fails_with(search_chem(&dir), &["model"]);
 }

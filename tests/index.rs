@@ -206,12 +206,19 @@ fn a_built_site_becomes_a_bundle_of_scoped_chunks_read_from_its_structure() {
     // labelled as such (recursion is a terminale topic: the première scope's evidence is weak and
     // W2 widens, labelled `cross_level`).
     let shards = out.join("shards");
-    let json = ok(&chsr(&[
-        "search",
-        "--shards",
-        shards.to_str().unwrap(),
-        "--subject",
-        "informatique (NSI)",
+    // `chsr search` of the built shards in the NSI subject, with the arguments `extra`.
+    let search = |extra: &[&str]| {
+        let shards = shards.to_str().unwrap();
+        let args = [
+            "search",
+            "--shards",
+            shards,
+            "--subject",
+            "informatique (NSI)",
+        ];
+        chsr(&[&args[..], extra].concat())
+    };
+    let json = ok(&search(&[
         "--level",
         "premiere",
         "--json",
@@ -224,12 +231,7 @@ fn a_built_site_becomes_a_bundle_of_scoped_chunks_read_from_its_structure() {
         (h["level"] == "premiere" && h["in_scope"] == true)
             || (h["leakage"] == "cross_level" && h["in_scope"] == false)
     }));
-    let json = ok(&chsr(&[
-        "search",
-        "--shards",
-        shards.to_str().unwrap(),
-        "--subject",
-        "informatique (NSI)",
+    let json = ok(&search(&[
         "--level",
         "terminale",
         "--exam",
@@ -249,18 +251,7 @@ fn a_built_site_becomes_a_bundle_of_scoped_chunks_read_from_its_structure() {
     assert_eq!(r["results"][0]["id"], sol["id"]);
     assert_eq!(r["results"][0]["url"], sol["url"]);
     // A scope value the index does not have is a clear error naming the valid ones.
-    let bad = chsr(&[
-        "search",
-        "--shards",
-        shards.to_str().unwrap(),
-        "--subject",
-        "informatique (NSI)",
-        "--level",
-        "terminale",
-        "--paper",
-        "sujet 99",
-        "voyelles",
-    ]);
+    let bad = search(&["--level", "terminale", "--paper", "sujet 99", "voyelles"]);
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(
         !bad.status.success()
@@ -299,15 +290,20 @@ fn a_page_without_a_level_is_an_error_naming_it_unless_skipped() {
     let dir = tmp("unscoped");
     let site = fixtures().join("nsi-terminale");
     let out = dir.join("out");
-    let o = chsr(&[
-        "index",
-        "--site",
-        site.to_str().unwrap(),
-        "--subject",
-        "informatique (NSI)",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    // `chsr index` of the site into `out`, with the arguments `extra`.
+    let index = |extra: &[&str]| {
+        let args = [
+            "index",
+            "--site",
+            site.to_str().unwrap(),
+            "--subject",
+            "informatique (NSI)",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        chsr(&[&args[..], extra].concat())
+    };
+    let o = index(&[]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success(), "indexed pages without a level");
     assert!(
@@ -317,18 +313,7 @@ fn a_page_without_a_level_is_an_error_naming_it_unless_skipped() {
     assert!(err.contains("--skip-unscoped"), "{err}");
     let report = dir.join("r.json");
     // Every page of this site lacks a level: nothing to index, a clear error, and the report.
-    let o = chsr(&[
-        "index",
-        "--site",
-        site.to_str().unwrap(),
-        "--subject",
-        "informatique (NSI)",
-        "--out",
-        out.to_str().unwrap(),
-        "--skip-unscoped",
-        "--report",
-        report.to_str().unwrap(),
-    ]);
+    let o = index(&["--skip-unscoped", "--report", report.to_str().unwrap()]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         !o.status.success() && err.contains("no page gave any text"),
@@ -348,34 +333,30 @@ fn a_page_without_a_level_is_an_error_naming_it_unless_skipped() {
 fn a_bad_config_names_the_file_and_the_key() {
     let dir = tmp("badcfg");
     let cfg = dir.join("chsr.toml");
-    std::fs::write(&cfg, "[[source]]\npath = \"x\"\nsubject = \"s\"\nlevel = \"l\"\nlang = \"fr\"\nchaptre = \"1\"\n").unwrap();
-    let o = chsr(&[
-        "index",
-        "--config",
-        cfg.to_str().unwrap(),
-        "--out",
-        dir.join("o").to_str().unwrap(),
-    ]);
-    let err = String::from_utf8_lossy(&o.stderr);
+    // `chsr index` on the config `toml`: whether it succeeded, and its stderr.
+    let index = |toml: &str| {
+        std::fs::write(&cfg, toml).unwrap();
+        let o = chsr(&[
+            "index",
+            "--config",
+            cfg.to_str().unwrap(),
+            "--out",
+            dir.join("o").to_str().unwrap(),
+        ]);
+        (
+            o.status.success(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let (passed, err) = index("[[source]]\npath = \"x\"\nsubject = \"s\"\nlevel = \"l\"\nlang = \"fr\"\nchaptre = \"1\"\n");
     assert!(
-        !o.status.success() && err.contains("chsr.toml") && err.contains("chaptre"),
+        !passed && err.contains("chsr.toml") && err.contains("chaptre"),
         "{err}"
     );
-    std::fs::write(
-        &cfg,
-        "[[source]]\npath = \"missing\"\nsubject = \"s\"\nlevel = \"l\"\nlang = \"fr\"\n",
-    )
-    .unwrap();
-    let o = chsr(&[
-        "index",
-        "--config",
-        cfg.to_str().unwrap(),
-        "--out",
-        dir.join("o").to_str().unwrap(),
-    ]);
-    let err = String::from_utf8_lossy(&o.stderr);
+    let (passed, err) =
+        index("[[source]]\npath = \"missing\"\nsubject = \"s\"\nlevel = \"l\"\nlang = \"fr\"\n");
     assert!(
-        !o.status.success() && err.contains("missing") && err.contains("not a folder"),
+        !passed && err.contains("missing") && err.contains("not a folder"),
         "{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);

@@ -21,6 +21,7 @@
 //!   included; a word is about 1.3 tokens of a BPE tokenizer on English text), and the characters
 //!   added likewise.
 
+use super::metrics::{relevant_chunks, relevant_sections};
 use super::queries::EvalQuery;
 use super::ChunkIndex;
 use crate::format::ChunkRecord;
@@ -91,17 +92,8 @@ pub fn score(
             added.push(e.id.as_str());
         }
     }
-    let relevant: Vec<&ChunkRecord> = q
-        .grades
-        .keys()
-        .filter_map(|id| corpus.get(id.as_str()).copied())
-        .collect();
-    let topic: BTreeSet<&str> = q
-        .relevant_sections
-        .iter()
-        .map(String::as_str)
-        .chain(relevant.iter().filter_map(|c| c.section_key.as_deref()))
-        .collect();
+    let relevant = relevant_chunks(q, corpus);
+    let topic = relevant_sections(q, &relevant);
     let section_chunks: BTreeSet<&str> = topic
         .iter()
         .filter_map(|s| sections.get(s))

@@ -210,6 +210,27 @@ pub fn exact_scope(results: &[&ChunkRecord], expected: &[(String, String)]) -> b
     results.iter().any(|c| matches_expected(c, expected))
 }
 
+/// The graded (relevant) chunks of `q` that `corpus` holds.
+pub(crate) fn relevant_chunks<'a>(q: &EvalQuery, corpus: &ChunkIndex<'a>) -> Vec<&'a ChunkRecord> {
+    q.grades
+        .keys()
+        .filter_map(|id| corpus.get(id.as_str()).copied())
+        .collect()
+}
+
+/// The section keys on the topic of `q`: those it lists as relevant and those of its `relevant`
+/// chunks.
+pub(crate) fn relevant_sections<'a>(
+    q: &'a EvalQuery,
+    relevant: &[&'a ChunkRecord],
+) -> BTreeSet<&'a str> {
+    q.relevant_sections
+        .iter()
+        .map(String::as_str)
+        .chain(relevant.iter().filter_map(|c| c.section_key.as_deref()))
+        .collect()
+}
+
 fn question_identity(c: &ChunkRecord) -> Option<String> {
     let qn = c.question_number.as_deref()?;
     let part = |x: &Option<String>| x.as_deref().unwrap_or("").to_string();
@@ -229,20 +250,11 @@ pub fn section_contamination(
     results: &[&ChunkRecord],
     corpus: &ChunkIndex<'_>,
 ) -> Option<f64> {
-    let relevant: Vec<&ChunkRecord> = q
-        .grades
-        .keys()
-        .filter_map(|id| corpus.get(id.as_str()).copied())
-        .collect();
+    let relevant = relevant_chunks(q, corpus);
     let section_rule = ["chapter", "section", "section_key"]
         .iter()
         .any(|f| q.names(f));
-    let sections: BTreeSet<&str> = q
-        .relevant_sections
-        .iter()
-        .map(String::as_str)
-        .chain(relevant.iter().filter_map(|c| c.section_key.as_deref()))
-        .collect();
+    let sections = relevant_sections(q, &relevant);
     let section_rule = section_rule && !sections.is_empty();
     let questions: BTreeSet<String> = relevant
         .iter()
@@ -323,20 +335,11 @@ pub fn contaminating(
     results: &[&ChunkRecord],
     corpus: &ChunkIndex<'_>,
 ) -> Option<Vec<bool>> {
-    let relevant: Vec<&ChunkRecord> = q
-        .grades
-        .keys()
-        .filter_map(|id| corpus.get(id.as_str()).copied())
-        .collect();
+    let relevant = relevant_chunks(q, corpus);
     if relevant.is_empty() {
         return None;
     }
-    let sections: BTreeSet<&str> = q
-        .relevant_sections
-        .iter()
-        .map(String::as_str)
-        .chain(relevant.iter().filter_map(|c| c.section_key.as_deref()))
-        .collect();
+    let sections = relevant_sections(q, &relevant);
     let items: BTreeSet<String> = relevant.iter().filter_map(|c| item_identity(c)).collect();
     let unsectioned: Vec<BTreeSet<String>> = relevant
         .iter()

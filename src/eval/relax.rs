@@ -185,15 +185,10 @@ mod tests {
     use std::collections::BTreeMap;
 
     fn chunk(id: &str, chapter: &str) -> ChunkRecord {
-        let line = serde_json::json!({
+        crate::corpus::record_of(serde_json::json!({
             "id": id, "text": "t", "subject": "physics", "level": "college", "lang": "en",
             "doc_type": "exercise", "chapter": chapter,
-        })
-        .to_string();
-        crate::corpus::parse_jsonl("t.jsonl", &line)
-            .unwrap()
-            .remove(0)
-            .record
+        }))
     }
 
     fn query(relevant: &str) -> EvalQuery {

@@ -264,15 +264,10 @@ mod tests {
     use crate::bm25::PoolShard;
 
     fn chunk(level: &str, chapter: &str) -> ChunkRecord {
-        let line = serde_json::json!({
+        crate::corpus::record_of(serde_json::json!({
             "id": "x:1", "text": "t", "subject": "physics", "level": level, "lang": "en",
             "doc_type": "exercise", "chapter": chapter,
-        })
-        .to_string();
-        crate::corpus::parse_jsonl("t.jsonl", &line)
-            .unwrap()
-            .remove(0)
-            .record
+        }))
     }
 
     #[test]
@@ -315,29 +310,9 @@ mod tests {
             "alpha beta",
             "beta filler words",
         ];
-        let lines: Vec<String> = text
-            .iter()
-            .enumerate()
-            .map(|(i, t)| {
-                serde_json::json!({"id": format!("c:{i}"), "text": t, "subject": "s",
-                    "level": "l", "lang": "en", "doc_type": "exercise"})
-                .to_string()
-            })
-            .collect();
-        let chunks = crate::corpus::parse_jsonl("t.jsonl", &lines.join("\n")).unwrap();
-        let out = crate::build::build(&chunks, &crate::build::BuildOptions::default());
-        let payload = crate::format::decode_shard(&out.shards[0].bytes).unwrap();
+        let payload = crate::bm25::exercises_payload(&text);
         let gate = crate::gate::Bitset::full(4);
-        let total = payload.lexical.total_len();
-        let pool = [PoolShard {
-            index: &payload.lexical,
-            k1: payload.params.k1,
-            b: payload.params.b,
-            total_len: total,
-            gate: &gate,
-            sections: &[],
-            section_units: 4,
-        }];
+        let pool = [PoolShard::of_payload(&payload, &gate)];
         let terms: Vec<String> = ["alpha", "beta", "gamma"].map(String::from).into();
         let slot = |_: usize, d: u32| {
             Some(if d == 0 {

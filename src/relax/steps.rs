@@ -47,6 +47,21 @@ impl Library {
         }
     }
 
+    /// A gated pass over the widened scope `wide`, its candidates labelled against the requested
+    /// `scope`.
+    fn widened(
+        &self,
+        q: &Query<'_>,
+        wide: &Scope,
+        scope: &Scope,
+        opts: &SearchOptions,
+        trace: &mut Trace,
+    ) -> Vec<Cand> {
+        let mut new = self.pass(q, wide, Gating::Gated, opts, false, trace);
+        self.label(scope, &mut new, false);
+        new
+    }
+
     /// Appends a widening pass's new candidates after the current ones (the paper's placement);
     /// returns how many were new.
     fn append(&self, cands: &mut Vec<Cand>, new: Vec<Cand>) -> usize {
@@ -313,8 +328,7 @@ impl Library {
                 .blocked_by_lock(blocked),
             );
         } else if fire != Widen::No {
-            let mut new = self.pass(q, &w1, Gating::Gated, opts, false, trace);
-            self.label(scope, &mut new, false);
+            let new = self.widened(q, &w1, scope, opts, trace);
             let (added, case, how) = if fire == Widen::Lead {
                 let added = self.lead(cands, new);
                 (added, "stronger_outside_topic", "the widened ranking leads")
@@ -373,8 +387,7 @@ impl Library {
                 ev.level = Some(here);
                 ev.cross_level = Some(other);
                 if fired {
-                    let mut new = self.pass(q, &w2, Gating::Gated, opts, false, trace);
-                    self.label(scope, &mut new, false);
+                    let new = self.widened(q, &w2, scope, opts, trace);
                     let added = self.lead(cands, new);
                     if !r.widened {
                         r.case = "stronger_other_level".into();
@@ -485,10 +498,7 @@ impl Library {
                     } else if level_locked {
                         "skipped: the level is locked".into()
                     } else {
-                        format!(
-                            "blocked: strict key(s) set ({}): another level is not an answer",
-                            strict.join(", ")
-                        )
+                        blocked_by_strict(&strict)
                     },
                 )
                 .blocked_by_lock(blocked),
@@ -496,17 +506,7 @@ impl Library {
         }
         // W3: the unfiltered lexical fallback, when allowed and nothing was found.
         if cands.is_empty() {
-            if opts.allow_fallback {
-                let added = self.fallback(q, scope, opts, cands, trace, r);
-                r.widened = true;
-                r.steps.push(fallback_step(scope, added, "nothing found: "));
-            } else {
-                r.steps.push(RelaxStep::skipped(
-                    "W3",
-                    w2.to_json(),
-                    "not run: the unfiltered fallback needs allow_fallback",
-                ));
-            }
+            self.w3(q, scope, &w2, "nothing found: ", opts, cands, trace, r);
         }
         if r.case.is_empty() {
             let none = ev.in_scope.iter().chain(&ev.cross_topic).all(Vec::is_empty)
@@ -514,6 +514,34 @@ impl Library {
             r.case = if none { "no_match" } else { "strong_in_scope" }.into();
         }
         r.evidence = Some(ev);
+    }
+
+    /// W3 when its trigger fired: the [`fallback`](Self::fallback) when `allow_fallback` allows
+    /// it (its note starts with `why`), else a step saying it did not run over `last`, the scope
+    /// the previous step searched.
+    #[allow(clippy::too_many_arguments)]
+    fn w3(
+        &self,
+        q: &Query<'_>,
+        scope: &Scope,
+        last: &Scope,
+        why: &str,
+        opts: &SearchOptions,
+        cands: &mut Vec<Cand>,
+        trace: &mut Trace,
+        r: &mut Relaxation,
+    ) {
+        if opts.allow_fallback {
+            let added = self.fallback(q, scope, opts, cands, trace, r);
+            r.widened = true;
+            r.steps.push(fallback_step(scope, added, why));
+        } else {
+            r.steps.push(RelaxStep::skipped(
+                "W3",
+                last.to_json(),
+                "not run: the unfiltered fallback needs allow_fallback",
+            ));
+        }
     }
 
     /// W3: the unfiltered lexical fallback over the loaded shards (asking for every other shard
@@ -614,8 +642,7 @@ impl Library {
             for f in &topical {
                 current.relax(*f);
             }
-            let mut new = self.pass(q, &current, Gating::Gated, opts, false, trace);
-            self.label(scope, &mut new, false);
+            let new = self.widened(q, &current, scope, opts, trace);
             let added = self.append(cands, new);
             r.widened = true;
             r.steps.push(RelaxStep::ran(
@@ -644,10 +671,7 @@ impl Library {
                 r.steps.push(RelaxStep::skipped(
                     "W2",
                     current.to_json(),
-                    format!(
-                        "blocked: strict key(s) set ({}): another level is not an answer",
-                        strict.join(", ")
-                    ),
+                    blocked_by_strict(&strict),
                 ));
             } else {
                 current.relax(Field::Level);
@@ -655,8 +679,7 @@ impl Library {
                 if !missing.is_empty() {
                     r.pending_shards = self.split_matchable(&missing, q).0;
                 }
-                let mut new = self.pass(q, &current, Gating::Gated, opts, false, trace);
-                self.label(scope, &mut new, false);
+                let new = self.widened(q, &current, scope, opts, trace);
                 let added = self.append(cands, new);
                 r.widened = true;
                 r.steps.push(RelaxStep::ran(
@@ -677,17 +700,7 @@ impl Library {
         }
         // W3: unfiltered lexical fallback, only when explicitly allowed.
         if needs_more(cands) {
-            if opts.allow_fallback {
-                let added = self.fallback(q, scope, opts, cands, trace, r);
-                r.widened = true;
-                r.steps.push(fallback_step(scope, added, ""));
-            } else {
-                r.steps.push(RelaxStep::skipped(
-                    "W3",
-                    current.to_json(),
-                    "not run: the unfiltered fallback needs allow_fallback",
-                ));
-            }
+            self.w3(q, scope, &current, "", opts, cands, trace, r);
         }
     }
 }
@@ -715,6 +728,14 @@ fn skipped_w1(scope: &Scope) -> String {
     } else {
         format!("skipped: {} locked", locked.join(", "))
     }
+}
+
+/// W2's note when strict keys (see [`w2_blockers`]) block it.
+fn blocked_by_strict(strict: &[String]) -> String {
+    format!(
+        "blocked: strict key(s) set ({}): another level is not an answer",
+        strict.join(", ")
+    )
 }
 
 /// W3's step record: what the fallback searched (everything, or only the locked fields).

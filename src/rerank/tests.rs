@@ -45,24 +45,7 @@ fn definition_requests_lift_glossary_entries() {
         "s2",
         "atom: smallest particle of an element that can enter into a chemical combination",
     );
-    let cands = vec![
-        Candidate {
-            key: 0,
-            chunk: &a,
-            score: 0.0164,
-            dense_rank: None,
-            adjustments: vec![],
-            near: &[],
-        },
-        Candidate {
-            key: 1,
-            chunk: &b,
-            score: 0.0150,
-            dense_rank: None,
-            adjustments: vec![],
-            near: &[],
-        },
-    ];
+    let cands = vec![Candidate::new(0, &a, 0.0164), Candidate::new(1, &b, 0.0150)];
     let (out, _) = rerank(
         cands,
         &understand("what is an atom"),
@@ -95,30 +78,9 @@ fn labels_and_hinted_fields_are_boosted() {
     let mut q = chunk("q", "solution", "s1", "answer to question 4");
     q.question_number = Some("4".into());
     let cands = vec![
-        Candidate {
-            key: 0,
-            chunk: &x,
-            score: 0.0164,
-            dense_rank: None,
-            adjustments: vec![],
-            near: &[],
-        },
-        Candidate {
-            key: 1,
-            chunk: &q,
-            score: 0.0160,
-            dense_rank: None,
-            adjustments: vec![],
-            near: &[],
-        },
-        Candidate {
-            key: 2,
-            chunk: &t,
-            score: 0.0140,
-            dense_rank: None,
-            adjustments: vec![],
-            near: &[],
-        },
+        Candidate::new(0, &x, 0.0164),
+        Candidate::new(1, &q, 0.0160),
+        Candidate::new(2, &t, 0.0140),
     ];
     let u = understand("express the quantities in SI base units from Table 1.2");
     let hints = vec![(Field::QuestionNumber, "4".to_string())];
@@ -157,26 +119,7 @@ fn exercises_yield_unless_the_query_asks_for_exercises() {
         "s1",
         "Heat capacity and specific heat",
     );
-    let cands = || {
-        vec![
-            Candidate {
-                key: 0,
-                chunk: &e,
-                score: 0.0164,
-                dense_rank: None,
-                adjustments: vec![],
-                near: &[],
-            },
-            Candidate {
-                key: 1,
-                chunk: &t,
-                score: 0.0150,
-                dense_rank: None,
-                adjustments: vec![],
-                near: &[],
-            },
-        ]
-    };
+    let cands = || vec![Candidate::new(0, &e, 0.0164), Candidate::new(1, &t, 0.0150)];
     let cfg = RerankConfig::default();
     let order = |q: &str| {
         let (out, _) = rerank(cands(), &understand(q), &[], &cfg, usize::MAX);
@@ -257,28 +200,16 @@ fn near_duplicates_are_removed_below_threshold_kept_above() {
     let near = near_of(&[&a, &b, &c]);
     let cands = vec![
         Candidate {
-            key: 0,
-            chunk: &a,
-            score: 0.03,
-            dense_rank: None,
-            adjustments: vec![],
             near: &near[0],
+            ..Candidate::new(0, &a, 0.03)
         },
         Candidate {
-            key: 1,
-            chunk: &b,
-            score: 0.02,
-            dense_rank: None,
-            adjustments: vec![],
             near: &near[1],
+            ..Candidate::new(1, &b, 0.02)
         },
         Candidate {
-            key: 2,
-            chunk: &c,
-            score: 0.01,
-            dense_rank: None,
-            adjustments: vec![],
             near: &near[2],
+            ..Candidate::new(2, &c, 0.01)
         },
     ];
     let (out, dups) = rerank(

@@ -201,6 +201,18 @@ fn section_units(sections: &[u32]) -> u64 {
     numbered + sections.iter().filter(|&&s| s == NO_SECTION).count() as u64
 }
 
+/// (first, count) of each block of a shard's parts, from the blocks' counts in order.
+fn spans(counts: &[u32]) -> Vec<(u32, u32)> {
+    let mut first = 0;
+    counts
+        .iter()
+        .map(|&n| {
+            first += n;
+            (first - n, n)
+        })
+        .collect()
+}
+
 impl fmt::Debug for Shard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
@@ -417,24 +429,8 @@ impl Library {
             .collect();
         crate::order::sort(&mut langs);
         langs.dedup();
-        let mut first = 0;
-        let text_blocks: Vec<(u32, u32)> = payload
-            .text_blocks
-            .iter()
-            .map(|&n| {
-                first += n;
-                (first - n, n)
-            })
-            .collect();
-        let mut first_term = 0;
-        let postings_blocks: Vec<(u32, u32)> = payload
-            .postings_blocks
-            .iter()
-            .map(|&n| {
-                first_term += n;
-                (first_term - n, n)
-            })
-            .collect();
+        let text_blocks = spans(&payload.text_blocks);
+        let postings_blocks = spans(&payload.postings_blocks);
         let (texts, postings) = entry.part_list.as_ref().map_or((0, 0), |t| {
             (t.text_parts as usize, t.postings_parts as usize)
         });

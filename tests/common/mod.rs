@@ -4,7 +4,7 @@
 use chsr::build::{build, BuildOptions, BuildOutput};
 use chsr::corpus::parse_jsonl;
 use chsr::scope::Scope;
-use chsr::search::{Library, SearchOptions};
+use chsr::search::{Library, SearchOptions, SearchResponse};
 
 /// The spine fixture: 288 OpenCERB chunks over the five subject-level pairs.
 pub const SPINE: &str = include_str!("../fixtures/spine.jsonl");
@@ -33,6 +33,26 @@ pub fn library_with(out: &BuildOutput, keep: impl Fn(&str) -> bool) -> Library {
         }
     }
     lib
+}
+
+/// A library built from the JSONL `lines` (read as the file `name`), with every file loaded.
+pub fn library_from_lines(name: &str, lines: &[String]) -> Library {
+    let chunks = parse_jsonl(name, &lines.join("\n")).unwrap();
+    library(&build(&chunks, &BuildOptions::default()))
+}
+
+/// Checks the strict-key block of a search that relaxed with a document type in its scope:
+/// W2 may not drop the level, and W3 (the unfiltered fallback) waits for `allow_fallback`.
+pub fn assert_blocked_by_doc_type(r: &SearchResponse) {
+    let relax = r.trace.relaxation.as_ref().unwrap();
+    let w2 = relax.steps.iter().find(|s| s.step == "W2").unwrap();
+    assert!(
+        w2.note.starts_with("blocked: strict key(s) set (doc_type"),
+        "{}",
+        w2.note
+    );
+    let w3 = relax.steps.iter().find(|s| s.step == "W3").unwrap();
+    assert!(w3.note.contains("allow_fallback"), "{}", w3.note);
 }
 
 /// The bytes of the built file `name`.
