@@ -267,25 +267,6 @@ impl Reader {
         self.skip.matches(&e) || self.extra_skip.iter().any(|s| s.matches(&e))
     }
 
-    /// The text of an element without its skipped descendants (a title's icon or its words for
-    /// screen readers only), as the page shows it.
-    fn visible_text(&self, e: ElementRef<'_>) -> String {
-        let mut s = String::new();
-        for d in e.descendants() {
-            if let Node::Text(t) = d.value() {
-                let shown = d
-                    .ancestors()
-                    .take_while(|a| a.id() != e.id())
-                    .filter_map(ElementRef::wrap)
-                    .all(|a| !self.skipped(a));
-                if shown {
-                    s.push_str(t);
-                }
-            }
-        }
-        s
-    }
-
     /// The text of an element as one line: inline markup kept as Markdown (`code`, bold,
     /// emphasis), line breaks as spaces, skipped elements left out.
     fn inline(&self, e: ElementRef<'_>) -> String {
@@ -650,7 +631,7 @@ impl Walker<'_, '_> {
     fn admonition_title(&self, e: ElementRef<'_>) -> Option<String> {
         e.select(&self.r.admonition_title)
             .next()
-            .map(|h| clean_title(&self.r.visible_text(h)))
+            .map(|h| clean_title(&self.r.inline(h)))
             .filter(|s| !s.is_empty())
     }
 
