@@ -14,32 +14,8 @@ use chsr::format::{Field, FORMAT_VERSION, HEADER_LEN};
 use chsr::gate;
 use chsr::scope::Scope;
 use chsr::search::{Gating, Leakage, Library, SearchOptions, Variant};
+use common::cli::*;
 use common::*;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::OnceLock;
-
-fn fixture() -> &'static (BuildOutput, Library) {
-    static FIX: OnceLock<(BuildOutput, Library)> = OnceLock::new();
-    FIX.get_or_init(|| {
-        let out = build_fixture();
-        let lib = library(&out);
-        (out, lib)
-    })
-}
-
-fn opts(v: Variant, k: usize) -> SearchOptions {
-    SearchOptions {
-        k,
-        ..SearchOptions::for_variant(v)
-    }
-}
-
-fn phys_college() -> Scope {
-    Scope::new()
-        .with(Field::Subject, "physics")
-        .with(Field::Level, "college")
-}
 
 fn ids(r: &chsr::search::SearchResponse) -> Vec<&str> {
     r.results.iter().map(|h| h.id.as_str()).collect()
@@ -265,87 +241,6 @@ fn unknown_scope_values_are_refused_with_the_valid_ones() {
 }
 
 // ------------------------------------------------------------------------- the command line
-
-fn chsr(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_chsr"))
-        .args(args)
-        .env_remove("RUST_BACKTRACE")
-        .output()
-        .expect("chsr runs");
-    let (o, e) = (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    );
-    assert!(
-        !e.contains("panicked") && !e.contains("RUST_BACKTRACE"),
-        "chsr {args:?} panicked:\n{e}"
-    );
-    (out.status.code().expect("exit status"), o, e)
-}
-
-/// A fresh folder under the test target dir.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("hostile")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// The fixture written as a shard folder, and the path of its chemistry shard.
-fn shard_dir(name: &str) -> (PathBuf, PathBuf) {
-    let dir = scratch(name);
-    let (out, _) = fixture();
-    write_output(out, &dir).unwrap();
-    let chem = dir.join(&out.manifest.shards[0].file);
-    (dir, chem)
-}
-
-/// The text parts the part lists in `dir` name (as the manifest counts them), and those of its
-/// first shard; each list names as many as the manifest says.
-fn text_parts(dir: &Path) -> (usize, usize) {
-    let m: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
-    let shards = m["shards"].as_array().unwrap();
-    let n = |s: &serde_json::Value| {
-        let listed = &s["part_list"];
-        let file = dir.join(listed["file"].as_str().expect("a part list"));
-        let list: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
-        let parts = list["text"].as_array().unwrap().len();
-        assert_eq!(listed["text_parts"].as_u64(), Some(parts as u64));
-        parts
-    };
-    (shards.iter().map(n).sum(), n(&shards[0]))
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn search_chem(dir: &Path) -> (i32, String, String) {
-    chsr(&[
-        "search",
-        "--shards",
-        s(dir),
-        "--subject",
-        "chemistry",
-        "--level",
-        "college",
-        "heat",
-    ])
-}
-
-/// Checks that a [`chsr`] call exited with code 1 and that its stderr holds each of `needles`;
-/// returns that stderr.
-fn assert_fails_with((code, _, err): (i32, String, String), needles: &[&str]) -> String {
-    assert_eq!(code, 1);
-    for needle in needles {
-        assert!(err.contains(needle), "{err}");
-    }
-    err
-}
 
 #[test]
 fn cli_verify_and_search_accept_a_good_folder() {
@@ -594,14 +489,6 @@ fn cli_hostile_queries_answer() {
 }
 
 // ------------------------------------------------------------------------------ the builder
-
-fn corpus(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let p = dir.join(name);
-    std::fs::write(&p, text).unwrap();
-    p
-}
-
-const LINE: &str = r#"{"id":"a:1","text":"Heat flows from hot to cold.","subject":"physics","level":"college","lang":"en","doc_type":"textbook_section"}"#;
 
 #[test]
 fn cli_builder_refuses_non_public_chunks_unless_private() {
@@ -1064,27 +951,6 @@ fn foreign_model_note_survives_a_non_ascii_model_hash() {
 }
 
 // ------------------------------------------------------------------ the embedding model
-
-/// A shard folder built by the CLI with the committed static model (dense shards + model file).
-fn model_dir(name: &str) -> (PathBuf, PathBuf) {
-    let dir = scratch(name);
-    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/model/minilm-l6-static.chsrm");
-    // Every fifth fixture line: all five subject-level pairs, a quick build in a debug binary.
-    let lines: Vec<&str> = SPINE.lines().step_by(5).collect();
-    let corpus = dir.join("corpus.jsonl");
-    std::fs::write(&corpus, lines.join("\n")).unwrap();
-    let out = dir.join("shards");
-    let (code, _, err) = chsr(&["build", "--out", s(&out), "--model", s(&model), s(&corpus)]);
-    assert_eq!(code, 0, "{err}");
-    let m: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
-    let file = out.join(
-        m["model"]["file"]
-            .as_str()
-            .expect("the manifest lists the model"),
-    );
-    (out, file)
-}
 
 #[test]
 fn cli_model_file_missing_or_mismatched() {

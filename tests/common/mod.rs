@@ -1,10 +1,15 @@
 //! Helpers shared by the native integration tests.
 #![allow(dead_code)]
 
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;
+
 use chsr::build::{build, BuildOptions, BuildOutput};
 use chsr::corpus::parse_jsonl;
+use chsr::format::Field;
 use chsr::scope::Scope;
-use chsr::search::{Library, SearchOptions, SearchResponse};
+use chsr::search::{Library, SearchOptions, SearchResponse, Variant};
+use std::sync::OnceLock;
 
 /// The spine fixture: 288 OpenCERB chunks over the five subject-level pairs.
 pub const SPINE: &str = include_str!("../fixtures/spine.jsonl");
@@ -16,6 +21,34 @@ pub fn build_fixture() -> BuildOutput {
     let chunks = parse_jsonl("spine.jsonl", SPINE).expect("fixture parses");
     build(&chunks, &BuildOptions::default())
 }
+
+/// The fixture built once per test binary, and a library with every shard of it loaded.
+pub fn fixture() -> &'static (BuildOutput, Library) {
+    static FIX: OnceLock<(BuildOutput, Library)> = OnceLock::new();
+    FIX.get_or_init(|| {
+        let out = build_fixture();
+        let lib = library(&out);
+        (out, lib)
+    })
+}
+
+/// The options of variant `v`, with `k` results.
+pub fn opts(v: Variant, k: usize) -> SearchOptions {
+    SearchOptions {
+        k,
+        ..SearchOptions::for_variant(v)
+    }
+}
+
+/// The scope physics, college.
+pub fn phys_college() -> Scope {
+    Scope::new()
+        .with(Field::Subject, "physics")
+        .with(Field::Level, "college")
+}
+
+/// One valid corpus line: chunk `a:1`, physics, college, English, a textbook section.
+pub const LINE: &str = r#"{"id":"a:1","text":"Heat flows from hot to cold.","subject":"physics","level":"college","lang":"en","doc_type":"textbook_section"}"#;
 
 /// A library with every shard of `out` loaded.
 pub fn library(out: &BuildOutput) -> Library {
