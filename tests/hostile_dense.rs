@@ -14,14 +14,6 @@ use common::*;
 /// of [`TOY_FILE`]).
 struct Toy(String);
 const TOY_FILE: &[u8] = b"toy model for hostile.rs";
-fn toy_embed(text: &str) -> Vec<f32> {
-    let mut v = vec![0f32; 6];
-    for (i, b) in text.bytes().enumerate() {
-        v[(b as usize + i) % 6] += 1.0;
-    }
-    let n = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-6);
-    v.into_iter().map(|x| x / n).collect()
-}
 impl chsr::search::QueryEmbedder for Toy {
     fn model_sha256(&self) -> &str {
         &self.0

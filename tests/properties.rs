@@ -28,15 +28,6 @@ use std::sync::OnceLock;
 
 // ------------------------------------------------------------------------- shard round trip
 
-fn toy_embed(text: &str) -> Vec<f32> {
-    let mut v = vec![0f32; 6];
-    for (i, b) in text.bytes().enumerate() {
-        v[(b as usize + i) % 6] += 1.0;
-    }
-    let n = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-6);
-    v.into_iter().map(|x| x / n).collect()
-}
-
 fn text() -> impl Strategy<Value = String> {
     prop_oneof![
         "[a-zA-Z0-9 .,'²₂^_$\\\\{}éèàçœ-]{0,80}",

@@ -113,3 +113,14 @@ pub fn golden_cases() -> Vec<(String, Scope, SearchOptions)> {
         })
         .collect()
 }
+
+/// A toy text embedding for dense-path tests: six dimensions of byte counts, L2-normalised
+/// (deterministic, so shards built with it and queries embedded by it agree).
+pub fn toy_embed(text: &str) -> Vec<f32> {
+    let mut v = vec![0f32; 6];
+    for (i, b) in text.bytes().enumerate() {
+        v[(b as usize + i) % 6] += 1.0;
+    }
+    let n = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-6);
+    v.into_iter().map(|x| x / n).collect()
+}
