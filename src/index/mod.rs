@@ -25,6 +25,7 @@ pub mod chunk;
 pub mod compact;
 pub mod config;
 pub mod html;
+pub mod lessons;
 pub mod markdown;
 pub mod report;
 #[cfg(not(target_arch = "wasm32"))]
@@ -145,6 +146,9 @@ pub struct PageOutcome {
     pub chunks: usize,
     /// Why it was left out, if it was.
     pub skipped: Option<String>,
+    /// Whether its section is the page for want of a chapter (`section_by` not set to `page` or
+    /// `heading`): [`lessons::group`] may then give it its lesson folder's section.
+    pub default_section: bool,
 }
 
 /// The chunks of every source and what happened to each page.
@@ -353,6 +357,7 @@ pub fn read_sources(
             all.add(r?);
         }
     }
+    lessons::group(&mut all);
     Ok(all)
 }
 
@@ -391,6 +396,7 @@ pub fn read_page(
         path: rel.to_string(),
         chunks: 0,
         skipped: None,
+        default_section: false,
     };
     let skip = |mut o: PageOutcome, why: String| {
         o.skipped = Some(why);
@@ -547,6 +553,7 @@ pub fn read_page(
         });
     }
     outcome.chunks = chunks.len();
+    outcome.default_section = meta.section_by == SectionBy::Chapter;
     Ok((outcome, chunks, warnings))
 }
 

@@ -1,0 +1,214 @@
+//! Lesson folders: the section a page belongs to when its site names no chapter.
+//!
+//! Section evidence, section coverage, "show the whole section" and relaxation group chunks by
+//! their section (`section_key`). With a chapter (a `chapter` rule, a `chsr:chapter` meta tag,
+//! a `data-chsr-chapter` attribute) a section is every page of the chapter; without one, each
+//! page used to be its own section, so a lesson published as a course page and its exercise
+//! and correction pages (`…/1.2_Boucles/cours/`, `…/1.2_Boucles/exercices/`) was split in
+//! three sections that compete instead of adding up.
+//!
+//! Course sites put a lesson's pages in one folder. Without a chapter, a **lesson folder** is
+//! one section: a folder (not the source's root) that directly holds between two and
+//! [`MAX_LESSON_PAGES`] of the source's pages (`folder/page.html` or `folder/page/index.html`
+//! each count once), at least one of them a course page (most of its chunks course text,
+//! `textbook_section`): a course, its introduction, its exercises and their corrections. Any
+//! other folder keeps its pages as their own sections: one holding more pages is a part of the
+//! course (a book's chapter with a page per section, a list of projects), one holding only
+//! exercises or corrections is no lesson (two exam papers' corrections, two tests), and a page
+//! alone in its folder stays alone. A source's `section_by = "page"` keeps every page its own
+//! section; `section_by = "heading"` is not affected.
+
+use super::Indexed;
+use crate::format::ChunkRecord;
+use std::collections::HashMap;
+
+/// The most pages a lesson folder holds: a course page and its companions (exercises,
+/// corrections, a summary).
+pub const MAX_LESSON_PAGES: usize = 4;
+
+/// The folder a page's lesson would be (its path without the page's own name: `a/b/c.html` and
+/// `a/b/c/index.html` are both in `a/b`), or `None` for a page at the source's root.
+pub fn lesson_folder(path: &str) -> Option<&str> {
+    let path = path.trim_end_matches('/');
+    let (dir, file) = path.rsplit_once('/')?;
+    let stem = file.split('.').next().unwrap_or(file);
+    let dir = if stem.eq_ignore_ascii_case("index") || stem.eq_ignore_ascii_case("readme") {
+        // A folder's index page is that folder's page: its lesson is the folder above.
+        dir.rsplit_once('/')?.0
+    } else {
+        dir
+    };
+    (!dir.is_empty()).then_some(dir)
+}
+
+/// Gives the chunks of pages in a lesson folder the folder's section (`source:folder/`), for
+/// pages whose section is theirs by default ([`super::PageOutcome::default_section`]) and chunks
+/// without a chapter. Idempotent.
+pub fn group(indexed: &mut Indexed) {
+    // Each page's chunks: they come page by page, in the pages' order (`Indexed::add`).
+    let mut spans = Vec::with_capacity(indexed.pages.len());
+    let mut at = 0;
+    for p in &indexed.pages {
+        spans.push(at..at + p.chunks);
+        at += p.chunks;
+    }
+    // (pages, course pages) per (source, folder), among the pages whose section would be theirs.
+    let mut folders: HashMap<(&str, &str), (usize, usize)> = HashMap::new();
+    for (p, span) in indexed.pages.iter().zip(&spans) {
+        if let (true, Some(f)) = (p.default_section && p.chunks > 0, lesson_folder(&p.path)) {
+            let n = folders.entry((&p.source, f)).or_default();
+            n.0 += 1;
+            n.1 += usize::from(course_page(&indexed.chunks[span.clone()]));
+        }
+    }
+    let keys: Vec<Option<String>> = indexed
+        .pages
+        .iter()
+        .map(|p| {
+            let f = lesson_folder(&p.path)?;
+            let (pages, courses) = *folders.get(&(p.source.as_str(), f))?;
+            (p.default_section && (2..=MAX_LESSON_PAGES).contains(&pages) && courses >= 1)
+                .then(|| format!("{}:{f}/", p.source))
+        })
+        .collect();
+    for (span, key) in spans.into_iter().zip(keys) {
+        if let Some(key) = key {
+            for c in indexed.chunks[span]
+                .iter_mut()
+                .filter(|c| c.chapter.is_none())
+            {
+                c.section_key = Some(key.clone());
+            }
+        }
+    }
+}
+
+/// Whether a page is a course page: most of its chunks are course text (`textbook_section`,
+/// or one of its aliases).
+fn course_page(chunks: &[ChunkRecord]) -> bool {
+    let course = chunks
+        .iter()
+        .filter(|c| crate::doctype::canonical(&c.doc_type) == Some("textbook_section"))
+        .count();
+    2 * course > chunks.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::PageOutcome;
+
+    #[test]
+    fn a_pages_lesson_is_the_folder_above_it() {
+        let folder = |p| lesson_folder(p);
+        assert_eq!(
+            folder("t1/1.2_boucles/cours/index.html"),
+            Some("t1/1.2_boucles")
+        );
+        assert_eq!(
+            folder("t1/1.2_boucles/exercices.html"),
+            Some("t1/1.2_boucles")
+        );
+        assert_eq!(folder("cours/piles.md"), Some("cours"));
+        assert_eq!(folder("cours/index.md"), None);
+        assert_eq!(folder("chapitre1/README.md"), None);
+        assert_eq!(folder("index.html"), None);
+        assert_eq!(folder("page.html"), None);
+        assert_eq!(folder("a/index.html"), None);
+    }
+
+    fn page(path: &str, chunks: usize, default_section: bool) -> PageOutcome {
+        PageOutcome {
+            source: "s".into(),
+            path: path.into(),
+            chunks,
+            skipped: None,
+            default_section,
+        }
+    }
+
+    fn chunk(key: &str, chapter: Option<&str>, doc_type: &str) -> ChunkRecord {
+        ChunkRecord {
+            section_key: Some(key.into()),
+            chapter: chapter.map(String::from),
+            doc_type: doc_type.into(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_lessons_pages_share_one_section_and_other_folders_do_not() {
+        // (path, its chunks' doc types, whether its section is the page by default)
+        let mut pages: Vec<(String, Vec<&str>, bool)> = [
+            // A lesson: a course page (one of its chunks an exercise) and its exercises.
+            (
+                "t1/boucles/cours/index.html",
+                vec!["textbook_section", "cours", "exercise"],
+                true,
+            ),
+            (
+                "t1/boucles/exercices/index.html",
+                vec!["exercise", "solution"],
+                true,
+            ),
+            // A page left out counts for nothing.
+            ("t1/boucles/brouillon/index.html", vec![], true),
+            // Alone in its folder.
+            ("t1/listes/cours/index.html", vec!["textbook_section"], true),
+            // Two exam papers' corrections: no course.
+            ("annales/2024/sujet1.html", vec!["solution"], true),
+            ("annales/2024/sujet2.html", vec!["solution"], true),
+            // A lesson's introduction and its course: one lesson.
+            ("t3/tris/intro.html", vec!["textbook_section"], true),
+            (
+                "t3/tris/cours.html",
+                vec!["textbook_section", "textbook_section"],
+                true,
+            ),
+            // The course page of a source that keeps pages apart (`section_by = "page"`).
+            ("t2/arbres/cours.html", vec!["textbook_section"], false),
+            ("t2/arbres/exercices.html", vec!["exercise"], true),
+        ]
+        .into_iter()
+        .map(|(p, d, s)| (p.to_string(), d, s))
+        .collect();
+        // Five pages, one of them a course: a part of the course (a project list), not a lesson.
+        pages.push(("projets/intro.html".into(), vec!["textbook_section"], true));
+        for i in 0..4 {
+            pages.push((format!("projets/p{i}.html"), vec!["exercise"], true));
+        }
+        let mut x = Indexed::default();
+        for (path, docs, default_section) in &pages {
+            x.pages.push(page(path, docs.len(), *default_section));
+            for d in docs {
+                x.chunks.push(chunk(&format!("s:{path}"), None, d));
+            }
+        }
+        // A chunk with a chapter keeps the chapter's section.
+        x.chunks[1] = chunk("s:3.1", Some("3.1"), "textbook_section");
+        group(&mut x);
+        let mut want: Vec<String> = ["s:t1/boucles/", "s:3.1", "s:t1/boucles/"]
+            .into_iter()
+            .chain(["s:t1/boucles/"; 2])
+            .map(String::from)
+            .collect();
+        for (path, docs, _) in &pages[3..] {
+            let key = if path.starts_with("t3/tris/") {
+                "s:t3/tris/".into()
+            } else {
+                format!("s:{path}")
+            };
+            want.extend(docs.iter().map(|_| key.clone()));
+        }
+        let keys = |x: &Indexed| -> Vec<String> {
+            x.chunks
+                .iter()
+                .map(|c| c.section_key.clone().unwrap_or_default())
+                .collect()
+        };
+        assert_eq!(keys(&x), want);
+        // Twice is once.
+        group(&mut x);
+        assert_eq!(keys(&x), want);
+    }
+}
