@@ -217,3 +217,34 @@ fn heading_rules_and_page_attributes_set_metadata_under_their_heading() {
     );
     assert!(ctx("c").heading_fields.is_empty());
 }
+
+#[test]
+fn mdbook_pages_keep_the_main_text_without_the_hidden_lines_of_rust_examples() {
+    // mdBook 0.4: sidebar and menu bar outside <main>, previous / next after it; a Rust example's
+    // lines hidden behind its "show hidden lines" toggle are `<span class="boring">`.
+    let p = read(
+        r##"<html lang="en"><head><title>Loops - A Book</title></head><body>
+            <nav id="mdbook-sidebar" class="sidebar" aria-label="Table of contents"><ol class="chapter"><li>1. Intro</li></ol></nav>
+            <div id="mdbook-page-wrapper" class="page-wrapper"><div class="page">
+            <div id="mdbook-menu-bar" class="menu-bar sticky"><h1 class="menu-title">A Book</h1></div>
+            <div id="mdbook-content" class="content"><main>
+            <h1 id="loops"><a class="header" href="#loops">Loops</a></h1>
+            <pre class="playground"><code class="language-rust edition2021"><span class="boring">#![allow(unused)]
+</span><span class="boring">fn main() {
+</span>let mut n = 3;
+while n > 0 { n -= 1; }
+<span class="boring">}</span></code></pre>
+            </main><nav class="nav-wrapper" aria-label="Page navigation"><a rel="next" href="x.html">Next</a></nav></div>
+            </div></div></body></html>"##,
+    );
+    assert_eq!(p.title.as_deref(), Some("Loops"));
+    let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        vec!["```rust\nlet mut n = 3;\nwhile n > 0 { n -= 1; }\n```"]
+    );
+    assert_eq!(
+        p.ctxs[p.blocks[0].ctx].headings[0].anchor.as_deref(),
+        Some("loops")
+    );
+}
