@@ -248,3 +248,36 @@ while n > 0 { n -= 1; }
         Some("loops")
     );
 }
+
+#[test]
+fn vitepress_containers_are_units_and_code_labels_are_left_out() {
+    // VitePress 1: content in main > .vp-doc; `::: tip Exercise 1` is a .custom-block with a
+    // .custom-block-title; a code block's wrapper holds a copy button and a language label.
+    let p = read(
+        r##"<html lang="en-US"><body><div id="app"><header class="VPNav">Guide</header>
+            <aside class="VPSidebar"><nav>Lists</nav></aside><div class="VPContent"><div class="VPDoc">
+            <div class="aside"><div class="VPDocAsideOutline">On this page</div></div>
+            <div class="content"><div class="content-container"><main class="main"><div class="vp-doc">
+            <h1 id="lists" tabindex="-1">Lists <a class="header-anchor" href="#lists" aria-label="Permalink to &quot;Lists&quot;">&#8203;</a></h1>
+            <div class="language-js vp-adaptive-theme"><button title="Copy Code" class="copy"></button><span class="lang">js</span><pre class="shiki vp-code"><code><span class="line"><span>xs.push(1)</span></span></code></pre></div>
+            <div class="tip custom-block"><p class="custom-block-title">Exercise 1</p><p>Append 2.</p></div>
+            <div class="info custom-block"><p class="custom-block-title">Note</p><p>Lists grow.</p></div>
+            </div></main><footer class="VPDocFooter"><nav class="prev-next"><span class="desc">Next</span></nav></footer></div></div>
+            </div></div></div></body></html>"##,
+    );
+    assert_eq!(p.title.as_deref(), Some("Lists"));
+    let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        vec![
+            "```js\nxs.push(1)\n```",
+            "Append 2.",
+            "**Note**",
+            "Lists grow."
+        ]
+    );
+    let of = |t: &str| &p.ctxs[p.blocks.iter().find(|b| b.text == t).unwrap().ctx];
+    assert_eq!(of("Append 2.").role, Role::Exercise);
+    assert_eq!(of("Append 2.").label.as_deref(), Some("Exercise 1"));
+    assert_eq!(of("Lists grow.").role, Role::Prose);
+}
