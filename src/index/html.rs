@@ -107,8 +107,9 @@ pub const ATTR_FIELDS: &[(&str, &str)] = &[
 /// (navigation, banner, contentinfo, search, button) and by the classes of the generators'
 /// themes (MkDocs Material, Docusaurus, Hugo, Jekyll's kramdown, Sphinx, Jupyter Book, Quarto and
 /// VitePress: the page's table of contents, its previous / next and back-to-top links, text for
-/// screen readers only, a code block's language label). An SVG image is never read, but HTML that an `<svg>` holds in a
-/// `<foreignObject>` is (Marp's slides put each slide there).
+/// screen readers only, a code block's language label, Sphinx's in-page toctree of child pages
+/// and its generated index of terms and modules). An SVG image is never read, but HTML that an
+/// `<svg>` holds in a `<foreignObject>` is (Marp's slides put each slide there).
 const ALWAYS_SKIP: &str = "script, style, noscript, template, nav, header, footer, aside:not(.admonition), \
 form, button, input, select, textarea, svg:not(:has(foreignObject)), iframe, canvas, audio, video, object, embed, img, \
 [data-chsr-ignore], [hidden], [aria-hidden=true], .headerlink, .anchor-link, a.hash-link, .md-source-file, .md-content__button, \
@@ -119,7 +120,8 @@ form, button, input, select, textarea, svg:not(:has(foreignObject)), iframe, can
 .breadcrumbs, .theme-doc-breadcrumbs, .edit-this-page, .prev-next, .page-nav, .post-nav, \
 [role=navigation], [role=banner], [role=contentinfo], [role=search], [role=button], \
 #markdown-toc, .bd-toc, .tocsection, .prev-next-area, .prev-next-bottom, .sphinxsidebar, .contents.topic, \
-.header-anchor, .custom-block-title, [class*=language-] > span.lang";
+.header-anchor, .custom-block-title, [class*=language-] > span.lang, \
+.toctree-wrapper, .genindextable, .genindex-jumpbox, .modindextable, .modindex-jumpbox";
 
 /// Compiled selectors of one source.
 pub struct Reader {
@@ -131,6 +133,8 @@ pub struct Reader {
     title: Selector,
     meta: Selector,
     refresh: Selector,
+    /// Sphinx's mark of each document assembled into one page (`singlehtml`).
+    single_doc: Selector,
     /// Built-in selectors the walk uses per element, compiled once per source.
     tr: Selector,
     cell: Selector,
@@ -164,6 +168,7 @@ impl Reader {
             title: sel("title"),
             meta: sel("meta[name]"),
             refresh: sel("meta[http-equiv]"),
+            single_doc: sel("span[id^='document-']"),
             tr: sel("tr"),
             cell: sel("th, td"),
             admonition_title: sel(".admonition-title, .theme-admonition-heading, [class*=admonitionHeading], .callout-title, .callout-title-container, .custom-block-title, summary"),
@@ -214,6 +219,9 @@ impl Reader {
             {
                 page.skip = Some("a redirect (meta refresh)".into());
             }
+        }
+        if doc.select(&self.single_doc).nth(1).is_some() {
+            page.skip = Some("the whole project on one page (Sphinx singlehtml), a copy".into());
         }
         let root = doc
             .select(&self.body)

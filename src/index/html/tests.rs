@@ -281,3 +281,35 @@ fn vitepress_containers_are_units_and_code_labels_are_left_out() {
     assert_eq!(of("Append 2.").label.as_deref(), Some("Exercise 1"));
     assert_eq!(of("Lists grow.").role, Role::Prose);
 }
+
+#[test]
+fn sphinx_toctrees_indexes_and_single_page_builds_are_left_out() {
+    // Any Sphinx theme (Furo, Read the Docs): a `.. toctree::` in a page is a list of links to
+    // child pages; genindex is a table of terms; `singlehtml` puts every document on one page,
+    // each after a `<span id="document-NAME">`.
+    let p = read(
+        r##"<html><body><article role="main"><section id="c"><h1>Course</h1><p>Intro.</p>
+            <div class="toctree-wrapper compound"><p class="caption" role="heading"><span class="caption-text">Table of Contents</span></p>
+            <ul><li class="toctree-l1"><a class="reference internal" href="a.html">Loops</a></li></ul></div></section></article></body></html>"##,
+    );
+    let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert_eq!(texts, vec!["Intro."]);
+    let g = read(
+        r##"<html><body><div role="main"><h1 id="index">Index</h1>
+            <div class="genindex-jumpbox"><a href="#A"><strong>A</strong></a> | <a href="#B"><strong>B</strong></a></div>
+            <h2 id="A">A</h2><table style="width: 100%" class="indextable genindextable"><tr><td><ul><li>add, <a href="x.html#add">[1]</a></li></ul></td></tr></table>
+            </div></body></html>"##,
+    );
+    assert!(g.blocks.is_empty(), "{:?}", g.blocks);
+    let s = read(
+        r##"<html><body><div role="main"><section id="course"><h1>Course</h1>
+            <span id="document-loops"></span><section id="loops"><h2>Loops</h2><p>A loop.</p></section>
+            <span id="document-lists"></span><section id="lists"><h2>Lists</h2><p>A list.</p></section>
+            </section></div></body></html>"##,
+    );
+    assert!(
+        s.skip.as_deref().unwrap().contains("singlehtml"),
+        "{:?}",
+        s.skip
+    );
+}
