@@ -412,8 +412,9 @@ fn markdown_sources_go_through_the_same_chunker() {
 }
 
 #[test]
-fn a_root_page_that_only_redirects_or_an_empty_file_is_reported_as_such() {
-    // Sphinx's and Jupyter Book's root `index.html` is one `<meta http-equiv="Refresh">` line.
+fn a_root_page_that_only_redirects_an_empty_file_or_the_404_page_is_reported_as_such() {
+    // Sphinx's and Jupyter Book's root `index.html` is one `<meta http-equiv="Refresh">` line;
+    // mdBook, MkDocs, Docusaurus, Hugo… write a root `404.html` for GitHub Pages.
     let dir = tmp("redirect");
     let site = dir.join("site");
     std::fs::create_dir_all(site.join("docs")).unwrap();
@@ -423,6 +424,11 @@ fn a_root_page_that_only_redirects_or_an_empty_file_is_reported_as_such() {
     )
     .unwrap();
     std::fs::write(site.join("docs/empty.html"), "").unwrap();
+    std::fs::write(
+        site.join("404.html"),
+        "<html><body><main><h1>Document not found (404)</h1><p>This URL is invalid.</p></main></body></html>",
+    )
+    .unwrap();
     std::fs::write(
         site.join("docs/index.html"),
         "<!DOCTYPE html><html lang=\"en\"><body><main><h1>Loops</h1><p>A loop repeats.</p></main></body></html>",
@@ -452,7 +458,11 @@ fn a_root_page_that_only_redirects_or_an_empty_file_is_reported_as_such() {
             .find(|s| s[0].as_str().unwrap().ends_with(page))
             .map(|s| s[1].as_str().unwrap().to_string())
     };
-    assert_eq!(skipped.len(), 2, "{skipped:?}");
+    assert_eq!(skipped.len(), 3, "{skipped:?}");
+    assert!(
+        why("site/404.html").unwrap().contains("404 page"),
+        "{skipped:?}"
+    );
     assert!(
         why("site/index.html").unwrap().contains("redirect"),
         "{skipped:?}"

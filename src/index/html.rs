@@ -105,10 +105,11 @@ pub const ATTR_FIELDS: &[(&str, &str)] = &[
 
 /// Elements never read, whatever the site: page furniture by element, by ARIA landmark role
 /// (navigation, banner, contentinfo, search, button) and by the classes of the generators'
-/// themes (MkDocs Material, Docusaurus, Hugo, Jekyll's kramdown, Sphinx, Jupyter Book and
-/// Quarto: the page's table of contents, its previous / next and back-to-top links, text for
-/// screen readers only). An SVG image is never read, but HTML that an `<svg>` holds in a
-/// `<foreignObject>` is (Marp's slides put each slide there).
+/// themes (MkDocs Material, Docusaurus, Hugo, Jekyll's kramdown, Sphinx, Jupyter Book, Quarto and
+/// VitePress: the page's table of contents, its previous / next and back-to-top links, text for
+/// screen readers only, a code block's language label, Sphinx's in-page toctree of child pages
+/// and its generated index of terms and modules). An SVG image is never read, but HTML that an
+/// `<svg>` holds in a `<foreignObject>` is (Marp's slides put each slide there).
 const ALWAYS_SKIP: &str = "script, style, noscript, template, nav, header, footer, aside:not(.admonition), \
 form, button, input, select, textarea, svg:not(:has(foreignObject)), iframe, canvas, audio, video, object, embed, img, \
 [data-chsr-ignore], [hidden], [aria-hidden=true], .headerlink, .anchor-link, a.hash-link, .md-source-file, .md-content__button, \
@@ -118,7 +119,9 @@ form, button, input, select, textarea, svg:not(:has(foreignObject)), iframe, can
 .tabbed-labels, [role=tablist], .pagination-nav, .theme-doc-footer, .theme-doc-toc-mobile, .toc, #toc, .table-of-contents, \
 .breadcrumbs, .theme-doc-breadcrumbs, .edit-this-page, .prev-next, .page-nav, .post-nav, \
 [role=navigation], [role=banner], [role=contentinfo], [role=search], [role=button], \
-#markdown-toc, .bd-toc, .tocsection, .prev-next-area, .prev-next-bottom, .sphinxsidebar, .contents.topic";
+#markdown-toc, .bd-toc, .tocsection, .prev-next-area, .prev-next-bottom, .sphinxsidebar, .contents.topic, \
+.header-anchor, .custom-block-title, [class*=language-] > span.lang, \
+.toctree-wrapper, .genindextable, .genindex-jumpbox, .modindextable, .modindex-jumpbox";
 
 /// Compiled selectors of one source.
 pub struct Reader {
@@ -130,6 +133,8 @@ pub struct Reader {
     title: Selector,
     meta: Selector,
     refresh: Selector,
+    /// Sphinx's mark of each document assembled into one page (`singlehtml`).
+    single_doc: Selector,
     /// Built-in selectors the walk uses per element, compiled once per source.
     tr: Selector,
     cell: Selector,
@@ -163,9 +168,10 @@ impl Reader {
             title: sel("title"),
             meta: sel("meta[name]"),
             refresh: sel("meta[http-equiv]"),
+            single_doc: sel("span[id^='document-']"),
             tr: sel("tr"),
             cell: sel("th, td"),
-            admonition_title: sel(".admonition-title, .theme-admonition-heading, [class*=admonitionHeading], .callout-title, .callout-title-container, summary"),
+            admonition_title: sel(".admonition-title, .theme-admonition-heading, [class*=admonitionHeading], .callout-title, .callout-title-container, .custom-block-title, summary"),
             tab_labels: sel(".tabbed-labels > label, [role=tab]"),
             tab_panels: sel(".tabbed-content > .tabbed-block, [role=tabpanel]"),
             structure: structure.clone(),
@@ -213,6 +219,9 @@ impl Reader {
             {
                 page.skip = Some("a redirect (meta refresh)".into());
             }
+        }
+        if doc.select(&self.single_doc).nth(1).is_some() {
+            page.skip = Some("the whole project on one page (Sphinx singlehtml), a copy".into());
         }
         let root = doc
             .select(&self.body)
@@ -623,7 +632,13 @@ impl Walker<'_, '_> {
         v.classes().any(|c| {
             matches!(
                 c,
-                "admonition" | "theme-admonition" | "callout" | "alert" | "notices" | "note-box"
+                "admonition"
+                    | "theme-admonition"
+                    | "callout"
+                    | "alert"
+                    | "notices"
+                    | "note-box"
+                    | "custom-block"
             ) || c.starts_with("admonition_")
         })
     }

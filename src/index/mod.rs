@@ -366,11 +366,15 @@ pub fn page_name(source: &Source, rel: &str) -> String {
     format!("{}/{rel}", source.path.display())
 }
 
-/// Why the configuration leaves a page out before it is read (the source's `exclude` globs, a
-/// rule with `skip = true`), if it does.
+/// Why a page is left out before it is read (the source's `exclude` globs, a rule with
+/// `skip = true`, or the `404.html` at the root of a built site, which every generator writes for
+/// GitHub Pages and which says nothing of the course), if it is.
 pub fn skip_reason(source: &Source, rel: &str) -> Option<&'static str> {
     if source.exclude.is_match(rel) {
         return Some("excluded by the source's exclude globs");
+    }
+    if source.format == Format::Html && rel == "404.html" {
+        return Some("the site's 404 page (a root 404.html is never indexed)");
     }
     let skip = std::iter::once(&source.base)
         .chain(source.rules.iter().filter(|r| applies(r, rel)))

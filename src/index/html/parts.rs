@@ -33,7 +33,9 @@ pub(super) fn math_source(e: ElementRef<'_>) -> Option<String> {
     None
 }
 
-/// The text of a code block, every space kept, line numbers left out.
+/// The text of a code block, every space kept, line numbers left out, and the lines mdBook
+/// hides in a Rust example (`<span class="boring">`, the `fn main() {` wrapper a reader sees
+/// only by unfolding it).
 pub(super) fn collect_code(e: ElementRef<'_>, out: &mut String) {
     for child in e.children() {
         match child.value() {
@@ -43,7 +45,7 @@ pub(super) fn collect_code(e: ElementRef<'_>, out: &mut String) {
                     let skip = c
                         .value()
                         .classes()
-                        .any(|k| matches!(k, "linenos" | "lineno" | "linenodiv"))
+                        .any(|k| matches!(k, "linenos" | "lineno" | "linenodiv" | "boring"))
                         || c.value().name() == "button";
                     if c.value().name() == "br" {
                         out.push('\n');

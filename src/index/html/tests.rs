@@ -217,3 +217,99 @@ fn heading_rules_and_page_attributes_set_metadata_under_their_heading() {
     );
     assert!(ctx("c").heading_fields.is_empty());
 }
+
+#[test]
+fn mdbook_pages_keep_the_main_text_without_the_hidden_lines_of_rust_examples() {
+    // mdBook 0.4: sidebar and menu bar outside <main>, previous / next after it; a Rust example's
+    // lines hidden behind its "show hidden lines" toggle are `<span class="boring">`.
+    let p = read(
+        r##"<html lang="en"><head><title>Loops - A Book</title></head><body>
+            <nav id="mdbook-sidebar" class="sidebar" aria-label="Table of contents"><ol class="chapter"><li>1. Intro</li></ol></nav>
+            <div id="mdbook-page-wrapper" class="page-wrapper"><div class="page">
+            <div id="mdbook-menu-bar" class="menu-bar sticky"><h1 class="menu-title">A Book</h1></div>
+            <div id="mdbook-content" class="content"><main>
+            <h1 id="loops"><a class="header" href="#loops">Loops</a></h1>
+            <pre class="playground"><code class="language-rust edition2021"><span class="boring">#![allow(unused)]
+</span><span class="boring">fn main() {
+</span>let mut n = 3;
+while n > 0 { n -= 1; }
+<span class="boring">}</span></code></pre>
+            </main><nav class="nav-wrapper" aria-label="Page navigation"><a rel="next" href="x.html">Next</a></nav></div>
+            </div></div></body></html>"##,
+    );
+    assert_eq!(p.title.as_deref(), Some("Loops"));
+    let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        vec!["```rust\nlet mut n = 3;\nwhile n > 0 { n -= 1; }\n```"]
+    );
+    assert_eq!(
+        p.ctxs[p.blocks[0].ctx].headings[0].anchor.as_deref(),
+        Some("loops")
+    );
+}
+
+#[test]
+fn vitepress_containers_are_units_and_code_labels_are_left_out() {
+    // VitePress 1: content in main > .vp-doc; `::: tip Exercise 1` is a .custom-block with a
+    // .custom-block-title; a code block's wrapper holds a copy button and a language label.
+    let p = read(
+        r##"<html lang="en-US"><body><div id="app"><header class="VPNav">Guide</header>
+            <aside class="VPSidebar"><nav>Lists</nav></aside><div class="VPContent"><div class="VPDoc">
+            <div class="aside"><div class="VPDocAsideOutline">On this page</div></div>
+            <div class="content"><div class="content-container"><main class="main"><div class="vp-doc">
+            <h1 id="lists" tabindex="-1">Lists <a class="header-anchor" href="#lists" aria-label="Permalink to &quot;Lists&quot;">&#8203;</a></h1>
+            <div class="language-js vp-adaptive-theme"><button title="Copy Code" class="copy"></button><span class="lang">js</span><pre class="shiki vp-code"><code><span class="line"><span>xs.push(1)</span></span></code></pre></div>
+            <div class="tip custom-block"><p class="custom-block-title">Exercise 1</p><p>Append 2.</p></div>
+            <div class="info custom-block"><p class="custom-block-title">Note</p><p>Lists grow.</p></div>
+            </div></main><footer class="VPDocFooter"><nav class="prev-next"><span class="desc">Next</span></nav></footer></div></div>
+            </div></div></div></body></html>"##,
+    );
+    assert_eq!(p.title.as_deref(), Some("Lists"));
+    let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        vec![
+            "```js\nxs.push(1)\n```",
+            "Append 2.",
+            "**Note**",
+            "Lists grow."
+        ]
+    );
+    let of = |t: &str| &p.ctxs[p.blocks.iter().find(|b| b.text == t).unwrap().ctx];
+    assert_eq!(of("Append 2.").role, Role::Exercise);
+    assert_eq!(of("Append 2.").label.as_deref(), Some("Exercise 1"));
+    assert_eq!(of("Lists grow.").role, Role::Prose);
+}
+
+#[test]
+fn sphinx_toctrees_indexes_and_single_page_builds_are_left_out() {
+    // Any Sphinx theme (Furo, Read the Docs): a `.. toctree::` in a page is a list of links to
+    // child pages; genindex is a table of terms; `singlehtml` puts every document on one page,
+    // each after a `<span id="document-NAME">`.
+    let p = read(
+        r##"<html><body><article role="main"><section id="c"><h1>Course</h1><p>Intro.</p>
+            <div class="toctree-wrapper compound"><p class="caption" role="heading"><span class="caption-text">Table of Contents</span></p>
+            <ul><li class="toctree-l1"><a class="reference internal" href="a.html">Loops</a></li></ul></div></section></article></body></html>"##,
+    );
+    let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert_eq!(texts, vec!["Intro."]);
+    let g = read(
+        r##"<html><body><div role="main"><h1 id="index">Index</h1>
+            <div class="genindex-jumpbox"><a href="#A"><strong>A</strong></a> | <a href="#B"><strong>B</strong></a></div>
+            <h2 id="A">A</h2><table style="width: 100%" class="indextable genindextable"><tr><td><ul><li>add, <a href="x.html#add">[1]</a></li></ul></td></tr></table>
+            </div></body></html>"##,
+    );
+    assert!(g.blocks.is_empty(), "{:?}", g.blocks);
+    let s = read(
+        r##"<html><body><div role="main"><section id="course"><h1>Course</h1>
+            <span id="document-loops"></span><section id="loops"><h2>Loops</h2><p>A loop.</p></section>
+            <span id="document-lists"></span><section id="lists"><h2>Lists</h2><p>A list.</p></section>
+            </section></div></body></html>"##,
+    );
+    assert!(
+        s.skip.as_deref().unwrap().contains("singlehtml"),
+        "{:?}",
+        s.skip
+    );
+}
