@@ -122,14 +122,7 @@ fn mismatched_vectors_are_clear_errors() {
         )
         .unwrap();
     assert_eq!(r.results[0].id, "a");
-    assert!(
-        r.trace
-            .notes
-            .iter()
-            .any(|n| n.contains("pass query_vector")),
-        "{:?}",
-        r.trace.notes
-    );
+    common::assert_note(&r, "pass query_vector");
 }
 
 #[test]

@@ -186,14 +186,7 @@ fn a_model_from_another_build_is_refused_and_the_lexical_path_still_answers() {
         )
         .unwrap();
     assert!(!r.results.is_empty());
-    assert!(
-        r.trace
-            .notes
-            .iter()
-            .any(|n| n.contains("not the loaded model")),
-        "{:?}",
-        r.trace.notes
-    );
+    common::assert_note(&r, "not the loaded model");
     let e = lib.load_model(b"garbage").unwrap_err().to_string();
     assert!(e.contains("SHA-256 mismatch"), "{e}");
 }

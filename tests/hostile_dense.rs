@@ -174,12 +174,5 @@ fn foreign_model_note_survives_a_non_ascii_model_hash() {
     let r = lib
         .search("heat", &phys_college(), &opts(Variant::C, 5))
         .unwrap();
-    assert!(
-        r.trace
-            .notes
-            .iter()
-            .any(|n| n.contains("not the loaded model")),
-        "{:?}",
-        r.trace.notes
-    );
+    common::assert_note(&r, "not the loaded model");
 }

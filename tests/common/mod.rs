@@ -124,3 +124,12 @@ pub fn toy_embed(text: &str) -> Vec<f32> {
     let n = v.iter().map(|x| x * x).sum::<f32>().sqrt().max(1e-6);
     v.into_iter().map(|x| x / n).collect()
 }
+
+/// Asserts that one of the search's trace notes contains `needle` (the notes are printed if not).
+pub fn assert_note(r: &SearchResponse, needle: &str) {
+    assert!(
+        r.trace.notes.iter().any(|n| n.contains(needle)),
+        "no note contains {needle:?}: {:?}",
+        r.trace.notes
+    );
+}
