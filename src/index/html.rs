@@ -238,18 +238,23 @@ impl Reader {
             .select(&self.h1)
             .map(|h| clean_title(&self.inline(h)))
             .find(|t| !t.is_empty());
-        let doc_title = doc
-            .select(&self.title)
-            .next()
-            .map(|t| clean_title(&t.text().collect::<String>()))
-            .filter(|t| !t.is_empty());
+        // Without a title of its own (a `chsr:title` meta tag, an `h1`), the page's `<title>`,
+        // without the site's name.
+        let doc_title = || {
+            doc.select(&self.title)
+                .next()
+                .map(|t| clean_title(&t.text().collect::<String>()))
+                .map(|t| clean_title(&title::without_site_name(&t, &title::site_names(&doc))))
+                // Sphinx writes `<no title>` for a document without one.
+                .filter(|t| !t.is_empty() && !t.eq_ignore_ascii_case("no title"))
+        };
         page.title = page
             .meta
             .iter()
             .find(|(k, _)| k == "title")
             .map(|(_, v)| v.clone())
             .or(h1)
-            .or(doc_title);
+            .or_else(doc_title);
         let mut w = Walker {
             r: self,
             rules,
@@ -749,3 +754,4 @@ impl Walker<'_, '_> {
 mod parts;
 #[cfg(test)]
 mod tests;
+mod title;
