@@ -470,3 +470,63 @@ fn a_root_page_that_only_redirects_an_empty_file_or_the_404_page_is_reported_as_
     assert_eq!(why("docs/empty.html").as_deref(), Some("an empty file"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn without_a_chapter_a_lessons_pages_are_one_section() {
+    let dir = tmp("lessons");
+    let src = dir.join("site");
+    let page = |path: &str, text: &str| {
+        let p = src.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    // A lesson (its course and its exercises), and a course alone in its folder.
+    page(
+        "t1/boucles/cours.md",
+        "# Boucles\n\nUne boucle `for` répète des instructions.\n",
+    );
+    page(
+        "t1/boucles/exercices.md",
+        "# Exercices\n\n!!! example \"Exercice 1\"\n    Écrire une boucle qui compte jusqu'à 10.\n",
+    );
+    page(
+        "t1/listes/cours.md",
+        "# Listes\n\nUne liste range des valeurs.\n",
+    );
+    let chunks = dir.join("c.jsonl");
+    ok(&chsr(&[
+        "index",
+        "--markdown",
+        src.to_str().unwrap(),
+        "--subject",
+        "informatique (NSI)",
+        "--level",
+        "premiere",
+        "--lang",
+        "fr",
+        "--out",
+        dir.join("out").to_str().unwrap(),
+        "--emit-chunks",
+        chunks.to_str().unwrap(),
+    ]));
+    let chunks: Vec<Value> = std::fs::read_to_string(chunks)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let key = |path: &str| find(&chunks, |c| c["path"] == path)["section_key"].clone();
+    let lesson = key("t1/boucles/cours.md");
+    assert!(
+        lesson.as_str().unwrap().ends_with(":t1/boucles/"),
+        "{lesson}"
+    );
+    assert_eq!(key("t1/boucles/exercices.md"), lesson);
+    assert!(find(&chunks, |c| c["path"] == "t1/boucles/exercices.md"
+        && c["doc_type"] == "exercise")
+    .is_object());
+    assert!(key("t1/listes/cours.md")
+        .as_str()
+        .unwrap()
+        .ends_with(":t1/listes/cours"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
