@@ -362,33 +362,44 @@ fn a_bad_config_names_the_file_and_the_key() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn markdown_sources_go_through_the_same_chunker() {
-    let dir = tmp("md");
-    let src = fixtures().join("markdown-course");
+/// `chsr index --markdown src` (NSI, French, at `level`, with `extra` arguments) into `dir`: the
+/// chunks it emits.
+fn index_markdown(src: &Path, dir: &Path, level: &str, extra: &[&str]) -> Vec<Value> {
     let (out, chunks) = (dir.join("out"), dir.join("c.jsonl"));
-    ok(&chsr(&[
+    let mut args = vec![
         "index",
         "--markdown",
         src.to_str().unwrap(),
         "--subject",
         "informatique (NSI)",
         "--level",
-        "terminale",
+        level,
         "--lang",
         "fr",
-        "--url",
-        "https://example.org/cours",
         "--out",
         out.to_str().unwrap(),
         "--emit-chunks",
         chunks.to_str().unwrap(),
-    ]));
-    let chunks: Vec<Value> = std::fs::read_to_string(chunks)
+    ];
+    args.extend_from_slice(extra);
+    ok(&chsr(&args));
+    std::fs::read_to_string(chunks)
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+        .collect()
+}
+
+#[test]
+fn markdown_sources_go_through_the_same_chunker() {
+    let dir = tmp("md");
+    let src = fixtures().join("markdown-course");
+    let chunks = index_markdown(
+        &src,
+        &dir,
+        "terminale",
+        &["--url", "https://example.org/cours"],
+    );
     assert!(
         chunks
             .iter()
@@ -493,27 +504,7 @@ fn without_a_chapter_a_lessons_pages_are_one_section() {
         "t1/listes/cours.md",
         "# Listes\n\nUne liste range des valeurs.\n",
     );
-    let chunks = dir.join("c.jsonl");
-    ok(&chsr(&[
-        "index",
-        "--markdown",
-        src.to_str().unwrap(),
-        "--subject",
-        "informatique (NSI)",
-        "--level",
-        "premiere",
-        "--lang",
-        "fr",
-        "--out",
-        dir.join("out").to_str().unwrap(),
-        "--emit-chunks",
-        chunks.to_str().unwrap(),
-    ]));
-    let chunks: Vec<Value> = std::fs::read_to_string(chunks)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let chunks = index_markdown(&src, &dir, "premiere", &[]);
     let key = |path: &str| find(&chunks, |c| c["path"] == path)["section_key"].clone();
     let lesson = key("t1/boucles/cours.md");
     assert!(
