@@ -52,10 +52,16 @@ pub fn group(indexed: &mut Indexed) {
         spans.push(at..at + p.chunks);
         at += p.chunks;
     }
-    // (pages, course pages) per (source, folder), among the pages whose section would be theirs.
+    // Each page's lesson folder, if its section would be its own (a page left out has none).
+    let folder: Vec<Option<&str>> = indexed
+        .pages
+        .iter()
+        .map(|p| lesson_folder(&p.path).filter(|_| p.default_section))
+        .collect();
+    // (pages, course pages) per (source, folder).
     let mut folders: HashMap<(&str, &str), (usize, usize)> = HashMap::new();
-    for (p, span) in indexed.pages.iter().zip(&spans) {
-        if let (true, Some(f)) = (p.default_section && p.chunks > 0, lesson_folder(&p.path)) {
+    for ((p, span), f) in indexed.pages.iter().zip(&spans).zip(&folder) {
+        if let Some(f) = f {
             let n = folders.entry((&p.source, f)).or_default();
             n.0 += 1;
             n.1 += usize::from(course_page(&indexed.chunks[span.clone()]));
@@ -64,10 +70,11 @@ pub fn group(indexed: &mut Indexed) {
     let keys: Vec<Option<String>> = indexed
         .pages
         .iter()
-        .map(|p| {
-            let f = lesson_folder(&p.path)?;
-            let (pages, courses) = *folders.get(&(p.source.as_str(), f))?;
-            (p.default_section && (2..=MAX_LESSON_PAGES).contains(&pages) && courses >= 1)
+        .zip(&folder)
+        .map(|(p, f)| {
+            let f = (*f)?;
+            let (pages, courses) = folders[&(p.source.as_str(), f)];
+            ((2..=MAX_LESSON_PAGES).contains(&pages) && courses >= 1)
                 .then(|| format!("{}:{f}/", p.source))
         })
         .collect();
