@@ -483,6 +483,60 @@ fn a_root_page_that_only_redirects_an_empty_file_or_the_404_page_is_reported_as_
 }
 
 #[test]
+fn a_page_published_twice_is_indexed_once_and_the_report_names_the_copy() {
+    // mdBook writes the book's first chapter again as the root index.html.
+    let dir = tmp("twice");
+    let site = dir.join("site");
+    std::fs::create_dir_all(&site).unwrap();
+    let page = |title: &str, body: &str| {
+        format!("<!DOCTYPE html><html lang=\"en\"><body><nav>Contents</nav><main><h1>{title}</h1><p>{body}</p></main></body></html>")
+    };
+    let intro = page("Introduction", "This book teaches loops and recursion.");
+    std::fs::write(site.join("index.html"), &intro).unwrap();
+    std::fs::write(site.join("introduction.html"), &intro).unwrap();
+    std::fs::write(site.join("loops.html"), page("Loops", "A loop repeats.")).unwrap();
+    let (out, report, chunks) = (dir.join("out"), dir.join("r.json"), dir.join("c.jsonl"));
+    ok(&chsr(&[
+        "index",
+        "--site",
+        site.to_str().unwrap(),
+        "--subject",
+        "cs",
+        "--level",
+        "university",
+        "--out",
+        out.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+        "--emit-chunks",
+        chunks.to_str().unwrap(),
+    ]));
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(report).unwrap()).unwrap();
+    assert_eq!(r["pages_indexed"], 2);
+    let skipped = r["skipped"].as_array().unwrap();
+    assert_eq!(skipped.len(), 1, "{skipped:?}");
+    assert!(skipped[0][0].as_str().unwrap().ends_with("site/index.html"));
+    assert_eq!(
+        skipped[0][1],
+        "the same text as introduction.html (indexed once)"
+    );
+    let urls: Vec<String> = std::fs::read_to_string(chunks)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["url"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(urls.len(), 2, "{urls:?}");
+    assert!(urls.iter().any(|u| u.contains("introduction")), "{urls:?}");
+    assert!(!urls.iter().any(|u| u.contains("index.html")), "{urls:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn without_a_chapter_a_lessons_pages_are_one_section() {
     let dir = tmp("lessons");
     let src = dir.join("site");

@@ -24,6 +24,7 @@ pub mod bundle;
 pub mod chunk;
 pub mod compact;
 pub mod config;
+pub mod duplicates;
 pub mod html;
 pub mod lessons;
 pub mod markdown;
@@ -169,6 +170,14 @@ impl Indexed {
         self.pages.push(outcome);
         self.chunks.extend(chunks);
         self.warnings.extend(warnings);
+    }
+
+    /// Once every page is in: leaves out the pages that repeat another's text
+    /// ([`duplicates::drop_duplicates`]), then gives lesson folders their section
+    /// ([`lessons::group`]). Idempotent.
+    pub fn settle(&mut self) {
+        duplicates::drop_duplicates(self);
+        lessons::group(self);
     }
 }
 
@@ -357,7 +366,7 @@ pub fn read_sources(
             all.add(r?);
         }
     }
-    lessons::group(&mut all);
+    all.settle();
     Ok(all)
 }
 

@@ -219,8 +219,9 @@ impl ChsrIndexer {
     /// Builds the shards: lexical, or with the dense path when `model` (a `.chsrm` file's bytes,
     /// named `model_path` in messages) is given.
     pub fn build(&mut self, model: Option<Vec<u8>>, model_path: &str) -> Result<(), JsError> {
-        // Every page is in: lesson folders can be told (as `read_sources` does natively).
-        super::lessons::group(&mut self.indexed);
+        // Every page is in: duplicates and lesson folders can be told (as `read_sources` does
+        // natively).
+        self.indexed.settle();
         let output = report::shards(&self.indexed, model.as_deref())
             .map_err(|e| JsError::new(&format!("{model_path}: {e}")))?;
         self.warnings = report::warnings(&self.indexed, &output);

@@ -1,0 +1,231 @@
+//! Duplicate pages: a page whose chunks say exactly what another page of the same source says.
+//!
+//! Generators publish some pages twice: mdBook writes the book's first chapter again as the
+//! root `index.html`, and a site may keep an alias or a copy of a page under a second path.
+//! Indexed twice, such a page doubles its share of the bundle, counts twice in its section's
+//! evidence and fills two places of a result list with one text (the search's near-duplicate
+//! step hides the second only when both reach the same list). A page is a **duplicate** when it
+//! gives the same chunks as an earlier page of its source, field for field (text, title, headings,
+//! document type and every scope field), leaving aside what only names the page (id, URL, file
+//! path, section key and the ids a correction answers). One page of each group of duplicates is
+//! indexed and the others are left out, each with the reason "the same text as PAGE" in the
+//! report: nothing a student can find is lost. The page kept is the first in path order that is
+//! not a folder's index page (`index.html`, `README`), or the first if all are: the named page
+//! (`introduction.html`) is the one a table of contents links to.
+
+use super::Indexed;
+use crate::format::ChunkRecord;
+use std::collections::hash_map::DefaultHasher;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+
+/// The chunk with what only names its page cleared: two pages whose chunks are equal this way
+/// say the same thing.
+fn content(c: &ChunkRecord) -> ChunkRecord {
+    ChunkRecord {
+        id: String::new(),
+        url: None,
+        path: None,
+        section_key: None,
+        answers: None,
+        ..c.clone()
+    }
+}
+
+/// A hash of a page's content (its chunks' text, title and scope fields), to find candidates.
+fn fingerprint(source: &str, chunks: &[ChunkRecord]) -> u64 {
+    let mut h = DefaultHasher::new();
+    source.hash(&mut h);
+    for c in chunks {
+        c.text.hash(&mut h);
+        c.title.hash(&mut h);
+        c.section_title.hash(&mut h);
+        c.subsection.hash(&mut h);
+        c.doc_type.hash(&mut h);
+    }
+    h.finish()
+}
+
+/// Whether a page is a folder's index page (`index.html`, `a/index.md`, `README.md`).
+fn index_page(path: &str) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    let stem = file.split('.').next().unwrap_or(file);
+    stem.eq_ignore_ascii_case("index") || stem.eq_ignore_ascii_case("readme")
+}
+
+/// Leaves out every page whose chunks duplicate another page's (module docs); returns how many
+/// pages were left out. Run before [`super::lessons::group`], so a copy does not count as a
+/// lesson folder's page. Idempotent.
+pub fn drop_duplicates(indexed: &mut Indexed) -> usize {
+    let mut spans = Vec::with_capacity(indexed.pages.len());
+    let mut at = 0;
+    for p in &indexed.pages {
+        spans.push(at..at + p.chunks);
+        at += p.chunks;
+    }
+    // Groups of pages with the same content, in page order.
+    let mut by_print: HashMap<u64, Vec<Vec<usize>>> = HashMap::new();
+    let mut groups: Vec<(u64, usize)> = Vec::new();
+    for (i, p) in indexed.pages.iter().enumerate() {
+        if p.skipped.is_some() || p.chunks == 0 {
+            continue;
+        }
+        let chunks = &indexed.chunks[spans[i].clone()];
+        let print = fingerprint(&p.source, chunks);
+        let same = |j: &usize| {
+            indexed.pages[*j].source == p.source
+                && indexed.chunks[spans[*j].clone()]
+                    .iter()
+                    .map(content)
+                    .eq(chunks.iter().map(content))
+        };
+        let candidates = by_print.entry(print).or_default();
+        match candidates.iter_mut().position(|g| same(&g[0])) {
+            Some(g) => candidates[g].push(i),
+            None => {
+                groups.push((print, candidates.len()));
+                candidates.push(vec![i]);
+            }
+        }
+    }
+    let mut drop = vec![None; indexed.pages.len()];
+    for (print, g) in groups {
+        let group = &by_print[&print][g];
+        if group.len() < 2 {
+            continue;
+        }
+        let kept = group
+            .iter()
+            .copied()
+            .find(|&i| !index_page(&indexed.pages[i].path))
+            .unwrap_or(group[0]);
+        for &i in group.iter().filter(|&&i| i != kept) {
+            drop[i] = Some(kept);
+        }
+    }
+    let dropped = drop.iter().flatten().count();
+    if dropped == 0 {
+        return 0;
+    }
+    let mut keep_chunk = vec![true; indexed.chunks.len()];
+    for (i, kept) in drop.iter().enumerate() {
+        if let Some(kept) = kept {
+            keep_chunk[spans[i].clone()].fill(false);
+            let why = format!(
+                "the same text as {} (indexed once)",
+                indexed.pages[*kept].path
+            );
+            let p = &mut indexed.pages[i];
+            p.chunks = 0;
+            p.skipped = Some(why);
+        }
+    }
+    let mut keep = keep_chunk.into_iter();
+    indexed.chunks.retain(|_| keep.next().unwrap_or(true));
+    dropped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::PageOutcome;
+
+    fn page(path: &str, texts: &[&str]) -> (PageOutcome, Vec<ChunkRecord>) {
+        let chunks = texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| ChunkRecord {
+                id: format!("book:{path}#{i}"),
+                text: t.to_string(),
+                subject: "rust".into(),
+                level: "college".into(),
+                lang: "en".into(),
+                doc_type: "textbook_section".into(),
+                url: Some(format!("{path}#{i}")),
+                path: Some(path.into()),
+                section_key: Some(format!("book:{path}")),
+                title: Some("Introduction".into()),
+                ..Default::default()
+            })
+            .collect::<Vec<_>>();
+        let outcome = PageOutcome {
+            source: "book".into(),
+            path: path.into(),
+            chunks: chunks.len(),
+            skipped: None,
+            default_section: true,
+        };
+        (outcome, chunks)
+    }
+
+    fn indexed(pages: Vec<(PageOutcome, Vec<ChunkRecord>)>) -> Indexed {
+        let mut ix = Indexed::default();
+        for (o, c) in pages {
+            ix.add((o, c, Vec::new()));
+        }
+        ix
+    }
+
+    #[test]
+    fn an_mdbook_root_index_that_repeats_the_first_chapter_is_left_out_for_the_named_page() {
+        let intro = &["Welcome to the book.", "How to read it."];
+        let mut ix = indexed(vec![
+            page("ch01-loops.html", &["A loop repeats."]),
+            page("index.html", intro),
+            page("introduction.html", intro),
+        ]);
+        assert_eq!(drop_duplicates(&mut ix), 1);
+        let paths: Vec<_> = ix.chunks.iter().map(|c| c.path.clone().unwrap()).collect();
+        assert_eq!(
+            paths,
+            ["ch01-loops.html", "introduction.html", "introduction.html"]
+        );
+        let root = &ix.pages[1];
+        assert_eq!(root.chunks, 0);
+        assert_eq!(
+            root.skipped.as_deref(),
+            Some("the same text as introduction.html (indexed once)")
+        );
+        // Running it again changes nothing.
+        assert_eq!(drop_duplicates(&mut ix), 0);
+        assert_eq!(ix.chunks.len(), 3);
+    }
+
+    #[test]
+    fn pages_that_differ_in_a_scope_field_or_a_word_are_both_kept() {
+        let (a, ca) = page("t1/exercices.html", &["Exercice 1. Écrire une boucle."]);
+        let (b, mut cb) = page("t2/exercices.html", &["Exercice 1. Écrire une boucle."]);
+        cb[0].chapter = Some("2".into());
+        let (c, cc) = page("t3/exercices.html", &["Exercice 1. Écrire deux boucles."]);
+        let mut ix = indexed(vec![(a, ca), (b, cb), (c, cc)]);
+        assert_eq!(drop_duplicates(&mut ix), 0);
+        assert_eq!(ix.chunks.len(), 3);
+    }
+
+    #[test]
+    fn the_same_page_in_two_sources_is_kept_in_each() {
+        let (a, ca) = page("cours.html", &["Les piles."]);
+        let (mut b, cb) = page("cours.html", &["Les piles."]);
+        b.source = "other".into();
+        let mut ix = indexed(vec![(a, ca), (b, cb)]);
+        assert_eq!(drop_duplicates(&mut ix), 0);
+    }
+
+    #[test]
+    fn without_a_named_copy_the_first_page_in_path_order_is_kept() {
+        let text = &["Même contenu."];
+        let mut ix = indexed(vec![
+            page("a/copie.html", text),
+            page("b/copie.html", text),
+            page("c/copie.html", text),
+        ]);
+        assert_eq!(drop_duplicates(&mut ix), 2);
+        assert_eq!(ix.chunks.len(), 1);
+        assert_eq!(ix.chunks[0].path.as_deref(), Some("a/copie.html"));
+        assert!(ix.pages[2]
+            .skipped
+            .as_deref()
+            .unwrap()
+            .contains("a/copie.html"));
+    }
+}
