@@ -107,7 +107,7 @@ pub const ATTR_FIELDS: &[(&str, &str)] = &[
 /// (navigation, banner, contentinfo, search, button) and by the classes of the generators'
 /// themes (MkDocs Material, Docusaurus, Hugo, Jekyll's kramdown, Sphinx, Jupyter Book, Quarto and
 /// VitePress: the page's table of contents, its previous / next and back-to-top links, text for
-/// screen readers only, a code block's language label, Sphinx's in-page toctree of child pages
+/// screen readers only, the "Skip to main content" link (Docusaurus, many Jekyll and WordPress themes), a code block's language label, Sphinx's in-page toctree of child pages
 /// and its generated index of terms and modules). An SVG image is never read, but HTML that an
 /// `<svg>` holds in a `<foreignObject>` is (Marp's slides put each slide there).
 const ALWAYS_SKIP: &str = "script, style, noscript, template, nav, header, footer, aside:not(.admonition), \
@@ -120,7 +120,7 @@ form, button, input, select, textarea, svg:not(:has(foreignObject)), iframe, can
 .breadcrumbs, .theme-doc-breadcrumbs, .edit-this-page, .prev-next, .page-nav, .post-nav, \
 [role=navigation], [role=banner], [role=contentinfo], [role=search], [role=button], \
 #markdown-toc, .bd-toc, .tocsection, .prev-next-area, .prev-next-bottom, .sphinxsidebar, .contents.topic, \
-.header-anchor, .custom-block-title, [class*=language-] > span.lang, \
+.header-anchor, .custom-block-title, [class*=skipToContent], .skip-link, .skip-to-content, [class*=language-] > span.lang, \
 .toctree-wrapper, .genindextable, .genindex-jumpbox, .modindextable, .modindex-jumpbox";
 
 /// Compiled selectors of one source.
@@ -219,6 +219,9 @@ impl Reader {
             {
                 page.skip = Some("a redirect (meta refresh)".into());
             }
+        }
+        if let Some(why) = kind::list_page(&doc) {
+            page.skip = Some(why.into());
         }
         if doc.select(&self.single_doc).nth(1).is_some() {
             page.skip = Some("the whole project on one page (Sphinx singlehtml), a copy".into());
@@ -751,6 +754,7 @@ impl Walker<'_, '_> {
     }
 }
 
+mod kind;
 mod parts;
 #[cfg(test)]
 mod tests;

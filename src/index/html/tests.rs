@@ -313,3 +313,43 @@ fn sphinx_toctrees_indexes_and_single_page_builds_are_left_out() {
         s.skip
     );
 }
+
+#[test]
+fn docusaurus_list_pages_and_skip_links_are_left_out() {
+    // Docusaurus 3 (a textbook's gh-pages): the blog's index, tag, author and archive pages
+    // list the posts' summaries, each post being its own page; they say so by the classes
+    // on `<html>` (the archive only by `plugin-blog` without `blog-post-page`).
+    let list = |class: &str| {
+        read(&format!(
+            r##"<html lang="en" class="{class}"><body><div role="region" aria-label="Skip to main content">
+            <a class="skipToContent_fXgn" href="#__docusaurus_skipToContent_fallback">Skip to main content</a></div>
+            <main class="col col--7"><article class="margin-bottom--xl"><header><h2 class="title_f1Hy"><a href="/blog/welcome">Welcome</a></h2></header>
+            <div class="markdown"><p>Docusaurus blogging features are powered by the blog plugin.</p></div></article></main></body></html>"##
+        ))
+    };
+    for class in [
+        "blog-wrapper blog-list-page plugin-blog plugin-id-default",
+        "blog-wrapper blog-tags-post-list-page plugin-blog plugin-id-default",
+        "blog-wrapper blog-authors-posts-page plugin-blog plugin-id-default",
+        "plugin-blog plugin-id-default",
+        "docs-wrapper docs-tags-doc-list-page plugin-docs plugin-id-default",
+    ] {
+        let p = list(class);
+        assert!(
+            p.skip.as_deref().unwrap().contains("list of posts"),
+            "{class}: {:?}",
+            p.skip
+        );
+    }
+    let post = list("blog-wrapper blog-post-page plugin-blog plugin-id-default");
+    assert_eq!(post.skip, None);
+    // A page of its own (`src/pages`) without `main article`: read from the body, without the
+    // skip link that opens it.
+    let page = read(
+        r##"<html class="plugin-pages plugin-id-default"><body><div role="region" aria-label="Skip to main content">
+            <a class="skipToContent_fXgn" href="#__docusaurus_skipToContent_fallback">Skip to main content</a></div>
+            <div id="__docusaurus"><div class="profile"><h1>Profile</h1><p>Intermediate</p></div></div></body></html>"##,
+    );
+    let texts: Vec<&str> = page.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert_eq!(texts, vec!["Intermediate"]);
+}
