@@ -303,6 +303,9 @@ impl Reader {
                     if self.skipped(c) {
                         continue;
                     }
+                    if follows_link(c) {
+                        out.push(' ');
+                    }
                     match c.value().name() {
                         "br" => out.push(' '),
                         "code" | "kbd" | "samp" => {
@@ -323,6 +326,15 @@ impl Reader {
             }
         }
     }
+}
+
+/// A link right after another with nothing between them (`<a>Stack</a><a>Python</a>`): buttons,
+/// cards or tags the theme lays out apart, whose words would otherwise run together.
+fn follows_link(e: ElementRef<'_>) -> bool {
+    e.value().name() == "a"
+        && e.prev_sibling()
+            .and_then(ElementRef::wrap)
+            .is_some_and(|p| p.value().name() == "a")
 }
 
 /// Whitespace runs → one space, trimmed.
@@ -457,6 +469,9 @@ impl Walker<'_, '_> {
         if self.r.skipped(e) {
             return;
         }
+        if follows_link(e) {
+            self.inline.push(' ');
+        }
         let pushed = self.attrs_of(e);
         self.element_inner(e);
         if pushed > 0 {
@@ -500,6 +515,7 @@ impl Walker<'_, '_> {
                     self.table(e);
                 }
             }
+            "ul" | "ol" if self.list_depth == 0 && parts::in_page_toc(e) => self.flush(),
             "ul" | "ol" => {
                 self.flush();
                 let was = self.in_item;
