@@ -425,10 +425,17 @@ fn markdown_sources_go_through_the_same_chunker() {
 #[test]
 fn a_root_page_that_only_redirects_an_empty_file_or_the_404_page_is_reported_as_such() {
     // Sphinx's and Jupyter Book's root `index.html` is one `<meta http-equiv="Refresh">` line;
-    // mdBook, MkDocs, Docusaurus, Hugo… write a root `404.html` for GitHub Pages.
+    // mdBook, MkDocs, Docusaurus, Hugo… write a root `404.html` for GitHub Pages, and one at the
+    // root of each translation (Docusaurus i18n: `ur/404.html`).
     let dir = tmp("redirect");
     let site = dir.join("site");
     std::fs::create_dir_all(site.join("docs")).unwrap();
+    std::fs::create_dir_all(site.join("ur")).unwrap();
+    std::fs::write(
+        site.join("ur/404.html"),
+        "<html lang=\"ur\"><body><main><h1>Page Not Found</h1><p>We could not find what you were looking for.</p></main></body></html>",
+    )
+    .unwrap();
     std::fs::write(
         site.join("index.html"),
         "<meta http-equiv=\"Refresh\" content=\"0; url=docs/index.html\" />\n",
@@ -469,11 +476,10 @@ fn a_root_page_that_only_redirects_an_empty_file_or_the_404_page_is_reported_as_
             .find(|s| s[0].as_str().unwrap().ends_with(page))
             .map(|s| s[1].as_str().unwrap().to_string())
     };
-    assert_eq!(skipped.len(), 3, "{skipped:?}");
-    assert!(
-        why("site/404.html").unwrap().contains("404 page"),
-        "{skipped:?}"
-    );
+    assert_eq!(skipped.len(), 4, "{skipped:?}");
+    for page in ["site/404.html", "site/ur/404.html"] {
+        assert!(why(page).unwrap().contains("404 page"), "{skipped:?}");
+    }
     assert!(
         why("site/index.html").unwrap().contains("redirect"),
         "{skipped:?}"

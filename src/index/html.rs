@@ -107,7 +107,7 @@ pub const ATTR_FIELDS: &[(&str, &str)] = &[
 /// (navigation, banner, contentinfo, search, button) and by the classes of the generators'
 /// themes (MkDocs Material, Docusaurus, Hugo, Jekyll's kramdown, Sphinx, Jupyter Book, Quarto and
 /// VitePress: the page's table of contents, its previous / next and back-to-top links, text for
-/// screen readers only, a code block's language label, Sphinx's in-page toctree of child pages
+/// screen readers only, the "Skip to main content" link (Docusaurus, many Jekyll and WordPress themes), a code block's language label, Sphinx's in-page toctree of child pages
 /// and its generated index of terms and modules). An SVG image is never read, but HTML that an
 /// `<svg>` holds in a `<foreignObject>` is (Marp's slides put each slide there).
 const ALWAYS_SKIP: &str = "script, style, noscript, template, nav, header, footer, aside:not(.admonition), \
@@ -120,7 +120,7 @@ form, button, input, select, textarea, svg:not(:has(foreignObject)), iframe, can
 .breadcrumbs, .theme-doc-breadcrumbs, .edit-this-page, .prev-next, .page-nav, .post-nav, \
 [role=navigation], [role=banner], [role=contentinfo], [role=search], [role=button], \
 #markdown-toc, .bd-toc, .tocsection, .prev-next-area, .prev-next-bottom, .sphinxsidebar, .contents.topic, \
-.header-anchor, .custom-block-title, [class*=language-] > span.lang, \
+.header-anchor, .custom-block-title, [class*=skipToContent], .skip-link, .skip-to-content, [class*=language-] > span.lang, \
 .toctree-wrapper, .genindextable, .genindex-jumpbox, .modindextable, .modindex-jumpbox";
 
 /// Compiled selectors of one source.
@@ -220,6 +220,9 @@ impl Reader {
                 page.skip = Some("a redirect (meta refresh)".into());
             }
         }
+        if let Some(why) = kind::list_page(&doc) {
+            page.skip = Some(why.into());
+        }
         if doc.select(&self.single_doc).nth(1).is_some() {
             page.skip = Some("the whole project on one page (Sphinx singlehtml), a copy".into());
         }
@@ -300,6 +303,9 @@ impl Reader {
                     if self.skipped(c) {
                         continue;
                     }
+                    if follows_link(c) {
+                        out.push(' ');
+                    }
                     match c.value().name() {
                         "br" => out.push(' '),
                         "code" | "kbd" | "samp" => {
@@ -320,6 +326,15 @@ impl Reader {
             }
         }
     }
+}
+
+/// A link right after another with nothing between them (`<a>Stack</a><a>Python</a>`): buttons,
+/// cards or tags the theme lays out apart, whose words would otherwise run together.
+fn follows_link(e: ElementRef<'_>) -> bool {
+    e.value().name() == "a"
+        && e.prev_sibling()
+            .and_then(ElementRef::wrap)
+            .is_some_and(|p| p.value().name() == "a")
 }
 
 /// Whitespace runs → one space, trimmed.
@@ -454,6 +469,9 @@ impl Walker<'_, '_> {
         if self.r.skipped(e) {
             return;
         }
+        if follows_link(e) {
+            self.inline.push(' ');
+        }
         let pushed = self.attrs_of(e);
         self.element_inner(e);
         if pushed > 0 {
@@ -497,6 +515,7 @@ impl Walker<'_, '_> {
                     self.table(e);
                 }
             }
+            "ul" | "ol" if self.list_depth == 0 && parts::in_page_toc(e) => self.flush(),
             "ul" | "ol" => {
                 self.flush();
                 let was = self.in_item;
@@ -751,6 +770,7 @@ impl Walker<'_, '_> {
     }
 }
 
+mod kind;
 mod parts;
 #[cfg(test)]
 mod tests;

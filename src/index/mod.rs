@@ -377,18 +377,34 @@ pub fn page_name(source: &Source, rel: &str) -> String {
 
 /// Why a page is left out before it is read (the source's `exclude` globs, a rule with
 /// `skip = true`, or the `404.html` at the root of a built site, which every generator writes for
-/// GitHub Pages and which says nothing of the course), if it is.
+/// GitHub Pages and which says nothing of the course, or at the root of one of its languages:
+/// Docusaurus, Hugo and MkDocs write `fr/404.html` for each translation), if it is.
 pub fn skip_reason(source: &Source, rel: &str) -> Option<&'static str> {
     if source.exclude.is_match(rel) {
         return Some("excluded by the source's exclude globs");
     }
-    if source.format == Format::Html && rel == "404.html" {
+    if source.format == Format::Html && (rel == "404.html" || language_404(rel)) {
         return Some("the site's 404 page (a root 404.html is never indexed)");
     }
     let skip = std::iter::once(&source.base)
         .chain(source.rules.iter().filter(|r| applies(r, rel)))
         .any(|r| r.skip);
     skip.then_some("a rule with skip = true matches it")
+}
+
+/// `LANG/404.html`, LANG a language tag (`ur`, `fr`, `pt-BR`, `zh_CN`): a translation's 404 page.
+fn language_404(rel: &str) -> bool {
+    let Some(lang) = rel.strip_suffix("/404.html") else {
+        return false;
+    };
+    let mut parts = lang.splitn(2, ['-', '_']);
+    let primary = parts.next().unwrap_or("");
+    let region = parts.next();
+    (2..=3).contains(&primary.len())
+        && primary.bytes().all(|b| b.is_ascii_lowercase())
+        && region.is_none_or(|r| {
+            (2..=4).contains(&r.len()) && r.bytes().all(|b| b.is_ascii_alphanumeric())
+        })
 }
 
 /// Reads one page of a source into chunks (I/O-free): `base_url` is where the source is served

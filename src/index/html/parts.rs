@@ -1,4 +1,5 @@
-//! Element-level helpers of the HTML reader: math source, code text and language, heading anchors.
+//! Element-level helpers of the HTML reader: math source, code text and language, heading
+//! anchors, a page's hand-written table of contents.
 
 use super::sel;
 use scraper::{ElementRef, Node, Selector};
@@ -8,6 +9,7 @@ use std::sync::LazyLock;
 static ANNOTATION: LazyLock<Selector> = LazyLock::new(|| sel("annotation"));
 static CODE: LazyLock<Selector> = LazyLock::new(|| sel("code"));
 static ANCHORS: LazyLock<Selector> = LazyLock::new(|| sel("a[id], a[name], a[href^='#']"));
+static LINKS: LazyLock<Selector> = LazyLock::new(|| sel("a"));
 
 /// TeX source of a math element (KaTeX annotation, MathJax `script[type=math/tex]`), if it is one.
 pub(super) fn math_source(e: ElementRef<'_>) -> Option<String> {
@@ -117,4 +119,27 @@ pub(super) fn heading_anchor(e: ElementRef<'_>) -> Option<String> {
                 .or(p.value().attr("name"))
                 .map(str::to_string)
         })
+}
+
+/// A list that is the page's own table of contents, written by hand at its top ("Table of
+/// Contents" then a list of its sections): at least three links, every one to a place on the
+/// page (`#…`), and no text besides theirs. The sections it lists are indexed where they are.
+pub(super) fn in_page_toc(list: ElementRef<'_>) -> bool {
+    let words = |e: ElementRef<'_>| {
+        e.text()
+            .flat_map(str::chars)
+            .filter(|c| c.is_alphanumeric())
+            .count()
+    };
+    let mut links = 0;
+    let mut linked = 0;
+    for a in list.select(&LINKS) {
+        let href = a.value().attr("href").unwrap_or("");
+        if href.len() < 2 || !href.starts_with('#') {
+            return false;
+        }
+        links += 1;
+        linked += words(a);
+    }
+    links >= 3 && linked == words(list)
 }

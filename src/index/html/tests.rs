@@ -313,3 +313,78 @@ fn sphinx_toctrees_indexes_and_single_page_builds_are_left_out() {
         s.skip
     );
 }
+
+#[test]
+fn docusaurus_list_pages_and_skip_links_are_left_out() {
+    // Docusaurus 3 (a textbook's gh-pages): the blog's index, tag, author and archive pages
+    // list the posts' summaries, each post being its own page; they say so by the classes
+    // on `<html>` (the archive only by `plugin-blog` without `blog-post-page`).
+    let list = |class: &str| {
+        read(&format!(
+            r##"<html lang="en" class="{class}"><body><div role="region" aria-label="Skip to main content">
+            <a class="skipToContent_fXgn" href="#__docusaurus_skipToContent_fallback">Skip to main content</a></div>
+            <main class="col col--7"><article class="margin-bottom--xl"><header><h2 class="title_f1Hy"><a href="/blog/welcome">Welcome</a></h2></header>
+            <div class="markdown"><p>Docusaurus blogging features are powered by the blog plugin.</p></div></article></main></body></html>"##
+        ))
+    };
+    for class in [
+        "blog-wrapper blog-list-page plugin-blog plugin-id-default",
+        "blog-wrapper blog-tags-post-list-page plugin-blog plugin-id-default",
+        "blog-wrapper blog-authors-posts-page plugin-blog plugin-id-default",
+        "plugin-blog plugin-id-default",
+        "docs-wrapper docs-tags-doc-list-page plugin-docs plugin-id-default",
+    ] {
+        let p = list(class);
+        assert!(
+            p.skip.as_deref().unwrap().contains("list of posts"),
+            "{class}: {:?}",
+            p.skip
+        );
+    }
+    let post = list("blog-wrapper blog-post-page plugin-blog plugin-id-default");
+    assert_eq!(post.skip, None);
+    // A page of its own (`src/pages`) without `main article`: read from the body, without the
+    // skip link that opens it.
+    let page = read(
+        r##"<html class="plugin-pages plugin-id-default"><body><div role="region" aria-label="Skip to main content">
+            <a class="skipToContent_fXgn" href="#__docusaurus_skipToContent_fallback">Skip to main content</a></div>
+            <div id="__docusaurus"><div class="profile"><h1>Profile</h1><p>Intermediate</p></div></div></body></html>"##,
+    );
+    let texts: Vec<&str> = page.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert_eq!(texts, vec!["Intermediate"]);
+}
+
+#[test]
+fn a_hand_written_table_of_contents_is_left_out_and_adjacent_links_stay_apart() {
+    // Docusaurus 2 (a bootcamp's handbook): "Table of Contents" written in the Markdown, a list
+    // whose every link goes to a section of the page; and a row of link buttons with nothing
+    // between them, laid out apart by the theme's CSS.
+    let p = read(
+        r##"<html><body><main><article><div class="theme-doc-markdown markdown"><h1>Student Handbook</h1>
+            <h2 class="anchor" id="table-of-contents">Table of Contents<a href="#table-of-contents" class="hash-link">#</a></h2>
+            <ul><li><a href="#the-big-picture">The Big Picture</a><ul><li><a href="#general-philosophy">General philosophy</a></li>
+            <li><a href="#growth-mindset">Growth mindset</a></li></ul></li><li><a href="#class-structure">Class Structure</a> </li></ul>
+            <h2 class="anchor" id="the-big-picture">The Big Picture</h2><p>Welcome! See <a href="#pairing">pairing</a>.</p>
+            <ul><li><a href="#a">A</a>: the first step</li><li><a href="#b">B</a></li><li><a href="#c">C</a></li></ul>
+            <div class="course-row"><p>Our full-time tracks take 28 weeks.</p><a href="https://a.example/" class="track-button">Full-Time Full Stack</a><a href="https://b.example/" class="track-button">Part-Time Intro</a></div>
+            </div></article></main></body></html>"##,
+    );
+    let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        vec![
+            "Welcome! See pairing.",
+            // Text besides the links: a list of the course's, not a table of contents.
+            "- A: the first step",
+            "- B",
+            "- C",
+            "Our full-time tracks take 28 weeks.",
+            "Full-Time Full Stack Part-Time Intro",
+        ]
+    );
+    // Markup around words stays joined to them.
+    let q = read(
+        r##"<html><body><main><p>H<sub>2</sub>O and <a href="#x">re</a><b>use</b></p></main></body></html>"##,
+    );
+    assert_eq!(q.blocks[0].text, "H2O and re**use**");
+}

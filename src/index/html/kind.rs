@@ -1,0 +1,29 @@
+//! Pages that only list other pages: a blog's index and its later pages, its tag, author and
+//! archive pages, a docs plugin's tag pages. Each post or document they list is indexed on its
+//! own page; indexed again here, its summary would come up as a second result beside it, and a
+//! list of titles is no course text.
+
+use scraper::Html;
+
+/// The classes Docusaurus puts on `<html>` for the pages of its blog and docs plugins that list
+/// posts, documents, tags or authors (`ThemeClassNames.page` of `@docusaurus/theme-common`).
+const DOCUSAURUS_LISTS: [&str; 7] = [
+    "blog-list-page",
+    "blog-tags-post-list-page",
+    "blog-tags-list-page",
+    "blog-authors-list-page",
+    "blog-authors-posts-page",
+    "docs-tags-list-page",
+    "docs-tags-doc-list-page",
+];
+
+/// Why a page is only a list of other pages, if it is: a Docusaurus list page by its `<html>`
+/// classes, or any page of its blog plugin that is not a post (the archive has no class of its
+/// own, only `plugin-blog`).
+pub(super) fn list_page(doc: &Html) -> Option<&'static str> {
+    let html = doc.root_element().value();
+    let has = |c: &str| html.classes().any(|k| k == c);
+    let listing =
+        DOCUSAURUS_LISTS.iter().any(|c| has(c)) || (has("plugin-blog") && !has("blog-post-page"));
+    listing.then_some("a list of posts, documents or tags (Docusaurus blog or docs plugin), each indexed on its own page")
+}
