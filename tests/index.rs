@@ -422,6 +422,36 @@ fn markdown_sources_go_through_the_same_chunker() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `chsr index --site SITE --subject cs --level university` into `dir`: its JSON report and
+/// the chunks it emits.
+fn index_cs_site(site: &Path, dir: &Path) -> (Value, Vec<Value>) {
+    let (out, report, chunks) = (dir.join("out"), dir.join("r.json"), dir.join("c.jsonl"));
+    let arg = |p: &Path| p.to_str().unwrap().to_string();
+    let (site, out, report_a, chunks_a) = (arg(site), arg(&out), arg(&report), arg(&chunks));
+    ok(&chsr(&[
+        "index",
+        "--site",
+        &site,
+        "--subject",
+        "cs",
+        "--level",
+        "university",
+        "--out",
+        &out,
+        "--report",
+        &report_a,
+        "--emit-chunks",
+        &chunks_a,
+    ]));
+    let r = serde_json::from_str(&std::fs::read_to_string(report).unwrap()).unwrap();
+    let c = std::fs::read_to_string(chunks)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (r, c)
+}
+
 #[test]
 fn a_root_page_that_only_redirects_an_empty_file_or_the_404_page_is_reported_as_such() {
     // Sphinx's and Jupyter Book's root `index.html` is one `<meta http-equiv="Refresh">` line;
@@ -452,22 +482,7 @@ fn a_root_page_that_only_redirects_an_empty_file_or_the_404_page_is_reported_as_
         "<!DOCTYPE html><html lang=\"en\"><body><main><h1>Loops</h1><p>A loop repeats.</p></main></body></html>",
     )
     .unwrap();
-    let out = dir.join("out");
-    let report = dir.join("r.json");
-    ok(&chsr(&[
-        "index",
-        "--site",
-        site.to_str().unwrap(),
-        "--subject",
-        "cs",
-        "--level",
-        "university",
-        "--out",
-        out.to_str().unwrap(),
-        "--report",
-        report.to_str().unwrap(),
-    ]));
-    let r: Value = serde_json::from_str(&std::fs::read_to_string(report).unwrap()).unwrap();
+    let (r, _) = index_cs_site(&site, &dir);
     assert_eq!(r["pages_indexed"], 1);
     let skipped = r["skipped"].as_array().unwrap();
     let why = |page: &str| {
@@ -501,23 +516,7 @@ fn a_page_published_twice_is_indexed_once_and_the_report_names_the_copy() {
     std::fs::write(site.join("index.html"), &intro).unwrap();
     std::fs::write(site.join("introduction.html"), &intro).unwrap();
     std::fs::write(site.join("loops.html"), page("Loops", "A loop repeats.")).unwrap();
-    let (out, report, chunks) = (dir.join("out"), dir.join("r.json"), dir.join("c.jsonl"));
-    ok(&chsr(&[
-        "index",
-        "--site",
-        site.to_str().unwrap(),
-        "--subject",
-        "cs",
-        "--level",
-        "university",
-        "--out",
-        out.to_str().unwrap(),
-        "--report",
-        report.to_str().unwrap(),
-        "--emit-chunks",
-        chunks.to_str().unwrap(),
-    ]));
-    let r: Value = serde_json::from_str(&std::fs::read_to_string(report).unwrap()).unwrap();
+    let (r, chunks) = index_cs_site(&site, &dir);
     assert_eq!(r["pages_indexed"], 2);
     let skipped = r["skipped"].as_array().unwrap();
     assert_eq!(skipped.len(), 1, "{skipped:?}");
@@ -526,16 +525,7 @@ fn a_page_published_twice_is_indexed_once_and_the_report_names_the_copy() {
         skipped[0][1],
         "the same text as introduction.html (indexed once)"
     );
-    let urls: Vec<String> = std::fs::read_to_string(chunks)
-        .unwrap()
-        .lines()
-        .map(|l| {
-            serde_json::from_str::<Value>(l).unwrap()["url"]
-                .as_str()
-                .unwrap()
-                .to_string()
-        })
-        .collect();
+    let urls: Vec<&str> = chunks.iter().map(|c| c["url"].as_str().unwrap()).collect();
     assert_eq!(urls.len(), 2, "{urls:?}");
     assert!(urls.iter().any(|u| u.contains("introduction")), "{urls:?}");
     assert!(!urls.iter().any(|u| u.contains("index.html")), "{urls:?}");
