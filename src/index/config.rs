@@ -168,8 +168,20 @@ impl Default for Structure {
         Structure {
             content: DEFAULT_CONTENT.iter().map(|s| s.to_string()).collect(),
             ignore: Vec::new(),
-            exercise: Regex::new(r"(?i)^\W*(exercices?|exercises?|activités?|activity|problèmes?|problems?|questions?|défi|challenge|à vous|your turn)\b").unwrap(),
-            solution: Regex::new(r"(?i)^\W*(corrections?|corrigés?|corrige|solutions?|réponses?|answers?|answer key|mark scheme)\b").unwrap(),
+            // English and French, then the other languages of course sites (Dutch, German,
+            // Spanish, Italian, Portuguese): a title that names an exercise, a task or a problem.
+            exercise: Regex::new(concat!(
+                r"(?i)^\W*(exercices?|exercises?|activités?|activity|problèmes?|problems?|questions?|défi|challenge|à vous|your turn",
+                r"|opdrachten|opdracht|oefeningen|oefening|aufgaben|aufgabe|übungen|übung|ejercicios?|actividad(es)?|problemas?",
+                r"|esercizi|esercizio|exercícios?|atividades?)\b"
+            ))
+            .unwrap(),
+            solution: Regex::new(concat!(
+                r"(?i)^\W*(corrections?|corrigés?|corrige|solutions?|réponses?|answers?|answer key|mark scheme",
+                r"|oplossingen|oplossing|uitwerkingen|uitwerking|antwoorden|antwoord|musterlösungen|musterlösung|lösungen|lösung",
+                r"|soluci[oó]n|soluciones|respuestas?|soluzion[ei]|soluç(ão|ões)|respostas?)\b"
+            ))
+            .unwrap(),
             statement: Regex::new(r"(?i)^\W*(énoncés?|enonces?|statement|sujet|question)\b").unwrap(),
             skip: Regex::new(r"(?i)^\W*(sources? markdown|markdown source|source code of this page)\b").unwrap(),
             exercise_classes: vec!["exercise".into(), "exercice".into(), "question".into()],

@@ -388,3 +388,56 @@ fn a_hand_written_table_of_contents_is_left_out_and_adjacent_links_stay_apart() 
     );
     assert_eq!(q.blocks[0].text, "H2O and re**use**");
 }
+
+#[test]
+fn exercises_and_corrections_are_told_by_their_titles_in_the_languages_of_course_sites() {
+    // A Docusaurus course in Dutch titles its exercises "Opdracht"; German, Spanish, Italian
+    // and Portuguese courses have their own words.
+    let s = Structure::default();
+    for title in [
+        "Opdracht 3",
+        "Oefening: lussen",
+        "Aufgabe 2",
+        "Übung 1",
+        "Ejercicio 4",
+        "Esercizio 1",
+        "Exercício 2",
+    ] {
+        assert!(s.exercise.is_match(title), "{title}");
+        assert!(!s.solution.is_match(title), "{title}");
+    }
+    for title in [
+        "Oplossing",
+        "Uitwerking opdracht 3",
+        "Lösung",
+        "Musterlösung",
+        "Solución",
+        "Soluzione",
+        "Solução",
+        "Respuestas",
+    ] {
+        assert!(s.solution.is_match(title), "{title}");
+    }
+    // Ordinary headings stay course text.
+    for title in [
+        "Opdrachtgever en klant",
+        "Aufgabenstellung",
+        "Lösungsansatz",
+        "Antwoordt",
+    ] {
+        assert!(
+            !s.exercise.is_match(title) && !s.solution.is_match(title),
+            "{title}"
+        );
+    }
+    let p = read(
+        r##"<main><div class="theme-admonition"><div class="admonitionHeading">Opdracht 1</div>
+            <div class="admonitionContent"><p>Schrijf een functie.</p></div></div>
+            <details><summary>Oplossing</summary><p>def f(): pass</p></details></main>"##,
+    );
+    let of = |t: &str| &p.ctxs[p.blocks.iter().find(|b| b.text.contains(t)).unwrap().ctx];
+    let ex = of("Schrijf");
+    assert_eq!(ex.role, Role::Exercise);
+    let sol = of("def f");
+    assert_eq!((sol.role, sol.answers), (Role::Solution, ex.unit));
+}
