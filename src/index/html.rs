@@ -251,13 +251,16 @@ impl Reader {
                 // Sphinx writes `<no title>` for a document without one.
                 .filter(|t| !t.is_empty() && !t.eq_ignore_ascii_case("no title"))
         };
+        // A title that only names an index file is none; the breadcrumb then names the page.
+        let h1 = h1.filter(|t| !title::placeholder(t));
         page.title = page
             .meta
             .iter()
             .find(|(k, _)| k == "title")
             .map(|(_, v)| v.clone())
             .or(h1)
-            .or_else(doc_title);
+            .or_else(|| doc_title().filter(|t| !title::placeholder(t)))
+            .or_else(|| title::breadcrumb(&doc));
         let mut w = Walker {
             r: self,
             rules,

@@ -441,3 +441,30 @@ fn exercises_and_corrections_are_told_by_their_titles_in_the_languages_of_course
     let sol = of("def f");
     assert_eq!((sol.role, sol.answers), (Role::Solution, ex.unit));
 }
+
+#[test]
+fn a_title_that_only_names_an_index_file_gives_way_to_the_breadcrumb() {
+    // Docusaurus 3 (a Dutch course's gh-pages): a page that sets no title is titled by its
+    // file's name, "index", in its h1 and its <title>; the breadcrumb names it.
+    let page = |crumbs: &str| {
+        read(&format!(
+            r##"<html><head><title>index | Webontwikkeling</title></head><body><main><article>
+            <nav aria-label="Breadcrumbs"><ul class="breadcrumbs">{crumbs}</ul></nav>
+            <div class="theme-doc-markdown markdown"><header><h1>index</h1></header>
+            <h2 id="bitcoin-current">Bitcoin Current</h2><p>Maak een nieuw project aan.</p></div>
+            </article></main></body></html>"##
+        ))
+    };
+    let p = page(
+        r#"<li class="breadcrumbs__item"><a class="breadcrumbs__link" href="/exercises">Oefeningen</a></li>
+           <li class="breadcrumbs__item breadcrumbs__item--active"><span class="breadcrumbs__link">Bitcoin current</span></li>"#,
+    );
+    assert_eq!(p.title.as_deref(), Some("Bitcoin current"));
+    assert_eq!(page("").title, None);
+    // A real title is kept, whatever the breadcrumb says.
+    let q = read(
+        r#"<html><body><ul class="breadcrumbs"><li class="breadcrumbs__item--active">Sorts</li></ul>
+           <main><h1>Insertion sort</h1><p>Text.</p></main></body></html>"#,
+    );
+    assert_eq!(q.title.as_deref(), Some("Insertion sort"));
+}

@@ -21,6 +21,14 @@ static BRANDS: LazyLock<Selector> = LazyLock::new(|| {
 static META: LazyLock<Selector> =
     LazyLock::new(|| sel("meta[property='og:site_name'], meta[name='application-name']"));
 
+/// The current page's item of a breadcrumb trail (Docusaurus, Bootstrap and ARIA breadcrumbs).
+static CRUMB: LazyLock<Selector> = LazyLock::new(|| {
+    sel(
+        ".breadcrumbs__item--active, .breadcrumb .active, .breadcrumb [aria-current=page], \
+         nav[aria-label*=readcrumb] [aria-current=page]",
+    )
+});
+
 /// Separators between a page's title and the site's name.
 const SEPARATORS: [&str; 5] = [" - ", " – ", " — ", " | ", " · "];
 
@@ -58,6 +66,33 @@ pub(super) fn without_site_name(title: &str, names: &[String]) -> String {
         }
     }
     title.to_string()
+}
+
+/// Whether a title only names a folder's index file (`index`, `README`, `index.md`, also
+/// before a site's name: `index | Site`): what Docusaurus and others write when a page sets no
+/// title of its own. Such a title would head every result card of the page and tell the
+/// student nothing.
+pub(super) fn placeholder(title: &str) -> bool {
+    let head = SEPARATORS
+        .iter()
+        .filter_map(|sep| title.find(sep).map(|at| &title[..at]))
+        .min_by_key(|h| h.len())
+        .unwrap_or(title);
+    let t = head.trim();
+    let stem = t
+        .strip_suffix(".md")
+        .or_else(|| t.strip_suffix(".html"))
+        .unwrap_or(t);
+    stem.eq_ignore_ascii_case("index") || stem.eq_ignore_ascii_case("readme")
+}
+
+/// The page's own item in its breadcrumb trail, if the theme writes one (the page's name as
+/// the site's navigation gives it).
+pub(super) fn breadcrumb(doc: &Html) -> Option<String> {
+    doc.select(&CRUMB)
+        .next_back()
+        .map(|e| clean_title(&e.text().collect::<String>()))
+        .filter(|t| !t.is_empty() && !placeholder(t))
 }
 
 #[cfg(test)]
