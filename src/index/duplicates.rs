@@ -15,9 +15,7 @@
 
 use super::Indexed;
 use crate::format::ChunkRecord;
-use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
 
 /// The chunk with what only names its page cleared: two pages whose chunks are equal this way
 /// say the same thing.
@@ -32,95 +30,44 @@ fn content(c: &ChunkRecord) -> ChunkRecord {
     }
 }
 
-/// A hash of a page's content (its chunks' text, title and scope fields), to find candidates.
-fn fingerprint(source: &str, chunks: &[ChunkRecord]) -> u64 {
-    let mut h = DefaultHasher::new();
-    source.hash(&mut h);
-    for c in chunks {
-        c.text.hash(&mut h);
-        c.title.hash(&mut h);
-        c.section_title.hash(&mut h);
-        c.subsection.hash(&mut h);
-        c.doc_type.hash(&mut h);
-    }
-    h.finish()
-}
-
-/// Whether a page is a folder's index page (`index.html`, `a/index.md`, `README.md`).
-fn index_page(path: &str) -> bool {
-    let file = path.rsplit('/').next().unwrap_or(path);
-    let stem = file.split('.').next().unwrap_or(file);
-    stem.eq_ignore_ascii_case("index") || stem.eq_ignore_ascii_case("readme")
-}
-
-/// Leaves out every page whose chunks duplicate another page's (module docs); returns how many
-/// pages were left out. Run before [`super::lessons::group`], so a copy does not count as a
-/// lesson folder's page. Idempotent.
+/// Leaves out every page whose chunks duplicate another's of its source (module docs); returns
+/// how many pages were left out. Run before [`super::lessons::group`], so a copy does not count
+/// as a lesson folder's page. Idempotent.
 pub fn drop_duplicates(indexed: &mut Indexed) -> usize {
-    let mut spans = Vec::with_capacity(indexed.pages.len());
-    let mut at = 0;
-    for p in &indexed.pages {
-        spans.push(at..at + p.chunks);
-        at += p.chunks;
-    }
-    // Groups of pages with the same content, in page order.
-    let mut by_print: HashMap<u64, Vec<Vec<usize>>> = HashMap::new();
-    let mut groups: Vec<(u64, usize)> = Vec::new();
+    let spans = indexed.page_spans();
+    // The pages of each (source, content), in page order.
+    let mut groups: HashMap<String, Vec<usize>> = HashMap::new();
     for (i, p) in indexed.pages.iter().enumerate() {
-        if p.skipped.is_some() || p.chunks == 0 {
-            continue;
-        }
-        let chunks = &indexed.chunks[spans[i].clone()];
-        let print = fingerprint(&p.source, chunks);
-        let same = |j: &usize| {
-            indexed.pages[*j].source == p.source
-                && indexed.chunks[spans[*j].clone()]
-                    .iter()
-                    .map(content)
-                    .eq(chunks.iter().map(content))
-        };
-        let candidates = by_print.entry(print).or_default();
-        match candidates.iter_mut().position(|g| same(&g[0])) {
-            Some(g) => candidates[g].push(i),
-            None => {
-                groups.push((print, candidates.len()));
-                candidates.push(vec![i]);
-            }
+        if p.skipped.is_none() && p.chunks > 0 {
+            let chunks: Vec<ChunkRecord> = indexed.chunks[spans[i].clone()]
+                .iter()
+                .map(content)
+                .collect();
+            let key = serde_json::to_string(&(&p.source, chunks)).expect("chunks serialise");
+            groups.entry(key).or_default().push(i);
         }
     }
-    let mut drop = vec![None; indexed.pages.len()];
-    for (print, g) in groups {
-        let group = &by_print[&print][g];
-        if group.len() < 2 {
-            continue;
-        }
+    let mut keep = vec![true; indexed.chunks.len()];
+    let mut dropped = 0;
+    for group in groups.values().filter(|g| g.len() > 1) {
         let kept = group
             .iter()
             .copied()
-            .find(|&i| !index_page(&indexed.pages[i].path))
+            .find(|&i| !super::index_file(indexed.pages[i].path.rsplit('/').next().unwrap_or("")))
             .unwrap_or(group[0]);
+        let why = format!(
+            "the same text as {} (indexed once)",
+            indexed.pages[kept].path
+        );
         for &i in group.iter().filter(|&&i| i != kept) {
-            drop[i] = Some(kept);
-        }
-    }
-    let dropped = drop.iter().flatten().count();
-    if dropped == 0 {
-        return 0;
-    }
-    let mut keep_chunk = vec![true; indexed.chunks.len()];
-    for (i, kept) in drop.iter().enumerate() {
-        if let Some(kept) = kept {
-            keep_chunk[spans[i].clone()].fill(false);
-            let why = format!(
-                "the same text as {} (indexed once)",
-                indexed.pages[*kept].path
-            );
+            keep[spans[i].clone()].fill(false);
             let p = &mut indexed.pages[i];
             p.chunks = 0;
-            p.skipped = Some(why);
+            p.skipped = Some(why.clone());
+            dropped += 1;
         }
     }
-    let mut keep = keep_chunk.into_iter();
+    let mut keep = keep.into_iter();
     indexed.chunks.retain(|_| keep.next().unwrap_or(true));
     dropped
 }

@@ -31,8 +31,7 @@ pub const MAX_LESSON_PAGES: usize = 4;
 pub fn lesson_folder(path: &str) -> Option<&str> {
     let path = path.trim_end_matches('/');
     let (dir, file) = path.rsplit_once('/')?;
-    let stem = file.split('.').next().unwrap_or(file);
-    let dir = if stem.eq_ignore_ascii_case("index") || stem.eq_ignore_ascii_case("readme") {
+    let dir = if super::index_file(file) {
         // A folder's index page is that folder's page: its lesson is the folder above.
         dir.rsplit_once('/')?.0
     } else {
@@ -45,13 +44,7 @@ pub fn lesson_folder(path: &str) -> Option<&str> {
 /// pages whose section is theirs by default ([`super::PageOutcome::default_section`]) and chunks
 /// without a chapter. Idempotent.
 pub fn group(indexed: &mut Indexed) {
-    // Each page's chunks: they come page by page, in the pages' order (`Indexed::add`).
-    let mut spans = Vec::with_capacity(indexed.pages.len());
-    let mut at = 0;
-    for p in &indexed.pages {
-        spans.push(at..at + p.chunks);
-        at += p.chunks;
-    }
+    let spans = indexed.page_spans();
     // Each page's lesson folder, if its section would be its own (a page left out has none).
     let folder: Vec<Option<&str>> = indexed
         .pages

@@ -172,6 +172,19 @@ impl Indexed {
         self.warnings.extend(warnings);
     }
 
+    /// Each page's chunks, as a range of `chunks`: they come page by page, in the pages' order
+    /// ([`Indexed::add`]).
+    pub fn page_spans(&self) -> Vec<std::ops::Range<usize>> {
+        let mut at = 0;
+        self.pages
+            .iter()
+            .map(|p| {
+                at += p.chunks;
+                at - p.chunks..at
+            })
+            .collect()
+    }
+
     /// Once every page is in: leaves out the pages that repeat another's text
     /// ([`duplicates::drop_duplicates`]), then gives lesson folders their section
     /// ([`lessons::group`]). Idempotent.
@@ -179,6 +192,13 @@ impl Indexed {
         duplicates::drop_duplicates(self);
         lessons::group(self);
     }
+}
+
+/// Whether a file name is a folder's index page (`index.html`, `index.fr.md`, `README.md`):
+/// the folder's own page.
+pub fn index_file(name: &str) -> bool {
+    let stem = name.split('.').next().unwrap_or(name);
+    stem.eq_ignore_ascii_case("index") || stem.eq_ignore_ascii_case("readme")
 }
 
 /// File name endings of a format's pages (compared with the lowercased file name).

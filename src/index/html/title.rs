@@ -79,11 +79,7 @@ pub(super) fn placeholder(title: &str) -> bool {
         .min_by_key(|h| h.len())
         .unwrap_or(title);
     let t = head.trim();
-    let stem = t
-        .strip_suffix(".md")
-        .or_else(|| t.strip_suffix(".html"))
-        .unwrap_or(t);
-    stem.eq_ignore_ascii_case("index") || stem.eq_ignore_ascii_case("readme")
+    !t.contains(char::is_whitespace) && crate::index::index_file(t)
 }
 
 /// The page's own item in its breadcrumb trail, if the theme writes one (the page's name as
