@@ -57,8 +57,9 @@ pub const MAGIC: &[u8; 8] = b"CHSRSHRD";
 /// Version of the shard layout this build writes and reads (6: a shard whose postings are in
 /// parts leaves its dictionary to them; 7: postings as two streams, gaps and frequencies,
 /// without offsets; 8: a part list gives each part's digest as [`PART_DIGEST_HEX`] hex digits,
-/// and a shard's chunk ids are front-coded).
-pub const FORMAT_VERSION: u32 = 8;
+/// and a shard's chunk ids are front-coded; 9: the other metadata columns as a table of their
+/// distinct values and an index per chunk).
+pub const FORMAT_VERSION: u32 = 9;
 /// Name of the manifest format, stored in `manifest.json`.
 pub const MANIFEST_FORMAT: &str = "chsr-manifest";
 /// Size of the fixed header preceding the payload.
