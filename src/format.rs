@@ -237,7 +237,7 @@ impl fmt::Display for Field {
 /// One chunk as stored in a shard: curriculum metadata and display text.
 ///
 /// Scalar metadata is kept as text (`chapter` 4 is stored as `"4"`), which is how scopes compare.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ChunkRecord {
     /// Unique, stable id.
     pub id: String,

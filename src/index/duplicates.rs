@@ -36,20 +36,20 @@ fn content(c: &ChunkRecord) -> ChunkRecord {
 pub fn drop_duplicates(indexed: &mut Indexed) -> usize {
     let spans = indexed.page_spans();
     // The pages of each (source, content), in page order.
-    let mut groups: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut groups: HashMap<(&str, Vec<ChunkRecord>), Vec<usize>> = HashMap::new();
     for (i, p) in indexed.pages.iter().enumerate() {
         if p.skipped.is_none() && p.chunks > 0 {
-            let chunks: Vec<ChunkRecord> = indexed.chunks[spans[i].clone()]
+            let chunks = indexed.chunks[spans[i].clone()]
                 .iter()
                 .map(content)
                 .collect();
-            let key = serde_json::to_string(&(&p.source, chunks)).expect("chunks serialise");
-            groups.entry(key).or_default().push(i);
+            groups.entry((&p.source, chunks)).or_default().push(i);
         }
     }
+    let groups: Vec<Vec<usize>> = groups.into_values().filter(|g| g.len() > 1).collect();
     let mut keep = vec![true; indexed.chunks.len()];
     let mut dropped = 0;
-    for group in groups.values().filter(|g| g.len() > 1) {
+    for group in &groups {
         let kept = group
             .iter()
             .copied()
