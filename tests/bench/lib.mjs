@@ -70,3 +70,35 @@ const CHROMIUM_ARGS = [
 export function launch() {
   return chromium.launch({ executablePath: process.env.CHSR_CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS, timeout: 60_000 });
 }
+
+// Waiting for a page's first result without running anything in the page before it. Playwright's
+// `waitForFunction` and `evaluate` first inject its own script into the page (13-20 ms of the
+// renderer's main thread on this machine, one task), which right after `goto` lands in the middle
+// of the start-up being measured. Instead, a few lines added before the page's own scripts log a
+// console message when the page signals its first result, and the DevTools protocol reports it
+// without touching the page.
+const FIRST_RESULT = '__chsr_bench_first_result__';
+
+/**
+ * Makes every page of `ctx` log {@link FIRST_RESULT} at its first result: the study page's first
+ * finished search (app.js counts them in `window.__chsrSearches`), or a `<chsr-search>` element's
+ * first `chsr-results` event. `target`: a browser context, or one page.
+ */
+export async function signalFirstResult(target) {
+  await target.addInitScript((msg) => {
+    let said = false;
+    const say = () => { if (!said) { said = true; console.debug(msg); } };
+    let n;
+    Object.defineProperty(window, '__chsrSearches', {
+      configurable: true,
+      get: () => n,
+      set: (v) => { n = v; if (v > 0) say(); },
+    });
+    document.addEventListener('chsr-results', say, { once: true });
+  }, FIRST_RESULT);
+}
+
+/** Resolves at `page`'s first result (see {@link signalFirstResult}); call it before `goto`. */
+export function firstResult(page, timeout = 60_000) {
+  return page.waitForEvent('console', { predicate: (m) => m.text() === FIRST_RESULT, timeout });
+}

@@ -18,7 +18,7 @@ import { writeFile, mkdir } from 'node:fs/promises';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve, sep, dirname, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { ROOT, serve, launch } from './lib.mjs';
+import { ROOT, serve, launch, signalFirstResult, firstResult } from './lib.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -190,13 +190,15 @@ const afterHtml = (page) => page.evaluate(() => {
 });
 async function demoRun(s, q) {
   const ctx = await browser.newContext();
+  await signalFirstResult(ctx);
   const page = await ctx.newPage();
   const net = await netMeter(page, { cacheDisabled: false });
   server.resetStats();
   const params = new URLSearchParams({ q: q.query, subject: s.subject, level: s.level });
   const t0 = Date.now();
+  const searched = firstResult(page);
   await page.goto(`${origin}/www/index.html?${params}`);
-  await page.waitForFunction(() => (window.__chsrSearches || 0) > 0, null, { timeout: 60_000 });
+  await searched;
   const polled = Date.now();
   // The page's own clock stamp (app.js) when it has one, else the moment the poll saw it.
   const firstAt = (await page.evaluate(() => window.__chsrFirstResultAt)) || polled;
@@ -223,8 +225,9 @@ async function demoRun(s, q) {
   server.resetStats();
   const page2 = await ctx.newPage();
   const t2 = Date.now();
+  const searched2 = firstResult(page2);
   await page2.goto(`${origin}/www/index.html?${params}`);
-  await page2.waitForFunction(() => (window.__chsrSearches || 0) > 0, null, { timeout: 60_000 });
+  await searched2;
   const polled2 = Date.now();
   const firstAt2 = (await page2.evaluate(() => window.__chsrFirstResultAt)) || polled2;
   const htmlToFirst2 = await afterHtml(page2);
@@ -353,6 +356,7 @@ if (ONLY('typing') && SITE === '/www') {
 // up, 150 ms RTT, CPU slowed 4x), empty cache: navigation → first result rendered.
 async function throttledRun(s, q) {
   const ctx = await browser.newContext();
+  await signalFirstResult(ctx);
   const page = await ctx.newPage();
   const cdp = await ctx.newCDPSession(page);
   await cdp.send('Network.enable');
@@ -362,8 +366,9 @@ async function throttledRun(s, q) {
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
   const params = new URLSearchParams({ q: q.query, subject: s.subject, level: s.level });
   const t0 = Date.now();
+  const searched = firstResult(page, 120_000);
   await page.goto(`${origin}/www/index.html?${params}`, { timeout: 120_000 });
-  await page.waitForFunction(() => (window.__chsrSearches || 0) > 0, null, { timeout: 120_000, polling: 50 });
+  await searched;
   const firstAt = (await page.evaluate(() => window.__chsrFirstResultAt)) || Date.now();
   await ctx.close();
   return firstAt - t0;

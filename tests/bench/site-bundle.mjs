@@ -24,7 +24,7 @@
 import { createServer } from 'node:http';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ROOT, launch } from './lib.mjs';
+import { ROOT, launch, signalFirstResult, firstResult } from './lib.mjs';
 import { siteHandler } from '../../scripts/serve.mjs';
 
 const args = process.argv.slice(2);
@@ -102,8 +102,11 @@ async function runLink(shard, q, throttle) {
   await page.addInitScript(() => {
     window.__first = new Promise((ok) => document.addEventListener('chsr-results', () => ok({ at: performance.now(), now: Date.now() }), { once: true }));
   });
+  await signalFirstResult(page);
   log.length = 0;
+  const shown1 = firstResult(page);
   await page.goto(`${origin}/index.html?${new URLSearchParams({ q: q.query, level: shard.level })}`);
+  await shown1;
   const first = await page.evaluate(() => window.__first);
   const html = await page.evaluate(() => performance.getEntriesByType('navigation')[0].responseEnd);
   const shown = await page.$$eval('chsr-search li.card', (l) => l.length);

@@ -17,7 +17,7 @@
 // `--self`: self time by trace event (its duration less the events nested in it).
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { ROOT, serve, launch } from './lib.mjs';
+import { ROOT, serve, launch, signalFirstResult, firstResult } from './lib.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -61,8 +61,9 @@ async function visit(ctx) {
     await cdp.send('Profiler.start');
   }
   const params = new URLSearchParams({ q: QUERY, subject: SUBJECT, level: LEVEL });
+  const first = firstResult(page, 120_000);
   await page.goto(`${origin}/www/index.html?${params}`, { timeout: 120_000 });
-  await page.waitForFunction(() => (window.__chsrSearches || 0) > 0, null, { timeout: 120_000 });
+  await first;
   const info = await page.evaluate(() => {
     const nav = performance.getEntriesByType('navigation')[0];
     const first = window.__chsrFirstResultAt - performance.timeOrigin;
@@ -181,6 +182,7 @@ async function visit(ctx) {
 const out = { 1: [], 2: [] };
 for (let r = 0; r < ROUNDS; r++) {
   const ctx = await browser.newContext();
+  await signalFirstResult(ctx);
   const v1 = await visit(ctx);
   if (VISITS.includes(1)) out[1].push(v1);
   if (VISITS.includes(2)) {
