@@ -12,12 +12,12 @@ use crate::analysis::{Analyzer, Lang, ANALYZER_VERSION};
 use crate::corpus::{IngestWarning, SourcedChunk};
 use crate::format::{
     encode_dense_part, encode_part_list, encode_postings_part, encode_shard, encode_term_filters,
-    encode_text_part, postings_blocks, sha256_hex, text_block_bytes, text_blocks, write_varint,
-    BuildParams, ChunkRecord, DenseIndex, DensePart, FacetCounts, Field, LexicalIndex, Manifest,
-    ModelEntry, NearDuplicate, PartEntry, PartList, PartListEntry, PostingsEntry, PostingsPart,
-    QVec, ShardEntry, ShardPayload, ShardTermFilter, TermFiltersFile, TextEntry, TextPart,
-    VectorSpec, BYO_PREFIX, FORMAT_VERSION, MANIFEST_FORMAT, PART_DIGEST_HEX, PART_LIST_FORMAT,
-    POSTINGS_BLOCK_BYTES, POSTINGS_INLINE_BYTES,
+    encode_text_part, postings_block_bytes, postings_blocks, sha256_hex, text_block_bytes,
+    text_blocks, write_varint, BuildParams, ChunkRecord, DenseIndex, DensePart, FacetCounts, Field,
+    LexicalIndex, Manifest, ModelEntry, NearDuplicate, PartEntry, PartList, PartListEntry,
+    PostingsEntry, PostingsPart, QVec, ShardEntry, ShardPayload, ShardTermFilter, TermFiltersFile,
+    TextEntry, TextPart, VectorSpec, BYO_PREFIX, FORMAT_VERSION, MANIFEST_FORMAT, PART_DIGEST_HEX,
+    PART_LIST_FORMAT, POSTINGS_INLINE_BYTES,
 };
 use std::collections::BTreeMap;
 
@@ -34,8 +34,9 @@ pub struct BuildOptions {
     pub ef_construction: usize,
     /// Seed of the HNSW layer assignment (fixed, so builds are reproducible).
     pub seed: u64,
-    /// The size at which a postings part closes (default [`POSTINGS_BLOCK_BYTES`]).
-    pub postings_block_bytes: usize,
+    /// The postings bytes at which a postings part closes; `None` (the default): sized to each
+    /// shard's postings ([`postings_block_bytes`]).
+    pub postings_block_bytes: Option<usize>,
     /// Postings bytes above which a shard's postings go to postings parts (default
     /// [`POSTINGS_INLINE_BYTES`]).
     pub postings_inline_bytes: usize,
@@ -52,7 +53,7 @@ impl Default for BuildOptions {
             ef_search: 128,
             ef_construction: 128,
             seed: 0x00c4_5e42,
-            postings_block_bytes: POSTINGS_BLOCK_BYTES,
+            postings_block_bytes: None,
             postings_inline_bytes: POSTINGS_INLINE_BYTES,
             text_block_bytes: None,
         }
@@ -531,9 +532,11 @@ pub fn build_with(
         // The dictionary and the postings go to postings parts (below) once the postings exceed
         // a block: a query reads its own terms' entries and postings only; the shard keeps the
         // document lengths and each block's size.
+        let postings_total = lexical.offsets.last().map_or(0, |&e| e as usize);
         let postings_blocks = postings_blocks(
             &lexical.offsets,
-            opts.postings_block_bytes,
+            opts.postings_block_bytes
+                .unwrap_or_else(|| postings_block_bytes(postings_total)),
             opts.postings_inline_bytes,
         );
         let mut postings_block_bytes = Vec::with_capacity(postings_blocks.len());

@@ -39,8 +39,8 @@ pub use dense::*;
 pub use manifest::*;
 pub use parts::{
     decode_part_list, decode_postings_part, encode_part_list, encode_postings_part, parts_holding,
-    postings_blocks, PartList, PostingsEntry, PostingsPart, PART_LIST_FORMAT, POSTINGS_BLOCK_BYTES,
-    POSTINGS_INLINE_BYTES,
+    postings_block_bytes, postings_blocks, PartList, PostingsEntry, PostingsPart, PART_LIST_FORMAT,
+    POSTINGS_BLOCK_BYTES, POSTINGS_INLINE_BYTES,
 };
 pub use terms::{
     decode_term_filters, encode_term_filters, ShardTermFilter, TermFilter, TermFiltersFile,

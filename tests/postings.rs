@@ -19,7 +19,7 @@ fn spine(block: usize) -> BuildOutput {
     build(
         &parse_jsonl("spine.jsonl", SPINE).unwrap(),
         &BuildOptions {
-            postings_block_bytes: block,
+            postings_block_bytes: Some(block),
             postings_inline_bytes: block.saturating_mul(8),
             ..BuildOptions::default()
         },

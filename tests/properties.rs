@@ -98,9 +98,9 @@ proptest! {
         let f = |t: &str| toy_embed(t);
         let e = Embedder { model_id: "toy".into(), file: b"toy model", dims: 6, embed: &f };
         // Postings in parts of about `block` bytes (1: a part per term), or inline.
-        let opts = BuildOptions { ef_construction: 8, ef_search: 8, postings_block_bytes: block, postings_inline_bytes: block.saturating_mul(8), ..BuildOptions::default() };
+        let opts = BuildOptions { ef_construction: 8, ef_search: 8, postings_block_bytes: Some(block), postings_inline_bytes: block.saturating_mul(8), ..BuildOptions::default() };
         let out = build_with(&chunks, &opts, dense.then_some(&e));
-        let inline = build_with(&chunks, &BuildOptions { postings_block_bytes: usize::MAX, postings_inline_bytes: usize::MAX, ..opts }, dense.then_some(&e));
+        let inline = build_with(&chunks, &BuildOptions { postings_block_bytes: Some(usize::MAX), postings_inline_bytes: usize::MAX, ..opts }, dense.then_some(&e));
         let mut total = 0;
         for s in &out.shards {
             let p = decode_shard(&s.bytes).expect("a built shard decodes");

@@ -258,7 +258,7 @@ fn a_search_loads_the_postings_of_its_own_terms_first() {
     let inline = build(
         &corpus,
         &BuildOptions {
-            postings_block_bytes: usize::MAX,
+            postings_block_bytes: Some(usize::MAX),
             postings_inline_bytes: usize::MAX,
             ..BuildOptions::default()
         },
@@ -266,7 +266,7 @@ fn a_search_loads_the_postings_of_its_own_terms_first() {
     let split = build(
         &corpus,
         &BuildOptions {
-            postings_block_bytes: 256,
+            postings_block_bytes: Some(256),
             postings_inline_bytes: 8 * 256,
             ..BuildOptions::default()
         },

@@ -17,8 +17,10 @@ pub(super) fn build_blocks(o: &Opts) -> Result<(), String> {
             Some(_) => Some(o.num("text-block-bytes", 0)? as usize),
             None => None,
         },
-        postings_block_bytes: o.num("postings-block-bytes", defaults.postings_block_bytes as u64)?
-            as usize,
+        postings_block_bytes: match o.0.get("postings-block-bytes") {
+            Some(_) => Some(o.num("postings-block-bytes", 0)? as usize),
+            None => None,
+        },
         postings_inline_bytes: o.num(
             "postings-inline-bytes",
             defaults.postings_inline_bytes as u64,
@@ -31,7 +33,7 @@ pub(super) fn build_blocks(o: &Opts) -> Result<(), String> {
     std::fs::create_dir_all(&dir).map_err(err(dir.display()))?;
     chsr::build::write_output(&out, &dir).map_err(err(dir.display()))?;
     println!(
-        "built {} shards into {} (text blocks {:?} B, postings blocks {} B, inline up to {} B)",
+        "built {} shards into {} (text blocks {:?} B, postings blocks {:?} B, inline up to {} B)",
         out.shards.len(),
         dir.display(),
         opts.text_block_bytes,

@@ -4,9 +4,10 @@
 //! Ranking reads a shard's chunk metadata for every query, but the dictionary entries and the
 //! postings of only the query's terms: most of a large shard's bytes (physics college: 276 of
 //! 414 kB brotli) are postings a query never reads, and its dictionary is most of the rest (42
-//! of 91 kB). So the builder cuts a shard's postings, once they exceed [`POSTINGS_BLOCK_BYTES`],
-//! into blocks of consecutive terms ([`postings_blocks`]) and writes each block, its terms and
-//! their document frequencies with it (format v6), to its own **postings part**
+//! of 91 kB). So the builder cuts a shard's postings, once they exceed [`POSTINGS_INLINE_BYTES`],
+//! into blocks of consecutive terms of about [`postings_block_bytes`] ([`postings_blocks`]) and
+//! writes each block, its terms and their document frequencies with it (format v6), to its own
+//! **postings part**
 //! ([`PostingsPart`], `*.chsri`); the shard keeps the block sizes, and the part list the first
 //! term of each block, so that the reader knows, before any part arrives, which parts a query's
 //! terms need (Pagefind's index chunks, by term range).
@@ -27,16 +28,33 @@ use serde::Serialize;
 /// Magic bytes opening every postings-part file.
 pub const POSTINGS_MAGIC: &[u8; 8] = b"CHSRPOST";
 
-/// Bytes of encoded postings after which the builder closes a block: a block comes whole for the
-/// one or two of its terms a query needs, so small blocks waste little (OpenCERB dev, the shard,
-/// its part list and the parts a query needs, brotli, mean per query, format v6 with each
-/// block's dictionary in its part: physics college 177.4 kB with 16 KiB blocks, 133.6 with 8,
-/// 107.7 with 4, 97.4 with 2, 98.0 with 1; chemistry 132.7 / 99.1 / 76.7 / 65.0 / 64.1 kB; a
-/// halving adds up to one part a query and lengthens the part list). 4 KiB, not 2: a query
-/// with many terms then needs many more parts (chemistry's demo query 21 instead of 16), six at
-/// a time over HTTP/1.1 with a round trip each, and on the slow phone of `scripts/bench-browser`
-/// its first result came 0.14 s later for 11 kB less (docs/performance.md).
-pub const POSTINGS_BLOCK_BYTES: usize = 4 * 1024;
+/// The smallest and largest postings block ([`postings_block_bytes`]).
+pub const POSTINGS_BLOCK_BYTES: std::ops::RangeInclusive<usize> = 1024..=16 * 1024;
+
+/// Bytes of encoded postings after which the builder closes a block of a shard whose postings
+/// take `postings` bytes in all: `2·√postings`, within [`POSTINGS_BLOCK_BYTES`].
+///
+/// Why: a block comes whole for the one or two of its terms a query needs, and the part list a
+/// first visit downloads with the shard names every block. With blocks of `b` bytes, a query
+/// needing `d` of them weighs about `c·postings/b` bytes of list (`c` ≈ 20 bytes brotli an
+/// entry) plus `d·0.5·b` bytes of parts (postings compress to about half), least at
+/// `b = √(2·c·postings/d)`: `2·√postings` for `d` ≈ 10 (OpenCERB dev's short questions need 8 to
+/// 12 parts; a pasted exercise statement 20 to 30). So a small shard gets small blocks and a large
+/// one larger blocks and a list that grows as `√postings`, not as `postings`. Measured
+/// (`cargo bench --bench perf -- build [--postings-block-bytes N]`, then `-- first-page`, every
+/// dev query in its subject and level, files brotli, with the page and the module): mean bytes
+/// before the first result, one 4 KiB size for all (sessions 13 to 24) → this rule, physics
+/// college 304.7 → 292.2 kB (of its 210 queries, 106 → 63 over 300 kB), chemistry 284.4 → 270.8
+/// (32 → 3 of 133 over), physics high school 258.3 → 248.1, and the NSI terminale course site
+/// indexed with `chsr index` 328.5 → 301.9 (82 → 64 of 115 over), for about one more file a
+/// query (6.8 more on that site, whose questions are pasted exercise statements). What it costs:
+/// over HTTP/1.1 (six requests at a time, a round trip each) a question with many terms may wait
+/// one round trip more (chemistry's demo question: 17 → 23 parts, its first result 0.14 s later
+/// on the throttled slow phone of `scripts/bench-browser`, 19 kB less).
+pub fn postings_block_bytes(postings: usize) -> usize {
+    let b = (2.0 * (postings as f64).sqrt()) as usize;
+    b.clamp(*POSTINGS_BLOCK_BYTES.start(), *POSTINGS_BLOCK_BYTES.end())
+}
 
 /// A shard whose postings take at most this many bytes keeps them inline: a query's terms would
 /// need many of its parts anyway (OpenCERB dev, format v6: with 2 KiB blocks NSI terminale 19.0
@@ -265,6 +283,21 @@ pub fn decode_part_list(bytes: &[u8]) -> Result<PartList, FormatError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_shard_with_more_postings_gets_larger_blocks_within_the_bounds() {
+        // Below the smallest block (and far under the inline threshold): the smallest.
+        assert_eq!(postings_block_bytes(0), 1024);
+        assert_eq!(postings_block_bytes(200_000), 1024);
+        // The demo's subjects (their postings, raw): about 1.0, 1.4 and 1.7 KiB.
+        assert_eq!(postings_block_bytes(268_386), 1036);
+        assert_eq!(postings_block_bytes(494_456), 1406);
+        assert_eq!(postings_block_bytes(721_177), 1698);
+        // A subject a hundred times larger: blocks ten times larger, capped at 16 KiB.
+        assert_eq!(postings_block_bytes(72_117_700), 16 * 1024);
+        let sizes: Vec<usize> = (0..60).map(|i| postings_block_bytes(i * 1_000_000)).collect();
+        assert!(sizes.windows(2).all(|w| w[0] <= w[1]), "{sizes:?}");
+    }
 
     #[test]
     fn postings_blocks_cover_every_term_once_and_close_at_the_target() {
