@@ -295,7 +295,9 @@ mod tests {
         assert_eq!(postings_block_bytes(721_177), 1698);
         // A subject a hundred times larger: blocks ten times larger, capped at 16 KiB.
         assert_eq!(postings_block_bytes(72_117_700), 16 * 1024);
-        let sizes: Vec<usize> = (0..60).map(|i| postings_block_bytes(i * 1_000_000)).collect();
+        let sizes: Vec<usize> = (0..60)
+            .map(|i| postings_block_bytes(i * 1_000_000))
+            .collect();
         assert!(sizes.windows(2).all(|w| w[0] <= w[1]), "{sizes:?}");
     }
 
