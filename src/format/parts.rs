@@ -41,12 +41,12 @@ pub const POSTINGS_BLOCK_BYTES: std::ops::RangeInclusive<usize> = 1024..=16 * 10
 /// `b = √(2·c·postings/d)`: `2·√postings` for `d` ≈ 10 (OpenCERB dev's short questions need 8 to
 /// 12 parts; a pasted exercise statement 20 to 30). So a small shard gets small blocks and a large
 /// one larger blocks and a list that grows as `√postings`, not as `postings`. Measured
-/// (`cargo bench --bench perf -- build [--postings-block-bytes N]`, then `-- first-page`, every
-/// dev query in its subject and level, files brotli, with the page and the module): mean bytes
+/// (`POSTINGS_BLOCKS="4096 auto" scripts/bench-first-page`: every dev query in its subject and
+/// level, files brotli, with the page and the module): mean bytes
 /// before the first result, one 4 KiB size for all (sessions 13 to 24) → this rule, physics
 /// college 304.7 → 292.2 kB (of its 210 queries, 106 → 63 over 300 kB), chemistry 284.4 → 270.8
 /// (32 → 3 of 133 over), physics high school 258.3 → 248.1, and the NSI terminale course site
-/// indexed with `chsr index` 328.5 → 301.9 (82 → 64 of 115 over), for about one more file a
+/// indexed with `chsr index` 327.5 → 300.9 (82 → 63 of 115 over), for about one more file a
 /// query (6.8 more on that site, whose questions are pasted exercise statements). What it costs:
 /// over HTTP/1.1 (six requests at a time, a round trip each) a question with many terms may wait
 /// one round trip more (chemistry's demo question: 17 → 23 parts, its first result 0.14 s later
