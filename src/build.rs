@@ -12,12 +12,12 @@ use crate::analysis::{Analyzer, Lang, ANALYZER_VERSION};
 use crate::corpus::{IngestWarning, SourcedChunk};
 use crate::format::{
     encode_dense_part, encode_part_list, encode_postings_part, encode_shard, encode_term_filters,
-    encode_text_part, postings_block_bytes, postings_blocks, sha256_hex, text_block_bytes,
-    text_blocks, write_varint, BuildParams, ChunkRecord, DenseIndex, DensePart, FacetCounts, Field,
-    LexicalIndex, Manifest, ModelEntry, NearDuplicate, PartEntry, PartList, PartListEntry,
-    PostingsEntry, PostingsPart, QVec, ShardEntry, ShardPayload, ShardTermFilter, TermFiltersFile,
-    TextEntry, TextPart, VectorSpec, BYO_PREFIX, FORMAT_VERSION, MANIFEST_FORMAT, PART_DIGEST_HEX,
-    PART_LIST_FORMAT, POSTINGS_INLINE_BYTES,
+    encode_text_part, postings_blocks, sha256_hex, text_block_bytes, text_blocks, write_varint,
+    BuildParams, ChunkRecord, DenseIndex, DensePart, FacetCounts, Field, LexicalIndex, Manifest,
+    ModelEntry, NearDuplicate, PartEntry, PartList, PartListEntry, PostingsEntry, PostingsPart,
+    QVec, ShardEntry, ShardPayload, ShardTermFilter, TermFiltersFile, TextEntry, TextPart,
+    VectorSpec, BYO_PREFIX, FORMAT_VERSION, MANIFEST_FORMAT, PART_DIGEST_HEX, PART_LIST_FORMAT,
+    POSTINGS_INLINE_BYTES,
 };
 use std::collections::BTreeMap;
 
@@ -35,7 +35,7 @@ pub struct BuildOptions {
     /// Seed of the HNSW layer assignment (fixed, so builds are reproducible).
     pub seed: u64,
     /// The postings bytes at which a postings part closes; `None` (the default): sized to each
-    /// shard's postings ([`postings_block_bytes`]).
+    /// shard's postings ([`crate::format::postings_block_bytes`]).
     pub postings_block_bytes: Option<usize>,
     /// Postings bytes above which a shard's postings go to postings parts (default
     /// [`POSTINGS_INLINE_BYTES`]).
@@ -532,11 +532,9 @@ pub fn build_with(
         // The dictionary and the postings go to postings parts (below) once the postings exceed
         // a block: a query reads its own terms' entries and postings only; the shard keeps the
         // document lengths and each block's size.
-        let postings_total = lexical.offsets.last().map_or(0, |&e| e as usize);
         let postings_blocks = postings_blocks(
             &lexical.offsets,
-            opts.postings_block_bytes
-                .unwrap_or_else(|| postings_block_bytes(postings_total)),
+            opts.postings_block_bytes,
             opts.postings_inline_bytes,
         );
         let mut postings_block_bytes = Vec::with_capacity(postings_blocks.len());

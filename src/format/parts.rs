@@ -42,8 +42,8 @@ pub const POSTINGS_BLOCK_BYTES: std::ops::RangeInclusive<usize> = 1024..=16 * 10
 /// 12 parts; a pasted exercise statement 20 to 30). So a small shard gets small blocks and a large
 /// one larger blocks and a list that grows as `√postings`, not as `postings`. Measured
 /// (`POSTINGS_BLOCKS="4096 auto" scripts/bench-first-page`: every dev query in its subject and
-/// level, files brotli, with the page and the module): mean bytes
-/// before the first result, one 4 KiB size for all (sessions 13 to 24) → this rule, physics
+/// level, files brotli, with the page and the module): mean bytes before the first result, one
+/// 4 KiB size for all (sessions 13 to 24) → this rule, physics
 /// college 304.7 → 292.2 kB (of its 210 queries, 106 → 63 over 300 kB), chemistry 284.4 → 270.8
 /// (32 → 3 of 133 over), physics high school 258.3 → 248.1, and the NSI terminale course site
 /// indexed with `chsr index` 327.5 → 300.9 (82 → 63 of 115 over), for about one more file a
@@ -154,14 +154,16 @@ pub fn decode_postings_part(bytes: &[u8], checksum: bool) -> Result<PostingsPart
 }
 
 /// Cuts a shard's postings, given its offsets (one per term plus the end), into blocks of
-/// consecutive terms, closing a block once it holds at least `target` bytes: the term counts of
-/// the blocks, in order. None (the postings stay inline) when they hold at most `inline` bytes
-/// (by default [`POSTINGS_INLINE_BYTES`]).
-pub fn postings_blocks(offsets: &[u32], target: usize, inline: usize) -> Vec<u32> {
+/// consecutive terms, closing a block once it holds at least `target` bytes (`None`: sized to
+/// the postings, [`postings_block_bytes`]): the term counts of the blocks, in order. None (the
+/// postings stay inline) when they hold at most `inline` bytes (by default
+/// [`POSTINGS_INLINE_BYTES`]).
+pub fn postings_blocks(offsets: &[u32], target: Option<usize>, inline: usize) -> Vec<u32> {
     let total = offsets.last().map_or(0, |&e| e as usize);
     if total <= inline || offsets.len() < 2 {
         return Vec::new();
     }
+    let target = target.unwrap_or_else(|| postings_block_bytes(total));
     let mut out = Vec::new();
     let (mut n, mut start) = (0u32, offsets[0] as usize);
     for w in offsets.windows(2) {
@@ -305,13 +307,13 @@ mod tests {
     fn postings_blocks_cover_every_term_once_and_close_at_the_target() {
         // Five terms whose postings take 4, 2, 6, 1 and 8 bytes.
         let offsets = [0, 4, 6, 12, 13, 21];
-        let blocks = postings_blocks(&offsets, 2, 16);
+        let blocks = postings_blocks(&offsets, Some(2), 16);
         assert_eq!(blocks, vec![1, 1, 1, 2]);
         assert_eq!(blocks.iter().sum::<u32>(), 5);
         // Small enough (21 bytes, at most the inline size): inline.
-        assert!(postings_blocks(&offsets, 2, 21).is_empty());
-        assert!(postings_blocks(&[0], 2, 0).is_empty());
-        assert_eq!(postings_blocks(&offsets, 1, 0), vec![1, 1, 1, 1, 1]);
+        assert!(postings_blocks(&offsets, Some(2), 21).is_empty());
+        assert!(postings_blocks(&[0], Some(2), 0).is_empty());
+        assert_eq!(postings_blocks(&offsets, Some(1), 0), vec![1, 1, 1, 1, 1]);
     }
 
     #[test]

@@ -82,12 +82,19 @@ const FIRST_RESULT = '__chsr_bench_first_result__';
 /**
  * Makes every page of `ctx` log {@link FIRST_RESULT} at its first result: the study page's first
  * finished search (app.js counts them in `window.__chsrSearches`), or a `<chsr-search>` element's
- * first `chsr-results` event. `target`: a browser context, or one page.
+ * first `chsr-results` event; the page's clocks at that moment are kept in
+ * `window.__benchFirstResult` (`{at: performance.now(), now: Date.now()}`). `target`: a browser
+ * context, or one page.
  */
 export async function signalFirstResult(target) {
   await target.addInitScript((msg) => {
     let said = false;
-    const say = () => { if (!said) { said = true; console.debug(msg); } };
+    const say = () => {
+      if (said) return;
+      said = true;
+      window.__benchFirstResult = { at: performance.now(), now: Date.now() };
+      console.debug(msg);
+    };
     let n;
     Object.defineProperty(window, '__chsrSearches', {
       configurable: true,

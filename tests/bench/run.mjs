@@ -200,7 +200,7 @@ async function demoRun(s, q) {
   await page.goto(`${origin}/www/index.html?${params}`);
   await searched;
   const polled = Date.now();
-  // The page's own clock stamp (app.js) when it has one, else the moment the poll saw it.
+  // The page's own clock stamp (app.js) when it has one, else the moment its signal arrived.
   const firstAt = (await page.evaluate(() => window.__chsrFirstResultAt)) || polled;
   const htmlToFirst = await afterHtml(page);
   const n = await page.$$eval('#results > li.card', (c) => c.length);

@@ -99,15 +99,12 @@ async function run(shard, q, throttle) {
 async function runLink(shard, q, throttle) {
   const { ctx, page } = await open(throttle);
   // Listening before any script of the page runs.
-  await page.addInitScript(() => {
-    window.__first = new Promise((ok) => document.addEventListener('chsr-results', () => ok({ at: performance.now(), now: Date.now() }), { once: true }));
-  });
   await signalFirstResult(page);
   log.length = 0;
   const shown1 = firstResult(page);
   await page.goto(`${origin}/index.html?${new URLSearchParams({ q: q.query, level: shard.level })}`);
   await shown1;
-  const first = await page.evaluate(() => window.__first);
+  const first = await page.evaluate(() => window.__benchFirstResult);
   const html = await page.evaluate(() => performance.getEntriesByType('navigation')[0].responseEnd);
   const shown = await page.$$eval('chsr-search li.card', (l) => l.length);
   await ctx.close();
