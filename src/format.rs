@@ -29,6 +29,7 @@ pub mod dense;
 mod dictionary;
 mod fields;
 pub mod frame;
+pub mod json;
 pub mod manifest;
 pub mod model;
 pub mod parts;

@@ -221,7 +221,10 @@ impl Scope {
                 other => {
                     return Err(ScopeError::BadValue {
                         field: k.clone(),
-                        message: format!("expected a string or an integer, found {other}"),
+                        message: format!(
+                            "expected a string or an integer, found {}",
+                            crate::format::json::to_text(other)
+                        ),
                     })
                 }
             }
@@ -324,14 +327,20 @@ fn parse_lock(v: &serde_json::Value) -> Result<BTreeSet<Field>, ScopeError> {
                     .map(str::to_string)
                     .ok_or_else(|| ScopeError::BadValue {
                         field: "lock".into(),
-                        message: format!("expected field names, found {x}"),
+                        message: format!(
+                            "expected field names, found {}",
+                            crate::format::json::to_text(x)
+                        ),
                     })
             })
             .collect::<Result<_, _>>()?,
         other => {
             return Err(ScopeError::BadValue {
                 field: "lock".into(),
-                message: format!("expected an array of field names, found {other}"),
+                message: format!(
+                    "expected an array of field names, found {}",
+                    crate::format::json::to_text(other)
+                ),
             })
         }
     };

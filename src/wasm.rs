@@ -75,7 +75,11 @@ pub fn start() {
 /// A value for JavaScript, as JSON text parsed by the engine's `JSON.parse`: one string crosses
 /// the boundary instead of one call per field and string (a search response has hundreds).
 fn to_js<T: Serialize>(v: &T) -> Result<JsValue, JsValue> {
-    let text = serde_json::to_string(v).map_err(|e| plain("input", e))?;
+    // Writing the engine's own types cannot fail (no map has non-string keys); the message
+    // names the failure without formatting serde_json's error, whose `Display` would bring every
+    // I/O error's text into the module.
+    let text = serde_json::to_string(v)
+        .map_err(|_| plain("input", "the engine's answer could not be written as JSON"))?;
     js_sys::JSON::parse(&text).map_err(|_| plain("input", "the engine's JSON did not parse"))
 }
 
@@ -87,7 +91,7 @@ fn from_js(v: JsValue, what: &str) -> Result<serde_json::Value, JsValue> {
     let text: String = js_sys::JSON::stringify(&v)
         .map_err(|_| plain("input", format!("{what}: not convertible to JSON")))?
         .into();
-    serde_json::from_str(&text).map_err(|e| plain("input", format!("{what}: {e}")))
+    crate::format::json::parse(&text).map_err(|e| plain("input", format!("{what}: {e}")))
 }
 
 fn scope_of(v: JsValue) -> Result<Scope, JsValue> {

@@ -32,7 +32,7 @@ fn join(path: &str, key: &str) -> String {
 
 /// Parses a file's JSON text, a syntax error wrapped by `bad`.
 pub(super) fn parse(text: &str, bad: fn(String) -> FormatError) -> Result<Value, FormatError> {
-    serde_json::from_str(text).map_err(|e| bad(e.to_string()))
+    super::json::parse(text).map_err(|e| bad(e.to_string()))
 }
 
 impl<'a> Fields<'a> {

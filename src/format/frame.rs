@@ -121,10 +121,34 @@ impl FrameKind {
         // The length was bounded above, so this limit only stops allocations the bytes cannot back.
         let config = bincode::config::standard().with_limit::<{ 1 << 31 }>();
         let (payload, used): (T, usize) =
-            bincode::decode_from_slice(body, config).map_err(|e| E::decode(e.to_string()))?;
+            bincode::decode_from_slice(body, config).map_err(|e| E::decode(describe(&e)))?;
         if used != body.len() {
             return Err(E::decode("payload has unread bytes".into()));
         }
         Ok(payload)
+    }
+}
+/// A payload's decoding error in words. bincode's own `Display` prints its derived `Debug`,
+/// which would bring every variant's printer (durations, I/O errors, …) into the browser's
+/// module for messages no reader of a chsr file produces.
+fn describe(e: &bincode::error::DecodeError) -> String {
+    use bincode::error::DecodeError as D;
+    match e {
+        D::UnexpectedEnd { additional } => {
+            format!("the payload ends early ({additional} more bytes needed)")
+        }
+        D::LimitExceeded => "a length exceeds the payload's limit".into(),
+        D::UnexpectedVariant {
+            type_name, found, ..
+        } => format!("{type_name}: no variant {found}"),
+        D::Utf8 { .. } => "a string is not UTF-8".into(),
+        D::InvalidBooleanValue(b) => format!("{b} is not a boolean"),
+        D::OutsideUsizeRange(n) => format!("length {n} out of range"),
+        D::ArrayLengthMismatch { required, found } => {
+            format!("{found} items where {required} are required")
+        }
+        D::Other(m) => (*m).to_string(),
+        D::OtherString(m) => m.clone(),
+        _ => "malformed bincode data".into(),
     }
 }

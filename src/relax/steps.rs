@@ -237,7 +237,8 @@ impl Library {
             level_ratio: opts.level_ratio,
             ..Default::default()
         };
-        let fmt = |v: &[f32]| format!("{:.2}", v.first().copied().unwrap_or(0.0));
+        let fmt = |v: &[f32]| super::decimal(v.first().copied().unwrap_or(0.0).into(), 2, false);
+        let num = |x: f64| super::decimal(x, 6, true);
         // W1: the requested level's other topics (same shards, same statistics).
         let w1 = without_topical(scope);
         let topical: Vec<String> = TOPICAL_FIELDS
@@ -287,11 +288,14 @@ impl Library {
                     ev.label = Some("nowhere".into());
                 }
                 if super::fires(&inside, &outside, ratio) {
-                    (Widen::Lead, format!("{scores} (ratio > {ratio})"))
+                    (Widen::Lead, format!("{scores} (ratio > {})", num(ratio)))
                 } else if super::fires(&inside, &outside, mix) {
-                    (Widen::Mix, format!("{scores} (ratio > {mix}, ≤ {ratio})"))
+                    (
+                        Widen::Mix,
+                        format!("{scores} (ratio > {}, ≤ {})", num(mix), num(ratio)),
+                    )
                 } else {
-                    (Widen::No, format!("{scores} (ratio ≤ {mix})"))
+                    (Widen::No, format!("{scores} (ratio ≤ {})", num(mix)))
                 }
             }
         };
@@ -398,13 +402,13 @@ impl Library {
                         vec!["level".into()],
                         w2.to_json(),
                         added,
-                        format!("{note} (ratio > {level_ratio}): dropped the level"),
+                        format!("{note} (ratio > {}): dropped the level", num(level_ratio)),
                     ));
                 } else {
                     r.steps.push(RelaxStep::skipped(
                         "W2",
                         w2.to_json(),
-                        format!("not needed: {note} (ratio ≤ {level_ratio})"),
+                        format!("not needed: {note} (ratio ≤ {})", num(level_ratio)),
                     ));
                 }
             } else if !level_matches || weak_level {

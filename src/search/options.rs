@@ -315,7 +315,10 @@ impl SearchOptions {
         if let Some(v) = obj.get("variant") {
             let name = v.as_str().unwrap_or("");
             let var = Variant::parse(name).ok_or_else(|| {
-                SearchError::Option(format!("unknown variant {v}; valid: A, B, B+, C, D, E, F"))
+                SearchError::Option(format!(
+                    "unknown variant {}; valid: A, B, B+, C, D, E, F",
+                    crate::format::json::to_text(v)
+                ))
             })?;
             o = SearchOptions::for_variant(var);
         }
