@@ -11,7 +11,9 @@
 
 use crate::format::{Field, Manifest};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
+
+mod fields;
+pub use fields::{FieldMap, FieldSet};
 use std::fmt;
 
 /// Errors in a scope given by a caller (the scope concern).
@@ -109,10 +111,10 @@ impl ScopeError {
 #[serde(transparent)]
 pub struct Scope {
     /// The constraints.
-    pub fields: BTreeMap<Field, String>,
+    pub fields: FieldMap,
     /// Fields that no widening may drop (each has a value in `fields`).
     #[serde(skip)]
-    pub locked: BTreeSet<Field>,
+    pub locked: FieldSet,
 }
 
 impl Scope {
@@ -158,17 +160,14 @@ impl Scope {
     /// The locked constraints alone: what every surface re-checks (widened results, expanded
     /// sections, context), whatever else was relaxed.
     pub fn locks_only(&self) -> Scope {
-        // Inserted one by one: collecting into a BTreeMap would instantiate a stable sort
-        // (about 8 kB of Wasm) for a handful of fields.
-        let mut fields = BTreeMap::new();
-        for (f, v) in &self.fields {
-            if self.locked.contains(f) {
-                fields.insert(*f, v.clone());
-            }
-        }
         Scope {
-            fields,
-            locked: self.locked.clone(),
+            fields: self
+                .fields
+                .iter()
+                .filter(|(f, _)| self.locked.contains(f))
+                .map(|(f, v)| (*f, v.clone()))
+                .collect(),
+            locked: self.locked,
         }
     }
 
@@ -312,7 +311,7 @@ impl Scope {
 }
 
 /// Reads `lock`: an array of field names, or one comma-separated string (`"chapter,level"`).
-fn parse_lock(v: &serde_json::Value) -> Result<BTreeSet<Field>, ScopeError> {
+fn parse_lock(v: &serde_json::Value) -> Result<FieldSet, ScopeError> {
     let names: Vec<String> = match v {
         serde_json::Value::Null => Vec::new(),
         serde_json::Value::String(s) => s
@@ -344,7 +343,7 @@ fn parse_lock(v: &serde_json::Value) -> Result<BTreeSet<Field>, ScopeError> {
             })
         }
     };
-    let mut out = BTreeSet::new();
+    let mut out = FieldSet::default();
     for n in &names {
         out.insert(Field::parse(n).ok_or_else(|| ScopeError::UnknownField {
             field: n.clone(),

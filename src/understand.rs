@@ -17,8 +17,8 @@
 
 use crate::analysis::{fold_accents, is_stopword, tokenize, Lang};
 use crate::format::Field;
+use crate::scope::FieldMap;
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// Longest query (in words) from which scope hints are read.
 pub const MAX_HINT_WORDS: usize = 16;
@@ -29,7 +29,7 @@ pub struct Understanding {
     /// Detected language of the query (`en`, `fr` or `other`).
     pub lang: String,
     /// Scope values named in the text (before validation against the manifest).
-    pub hints: BTreeMap<Field, String>,
+    pub hints: FieldMap,
     /// Document type the query asks for (soft: used as a rerank boost).
     pub wants_doc_type: Option<String>,
     /// Whether the query asks for a definition ("what is X", a bare term, "définition de X").
@@ -224,7 +224,9 @@ pub fn understand(query: &str) -> Understanding {
                 .insert(Field::QuestionNumber, format!("{s:0>2}.{}", strip_zeros(e)));
         }
     } else if let Some(e) = exercice {
-        u.hints.entry(Field::QuestionNumber).or_insert(e);
+        if !u.hints.contains_key(&Field::QuestionNumber) {
+            u.hints.insert(Field::QuestionNumber, e);
+        }
     }
     // A bare "question 3" / "exercice 3" names no exam or chapter: it is usually the first words
     // of a pasted exercise, not a request for question 3 of something. Keep the question number

@@ -15,6 +15,7 @@ use crate::format::{
 use crate::gate::Gating;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::scope::Scope;
+use rustc_hash::FxHashMap;
 use std::fmt;
 
 /// Embeds queries for the dense path; its vectors must come from the model the shards used.
@@ -161,7 +162,7 @@ fn answered(chunks: &[ChunkRecord]) -> Vec<u32> {
         return Vec::new();
     }
     // The same map as `section_numbers` (one instantiation of the hash map's code).
-    let mut at: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
+    let mut at: FxHashMap<&str, u32> = FxHashMap::default();
     for (i, c) in chunks.iter().enumerate() {
         at.entry(c.id.as_str()).or_insert(i as u32);
     }
@@ -176,7 +177,7 @@ fn answered(chunks: &[ChunkRecord]) -> Vec<u32> {
 
 /// Numbers the distinct section keys of `chunks` (in order of first appearance).
 fn section_numbers(chunks: &[ChunkRecord]) -> Vec<u32> {
-    let mut ids: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
+    let mut ids: FxHashMap<&str, u32> = FxHashMap::default();
     chunks
         .iter()
         .map(|c| match c.section_key.as_deref() {
