@@ -24,6 +24,7 @@
 use crate::format::LexicalIndex;
 use crate::gate::Bitset;
 use rustc_hash::FxHashMap;
+use std::cmp::Ordering;
 
 /// A scored chunk: shard position in the pool, chunk index in the shard, score.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -376,11 +377,54 @@ pub fn sort_and_cut<'a>(
             .then_with(|| id_of(a.shard, a.doc).cmp(id_of(b.shard, b.doc)))
             .then_with(|| a.shard.cmp(&b.shard))
     };
-    if v.len() > window {
-        v.select_nth_unstable_by(window - 1, cmp);
-        v.truncate(window);
-    }
+    keep_least(v, window, &cmp);
     v.sort_by(cmp);
+}
+
+/// Keeps the `n` least elements of `v` under `cmp` (a total order), in no particular order.
+///
+/// A bounded heap whose top is the worst element kept: once `n` are kept, most elements cost one
+/// comparison with the top. `select_nth_unstable_by` selects the same set (the order is total),
+/// but its median-of-medians fallback alone was about 6 kB of the browser's module.
+pub(crate) fn keep_least<T>(v: &mut Vec<T>, n: usize, cmp: &impl Fn(&T, &T) -> Ordering) {
+    if v.len() <= n {
+        return;
+    }
+    if n == 0 {
+        v.clear();
+        return;
+    }
+    for i in (0..n / 2).rev() {
+        sift_down(&mut v[..n], i, cmp);
+    }
+    for j in n..v.len() {
+        if cmp(&v[j], &v[0]) == Ordering::Less {
+            v.swap(0, j);
+            sift_down(&mut v[..n], 0, cmp);
+        }
+    }
+    v.truncate(n);
+}
+
+/// Restores the heap (each element not less than its children) below `i`.
+fn sift_down<T>(heap: &mut [T], mut i: usize, cmp: &impl Fn(&T, &T) -> Ordering) {
+    loop {
+        let left = 2 * i + 1;
+        if left >= heap.len() {
+            return;
+        }
+        let right = left + 1;
+        let child = if right < heap.len() && cmp(&heap[right], &heap[left]) == Ordering::Greater {
+            right
+        } else {
+            left
+        };
+        if cmp(&heap[child], &heap[i]) != Ordering::Greater {
+            return;
+        }
+        heap.swap(i, child);
+        i = child;
+    }
 }
 
 #[cfg(test)]
@@ -426,6 +470,30 @@ pub(crate) fn exercises_payload(texts: &[&str]) -> crate::format::ShardPayload {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn keep_least_keeps_what_a_selection_keeps() {
+        // Vectors with many ties on the first key (as scores tie), every cut.
+        let mut seed = 11u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for len in [0usize, 1, 2, 3, 7, 64, 300] {
+            let v: Vec<(u64, u64)> = (0..len).map(|i| (next() % 5, i as u64)).collect();
+            for n in [0, 1, 2, 5, 10, 63, 64, 65, 299, 300, 301] {
+                let mut ours = v.clone();
+                super::keep_least(&mut ours, n, &|a: &(u64, u64), b: &(u64, u64)| a.cmp(b));
+                ours.sort();
+                let mut theirs = v.clone();
+                theirs.sort();
+                theirs.truncate(n);
+                assert_eq!(ours, theirs, "len {len}, n {n}");
+            }
+        }
+    }
+
     use super::*;
 
     #[test]
