@@ -39,6 +39,7 @@
 //! ([`classify`]): `cross_topic` (only topical fields), `cross_level` (also the level),
 //! `fallback` (anything else: only W3 reaches it).
 
+mod notes;
 mod steps;
 
 use crate::bm25::Scored;
@@ -176,41 +177,6 @@ pub fn fires(in_scope: &[f32], widened: &[f32], ratio: f64) -> bool {
     best(widened) > 0.0 && best(widened) > ratio * best(in_scope)
 }
 
-/// `x` in decimal with `places` digits after the point, or at most `places` with trailing zeros
-/// dropped when `trim` (`2`, `1.5`): the numbers of a step's note. Written with integers, not
-/// with `format!`'s float formatting, which would bring Grisu and Dragon into the browser's module
-/// (about 9 kB) for these notes alone. `places` is at most 9.
-pub fn decimal(x: f64, places: u32, trim: bool) -> String {
-    if !x.is_finite() {
-        return if x.is_nan() {
-            "NaN"
-        } else if x > 0.0 {
-            "inf"
-        } else {
-            "-inf"
-        }
-        .into();
-    }
-    let scale = 10u64.pow(places);
-    let scaled = (x.abs() * scale as f64).round();
-    if scaled >= u64::MAX as f64 {
-        // Beyond what the notes ever print: the integer part alone.
-        return format!("{}", x.round() as i64);
-    }
-    let scaled = scaled as u64;
-    let sign = if x < 0.0 && scaled > 0 { "-" } else { "" };
-    let (int, frac) = (scaled / scale, scaled % scale);
-    let mut digits = format!("{frac:0width$}", width = places as usize);
-    if trim {
-        digits.truncate(digits.trim_end_matches('0').len());
-    }
-    if digits.is_empty() {
-        format!("{sign}{int}")
-    } else {
-        format!("{sign}{int}.{digits}")
-    }
-}
-
 /// The scope without its topical fields (what W1 searches); locked fields stay.
 pub fn without_topical(scope: &Scope) -> Scope {
     let mut s = scope.clone();
@@ -295,22 +261,6 @@ pub fn unit_scores(
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn a_notes_numbers_read_as_formats_did() {
-        for x in [
-            0.0, 0.004, 0.25, 1.0, 1.3, 2.5, 3.25159, 12.0, 999.999, 1000.0,
-        ] {
-            assert_eq!(super::decimal(x, 2, false), format!("{x:.2}"), "{x}");
-            assert_eq!(super::decimal(x, 6, true), format!("{x}"), "{x}");
-            assert_eq!(
-                super::decimal(-x, 2, false),
-                format!("{:.2}", -x).replace("-0.00", "0.00")
-            );
-        }
-        assert_eq!(super::decimal(f64::NAN, 2, false), "NaN");
-        assert_eq!(super::decimal(1e300, 2, false), format!("{}", i64::MAX));
-    }
-
     use super::*;
     use crate::bm25::PoolShard;
 

@@ -1,6 +1,7 @@
 //! The relaxation steps of a search (W1 → W2 → W3), as [`Library`] methods: the two triggers,
 //! the evidence they compare, and where widened results go (see the [module docs](super)).
 
+use super::notes::{blocked_by_strict, decimal, fallback_step, skipped_w1};
 use super::{classify, without_topical, Evidence, Slot, Trigger, Widen};
 use super::{STRICT_FIELDS, TOPICAL_FIELDS};
 use crate::format::Field;
@@ -237,8 +238,8 @@ impl Library {
             level_ratio: opts.level_ratio,
             ..Default::default()
         };
-        let fmt = |v: &[f32]| super::decimal(v.first().copied().unwrap_or(0.0).into(), 2, false);
-        let num = |x: f64| super::decimal(x, 6, true);
+        let fmt = |v: &[f32]| decimal(v.first().copied().unwrap_or(0.0).into(), 2, false);
+        let (ratio_t, mix_t) = (decimal(ratio, 6, true), decimal(mix, 6, true));
         // W1: the requested level's other topics (same shards, same statistics).
         let w1 = without_topical(scope);
         let topical: Vec<String> = TOPICAL_FIELDS
@@ -288,14 +289,14 @@ impl Library {
                     ev.label = Some("nowhere".into());
                 }
                 if super::fires(&inside, &outside, ratio) {
-                    (Widen::Lead, format!("{scores} (ratio > {})", num(ratio)))
+                    (Widen::Lead, format!("{scores} (ratio > {ratio_t})"))
                 } else if super::fires(&inside, &outside, mix) {
                     (
                         Widen::Mix,
-                        format!("{scores} (ratio > {}, ≤ {})", num(mix), num(ratio)),
+                        format!("{scores} (ratio > {mix_t}, ≤ {ratio_t})"),
                     )
                 } else {
-                    (Widen::No, format!("{scores} (ratio ≤ {})", num(mix)))
+                    (Widen::No, format!("{scores} (ratio ≤ {mix_t})"))
                 }
             }
         };
@@ -382,6 +383,7 @@ impl Library {
                 let (here, other) =
                     self.step_evidence(q, &terms, &w2, Side::OtherLevel(level), opts.section_idf());
                 let level_ratio = w2_ratio(opts, weak_level);
+                let level_t = decimal(level_ratio, 6, true);
                 let fired = super::fires(&here, &other, level_ratio);
                 let note = format!(
                     "best section at another level scores {} against {} at this level",
@@ -402,13 +404,13 @@ impl Library {
                         vec!["level".into()],
                         w2.to_json(),
                         added,
-                        format!("{note} (ratio > {}): dropped the level", num(level_ratio)),
+                        format!("{note} (ratio > {level_t}): dropped the level"),
                     ));
                 } else {
                     r.steps.push(RelaxStep::skipped(
                         "W2",
                         w2.to_json(),
-                        format!("not needed: {note} (ratio ≤ {})", num(level_ratio)),
+                        format!("not needed: {note} (ratio ≤ {level_t})"),
                     ));
                 }
             } else if !level_matches || weak_level {
@@ -718,50 +720,6 @@ fn w2_ratio(opts: &SearchOptions, weak: bool) -> f64 {
     } else {
         opts.level_ratio
     }
-}
-
-/// W1's note when it has nothing to drop: no topical field, or only locked ones.
-fn skipped_w1(scope: &Scope) -> String {
-    let locked: Vec<&str> = TOPICAL_FIELDS
-        .iter()
-        .filter(|f| scope.get(**f).is_some() && scope.is_locked(**f))
-        .map(|f| f.name())
-        .collect();
-    if locked.is_empty() {
-        "skipped: the scope has no topic, chapter or section to drop".into()
-    } else {
-        format!("skipped: {} locked", locked.join(", "))
-    }
-}
-
-/// W2's note when strict keys (see [`w2_blockers`]) block it.
-fn blocked_by_strict(strict: &[String]) -> String {
-    format!(
-        "blocked: strict key(s) set ({}): another level is not an answer",
-        strict.join(", ")
-    )
-}
-
-/// W3's step record: what the fallback searched (everything, or only the locked fields).
-fn fallback_step(scope: &Scope, added: usize, why: &str) -> RelaxStep {
-    let locks = scope.locks_only();
-    RelaxStep::ran(
-        "W3",
-        vec!["*".into()],
-        locks.to_json(),
-        added,
-        if locks.is_empty() {
-            format!(
-                "{why}unfiltered lexical fallback over every shard the query could match \
-                 (allow_fallback; shards not loaded yet are in pending_shards)"
-            )
-        } else {
-            format!(
-                "{why}lexical fallback within the locked fields ({locks}) over every shard the \
-                 query could match (allow_fallback; shards not loaded yet are in pending_shards)"
-            )
-        },
-    )
 }
 
 /// What blocks W2 (dropping the level): a strict scope key (paper, year, question number, doc
