@@ -292,11 +292,11 @@ impl Scope {
 
     /// The scope as a JSON object (`lock` lists the locked fields, when there are any).
     pub fn to_json(&self) -> serde_json::Value {
-        let mut m: serde_json::Map<String, serde_json::Value> = self
-            .fields
-            .iter()
-            .map(|(f, v)| (f.name().to_string(), serde_json::Value::String(v.clone())))
-            .collect();
+        // Inserted one by one: `collect` would sort the (already ordered) fields again.
+        let mut m = serde_json::Map::new();
+        for (f, v) in &self.fields {
+            m.insert(f.name().to_string(), serde_json::Value::String(v.clone()));
+        }
         if !self.locked.is_empty() {
             m.insert(
                 "lock".into(),

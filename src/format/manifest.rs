@@ -219,10 +219,7 @@ fn read_shard(f: Fields<'_>) -> Result<ShardEntry, FormatError> {
         sha256: f.string("sha256")?,
         bytes: f.u64("bytes")?,
         chunks: f.u64("chunks")?,
-        facets: f
-            .map("facets", |c| Ok(c.counts()?.into_iter().collect()))?
-            .into_iter()
-            .collect(),
+        facets: inserted(f.map("facets", |c| Ok(inserted(c.counts()?)))?),
         part_list: f.optional("part_list", |p| {
             Ok(PartListEntry {
                 file: p.file("file")?,
@@ -244,6 +241,16 @@ fn read_shard(f: Fields<'_>) -> Result<ShardEntry, FormatError> {
             })
         })?,
     })
+}
+
+/// A map of `pairs` inserted one by one (a JSON object's fields arrive sorted and distinct):
+/// `collect` would sort them again, with a sort of its own per map type in the browser's module.
+fn inserted<V>(pairs: Vec<(String, V)>) -> BTreeMap<String, V> {
+    let mut m = BTreeMap::new();
+    for (k, v) in pairs {
+        m.insert(k, v);
+    }
+    m
 }
 
 #[cfg(test)]
