@@ -69,6 +69,9 @@ fn plain(code: &str, e: impl std::fmt::Display) -> JsValue {
 /// gets a `RuntimeError` without a message.
 #[wasm_bindgen(start)]
 pub fn start() {
+    // With `panic=immediate-abort` no panic reaches a hook: installing one would only add its
+    // message formatting to the module.
+    #[cfg(not(panic = "immediate-abort"))]
     console_error_panic_hook::set_once();
 }
 
