@@ -472,16 +472,9 @@ pub(crate) fn exercises_payload(texts: &[&str]) -> crate::format::ShardPayload {
 mod tests {
     #[test]
     fn keep_least_keeps_what_a_selection_keeps() {
-        // Vectors with many ties on the first key (as scores tie), every cut.
-        let mut seed = 11u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        for len in [0usize, 1, 2, 3, 7, 64, 300] {
-            let v: Vec<(u64, u64)> = (0..len).map(|i| (next() % 5, i as u64)).collect();
+        // Vectors with many ties on the first key (as scores tie), in scrambled order, every cut.
+        for len in [0u64, 1, 2, 3, 7, 64, 300] {
+            let v: Vec<(u64, u64)> = (0..len).map(|i| (i * 2_654_435_761 % 5, i)).collect();
             for n in [0, 1, 2, 5, 10, 63, 64, 65, 299, 300, 301] {
                 let mut ours = v.clone();
                 super::keep_least(&mut ours, n, &|a: &(u64, u64), b: &(u64, u64)| a.cmp(b));
