@@ -11,10 +11,10 @@
 
 use crate::format::{Field, Manifest};
 use serde::{Deserialize, Serialize};
+use std::fmt;
 
 mod fields;
 pub use fields::{FieldMap, FieldSet};
-use std::fmt;
 
 /// Errors in a scope given by a caller (the scope concern).
 #[derive(Debug, Clone, PartialEq, Eq)]
