@@ -386,7 +386,7 @@ pub fn sort_and_cut<'a>(
 /// A bounded heap whose top is the worst element kept: once `n` are kept, most elements cost one
 /// comparison with the top. `select_nth_unstable_by` selects the same set (the order is total),
 /// but its median-of-medians fallback alone was about 6 kB of the browser's module.
-pub(crate) fn keep_least<T>(v: &mut Vec<T>, n: usize, cmp: &impl Fn(&T, &T) -> Ordering) {
+fn keep_least<T>(v: &mut Vec<T>, n: usize, cmp: &impl Fn(&T, &T) -> Ordering) {
     if v.len() <= n {
         return;
     }

@@ -152,21 +152,12 @@ impl Parser<'_> {
         }
         loop {
             items.push(self.value()?);
+            if !self.separator(b']', "EOF while parsing a list", "expected `,` or `]`")? {
+                return Ok(Value::Array(items));
+            }
             self.skip_ws();
-            match self.peek() {
-                Some(b',') => {
-                    self.i += 1;
-                    self.skip_ws();
-                    if self.peek() == Some(b']') {
-                        return Err(self.error("trailing comma"));
-                    }
-                }
-                Some(b']') => {
-                    self.i += 1;
-                    return Ok(Value::Array(items));
-                }
-                None => return Err(self.error("EOF while parsing a list")),
-                Some(_) => return Err(self.error("expected `,` or `]`")),
+            if self.peek() == Some(b']') {
+                return Err(self.error("trailing comma"));
             }
         }
     }
@@ -196,16 +187,32 @@ impl Parser<'_> {
             }
             let v = self.value()?;
             map.insert(key, v);
-            self.skip_ws();
-            match self.peek() {
-                Some(b',') => self.i += 1,
-                Some(b'}') => {
-                    self.i += 1;
-                    return Ok(Value::Object(map));
-                }
-                None => return Err(self.error("EOF while parsing an object")),
-                Some(_) => return Err(self.error("expected `,` or `}`")),
+            if !self.separator(b'}', "EOF while parsing an object", "expected `,` or `}`")? {
+                return Ok(Value::Object(map));
             }
+        }
+    }
+
+    /// After a list's or an object's item: a `,` (true: another item follows) or the closing
+    /// `close` (false), taken in; anything else is an error (`eof` when the text ends).
+    fn separator(
+        &mut self,
+        close: u8,
+        eof: &'static str,
+        expected: &'static str,
+    ) -> Result<bool, JsonError> {
+        self.skip_ws();
+        match self.peek() {
+            Some(b',') => {
+                self.i += 1;
+                Ok(true)
+            }
+            Some(b) if b == close => {
+                self.i += 1;
+                Ok(false)
+            }
+            None => Err(self.error(eof)),
+            Some(_) => Err(self.error(expected)),
         }
     }
 

@@ -62,11 +62,6 @@ impl FieldMap {
     pub fn iter(&self) -> Iter<'_> {
         Iter { map: self, next: 0 }
     }
-
-    /// The fields with a value, in canonical field order.
-    pub fn keys(&self) -> impl Iterator<Item = &Field> + '_ {
-        self.iter().map(|(f, _)| f)
-    }
 }
 
 /// [`FieldMap::iter`]'s iterator.
@@ -185,16 +180,6 @@ impl FieldSet {
 impl fmt::Debug for FieldSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_set().entries(self.iter()).finish()
-    }
-}
-
-impl FromIterator<Field> for FieldSet {
-    fn from_iter<I: IntoIterator<Item = Field>>(iter: I) -> Self {
-        let mut s = FieldSet::default();
-        for f in iter {
-            s.insert(f);
-        }
-        s
     }
 }
 
