@@ -13,11 +13,11 @@ use crate::corpus::{IngestWarning, SourcedChunk};
 use crate::format::{
     encode_dense_part, encode_part_list, encode_postings_part, encode_shard, encode_term_filters,
     encode_text_part, postings_blocks, sha256_hex, text_block_bytes, text_blocks, write_varint,
-    BuildParams, ChunkRecord, DenseIndex, DensePart, FacetCounts, Field, LexicalIndex, Manifest,
-    ModelEntry, NearDuplicate, PartEntry, PartList, PartListEntry, PostingsEntry, PostingsPart,
-    QVec, ShardEntry, ShardPayload, ShardTermFilter, TermFiltersFile, TextEntry, TextPart,
-    VectorSpec, BYO_PREFIX, FORMAT_VERSION, MANIFEST_FORMAT, PART_DIGEST_HEX, PART_LIST_FORMAT,
-    POSTINGS_INLINE_BYTES,
+    BuildParams, ChunkDisplay, ChunkRecord, DenseIndex, DensePart, FacetCounts, Field,
+    LexicalIndex, Manifest, ModelEntry, NearDuplicate, PartEntry, PartList, PartListEntry,
+    PostingsEntry, PostingsPart, QVec, ShardEntry, ShardPayload, ShardTermFilter, TermFiltersFile,
+    TextEntry, TextPart, VectorSpec, BYO_PREFIX, FORMAT_VERSION, MANIFEST_FORMAT, PART_DIGEST_HEX,
+    PART_LIST_FORMAT, POSTINGS_INLINE_BYTES,
 };
 use std::collections::BTreeMap;
 
@@ -262,20 +262,26 @@ struct ShardId<'a> {
     sha256: &'a str,
 }
 
-/// The text parts of a shard (its chunks' display text, `texts` in shard order, cut into
-/// `blocks`): entries and file bytes.
-fn text_parts(id: &ShardId, blocks: &[u32], texts: Vec<String>) -> Vec<(TextEntry, Vec<u8>)> {
+/// The text parts of a shard (its chunks' display text and display-only metadata, `texts` in
+/// shard order, cut into `blocks`): entries and file bytes.
+fn text_parts(
+    id: &ShardId,
+    blocks: &[u32],
+    texts: Vec<(String, ChunkDisplay)>,
+) -> Vec<(TextEntry, Vec<u8>)> {
     let mut first = 0u32;
     let mut texts = texts.into_iter();
     blocks
         .iter()
         .map(|&n| {
+            let (texts, display) = texts.by_ref().take(n as usize).unzip();
             let part = encode_text_part(&TextPart {
                 subject: id.subject.to_string(),
                 level: id.level.to_string(),
                 shard_sha256: id.sha256.to_string(),
                 first,
-                texts: texts.by_ref().take(n as usize).collect(),
+                texts,
+                display,
             });
             let part_sha = sha256_hex(&part);
             let entry = TextEntry {
@@ -517,7 +523,8 @@ pub fn build_with(
             (None, None) => None,
         };
         let n_chunks = records.len() as u64;
-        // The display text goes to text parts (below): ranking reads only the shard.
+        // The display text and display-only metadata go to text parts (below): ranking reads
+        // only the shard.
         let block = opts
             .text_block_bytes
             .unwrap_or_else(|| text_block_bytes(records.iter().map(|c| c.text.len()).sum()));
@@ -525,10 +532,7 @@ pub fn build_with(
             &records.iter().map(|c| c.text.as_str()).collect::<Vec<_>>(),
             block,
         );
-        let texts: Vec<String> = records
-            .iter_mut()
-            .map(|c| std::mem::take(&mut c.text))
-            .collect();
+        let texts: Vec<_> = records.iter_mut().map(ChunkRecord::take_display).collect();
         // The dictionary and the postings go to postings parts (below) once the postings exceed
         // a block: a query reads its own terms' entries and postings only; the shard keeps the
         // document lengths and each block's size.

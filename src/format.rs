@@ -48,7 +48,8 @@ pub use terms::{
     TERM_FILTER_FP_RATE,
 };
 pub use text::{
-    decode_text_part, encode_text_part, text_block_bytes, text_blocks, TextPart, TEXT_BLOCK_BYTES,
+    decode_text_part, encode_text_part, text_block_bytes, text_blocks, ChunkDisplay, TextPart,
+    TEXT_BLOCK_BYTES,
 };
 
 use frame::FrameKind;
@@ -59,8 +60,9 @@ pub const MAGIC: &[u8; 8] = b"CHSRSHRD";
 /// parts leaves its dictionary to them; 7: postings as two streams, gaps and frequencies,
 /// without offsets; 8: a part list gives each part's digest as [`PART_DIGEST_HEX`] hex digits,
 /// and a shard's chunk ids are front-coded; 9: the other metadata columns as a table of their
-/// distinct values and an index per chunk).
-pub const FORMAT_VERSION: u32 = 9;
+/// distinct values and an index per chunk; 10: the display-only metadata in the text parts,
+/// [`ChunkDisplay`]).
+pub const FORMAT_VERSION: u32 = 10;
 /// Name of the manifest format, stored in `manifest.json`.
 pub const MANIFEST_FORMAT: &str = "chsr-manifest";
 /// Size of the fixed header preceding the payload.

@@ -174,3 +174,52 @@ fn a_search_that_expands_its_results_waits_for_their_sections() {
         assert_eq!(asked, parts_of(&lib, &out, &ids(&r), true), "{q}");
     }
 }
+
+/// What a result card shows besides the text (titles, subsection, page URL) comes with the
+/// results' text parts (format v10), and ranking does not wait for it: the search before the
+/// text arrives ranks the same chunks with the same scores, and once the parts named in
+/// `pending_text` are loaded every hit shows exactly its chunk's metadata from the corpus.
+#[test]
+fn a_results_titles_come_with_its_text_and_its_ranking_does_not_wait_for_them() {
+    let out = spine();
+    let corpus = parse_jsonl("spine.jsonl", SPINE).unwrap();
+    let everything = library_with(&out, |_| true);
+    let opts = SearchOptions::for_variant(Variant::F);
+    let mut titled = 0;
+    for q in QUERIES {
+        let mut lib = without_text(&out);
+        let before = lib.search(q, &physics_hs(), &opts).unwrap();
+        let whole = everything.search(q, &physics_hs(), &opts).unwrap();
+        let ranked = |r: &SearchResponse| -> Vec<(String, String)> {
+            r.results
+                .iter()
+                .map(|h| (h.id.clone(), format!("{:.6}", h.score)))
+                .collect()
+        };
+        assert_eq!(ranked(&before), ranked(&whole), "{q}: the same ranking");
+        load_text(&mut lib, &out, &before.pending_text);
+        let after = lib.search(q, &physics_hs(), &opts).unwrap();
+        assert!(after.pending_text.is_empty(), "{q}");
+        assert_eq!(ranked(&after), ranked(&whole), "{q}");
+        for h in &after.results {
+            let c = &corpus.iter().find(|c| c.record.id == h.id).unwrap().record;
+            let shown = (
+                &h.chapter_title,
+                &h.section_title,
+                &h.subsection,
+                &h.url,
+                &h.title,
+            );
+            let source = (
+                &c.chapter_title,
+                &c.section_title,
+                &c.subsection,
+                &c.url,
+                &c.title,
+            );
+            assert_eq!(shown, source, "{q}: {}", h.id);
+            titled += usize::from(h.section_title.is_some() && h.chapter_title.is_some());
+        }
+    }
+    assert!(titled > 0, "some result has titles to show");
+}

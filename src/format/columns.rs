@@ -15,7 +15,7 @@
 //! In memory nothing changes: `Vec<ChunkRecord>`, `Vec<NearDuplicate>`.
 
 use super::dictionary::{decode_front, encode_front, usize_len};
-use super::{ChunkRecord, NearDuplicate, ShardPayload};
+use super::{ChunkDisplay, ChunkRecord, NearDuplicate, ShardPayload};
 use bincode::de::Decoder;
 use bincode::enc::Encoder;
 use bincode::error::{DecodeError, EncodeError};
@@ -126,6 +126,37 @@ by_column!(
         title,
     }
 );
+
+/// Writes the display-only metadata of a text part's chunks by column (format v10), as a shard
+/// writes its chunks' metadata: the count, then each of the [`ChunkDisplay::FIELDS`] fields as
+/// a table and an index per chunk. Field by field in a loop (rather than `by_column!`'s one
+/// statement per field), so that the reader in the browser's module stays small.
+pub(super) fn encode_display<E: Encoder>(
+    display: &[ChunkDisplay],
+    encoder: &mut E,
+) -> Result<(), EncodeError> {
+    (display.len() as u64).encode(encoder)?;
+    for k in 0..ChunkDisplay::FIELDS {
+        encode_dict(display.iter().map(|d| d.field(k)), encoder)?;
+    }
+    Ok(())
+}
+
+/// Reads what [`encode_display`] wrote.
+pub(super) fn decode_display<C, D: Decoder<Context = C>>(
+    decoder: &mut D,
+) -> Result<Vec<ChunkDisplay>, DecodeError> {
+    let n = usize_len(decoder)?;
+    decoder.claim_container_read::<ChunkDisplay>(n)?;
+    let mut display = vec![ChunkDisplay::default(); n];
+    for k in 0..ChunkDisplay::FIELDS {
+        let column: Vec<Option<String>> = decode_dict(n, decoder)?;
+        for (d, v) in display.iter_mut().zip(column) {
+            *d.field_mut(k) = v;
+        }
+    }
+    Ok(display)
+}
 
 /// Writes a column (format v9) as the table of its distinct values, in the order they first
 /// appear, then each record's value as its index in the table. A shard's chunks repeat a few

@@ -7,10 +7,20 @@
 //! instead of a whole subject's text before the first result (Pagefind's fragments, per block
 //! rather than per page).
 //!
+//! Since format v10 a part also carries the chunks' display-only metadata ([`ChunkDisplay`]:
+//! titles, subsection, page URL, exam session…), which no gate, ranking or relaxation step reads:
+//! a result card shows it with the text, so it travels with the text. A shard then keeps only
+//! what a search reads (measured on the demo, brotli: chemistry's shard 20.7 → 12.9 kB, physics
+//! college 36.0 → 22.6 kB; `docs/performance.md`, session 27).
+//!
 //! The parts are named, with their digests, in the shard's part list ([`super::PartList`]).
 
+use super::columns::{decode_display, encode_display};
 use super::frame::FrameKind;
-use super::{FormatError, FORMAT_VERSION, MAX_PAYLOAD};
+use super::{ChunkRecord, FormatError, FORMAT_VERSION, MAX_PAYLOAD};
+use bincode::de::Decoder;
+use bincode::enc::Encoder;
+use bincode::error::{DecodeError, EncodeError};
 use bincode::{Decode, Encode};
 
 /// Magic bytes opening every text-part file.
@@ -35,9 +45,91 @@ pub fn text_block_bytes(text: usize) -> usize {
     b.clamp(*TEXT_BLOCK_BYTES.start(), *TEXT_BLOCK_BYTES.end())
 }
 
-/// The display text of chunks `first .. first + texts.len()` of a shard. Bound to its shard
-/// file by that file's SHA-256.
-#[derive(Clone, Debug, PartialEq, Eq, Encode, Decode)]
+/// A chunk's metadata that only a reader sees (a result card, a section, `[DOCUMENT N]`
+/// context, `chsr eval`'s labels): no gate, ranking or relaxation step reads it, so a shard with
+/// text parts leaves it to them (format v10), with the text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ChunkDisplay {
+    /// [`ChunkRecord::chapter_title`].
+    pub chapter_title: Option<String>,
+    /// [`ChunkRecord::section_title`].
+    pub section_title: Option<String>,
+    /// [`ChunkRecord::subsection`].
+    pub subsection: Option<String>,
+    /// [`ChunkRecord::exercise_group`].
+    pub exercise_group: Option<String>,
+    /// [`ChunkRecord::exercise_number`].
+    pub exercise_number: Option<String>,
+    /// [`ChunkRecord::session`].
+    pub session: Option<String>,
+    /// [`ChunkRecord::centre`].
+    pub centre: Option<String>,
+    /// [`ChunkRecord::path`].
+    pub path: Option<String>,
+    /// [`ChunkRecord::url`].
+    pub url: Option<String>,
+    /// [`ChunkRecord::title`].
+    pub title: Option<String>,
+}
+
+/// The display-only fields, in their order on disk; generates [`ChunkDisplay::field`] and
+/// `field_mut` (by position, for the column reader's loop) and [`ChunkRecord::take_display`] /
+/// [`ChunkRecord::put_display`].
+macro_rules! display_fields {
+    ($($k:literal $f:ident),*) => {
+        impl ChunkDisplay {
+            /// Number of display-only fields.
+            pub const FIELDS: usize = [$($k),*].len();
+
+            /// The field at position `k` (`k < FIELDS`, in declaration order).
+            pub fn field(&self, k: usize) -> &Option<String> {
+                match k {
+                    $($k => &self.$f,)*
+                    _ => unreachable!("a display field past FIELDS"),
+                }
+            }
+
+            /// The field at position `k`, to set.
+            pub fn field_mut(&mut self, k: usize) -> &mut Option<String> {
+                match k {
+                    $($k => &mut self.$f,)*
+                    _ => unreachable!("a display field past FIELDS"),
+                }
+            }
+        }
+
+        impl ChunkRecord {
+            /// Takes the chunk's display text and display-only metadata out of the record (the
+            /// builder's text parts carry them), leaving the text empty and those fields `None`.
+            pub fn take_display(&mut self) -> (String, ChunkDisplay) {
+                let d = ChunkDisplay { $($f: self.$f.take()),* };
+                (std::mem::take(&mut self.text), d)
+            }
+
+            /// Gives the record back its display text and metadata (a text part loaded).
+            pub fn put_display(&mut self, text: String, d: ChunkDisplay) {
+                self.text = text;
+                $(self.$f = d.$f;)*
+            }
+        }
+    };
+}
+display_fields!(
+    0 chapter_title,
+    1 section_title,
+    2 subsection,
+    3 exercise_group,
+    4 exercise_number,
+    5 session,
+    6 centre,
+    7 path,
+    8 url,
+    9 title
+);
+
+/// The display text and display-only metadata of chunks `first .. first + texts.len()` of a
+/// shard. Bound to its shard file by that file's SHA-256.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TextPart {
     /// Subject of the shard.
     pub subject: String,
@@ -49,7 +141,47 @@ pub struct TextPart {
     pub first: u32,
     /// The chunks' display text, in shard order.
     pub texts: Vec<String>,
+    /// The chunks' display-only metadata, in shard order (one per text), stored by column as a
+    /// shard stores its metadata.
+    pub display: Vec<ChunkDisplay>,
 }
+
+impl Encode for TextPart {
+    fn encode<E: Encoder>(&self, encoder: &mut E) -> Result<(), EncodeError> {
+        self.subject.encode(encoder)?;
+        self.level.encode(encoder)?;
+        self.shard_sha256.encode(encoder)?;
+        self.first.encode(encoder)?;
+        self.texts.encode(encoder)?;
+        encode_display(&self.display, encoder)
+    }
+}
+
+impl<C> Decode<C> for TextPart {
+    fn decode<D: Decoder<Context = C>>(decoder: &mut D) -> Result<Self, DecodeError> {
+        let subject = Decode::decode(decoder)?;
+        let level = Decode::decode(decoder)?;
+        let shard_sha256 = Decode::decode(decoder)?;
+        let first = Decode::decode(decoder)?;
+        let texts: Vec<String> = Decode::decode(decoder)?;
+        let display = decode_display(decoder)?;
+        if display.len() != texts.len() {
+            return Err(DecodeError::Other(
+                "a text part's display metadata and texts differ in length",
+            ));
+        }
+        Ok(TextPart {
+            subject,
+            level,
+            shard_sha256,
+            first,
+            texts,
+            display,
+        })
+    }
+}
+
+bincode::impl_borrow_decode!(TextPart);
 
 /// The text-part file kind: [`TEXT_MAGIC`], [`FORMAT_VERSION`], at most [`MAX_PAYLOAD`].
 const TEXT_FRAME: FrameKind = FrameKind {
@@ -121,9 +253,32 @@ mod tests {
             shard_sha256: "ab".repeat(32),
             first: 12,
             texts: vec!["Newton's first law".into(), "Inertia".into()],
+            display: vec![
+                ChunkDisplay {
+                    chapter_title: Some("Motion".into()),
+                    section_title: Some("Newton's laws".into()),
+                    url: Some("motion/newton/#first-law".into()),
+                    ..ChunkDisplay::default()
+                },
+                ChunkDisplay {
+                    chapter_title: Some("Motion".into()),
+                    session: Some("June".into()),
+                    title: Some("Forces".into()),
+                    ..ChunkDisplay::default()
+                },
+            ],
         };
         let bytes = encode_text_part(&part);
         assert_eq!(decode_text_part(&bytes, true).unwrap(), part);
+        // A payload whose display columns do not match its texts is refused.
+        let short = TextPart {
+            display: part.display[..1].to_vec(),
+            ..part.clone()
+        };
+        assert!(matches!(
+            decode_text_part(&encode_text_part(&short), true),
+            Err(FormatError::Decode(_))
+        ));
         let mut bad = bytes.clone();
         *bad.last_mut().unwrap() ^= 1;
         assert_eq!(
@@ -133,5 +288,41 @@ mod tests {
         let mut shard = bytes;
         shard[..8].copy_from_slice(crate::format::MAGIC);
         assert_eq!(decode_text_part(&shard, true), Err(FormatError::Magic));
+    }
+
+    #[test]
+    fn a_record_gives_its_display_fields_and_takes_them_back() {
+        let mut r = ChunkRecord {
+            id: "p:1".into(),
+            text: "Inertia".into(),
+            doc_type: "textbook_section".into(),
+            chapter: Some("4".into()),
+            chapter_title: Some("Motion".into()),
+            section_title: Some("Newton's laws".into()),
+            subsection: Some("First law".into()),
+            exercise_group: Some("problems".into()),
+            exercise_number: Some("2".into()),
+            session: Some("June".into()),
+            centre: Some("Yaounde".into()),
+            label: Some("Table 4.1".into()),
+            path: Some("motion.md".into()),
+            url: Some("motion/#first".into()),
+            title: Some("Forces".into()),
+            ..ChunkRecord::default()
+        };
+        let whole = r.clone();
+        let (text, d) = r.take_display();
+        assert_eq!(text, "Inertia");
+        // What a search reads stays; what only a reader sees leaves.
+        let kept = ChunkRecord {
+            id: "p:1".into(),
+            doc_type: "textbook_section".into(),
+            chapter: Some("4".into()),
+            label: Some("Table 4.1".into()),
+            ..ChunkRecord::default()
+        };
+        assert_eq!(r, kept);
+        r.put_display(text, d);
+        assert_eq!(r, whole);
     }
 }

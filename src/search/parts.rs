@@ -572,8 +572,9 @@ fn attach_list(
 
 impl Library {
     /// Verifies (against the SHA-256 in its shard's part list), decodes and attaches the text
-    /// part `file` of a loaded shard: its chunks get their display text. Loading a part again
-    /// is a no-op. The shard and its part list come first.
+    /// part `file` of a loaded shard: its chunks get their display text and display-only
+    /// metadata ([`crate::format::ChunkDisplay`]). Loading a part again is a no-op. The shard
+    /// and its part list come first.
     pub fn load_text(&mut self, file: &str, bytes: &[u8]) -> Result<(), LoadError> {
         self.load_text_with_digest(file, bytes, &sha256_hex(bytes))
     }
@@ -625,8 +626,8 @@ impl Library {
             });
         }
         let chunks = &mut shard.payload.chunks[t.first as usize..][..t.chunks as usize];
-        for (c, text) in chunks.iter_mut().zip(part.texts) {
-            c.text = text;
+        for ((c, text), d) in chunks.iter_mut().zip(part.texts).zip(part.display) {
+            c.put_display(text, d);
         }
         shard.text_loaded[p] = true;
         Ok(())
