@@ -10,8 +10,8 @@
 //! Since format v10 a part also carries the chunks' display-only metadata ([`ChunkDisplay`]:
 //! titles, subsection, page URL, exam session…), which no gate, ranking or relaxation step reads:
 //! a result card shows it with the text, so it travels with the text. A shard then keeps only
-//! what a search reads (measured on the demo, brotli: chemistry's shard 20.7 → 12.9 kB, physics
-//! college 36.0 → 22.6 kB; `docs/performance.md`, session 27).
+//! what a search reads (measured on the demo, brotli: chemistry's shard 20.7 → 14.5 kB, physics
+//! college 36.0 → 25.5 kB; `docs/performance.md`, session 27).
 //!
 //! The parts are named, with their digests, in the shard's part list ([`super::PartList`]).
 
