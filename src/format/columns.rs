@@ -148,7 +148,7 @@ pub(super) fn decode_display<C, D: Decoder<Context = C>>(
 ) -> Result<Vec<ChunkDisplay>, DecodeError> {
     let n = usize_len(decoder)?;
     decoder.claim_container_read::<ChunkDisplay>(n)?;
-    let mut display = vec![ChunkDisplay::default(); n];
+    let mut display: Vec<ChunkDisplay> = (0..n).map(|_| ChunkDisplay::default()).collect();
     for k in 0..ChunkDisplay::FIELDS {
         let column: Vec<Option<String>> = decode_dict(n, decoder)?;
         for (d, v) in display.iter_mut().zip(column) {
