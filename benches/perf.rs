@@ -34,6 +34,8 @@ use chsr::analysis::{is_stopword, Lang};
 use chsr::build::index_text;
 use chsr::dense::DenseShard;
 use chsr::format::{decode_dense_part, sha256_hex, ChunkRecord, ShardPayload, HEADER_LEN};
+use chsr::gate::Gating;
+use chsr::scope::Scope;
 use chsr::search::{Library, ModelEmbedder, QueryEmbedder};
 use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
@@ -104,20 +106,13 @@ fn err<E: std::fmt::Display>(ctx: impl std::fmt::Display) -> impl FnOnce(E) -> S
     move |e| format!("{ctx}: {e}")
 }
 
+/// Every file of the shard folder `dir` loaded: shards, dense parts, part lists, postings and
+/// text parts (the export for the peer engine indexes each chunk's text, and the snippets need
+/// it: a shard alone has neither since its text moved to text parts).
 fn open_all(dir: &Path) -> Result<Library, String> {
     let mut lib = Library::open_dir(dir).map_err(|e| e.to_string())?;
-    for entry in lib.manifest().shards.clone() {
-        let path = dir.join(&entry.file);
-        let bytes = std::fs::read(&path).map_err(err(path.display()))?;
-        lib.load_shard(&entry.file, &bytes)
-            .map_err(|e| e.to_string())?;
-    }
-    for part in lib.dense_needed() {
-        let path = dir.join(&part.file);
-        let bytes = std::fs::read(&path).map_err(err(path.display()))?;
-        lib.load_dense(&part.file, &bytes)
-            .map_err(|e| e.to_string())?;
-    }
+    lib.load_needed_from_dir(dir, &Scope::new(), Gating::Ungated)
+        .map_err(|e| e.to_string())?;
     Ok(lib)
 }
 
@@ -206,6 +201,13 @@ fn export(o: &Opts) -> Result<(), String> {
             let v = v.ok_or("a chunk has no vector")?;
             if v.q.len() != dims {
                 return Err("vector dimensions differ from the manifest's".into());
+            }
+            if c.text.is_empty() {
+                // The peer would index titles only (as it did from session 8 to 27).
+                return Err(format!(
+                    "chunk {} has no text: its text part is not loaded",
+                    c.id
+                ));
             }
             docs.push(doc_json(c));
             vectors.extend_from_slice(&v.scale.to_le_bytes());
