@@ -292,26 +292,6 @@ impl SearchOptions {
             serde_json::Value::Object(m) => m,
             _ => return Err(SearchError::Option("options must be an object".into())),
         };
-        let uint = |v: &serde_json::Value, name: &str, lo: u64, hi: u64| {
-            v.as_u64()
-                .filter(|n| (lo..=hi).contains(n))
-                .map(|n| n as usize)
-                .ok_or_else(|| {
-                    SearchError::Option(format!("{name} must be an integer from {lo} to {hi}"))
-                })
-        };
-        // A number in [lo, hi] (integer bounds: the messages print them as written).
-        let number = |v: &serde_json::Value, name: &str, lo: u32, hi: u32| {
-            v.as_f64()
-                .filter(|x| (lo as f64..=hi as f64).contains(x))
-                .ok_or_else(|| {
-                    SearchError::Option(format!("{name} must be a number from {lo} to {hi}"))
-                })
-        };
-        let boolean = |v: &serde_json::Value, name: &str| {
-            v.as_bool()
-                .ok_or_else(|| SearchError::Option(format!("{name} must be true or false")))
-        };
         if let Some(v) = obj.get("variant") {
             let name = v.as_str().unwrap_or("");
             let var = Variant::parse(name).ok_or_else(|| {
@@ -325,37 +305,33 @@ impl SearchOptions {
         for (key, v) in obj {
             match key.as_str() {
                 "variant" => {}
-                "k" => o.k = uint(v, "k", 1, MAX_K as u64)?,
-                "dense" => o.stages.dense = boolean(v, "dense")?,
                 "gating" => {
                     o.stages.gating = v.as_str().and_then(Gating::parse).ok_or_else(|| {
-                        SearchError::Option("gating must be \"gated\", \"ungated\" or \"post_filtered\"".into())
+                        SearchError::Option(
+                            "gating must be \"gated\", \"ungated\" or \"post_filtered\"".into(),
+                        )
                     })?
                 }
-                "rrf_k" => o.rrf_k = number(v, "rrf_k", 0, 1000)?,
-                "window" => o.window = uint(v, "window", 1, 1000)?,
-                "snippet_chars" => o.snippet_chars = uint(v, "snippet_chars", 16, 4000)?,
-                "k_min" => o.k_min = uint(v, "k_min", 0, MAX_K as u64)?,
                 "trigger" => {
                     o.trigger = v.as_str().and_then(Trigger::parse).ok_or_else(|| {
                         SearchError::Option("trigger must be \"paper\" or \"evidence\"".into())
                     })?
                 }
-                "widen_ratio" => o.widen_ratio = number(v, "widen_ratio", 0, 1000)?,
-                "mix_ratio" => o.mix_ratio = number(v, "mix_ratio", 0, 1000)?,
-                "level_ratio" => o.level_ratio = number(v, "level_ratio", 0, 1000)?,
-                "allow_fallback" => o.allow_fallback = boolean(v, "allow_fallback")?,
-                "expand_chars" => o.expand_chars = uint(v, "expand_chars", 0, 100_000)?,
-                "text" => o.text = boolean(v, "text")?,
                 "query_vector" => {
                     let arr = v
                         .as_array()
                         .filter(|a| !a.is_empty() && a.len() <= 4096)
-                        .ok_or_else(|| SearchError::Option("query_vector must be an array of 1 to 4096 numbers".into()))?;
+                        .ok_or_else(|| {
+                            SearchError::Option(
+                                "query_vector must be an array of 1 to 4096 numbers".into(),
+                            )
+                        })?;
                     let mut q = Vec::with_capacity(arr.len());
                     for x in arr {
                         q.push(x.as_f64().filter(|f| f.is_finite()).ok_or_else(|| {
-                            SearchError::Option("query_vector components must be finite numbers".into())
+                            SearchError::Option(
+                                "query_vector components must be finite numbers".into(),
+                            )
                         })? as f32);
                     }
                     o.query_vector = Some(q);
@@ -363,23 +339,13 @@ impl SearchOptions {
                 "vector_model" => {
                     o.vector_model = Some(
                         v.as_str()
-                            .ok_or_else(|| SearchError::Option("vector_model must be a string".into()))?
+                            .ok_or_else(|| {
+                                SearchError::Option("vector_model must be a string".into())
+                            })?
                             .to_string(),
                     )
                 }
-                "dense_weight" => o.dense_weight = number(v, "dense_weight", 0, 10)?,
-                "section_weight" => o.section_weight = number(v, "section_weight", 0, 1)?,
-                "section_doc" => o.section_doc = number(v, "section_doc", 0, 1)?,
-                "section_idf" => o.section_idf = number(v, "section_idf", 0, 1)?,
-                "exact_max" => o.dense.exact_max = uint(v, "exact_max", 0, u32::MAX as u64)?,
-                "exact_fraction" => o.dense.exact_fraction = number(v, "exact_fraction", 0, 1)?,
-                other => {
-                    return Err(SearchError::Option(format!(
-                        "unknown option {other:?}; valid: k, variant, dense, gating, rrf_k, window, snippet_chars, trigger, k_min, \
-                         widen_ratio, mix_ratio, level_ratio, allow_fallback, expand_chars, text, dense_weight, section_weight, section_idf, section_doc, exact_max, exact_fraction, \
-                         query_vector, vector_model"
-                    )))
-                }
+                other => o.set_scalar(other, v)?,
             }
         }
         // A caller who brings a query vector asks for the dense path (unless it says otherwise).
@@ -387,6 +353,65 @@ impl SearchOptions {
             o.stages.dense = true;
         }
         Ok(o)
+    }
+
+    /// Sets the integer, number or boolean option `key` from `v`, checked against its range;
+    /// an unknown key is an error listing the valid ones. One table of the options and their
+    /// bounds (rather than a check written out per option), so the browser's module reads them
+    /// with one copy of each check and message.
+    fn set_scalar(&mut self, key: &str, v: &serde_json::Value) -> Result<(), SearchError> {
+        /// Where an option goes and what it accepts (integer and number bounds inclusive).
+        enum Slot<'a> {
+            Uint(&'a mut usize, u64, u64),
+            Number(&'a mut f64, u32, u32),
+            Bool(&'a mut bool),
+        }
+        let slot = match key {
+            "k" => Slot::Uint(&mut self.k, 1, MAX_K as u64),
+            "dense" => Slot::Bool(&mut self.stages.dense),
+            "rrf_k" => Slot::Number(&mut self.rrf_k, 0, 1000),
+            "window" => Slot::Uint(&mut self.window, 1, 1000),
+            "snippet_chars" => Slot::Uint(&mut self.snippet_chars, 16, 4000),
+            "k_min" => Slot::Uint(&mut self.k_min, 0, MAX_K as u64),
+            "widen_ratio" => Slot::Number(&mut self.widen_ratio, 0, 1000),
+            "mix_ratio" => Slot::Number(&mut self.mix_ratio, 0, 1000),
+            "level_ratio" => Slot::Number(&mut self.level_ratio, 0, 1000),
+            "allow_fallback" => Slot::Bool(&mut self.allow_fallback),
+            "expand_chars" => Slot::Uint(&mut self.expand_chars, 0, 100_000),
+            "text" => Slot::Bool(&mut self.text),
+            "dense_weight" => Slot::Number(&mut self.dense_weight, 0, 10),
+            "section_weight" => Slot::Number(&mut self.section_weight, 0, 1),
+            "section_doc" => Slot::Number(&mut self.section_doc, 0, 1),
+            "section_idf" => Slot::Number(&mut self.section_idf, 0, 1),
+            "exact_max" => Slot::Uint(&mut self.dense.exact_max, 0, u32::MAX as u64),
+            "exact_fraction" => Slot::Number(&mut self.dense.exact_fraction, 0, 1),
+            other => {
+                return Err(SearchError::Option(format!(
+                    "unknown option {other:?}; valid: k, variant, dense, gating, rrf_k, window, snippet_chars, trigger, k_min, \
+                     widen_ratio, mix_ratio, level_ratio, allow_fallback, expand_chars, text, dense_weight, section_weight, section_idf, section_doc, exact_max, exact_fraction, \
+                     query_vector, vector_model"
+                )))
+            }
+        };
+        let bad = |what: String| SearchError::Option(format!("{key} must be {what}"));
+        match slot {
+            Slot::Uint(to, lo, hi) => {
+                *to = v
+                    .as_u64()
+                    .filter(|n| (lo..=hi).contains(n))
+                    .ok_or_else(|| bad(format!("an integer from {lo} to {hi}")))?
+                    as usize
+            }
+            // Integer bounds: the message prints them as written.
+            Slot::Number(to, lo, hi) => {
+                *to = v
+                    .as_f64()
+                    .filter(|x| (lo as f64..=hi as f64).contains(x))
+                    .ok_or_else(|| bad(format!("a number from {lo} to {hi}")))?
+            }
+            Slot::Bool(to) => *to = v.as_bool().ok_or_else(|| bad("true or false".into()))?,
+        }
+        Ok(())
     }
 
     /// Checks a caller's query vector against the manifest's corpus vectors (dimensions, model).
@@ -454,6 +479,54 @@ impl Default for SearchOptions {
             answers_coverage: DEFAULT_ANSWERS_COVERAGE,
             query_vector: None,
             vector_model: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn message(v: serde_json::Value) -> String {
+        SearchOptions::from_json(&v).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn options_are_read_within_their_bounds_and_a_bad_one_is_named() {
+        let o = SearchOptions::from_json(&json!({
+            "variant": "D", "k": 5, "dense": false, "section_weight": 0.5, "exact_max": 10,
+            "allow_fallback": true, "snippet_chars": 16, "rrf_k": 1000,
+        }))
+        .unwrap();
+        assert_eq!((o.variant, o.k, o.stages.dense), (Variant::D, 5, false));
+        assert_eq!((o.section_weight, o.dense.exact_max), (0.5, 10));
+        assert_eq!(
+            (o.allow_fallback, o.snippet_chars, o.rrf_k),
+            (true, 16, 1000.0)
+        );
+        for (bad, says) in [
+            (json!({"k": 0}), "k must be an integer from 1 to 200"),
+            (json!({"k": 2.5}), "k must be an integer from 1 to 200"),
+            (
+                json!({"snippet_chars": 15}),
+                "snippet_chars must be an integer from 16 to 4000",
+            ),
+            (
+                json!({"rrf_k": -1}),
+                "rrf_k must be a number from 0 to 1000",
+            ),
+            (
+                json!({"section_idf": "1"}),
+                "section_idf must be a number from 0 to 1",
+            ),
+            (json!({"dense": 1}), "dense must be true or false"),
+            (json!({"gating": "open"}), "gating must be \"gated\""),
+            (json!({"kk": 1}), "unknown option \"kk\"; valid: k, variant"),
+            (json!({"variant": "G"}), "unknown variant \"G\""),
+        ] {
+            let m = message(bad.clone());
+            assert!(m.contains(says), "{bad}: {m}");
         }
     }
 }
