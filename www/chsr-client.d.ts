@@ -300,15 +300,15 @@ export interface PartListEntry extends PartEntry {
   postings_bytes: number;
 }
 
-/** A part-list file (`*.chsrl`, JSON): the shard's text parts in chunk order and postings parts in term order, bound to the shard by its SHA-256. */
+/** A part-list file (`*.chsrl`, JSON): the shard's text parts in chunk order and postings parts in term order, bound to the shard by its SHA-256. Each entry gives its count of chunks or terms, not its `first` (the sum of the counts before it; the engine's entries have it). */
 export interface PartList {
   format: 'chsr-part-list';
   format_version: number;
   subject: string;
   level: string;
   shard_sha256: string;
-  text: TextEntry[];
-  postings: PostingsEntry[];
+  text: Omit<TextEntry, 'first'>[];
+  postings: Omit<PostingsEntry, 'first'>[];
 }
 
 /** A postings part of a shard (`*.chsri`): the postings of terms `first … first + terms − 1` (the shard's dictionary order). */

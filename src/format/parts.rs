@@ -220,8 +220,10 @@ pub const PART_LIST_FORMAT: &str = "chsr-part-list";
 
 /// A shard's parts: its text parts in chunk order and its postings parts in term order (file
 /// names, digests, sizes, what each holds). Bound to its shard file by that file's SHA-256;
-/// JSON, so that JavaScript (a service worker, an offline check) can read it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// JSON, so that JavaScript (a service worker, an offline check) can read it. The file gives
+/// each part's count of chunks or terms, not its first one (format v10: the sum of the counts
+/// before it), which [`decode_part_list`] fills in.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PartList {
     /// Always [`PART_LIST_FORMAT`].
     pub format: String,
@@ -239,11 +241,83 @@ pub struct PartList {
     pub postings: Vec<PostingsEntry>,
 }
 
-/// Encodes a part list into a complete file (compact JSON and a newline).
+/// Encodes a part list into a complete file (compact JSON and a newline): each entry without
+/// its `first` chunk or term, which must be the sum of the counts before it (the builder's
+/// lists are; a reader derives it).
 pub fn encode_part_list(list: &PartList) -> Vec<u8> {
-    let mut v = serde_json::to_vec(list).expect("a part list serialises");
+    /// A text part as the file lists it.
+    #[derive(Serialize)]
+    struct Text<'a> {
+        file: &'a str,
+        sha256: &'a str,
+        bytes: u64,
+        chunks: u32,
+    }
+    /// A postings part as the file lists it.
+    #[derive(Serialize)]
+    struct Postings<'a> {
+        file: &'a str,
+        sha256: &'a str,
+        bytes: u64,
+        terms: u32,
+        first_term: &'a str,
+    }
+    /// The file.
+    #[derive(Serialize)]
+    struct File<'a> {
+        format: &'a str,
+        format_version: u32,
+        subject: &'a str,
+        level: &'a str,
+        shard_sha256: &'a str,
+        text: Vec<Text<'a>>,
+        postings: Vec<Postings<'a>>,
+    }
+    fn consecutive(mut parts: impl Iterator<Item = (u32, u32)>) -> bool {
+        parts
+            .try_fold(0u32, |at, (first, n)| (first == at).then(|| at + n))
+            .is_some()
+    }
+    assert!(
+        consecutive(list.text.iter().map(|t| (t.first, t.chunks)))
+            && consecutive(list.postings.iter().map(|t| (t.first, t.terms))),
+        "a part list's parts follow each other from the first chunk and term"
+    );
+    let file = File {
+        format: &list.format,
+        format_version: list.format_version,
+        subject: &list.subject,
+        level: &list.level,
+        shard_sha256: &list.shard_sha256,
+        text: (list.text.iter())
+            .map(|t| Text {
+                file: &t.file,
+                sha256: &t.sha256,
+                bytes: t.bytes,
+                chunks: t.chunks,
+            })
+            .collect(),
+        postings: (list.postings.iter())
+            .map(|t| Postings {
+                file: &t.file,
+                sha256: &t.sha256,
+                bytes: t.bytes,
+                terms: t.terms,
+                first_term: &t.first_term,
+            })
+            .collect(),
+    };
+    let mut v = serde_json::to_vec(&file).expect("a part list serialises");
     v.push(b'\n');
     v
+}
+
+/// The first chunk or term of the next part: `at + n`, or an error naming the field whose
+/// counts run past `u32` (a hostile list).
+fn after(at: u32, n: u32, field: &str) -> Result<u32, FormatError> {
+    at.checked_add(n).ok_or_else(|| {
+        FormatError::PartList(format!("field `{field}`: the parts' counts run past 2^32"))
+    })
 }
 
 /// Decodes a part-list file and checks its format and version; its digest is checked by the
@@ -254,6 +328,8 @@ pub fn decode_part_list(bytes: &[u8]) -> Result<PartList, FormatError> {
     let v = fields::parse(text, FormatError::PartList)?;
     let l = Fields::root(&v, FormatError::PartList)?;
     let format = l.header(PART_LIST_FORMAT)?;
+    // Each part's first chunk or term: the sum of the counts before it (format v10).
+    let (mut next_chunk, mut next_term) = (0u32, 0u32);
     Ok(PartList {
         format,
         format_version: FORMAT_VERSION,
@@ -261,21 +337,25 @@ pub fn decode_part_list(bytes: &[u8]) -> Result<PartList, FormatError> {
         level: l.string("level")?,
         shard_sha256: l.string("shard_sha256")?,
         text: l.objects("text", |p| {
+            let (first, chunks) = (next_chunk, p.u32("chunks")?);
+            next_chunk = after(first, chunks, "text")?;
             Ok(TextEntry {
                 file: p.file("file")?,
                 sha256: p.hex("sha256", PART_DIGEST_HEX)?,
                 bytes: p.u64("bytes")?,
-                first: p.u32("first")?,
-                chunks: p.u32("chunks")?,
+                first,
+                chunks,
             })
         })?,
         postings: l.objects("postings", |p| {
+            let (first, terms) = (next_term, p.u32("terms")?);
+            next_term = after(first, terms, "postings")?;
             Ok(PostingsEntry {
                 file: p.file("file")?,
                 sha256: p.hex("sha256", PART_DIGEST_HEX)?,
                 bytes: p.u64("bytes")?,
-                first: p.u32("first")?,
-                terms: p.u32("terms")?,
+                first,
+                terms,
                 first_term: p.string("first_term")?,
             })
         })?,
@@ -406,5 +486,36 @@ mod tests {
             decode_part_list(b"{\"format\": \"chsr-part-list\"}"),
             Err(FormatError::PartList(_))
         ));
+    }
+
+    #[test]
+    fn a_part_list_gives_counts_and_its_reader_derives_each_parts_first() {
+        let entry = |chunks: u32| {
+            format!(
+                r#"{{"file": "p.0123456789abcdef.chsrx", "sha256": "{}", "bytes": 10, "chunks": {chunks}}}"#,
+                "cd".repeat(16)
+            )
+        };
+        let file = |text: &[u32]| {
+            let text: Vec<String> = text.iter().map(|&n| entry(n)).collect();
+            format!(
+                r#"{{"format": "chsr-part-list", "format_version": {FORMAT_VERSION}, "subject": "s",
+                    "level": "l", "shard_sha256": "{}", "text": [{}], "postings": []}}"#,
+                "ab".repeat(32),
+                text.join(",")
+            )
+        };
+        let list = decode_part_list(file(&[7, 5, 9]).as_bytes()).unwrap();
+        let firsts: Vec<(u32, u32)> = list.text.iter().map(|t| (t.first, t.chunks)).collect();
+        assert_eq!(firsts, [(0, 7), (7, 5), (12, 9)]);
+        // The file the builder writes has no `first` to disagree with the counts.
+        assert!(!String::from_utf8(encode_part_list(&list))
+            .unwrap()
+            .contains("\"first\""));
+        // Counts that run past 2^32 chunks are refused, not wrapped around.
+        match decode_part_list(file(&[u32::MAX, 2]).as_bytes()) {
+            Err(FormatError::PartList(m)) => assert!(m.contains("`text`"), "{m}"),
+            other => panic!("accepted: {other:?}"),
+        }
     }
 }
