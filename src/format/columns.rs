@@ -26,12 +26,20 @@ use bincode::{Decode, Encode};
 /// `@front_some` one (an optional string: whether each record has one, then those front-coded;
 /// the ids a solution answers, `cp2e:2.3:exercise:4`). The records are rebuilt with a struct
 /// literal of the named fields: a field added to the struct and not here does not compile (it
-/// would be silently dropped otherwise).
+/// would be silently dropped otherwise). A `@none` field (an optional string) is not written at
+/// all and reads back `None`; a record that has one is refused, not silently cut.
 macro_rules! by_column {
     ($encode:ident, $decode:ident, $ty:ident {
-        $(@front $ff:ident;)? $(@front_some $fo:ident;)? $(@plain $fp:ident;)* $($f:ident),* $(,)?
+        $(@front $ff:ident;)? $(@front_some $fo:ident;)? $(@plain $fp:ident;)* $(@none $fz:ident;)*
+        $($f:ident),* $(,)?
     }) => {
         fn $encode<E: Encoder>(records: &[$ty], encoder: &mut E) -> Result<(), EncodeError> {
+            if records.iter().any(|r| false $(|| r.$fz.is_some())*) {
+                return Err(EncodeError::Other(
+                    "a record holds a field its columns leave out (a chunk's display-only \
+                     metadata goes to its text part: ChunkRecord::take_display)",
+                ));
+            }
             (records.len() as u64).encode(encoder)?;
             $( encode_front(records.iter().map(|r| r.$ff.as_str()), encoder)?; )?
             $(
@@ -85,6 +93,7 @@ macro_rules! by_column {
                     $($ff: $ff.next().expect("n values per column"),)?
                     $($fo: $fo.next().expect("n values per column"),)?
                     $($fp: $fp.next().expect("n values per column"),)*
+                    $($fz: None,)*
                     $($f: $f.next().expect("n values per column")),*
                 });
             }
@@ -100,30 +109,31 @@ by_column!(
         @front id;
         @front_some answers;
         @plain text;
+        // The display-only metadata travels in the text parts (format v10, `ChunkDisplay`).
+        @none chapter_title;
+        @none section_title;
+        @none subsection;
+        @none exercise_group;
+        @none exercise_number;
+        @none session;
+        @none centre;
+        @none path;
+        @none url;
+        @none title;
         subject,
         level,
         lang,
         doc_type,
         source,
         chapter,
-        chapter_title,
         section,
-        section_title,
-        subsection,
         section_key,
         topic,
         year,
         exam,
         paper,
         question_number,
-        exercise_group,
-        exercise_number,
-        session,
-        centre,
         label,
-        path,
-        url,
-        title,
     }
 );
 
@@ -403,9 +413,18 @@ mod tests {
     use super::*;
     use crate::format::{BuildParams, LexicalIndex};
 
-    /// A record whose every field holds its own value: a field written or read in the wrong
-    /// column, or not at all, cannot round-trip.
+    /// A record whose every field a shard keeps holds its own value: a field written or read
+    /// in the wrong column, or not at all, cannot round-trip. Its display-only metadata is in
+    /// its text part ([`with_display`] has it too).
     fn record(i: usize) -> ChunkRecord {
+        let mut r = with_display(i);
+        let (text, _) = r.take_display();
+        r.text = text;
+        r
+    }
+
+    /// [`record`] with its display-only metadata, as the builder reads it from a corpus.
+    fn with_display(i: usize) -> ChunkRecord {
         let v = |f: &str| Some(format!("{f}-{i}"));
         ChunkRecord {
             id: format!("id-{i}"),
@@ -485,6 +504,11 @@ mod tests {
         for cut in [1, bytes.len() / 3, bytes.len() - 1] {
             assert!(bincode::decode_from_slice::<ShardPayload, _>(&bytes[..cut], c).is_err());
         }
+        // A chunk that still holds display-only metadata is refused, not written without it.
+        let mut kept = payload.clone();
+        kept.chunks[1] = with_display(1);
+        let refused = bincode::encode_to_vec(&kept, c).unwrap_err().to_string();
+        assert!(refused.contains("take_display"), "{refused}");
     }
 
     #[test]
