@@ -61,7 +61,7 @@ pub const MAGIC: &[u8; 8] = b"CHSRSHRD";
 /// without offsets; 8: a part list gives each part's digest as [`PART_DIGEST_HEX`] hex digits,
 /// and a shard's chunk ids are front-coded; 9: the other metadata columns as a table of their
 /// distinct values and an index per chunk; 10: the display-only metadata in the text parts,
-/// [`ChunkDisplay`]).
+/// [`ChunkDisplay`], and no column for what the text parts hold).
 pub const FORMAT_VERSION: u32 = 10;
 /// Name of the manifest format, stored in `manifest.json`.
 pub const MANIFEST_FORMAT: &str = "chsr-manifest";

@@ -26,18 +26,25 @@ use bincode::{Decode, Encode};
 /// `@front_some` one (an optional string: whether each record has one, then those front-coded;
 /// the ids a solution answers, `cp2e:2.3:exercise:4`). The records are rebuilt with a struct
 /// literal of the named fields: a field added to the struct and not here does not compile (it
-/// would be silently dropped otherwise). A `@none` field (an optional string) is not written at
-/// all and reads back `None`; a record that has one is refused, not silently cut.
+/// would be silently dropped otherwise). An `@elsewhere` field (one the shard leaves to another
+/// file: a chunk's display text and display-only metadata, in its text part) is not written at
+/// all and reads back as its default (empty, `None`); a record that holds one is refused, not
+/// silently cut.
+/// Whether `v` is its type's default (an `@elsewhere` field a record may not hold).
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+
 macro_rules! by_column {
     ($encode:ident, $decode:ident, $ty:ident {
-        $(@front $ff:ident;)? $(@front_some $fo:ident;)? $(@plain $fp:ident;)* $(@none $fz:ident;)*
+        $(@front $ff:ident;)? $(@front_some $fo:ident;)? $(@elsewhere $fz:ident;)*
         $($f:ident),* $(,)?
     }) => {
         fn $encode<E: Encoder>(records: &[$ty], encoder: &mut E) -> Result<(), EncodeError> {
-            if records.iter().any(|r| false $(|| r.$fz.is_some())*) {
+            if records.iter().any(|r| false $(|| !is_default(&r.$fz))*) {
                 return Err(EncodeError::Other(
-                    "a record holds a field its columns leave out (a chunk's display-only \
-                     metadata goes to its text part: ChunkRecord::take_display)",
+                    "a record holds a field its columns leave out (a chunk's display text and \
+                     display-only metadata go to its text part: ChunkRecord::take_display)",
                 ));
             }
             (records.len() as u64).encode(encoder)?;
@@ -46,7 +53,6 @@ macro_rules! by_column {
                 for r in records { u32::from(r.$fo.is_some()).encode(encoder)?; }
                 encode_front(records.iter().filter_map(|r| r.$fo.as_deref()), encoder)?;
             )?
-            $( for r in records { r.$fp.encode(encoder)?; } )*
             $( encode_dict(records.iter().map(|r| &r.$f), encoder)?; )*
             Ok(())
         }
@@ -77,23 +83,13 @@ macro_rules! by_column {
             )?
             // Each column into its own vector, then the records in one pass (27 passes over
             // the records themselves cost more than the decoding, measured).
-            $(
-                let mut $fp = {
-                    let mut column = Vec::with_capacity(n);
-                    for _ in 0..n {
-                        column.push(Decode::decode(decoder)?);
-                    }
-                    column.into_iter()
-                };
-            )*
             $( let mut $f = decode_dict(n, decoder)?.into_iter(); )*
             let mut records = Vec::with_capacity(n);
             for _ in 0..n {
                 records.push($ty {
                     $($ff: $ff.next().expect("n values per column"),)?
                     $($fo: $fo.next().expect("n values per column"),)?
-                    $($fp: $fp.next().expect("n values per column"),)*
-                    $($fz: None,)*
+                    $($fz: Default::default(),)*
                     $($f: $f.next().expect("n values per column")),*
                 });
             }
@@ -108,18 +104,19 @@ by_column!(
     ChunkRecord {
         @front id;
         @front_some answers;
-        @plain text;
-        // The display-only metadata travels in the text parts (format v10, `ChunkDisplay`).
-        @none chapter_title;
-        @none section_title;
-        @none subsection;
-        @none exercise_group;
-        @none exercise_number;
-        @none session;
-        @none centre;
-        @none path;
-        @none url;
-        @none title;
+        // The display text and display-only metadata travel in the text parts (format v10,
+        // `ChunkDisplay`).
+        @elsewhere text;
+        @elsewhere chapter_title;
+        @elsewhere section_title;
+        @elsewhere subsection;
+        @elsewhere exercise_group;
+        @elsewhere exercise_number;
+        @elsewhere session;
+        @elsewhere centre;
+        @elsewhere path;
+        @elsewhere url;
+        @elsewhere title;
         subject,
         level,
         lang,
@@ -414,16 +411,15 @@ mod tests {
     use crate::format::{BuildParams, LexicalIndex};
 
     /// A record whose every field a shard keeps holds its own value: a field written or read
-    /// in the wrong column, or not at all, cannot round-trip. Its display-only metadata is in
-    /// its text part ([`with_display`] has it too).
+    /// in the wrong column, or not at all, cannot round-trip. Its display text and display-only
+    /// metadata are in its text part ([`with_display`] has them too).
     fn record(i: usize) -> ChunkRecord {
         let mut r = with_display(i);
-        let (text, _) = r.take_display();
-        r.text = text;
+        r.take_display();
         r
     }
 
-    /// [`record`] with its display-only metadata, as the builder reads it from a corpus.
+    /// [`record`] with its display text and metadata, as the builder reads it from a corpus.
     fn with_display(i: usize) -> ChunkRecord {
         let v = |f: &str| Some(format!("{f}-{i}"));
         ChunkRecord {
