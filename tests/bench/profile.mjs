@@ -40,7 +40,7 @@ function selfTimes(profile) {
 }
 
 const server = await serve();
-const origin = `http://127.0.0.1:${server.address().port}`;
+const origin = server.origin;
 const browser = await launch();
 const page = await browser.newPage();
 const cdp = await page.context().newCDPSession(page);

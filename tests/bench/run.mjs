@@ -5,7 +5,10 @@
 //
 //   node tests/bench/run.mjs --export DIR [--repeat 3] [--limit N] [--out bench/perf/browser.json]
 //                            [--skip-demo] [--skip-orama] [--only demo,typing,throttled,first,cold,warm] [--demo-rounds N]
-//                            [--typing-queries N] [--ids FILE]
+//                            [--typing-queries N] [--ids FILE] [--h2]
+//
+// `--h2`: the pages and files served over HTTP/2 instead of HTTP/1.1 (tests/bench/lib.mjs), as
+// most static hosts serve them; `protocol` in the results says which.
 //
 // `--ids FILE`: each system's result ids for every query, one JSON line per system
 // ({name, queries, ids}), so that two builds (`--site`: another module, other shards) can be
@@ -18,7 +21,7 @@ import { writeFile, mkdir } from 'node:fs/promises';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve, sep, dirname, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { ROOT, serve, launch, signalFirstResult, firstResult } from './lib.mjs';
+import { ROOT, PROTOCOL, serve, launch, signalFirstResult, firstResult } from './lib.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -153,13 +156,14 @@ function loadInfo() {
 }
 
 const server = await serve();
-const origin = `http://127.0.0.1:${server.address().port}`;
+const origin = server.origin;
 const exportUrl = `/${relative(ROOT, EXPORT).split(sep).join('/')}`;
 const browser = await launch();
 results.chromium = browser.version();
+results.protocol = PROTOCOL;
 const queries = JSON.parse(readFileSync(join(EXPORT, 'queries.json'), 'utf8')).slice(0, LIMIT);
 const manifest = JSON.parse(readFileSync(join(SITE_DIR, 'shards/manifest.json'), 'utf8'));
-log(`chromium ${results.chromium}, ${queries.length} queries, repeat ${REPEAT}, load ${results.load}`);
+log(`chromium ${results.chromium}, served over ${PROTOCOL}, ${queries.length} queries, repeat ${REPEAT}, load ${results.load}`);
 
 // Sizes of what is published.
 {
@@ -564,7 +568,7 @@ server.close();
 // ------------------------------------------------------------------ report
 const out = [];
 const p = (s = '') => out.push(s);
-p(`chsr browser benchmark: Chromium ${results.chromium}, ${queries.length} queries, k=${K}, ${REPEAT} rounds (per-query median), cross-origin isolated: ${results.cross_origin_isolated}`);
+p(`chsr browser benchmark: Chromium ${results.chromium}, served over ${results.protocol || 'http/1.1'}, ${queries.length} queries, k=${K}, ${REPEAT} rounds (per-query median), cross-origin isolated: ${results.cross_origin_isolated}`);
 p(`load average before/after: ${results.load} / ${results.load_after}`);
 p();
 const sz = results.sizes;

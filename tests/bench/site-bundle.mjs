@@ -17,14 +17,14 @@
 // result (`link_html_to_first_ms`, the measure of the demo's `html_to_first_ms`), the bytes sent
 // before it (`link_served_bytes`), and the time throttled (`throttled_link_html_to_first_ms`).
 //
-//   node tests/bench/site-bundle.mjs --bundle DIR [--queries FILE] [--out FILE] [--rounds N]
+//   node tests/bench/site-bundle.mjs --bundle DIR [--queries FILE] [--out FILE] [--key sites] [--rounds N] [--h2]
 //
-// `--out FILE`: the results go into FILE's `sites` key (FILE is created if missing, its other keys
-// kept): scripts/bench-browser records them in bench/perf/browser.json.
-import { createServer } from 'node:http';
+// `--out FILE`: the results go into FILE's `sites` key (`--key NAME`: another key; FILE is created if missing, its other keys
+// kept): scripts/bench-browser records them in bench/perf/browser.json. `--h2`: served over
+// HTTP/2 (tests/bench/lib.mjs), each row's `protocol` says which.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ROOT, launch, signalFirstResult, firstResult } from './lib.mjs';
+import { ROOT, PROTOCOL, listen, launch, signalFirstResult, firstResult } from './lib.mjs';
 import { siteHandler } from '../../scripts/serve.mjs';
 
 const args = process.argv.slice(2);
@@ -39,15 +39,15 @@ if (!BUNDLE || !existsSync(join(BUNDLE, 'index.html'))) {
 }
 const QUERIES = opt('--queries', join(ROOT, 'tests/data/opencerb/dev/queries.jsonl'));
 const OUT = opt('--out', null);
+const KEY = opt('--key', 'sites');
 const ROUNDS = Number(opt('--rounds', '3'));
 const queries = readFileSync(QUERIES, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 const manifest = JSON.parse(readFileSync(join(BUNDLE, 'shards/manifest.json'), 'utf8'));
 
 const log = [];
 const handler = siteHandler(resolve(BUNDLE), { onSent: ({ path, bytes, t }) => log.push({ path, bytes, t }) });
-const server = createServer((req, res) => handler(req, res, new URL(req.url, 'http://localhost').pathname).catch((e) => res.writeHead(500).end(String(e))));
-await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-const origin = `http://127.0.0.1:${server.address().port}`;
+const server = await listen((req, res) => handler(req, res, new URL(req.url, 'http://localhost').pathname).catch((e) => res.writeHead(500).end(String(e))));
+const origin = server.origin;
 const browser = await launch();
 const median = (xs) => { const v = [...xs].sort((a, b) => a - b); return v[Math.floor(v.length / 2)]; };
 
@@ -124,7 +124,7 @@ for (const shard of manifest.shards) {
   const slowLinked = [];
   for (let i = 0; i < ROUNDS; i++) slowLinked.push(await runLink(shard, q, true));
   const row = {
-    subject: shard.subject, level: shard.level, query: q.id, results: runs[0].results,
+    subject: shard.subject, level: shard.level, query: q.id, protocol: PROTOCOL, results: runs[0].results,
     served_bytes: runs[0].served_bytes, served_requests: runs[0].served_requests, served_files: runs[0].served_files,
     html_to_ready_ms: median(runs.map((r) => r.html_to_ready_ms)), enter_to_first_ms: median(runs.map((r) => r.enter_to_first_ms)),
     throttled_html_to_ready_ms: median(slow.map((r) => r.html_to_ready_ms)), throttled_enter_to_first_ms: median(slow.map((r) => r.enter_to_first_ms)),
@@ -134,14 +134,14 @@ for (const shard of manifest.shards) {
   };
   rows.push(row);
   if (args.includes('--files')) for (const f of row.served_files) console.log(`    ${f}`);
-  console.log(`site bundle ${row.subject}/${row.level} (${q.id}): ${(row.served_bytes / 1000).toFixed(1)} kB in ${row.served_requests} requests before the first result (${row.results} results); HTML → ready ${row.html_to_ready_ms} ms, Enter → first result ${row.enter_to_first_ms} ms; throttled slow phone: HTML → ready ${row.throttled_html_to_ready_ms} ms, Enter → first result ${row.throttled_enter_to_first_ms} ms`);
+  console.log(`site bundle ${row.subject}/${row.level} (${q.id}, ${PROTOCOL}): ${(row.served_bytes / 1000).toFixed(1)} kB in ${row.served_requests} requests before the first result (${row.results} results); HTML → ready ${row.html_to_ready_ms} ms, Enter → first result ${row.enter_to_first_ms} ms; throttled slow phone: HTML → ready ${row.throttled_html_to_ready_ms} ms, Enter → first result ${row.throttled_enter_to_first_ms} ms`);
   console.log(`    from a link (?q=…&level=${row.level}): ${(row.link_served_bytes / 1000).toFixed(1)} kB in ${row.link_served_requests} requests before the first result (${row.link_results} results); HTML → first result ${row.link_html_to_first_ms} ms [${row.link_html_to_first_ms_runs.join(', ')}]; throttled ${row.throttled_link_html_to_first_ms} ms`);
 }
 await browser.close();
 server.close();
 if (OUT) {
   const out = existsSync(OUT) ? JSON.parse(readFileSync(OUT, 'utf8')) : {};
-  out.sites = rows;
+  out[KEY] = rows;
   writeFileSync(OUT, `${JSON.stringify(out)}\n`);
-  console.log(`wrote ${OUT} (sites)`);
+  console.log(`wrote ${OUT} (${KEY})`);
 }

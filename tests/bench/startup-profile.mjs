@@ -5,7 +5,7 @@
 // visit (empty cache) then second visit (HTTP cache and service worker in place).
 //
 //   node tests/bench/startup-profile.mjs [--scope informatique (NSI)/premiere] [--query TEXT]
-//        [--visits 1,2] [--rounds 3] [--throttle] [--detail] [--nested] [--cpu] [--self]
+//        [--visits 1,2] [--rounds 3] [--throttle] [--detail] [--nested] [--cpu] [--self] [--h2]
 //
 // Prints, per visit, from the page's HTML received (navigation responseEnd) to the first result
 // (app.js's clock stamp), the median over rounds of: each file's request start and end (resource
@@ -35,7 +35,7 @@ const median = (xs) => { const v = [...xs].sort((a, b) => a - b); return v.lengt
 const CATEGORIES = ['devtools.timeline', 'v8.execute', 'blink.user_timing', 'disabled-by-default-devtools.timeline', 'v8.wasm'].join(',');
 
 const server = await serve();
-const origin = `http://127.0.0.1:${server.address().port}`;
+const origin = server.origin;
 const browser = await launch();
 
 /** One visit, traced: resource timing and the main thread's top-level events, relative to the HTML's end. */

@@ -29,7 +29,7 @@ const queries = JSON.parse(readFileSync(join(EXPORT, 'queries.json'), 'utf8'))
   .filter((q) => q.scope.subject === SUBJECT && q.scope.level === LEVEL).slice(0, N);
 
 const server = await serve();
-const origin = `http://127.0.0.1:${server.address().port}`;
+const origin = server.origin;
 const browser = await launch();
 const ctx = await browser.newContext();
 const page = await ctx.newPage();
