@@ -21,6 +21,11 @@ use bincode::enc::Encoder;
 use bincode::error::{DecodeError, EncodeError};
 use bincode::{Decode, Encode};
 
+/// Whether `v` is its type's default (an `@elsewhere` field a record may not hold).
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+
 /// Writes `n` then each named field of every record, one field after the other, and reads them
 /// back the same way; a `@front` field (a string) first, front-coded ([`encode_front`]), then a
 /// `@front_some` one (an optional string: whether each record has one, then those front-coded;
@@ -30,11 +35,6 @@ use bincode::{Decode, Encode};
 /// file: a chunk's display text and display-only metadata, in its text part) is not written at
 /// all and reads back as its default (empty, `None`); a record that holds one is refused, not
 /// silently cut.
-/// Whether `v` is its type's default (an `@elsewhere` field a record may not hold).
-fn is_default<T: Default + PartialEq>(v: &T) -> bool {
-    *v == T::default()
-}
-
 macro_rules! by_column {
     ($encode:ident, $decode:ident, $ty:ident {
         $(@front $ff:ident;)? $(@front_some $fo:ident;)? $(@elsewhere $fz:ident;)*
