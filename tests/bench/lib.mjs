@@ -10,7 +10,7 @@
 import { createServer } from 'node:http';
 import { createSecureServer } from 'node:http2';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -56,6 +56,14 @@ export async function listen(handler) {
   return server;
 }
 
+/** Sets `key` of the JSON record `file` to `value`, keeping its other keys (the file is created
+ * if missing): how a measure joins bench/perf/browser.json without rewriting the rest. */
+export function recordKey(file, key, value) {
+  const record = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  record[key] = value;
+  writeFileSync(file, `${JSON.stringify(record)}\n`);
+}
+
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8', '.json': 'application/json; charset=utf-8', '.wasm': 'application/wasm',
@@ -65,7 +73,7 @@ const TYPES = {
  * (`/www/…`) is served by scripts/serve.mjs's handler instead (its headers, caching and
  * compression), so that the demo is measured as that server sends it. Over HTTP/2 with `--h2`
  * (see {@link listen}); `server.origin` is its base URL. */
-export function serve() {
+export async function serve() {
   // Body bytes sent, over every request (page, workers, service worker): what crossed the wire.
   // `log` entries: {path, bytes, t} with `t` the request's arrival (Date.now()).
   const stats = { bytes: 0, requests: 0, log: [] };
@@ -103,11 +111,10 @@ export function serve() {
       res.writeHead(500).end(String(e));
     }
   };
-  return listen(handler).then((server) => {
-    server.stats = stats;
-    server.resetStats = () => { stats.bytes = 0; stats.requests = 0; stats.log = []; };
-    return server;
-  });
+  const server = await listen(handler);
+  server.stats = stats;
+  server.resetStats = () => { stats.bytes = 0; stats.requests = 0; stats.log = []; };
+  return server;
 }
 
 // Chromium flags of the page tests (tests/browser/harness.mjs).

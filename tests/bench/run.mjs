@@ -5,10 +5,12 @@
 //
 //   node tests/bench/run.mjs --export DIR [--repeat 3] [--limit N] [--out bench/perf/browser.json]
 //                            [--skip-demo] [--skip-orama] [--only demo,typing,throttled,first,cold,warm] [--demo-rounds N]
-//                            [--typing-queries N] [--ids FILE] [--h2]
+//                            [--typing-queries N] [--ids FILE] [--h2] [--throttled-key NAME]
 //
 // `--h2`: the pages and files served over HTTP/2 instead of HTTP/1.1 (tests/bench/lib.mjs), as
-// most static hosts serve them; `protocol` in the results says which.
+// most static hosts serve them; `protocol` in the results says which. `--throttled-key NAME`
+// (with `--out FILE`): only the throttled first visits are written, into FILE's NAME key, its
+// other keys kept (scripts/bench-browser: `throttled_h2`).
 //
 // `--ids FILE`: each system's result ids for every query, one JSON line per system
 // ({name, queries, ids}), so that two builds (`--site`: another module, other shards) can be
@@ -21,7 +23,7 @@ import { writeFile, mkdir } from 'node:fs/promises';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve, sep, dirname, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { ROOT, PROTOCOL, serve, launch, signalFirstResult, firstResult } from './lib.mjs';
+import { ROOT, PROTOCOL, serve, launch, recordKey, signalFirstResult, firstResult } from './lib.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -33,6 +35,7 @@ const EXPORT = resolve(opt('--export', join(ROOT, 'target/bench-perf/export')));
 const REPEAT = Number(opt('--repeat', '3'));
 const LIMIT = Number(opt('--limit', '0')) || undefined;
 const OUT = opt('--out', null);
+const THROTTLED_KEY = opt('--throttled-key', null);
 const IDS_OUT = opt('--ids', null);
 const VARIANTS = opt('--variants', 'A,B,B+,C,D,E,F,F+dense').split(',');
 // Site whose pkg/ and shards/ the bench page uses (another Wasm build, other shards), from the root.
@@ -568,7 +571,7 @@ server.close();
 // ------------------------------------------------------------------ report
 const out = [];
 const p = (s = '') => out.push(s);
-p(`chsr browser benchmark: Chromium ${results.chromium}, served over ${results.protocol || 'http/1.1'}, ${queries.length} queries, k=${K}, ${REPEAT} rounds (per-query median), cross-origin isolated: ${results.cross_origin_isolated}`);
+p(`chsr browser benchmark: Chromium ${results.chromium}, served over ${results.protocol}, ${queries.length} queries, k=${K}, ${REPEAT} rounds (per-query median), cross-origin isolated: ${results.cross_origin_isolated}`);
 p(`load average before/after: ${results.load} / ${results.load_after}`);
 p();
 const sz = results.sizes;
@@ -628,7 +631,10 @@ if (results.chsr.cold) {
   }
 }
 console.log(out.join('\n'));
-if (OUT) {
+if (OUT && THROTTLED_KEY) {
+  recordKey(OUT, THROTTLED_KEY, results.throttled || []);
+  log(`wrote ${OUT} (${THROTTLED_KEY})`);
+} else if (OUT) {
   await mkdir(dirname(resolve(OUT)), { recursive: true });
   await writeFile(OUT, `${JSON.stringify(results)}\n`);
   log(`wrote ${OUT}`);

@@ -22,9 +22,9 @@
 // `--out FILE`: the results go into FILE's `sites` key (`--key NAME`: another key; FILE is created if missing, its other keys
 // kept): scripts/bench-browser records them in bench/perf/browser.json. `--h2`: served over
 // HTTP/2 (tests/bench/lib.mjs), each row's `protocol` says which.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ROOT, PROTOCOL, listen, launch, signalFirstResult, firstResult } from './lib.mjs';
+import { ROOT, PROTOCOL, listen, launch, recordKey, signalFirstResult, firstResult } from './lib.mjs';
 import { siteHandler } from '../../scripts/serve.mjs';
 
 const args = process.argv.slice(2);
@@ -140,8 +140,6 @@ for (const shard of manifest.shards) {
 await browser.close();
 server.close();
 if (OUT) {
-  const out = existsSync(OUT) ? JSON.parse(readFileSync(OUT, 'utf8')) : {};
-  out[KEY] = rows;
-  writeFileSync(OUT, `${JSON.stringify(out)}\n`);
+  recordKey(OUT, KEY, rows);
   console.log(`wrote ${OUT} (${KEY})`);
 }
