@@ -10,10 +10,10 @@
 import { createServer } from 'node:http';
 import { createSecureServer } from 'node:http2';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize, resolve, sep } from 'node:path';
+import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { siteHandler } from '../../scripts/serve.mjs';
@@ -56,9 +56,11 @@ export async function listen(handler) {
   return server;
 }
 
-/** Sets `key` of the JSON record `file` to `value`, keeping its other keys (the file is created
- * if missing): how a measure joins bench/perf/browser.json without rewriting the rest. */
+/** Sets `key` of the JSON record `file` to `value`, keeping its other keys (the file and its
+ * folder are created if missing): how a measure joins bench/perf/browser.json without rewriting
+ * the rest. */
 export function recordKey(file, key, value) {
+  mkdirSync(dirname(resolve(file)), { recursive: true });
   const record = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
   record[key] = value;
   writeFileSync(file, `${JSON.stringify(record)}\n`);
