@@ -5,7 +5,7 @@
 // with the embed; this file is the page's view of it: DOM, events, URL, language, offline list.
 import { ChsrClient } from './chsr-client.js';
 import { Controller, linkState, setLinkState } from './controller.js';
-import { hasLang, loadLang, pickLang, translator, unloadedText } from './i18n.js';
+import { firstFailure, hasLang, loadLang, pickLang, translator, unloadedText } from './i18n.js';
 import {
   el, boundInput, copyText, entryLabel, errorText, pickerOffered, pickerOptions, placeLabel, scopeErrorText, scopeLabel,
   renderCards, statusText, weakEvidence, whyQuery, widenedText,
@@ -462,12 +462,13 @@ async function refreshOffline() {
 async function start() {
   clearError();
   setStatus(() => t('status.loading'));
-  try {
-    // The language's strings (a small module) come while the manifest and the Wasm module do.
-    await Promise.all([ctl.open('shards/manifest.json'), showLang(t.lang)]);
-  } catch (e) {
+  // The language's strings (a small module) come while the manifest and the Wasm module do. A
+  // failure is shown once both have settled: in the student's language whenever its strings
+  // could come, however fast the other failed.
+  const failed = await firstFailure([ctl.open('shards/manifest.json'), showLang(t.lang)]);
+  if (failed) {
     setStatus(() => '');
-    showError(() => (hasLang(t.lang) ? errorText(t, e) : unloadedText(t.lang)), start);
+    showError(() => (hasLang(t.lang) ? errorText(t, failed.reason) : unloadedText(t.lang)), start);
     return;
   }
   manifest = ctl.manifest();

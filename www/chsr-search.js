@@ -20,7 +20,7 @@
 // inserted as text. Fires `chsr-results` ({query, scope, shown, results, trace}) after each
 // search. The search itself is controller.js's, shared with the study page; this is its view.
 import { Controller, linkState, setLinkState, withLock } from './controller.js';
-import { hasLang, loadLang, pickLang, translator, unloadedText } from './i18n.js';
+import { firstFailure, hasLang, loadLang, pickLang, translator, unloadedText } from './i18n.js';
 import {
   el, boundInput, copyText, entryLabel, errorText, lazy, pickerOffered, pickerOptions, renderCards, scopeErrorText, scopeLabel, statusText,
   whyQuery,
@@ -240,13 +240,13 @@ export class ChsrSearchElement extends HTMLElement {
     // A page runs one Wasm module, chosen when its first element starts: the one with the dense
     // path if any element of the page asks for it, else the smaller lexical one.
     const dense = this.ctl.dense || document.querySelector('chsr-search[dense]') !== null;
-    try {
-      // The language's strings (a small module) come while the manifest and the Wasm module do.
-      await Promise.all([this.ctl.open(manifest, { dense }), loadLang(this.t.lang)]);
-    } catch (e) {
+    // The language's strings (a small module) come while the manifest and the Wasm module do; a
+    // failure is shown once both have settled, in the reader's language if its strings came.
+    const failed = await firstFailure([this.ctl.open(manifest, { dense }), loadLang(this.t.lang)]);
+    if (failed) {
       if (my !== this.starts) return;
       this.setStatus(() => '');
-      this.setError(() => (hasLang(this.t.lang) ? errorText(this.t, e) : unloadedText(this.t.lang)));
+      this.setError(() => (hasLang(this.t.lang) ? errorText(this.t, failed.reason) : unloadedText(this.t.lang)));
       return;
     }
     if (my !== this.starts) return;

@@ -37,6 +37,16 @@ export function loadLang(lang) {
   return loading[lang];
 }
 
+/**
+ * Waits for every promise of `work` (a start's downloads, one of them `loadLang`) to settle and
+ * returns the first rejected one in `work`'s order (`{status, reason}`), or null if none failed.
+ * Unlike `Promise.all`, a failure that comes before the language's strings does not decide the
+ * message alone: the caller shows it once the strings have come (or failed) too.
+ */
+export async function firstFailure(work) {
+  return (await Promise.allSettled(work)).find((r) => r.status === 'rejected') || null;
+}
+
 /** Whether the strings of `lang` are loaded. */
 export function hasLang(lang) {
   return Boolean(loaded[lang]);
