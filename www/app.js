@@ -230,7 +230,7 @@ function clearResults() {
 const hooks = {
   // Benchmark hook (tests/bench/run.mjs): the background text of the collection has arrived.
   textReady: () => { window.__chsrTextReadyAt = Date.now(); },
-  started: (my) => { window.__chsrSeq = my; },
+  started: (my, query) => { window.__chsrSeq = my; window.__chsrQuery = query; },
   progress,
   cleared: () => { clearResults(); setStatus(() => t('status.cleared')); },
   results: (resp, { upgrade }) => {
@@ -281,8 +281,8 @@ function whenIdle(fn) {
   else setTimeout(fn, 1000);
 }
 
-// Test and automation hooks: `__chsrSeq` is the latest search started, `__chsrDone` the latest
-// finished while still current; `__chsrSearches` counts finished searches.
+// Test and automation hooks: `__chsrSeq` is the latest search started (`__chsrQuery` its query),
+// `__chsrDone` the latest finished while still current; `__chsrSearches` counts finished searches.
 function searchDone() {
   afterFirstResult();
   document.body.classList.remove('loading');

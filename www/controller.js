@@ -63,7 +63,7 @@ function isLocked(scope, field) {
 
 /**
  * A controller over one client. `hooks` (all optional) are how it reports to its view:
- * `started(seq)`, `progress(entry, info)` (downloads of the current search), `results(resp,
+ * `started(seq, query)`, `progress(entry, info)` (downloads of the current search), `results(resp,
  * {upgrade})`, `cleared()` (an empty query), `error(err, retry)`, `settled(current)` (a search is
  * over; `current`: no other started since), `textReady(n)` (the rest of the loaded collections'
  * text arrived in the background: `n` parts). `options`: the search options (`k`, `text`…);
@@ -145,7 +145,7 @@ export class Controller {
     if (!this.client) return;
     const h = this.hooks;
     const my = ++this.seq;
-    if (h.started) h.started(my);
+    if (h.started) h.started(my, query);
     try {
       if (!query.trim() && !(browse && scope.subject)) {
         this.last = null;
