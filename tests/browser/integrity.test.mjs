@@ -126,17 +126,17 @@ test("a tampered language module is refused: the page says so in the student's l
   });
 });
 
-// Holds the page's language module back until the refused Wasm module has failed: the error
-// must still be the engine's, in the page's language (not the message for strings that never
-// came), whichever of the two settles first.
-const languageLate = (page) => page.route(/\/i18n-en\.js$/, async (route) => {
+// Holds a language's strings module (`i18n-LANG.js`) back until the refused Wasm module has
+// failed: the error must still be the engine's, in the page's language (not the message for
+// strings that never came), whichever of the two settles first.
+const stringsLate = (lang) => (page) => page.route(new RegExp(`/i18n-${lang}\\.js$`), async (route) => {
   await new Promise((r) => setTimeout(r, 600));
   await route.continue();
 });
 
 test('a tampered Wasm module is refused and the engine error is shown', async () => {
   await tampered('pkg/chsr_lexical_bg.wasm', async () => {
-    for (const watch of [() => {}, languageLate]) {
+    for (const watch of [() => {}, stringsLate('en')]) {
       const { context, page } = await open('', watch);
       await page.waitForSelector('#error:not([hidden])');
       assert.match(await page.textContent('#error-text'), /could not start.*chsr_lexical_bg\.wasm could not be downloaded or failed its integrity check/s);
@@ -151,12 +151,8 @@ test('a tampered Wasm module is refused and the engine error is shown', async ()
 });
 
 test('in the embed, a tampered Wasm module: the element shows the engine error in its language, even when the strings come after the failure', async () => {
-  const frLate = (page) => page.route(/\/i18n-fr\.js$/, async (route) => {
-    await new Promise((r) => setTimeout(r, 600));
-    await route.continue();
-  });
   await tampered('pkg/chsr_lexical_bg.wasm', async () => {
-    for (const watch of [() => {}, frLate]) {
+    for (const watch of [() => {}, stringsLate('fr')]) {
       const { context, page } = await open('embed/?ui=fr', watch);
       await page.waitForSelector('#course-search[data-state="error"]');
       assert.match(await page.locator('#course-search .error').textContent(), /moteur de recherche n’a pas pu démarrer.*chsr_lexical_bg\.wasm could not be downloaded or failed its integrity check/s);
