@@ -86,11 +86,13 @@ export function watchErrors(page) {
 
 /**
  * Waits until the search started after `beforeSeq` (or a later one) has finished and its results
- * are final: not waiting for enhancement files (the model), whose arrival searches again.
+ * are final: not waiting for enhancement files (the model), whose arrival searches again. With
+ * `query`, the search shown must be that query's: keys typed on a busy machine can pause long
+ * enough to start a prefix's search, which may end while the last key's still waits for the pause.
  */
-export async function waitSearch(page, beforeSeq) {
-  await page.waitForFunction((n) => (window.__chsrSeq || 0) > n && window.__chsrDone === window.__chsrSeq
-    && !document.body.dataset.pending, beforeSeq, { timeout: 30_000 });
+export async function waitSearch(page, beforeSeq, query = null) {
+  await page.waitForFunction(([n, q]) => (window.__chsrSeq || 0) > n && window.__chsrDone === window.__chsrSeq
+    && !document.body.dataset.pending && (q === null || window.__chsrQuery === q), [beforeSeq, query], { timeout: 30_000 });
 }
 
 /** The current search sequence number of the study page. */

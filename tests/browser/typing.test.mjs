@@ -26,17 +26,12 @@ function shownAndAnswered(page) {
 }
 
 // Types `text` at the end of the box and waits for the search of the whole box to be shown.
-// Keys slower than the page's pause (a busy machine) start searches of a prefix on the way; the
-// last key's search may still be waiting for the pause when those are over: wait for the one
-// whose query is the box's.
 async function typeAndWait(page, text) {
   const seq = await searchSeq(page);
   await page.focus('#q');
   await page.keyboard.press('End');
   await page.type('#q', text, { delay: 10 });
-  await waitSearch(page, seq);
-  await page.waitForFunction(() => window.__chsrQuery === document.getElementById('q').value
-    && window.__chsrDone === window.__chsrSeq && !document.body.dataset.pending, null, { timeout: 30_000 });
+  await waitSearch(page, seq, await page.inputValue('#q'));
 }
 
 test('typing keeps the cards of results still shown; the list always matches the engine', async () => {
@@ -103,7 +98,7 @@ test('the embed keeps its cards too; an open "why" panel stays open and follows 
     window.__events = [];
     document.querySelector(s).addEventListener('chsr-results', (e) => window.__events.push(e.detail));
   }, sel);
-  // Over once the element shows the search of the whole box (see typeAndWait).
+  // Over once the element shows the search of the whole box (as harness.mjs's waitSearch with a query).
   const settle = (n) => page.waitForFunction(([s, k]) => {
     const e = document.querySelector(s);
     const last = window.__events[window.__events.length - 1];
