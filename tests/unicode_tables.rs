@@ -64,6 +64,36 @@ fn is_composable(c: char) -> bool {
     c.to_string().nfc().eq(std::iter::once(c))
 }
 
+/// The decompositions `(character << 42) | (first << 21) | second` packed as
+/// `unicode::canonical` reads them back (a third of the bytes once compressed).
+fn pack_canonical(entries: &[u64]) -> Vec<u8> {
+    fn leb(out: &mut Vec<u8>, mut v: u64) {
+        while v >= 0x80 {
+            out.push((v as u8 & 0x7F) | 0x80);
+            v >>= 7;
+        }
+        out.push(v as u8);
+    }
+    let part = |e: u64, shift: u32| (e >> shift) & 0x1F_FFFF;
+    let mut out = Vec::new();
+    let mut prev = 0;
+    for &e in entries {
+        leb(&mut out, (e >> 42) - prev);
+        prev = e >> 42;
+    }
+    let mut prev: i64 = 0;
+    for &e in entries {
+        let first = part(e, 21) as i64;
+        let d = first - prev;
+        leb(&mut out, ((d << 1) ^ (d >> 63)) as u64);
+        prev = first;
+    }
+    for &e in entries {
+        leb(&mut out, part(e, 0));
+    }
+    out
+}
+
 fn generate() -> String {
     let mut marks: Vec<(u32, u32)> = Vec::new();
     for c in all_chars().filter(|&c| unicode_normalization::char::is_combining_mark(c)) {
@@ -112,14 +142,20 @@ fn generate() -> String {
         s.push_str(&format!("    {},\n", row.join(", ")));
     }
     s.push_str("];\n\n");
+    let packed = pack_canonical(&canonical);
     s.push_str(&format!(
-        "/// Single-step canonical decompositions (Hangul syllables excepted), sorted by code point:\n\
-         /// bits 42.. the character, 21..42 the first part, 0..21 the second part (0: none).\n\
-         pub(super) static CANONICAL: [u64; {}] = [\n",
-        canonical.len()
+        "/// The {} single-step canonical decompositions (Hangul syllables excepted), sorted by code\n\
+         /// point, as three columns of LEB128 numbers, one entry after another in each: the\n\
+         /// character minus the previous one, the first part minus the previous entry's first part\n\
+         /// (zigzag), the second part (0: none). See `unicode::canonical`.\n\
+         pub(super) const CANONICAL_LEN: usize = {};\n\
+         pub(super) static CANONICAL_PACKED: [u8; {}] = [\n",
+        canonical.len(),
+        canonical.len(),
+        packed.len()
     ));
-    for chunk in canonical.chunks(6) {
-        let row: Vec<String> = chunk.iter().map(|e| format!("0x{e:X}")).collect();
+    for chunk in packed.chunks(16) {
+        let row: Vec<String> = chunk.iter().map(|b| format!("0x{b:02X}")).collect();
         s.push_str(&format!("    {},\n", row.join(", ")));
     }
     s.push_str("];\n\n");
