@@ -639,10 +639,10 @@ fn decode_shard_inner(bytes: &[u8], checksum: bool) -> Result<ShardPayload, Form
                 .is_none()
         {
             return Err(FormatError::Decode(format!(
-                "postings blocks of {:?} terms and {:?} bytes with a dictionary of {} terms \
+                "postings blocks of {} terms and {} bytes with a dictionary of {} terms \
                  in the shard (it belongs to the parts)",
-                payload.postings_blocks,
-                payload.postings_block_bytes,
+                json::list(&payload.postings_blocks),
+                json::list(&payload.postings_block_bytes),
                 lex.terms.len()
             )));
         }
@@ -671,8 +671,8 @@ fn decode_shard_inner(bytes: &[u8], checksum: bool) -> Result<ShardPayload, Form
             || payload.text_blocks.contains(&0))
     {
         return Err(FormatError::Decode(format!(
-            "text blocks of {:?} chunks do not cover the shard's {n} chunks",
-            payload.text_blocks
+            "text blocks of {} chunks do not cover the shard's {n} chunks",
+            json::list(&payload.text_blocks)
         )));
     }
     // The dense graph is validated when the reader decodes it (`DenseIndex::decode_graph`).

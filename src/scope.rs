@@ -9,6 +9,7 @@
 //! lock in every gating mode, relaxation never drops it, and section expansion and context
 //! re-gate every chunk they add against it ([`Scope::locks_only`]).
 
+use crate::format::json::quote;
 use crate::format::{Field, Manifest};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -50,7 +51,8 @@ impl fmt::Display for ScopeError {
             ScopeError::UnknownField { field, valid } => {
                 write!(
                     f,
-                    "unknown scope field {field:?}; valid fields: {}",
+                    "unknown scope field {}; valid fields: {}",
+                    quote(field),
                     valid.join(", ")
                 )
             }
@@ -60,15 +62,16 @@ impl fmt::Display for ScopeError {
                 valid,
             } => write!(
                 f,
-                "unknown {field} {value:?}; valid values: {}",
+                "unknown {field} {}; valid values: {}",
+                quote(value),
                 valid
                     .iter()
-                    .map(|v| format!("{v:?}"))
+                    .map(|v| quote(v))
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
             ScopeError::BadValue { field, message } => {
-                write!(f, "scope field {field:?}: {message}")
+                write!(f, "scope field {}: {message}", quote(field))
             }
         }
     }

@@ -9,6 +9,7 @@
 //! optional field as absent; unlike them, an error names the field's whole path
 //! (`shards[2].part_list.sha256`).
 
+use super::json::quote;
 use super::{FormatError, PartEntry, FORMAT_VERSION};
 use serde_json::Value;
 
@@ -59,7 +60,9 @@ impl<'a> Fields<'a> {
         let found = self.string("format")?;
         if found != format {
             return Err((self.bad)(format!(
-                "format is {found:?}, expected {format:?}"
+                "format is {}, expected {}",
+                quote(&found),
+                quote(format)
             )));
         }
         let version = self.u64("format_version")?;
@@ -99,7 +102,7 @@ impl<'a> Fields<'a> {
         {
             return Err(self.error(
                 key,
-                &format!("must be {hex} lower-case hex digits, not {s:?}"),
+                &format!("must be {hex} lower-case hex digits, not {}", quote(&s)),
             ));
         }
         Ok(s)
@@ -134,7 +137,10 @@ impl<'a> Fields<'a> {
     pub fn file(&self, key: &str) -> Result<String, FormatError> {
         let file = self.string(key)?;
         if file.contains('/') || file.contains('\\') || file.starts_with('.') {
-            return Err(self.error(key, &format!("({file:?}) must be a plain file name")));
+            return Err(self.error(
+                key,
+                &format!("({}) must be a plain file name", quote(&file)),
+            ));
         }
         Ok(file)
     }

@@ -408,6 +408,19 @@ fn parse_float(text: &str) -> f64 {
     js_sys::parse_float(text)
 }
 
+/// A string as a JSON string literal (`"…"`, quotes, backslashes and control characters escaped),
+/// for error messages: for ordinary text what `{:?}` writes, without bringing Rust's `Debug`
+/// escaping and its Unicode tables into the browser's module (the JSON writer is there anyway).
+pub fn quote(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
+}
+
+/// Numbers as `[1, 2, 3]`, for error messages (what `{:?}` writes for a list of numbers).
+pub fn list<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
+    let items: Vec<String> = items.into_iter().map(|x| x.to_string()).collect();
+    format!("[{}]", items.join(", "))
+}
+
 /// A value as compact JSON text, for error messages (`Value`'s own `Display` would add a second,
 /// pretty-printing writer to the browser's module).
 pub fn to_text(v: &Value) -> String {
@@ -532,6 +545,26 @@ mod tests {
             "\n\n  [1,\n  2,,]",
         ];
         all_same(&texts);
+    }
+
+    /// Error messages quote names and values as they did with `{:?}`: the same text for
+    /// anything a manifest, an option or a scope holds (accents, quotes, backslashes, line
+    /// breaks, tabs); only characters Rust's `Debug` would escape as `\u{…}` differ.
+    #[test]
+    fn quote_and_list_write_what_debug_wrote() {
+        for s in [
+            "",
+            "physics",
+            "Physique-chimie (1re)",
+            "say \"hi\"",
+            "a\\b",
+            "two\nlines\tand a tab\r",
+            "é ü ß Ω → ✓ 🙂",
+        ] {
+            assert_eq!(quote(s), format!("{s:?}"));
+        }
+        assert_eq!(list([1u32, 22, 333]), format!("{:?}", [1u32, 22, 333]));
+        assert_eq!(list(Vec::<u32>::new()), "[]");
     }
 
     #[test]

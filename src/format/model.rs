@@ -428,8 +428,8 @@ impl ModelPayload {
         }
         if !seen.contains(t.unk_token.as_str()) {
             return bad(format!(
-                "unknown token {:?} not in the vocabulary",
-                t.unk_token
+                "unknown token {} not in the vocabulary",
+                super::json::quote(&t.unk_token)
             ));
         }
         Ok(())

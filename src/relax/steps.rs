@@ -274,14 +274,20 @@ impl Library {
                 ev.label = Some("in_scope".into());
                 (
                     Widen::No,
-                    format!("the query names {l:?}, which is in scope"),
+                    format!(
+                        "the query names {}, which is in scope",
+                        crate::format::json::quote(l)
+                    ),
                 )
             }
             Some((l, (false, true))) => {
                 ev.label = Some("outside_topic".into());
                 (
                     Widen::Lead,
-                    format!("the query names {l:?}, which is outside the topic"),
+                    format!(
+                        "the query names {}, which is outside the topic",
+                        crate::format::json::quote(l)
+                    ),
                 )
             }
             other => {

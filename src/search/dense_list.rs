@@ -42,8 +42,8 @@ impl Library {
         }
         if let Some(spec) = &self.manifest.query_vectors {
             let note = format!(
-                "dense path unavailable: these shards hold vectors from {:?}; pass query_vector (and vector_model)",
-                spec.model_id
+                "dense path unavailable: these shards hold vectors from {}; pass query_vector (and vector_model)",
+                crate::format::json::quote(&spec.model_id)
             );
             note_once(trace, primary, note);
             return None;

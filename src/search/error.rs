@@ -67,7 +67,11 @@ pub enum LoadError {
 impl fmt::Display for LoadError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LoadError::UnknownFile(x) => write!(f, "the manifest lists no file named {x:?}"),
+            LoadError::UnknownFile(x) => write!(
+                f,
+                "the manifest lists no file named {}",
+                crate::format::json::quote(x)
+            ),
             LoadError::Integrity { file, expected, found } => write!(
                 f,
                 "{file}: SHA-256 mismatch (manifest {expected}, received {found}): the download is \

@@ -353,8 +353,8 @@ impl Library {
                     file: entry.file.clone(),
                     expected: "the term filters of the manifest's shards".into(),
                     found: format!(
-                        "a filter for {:?}, which the manifest does not list",
-                        f.file
+                        "a filter for {}, which the manifest does not list",
+                        crate::format::json::quote(&f.file)
                     ),
                 });
             };

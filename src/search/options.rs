@@ -2,6 +2,7 @@
 
 use super::SearchError;
 use crate::dense::DenseConfig;
+use crate::format::json::quote;
 use crate::format::Manifest;
 use crate::fusion::DEFAULT_RRF_K;
 use crate::gate::Gating;
@@ -387,9 +388,10 @@ impl SearchOptions {
             "exact_fraction" => Slot::Number(&mut self.dense.exact_fraction, 0, 1),
             other => {
                 return Err(SearchError::Option(format!(
-                    "unknown option {other:?}; valid: k, variant, dense, gating, rrf_k, window, snippet_chars, trigger, k_min, \
+                    "unknown option {}; valid: k, variant, dense, gating, rrf_k, window, snippet_chars, trigger, k_min, \
                      widen_ratio, mix_ratio, level_ratio, allow_fallback, expand_chars, text, dense_weight, section_weight, section_idf, section_doc, exact_max, exact_fraction, \
-                     query_vector, vector_model"
+                     query_vector, vector_model",
+                    quote(other)
                 )))
             }
         };
@@ -436,12 +438,13 @@ impl SearchOptions {
         match &self.vector_model {
             Some(m) if m == &spec.model_id => Ok(()),
             Some(m) => Err(SearchError::Option(format!(
-                "query_vector comes from model {m:?}; the shards' vectors come from {:?}",
-                spec.model_id
+                "query_vector comes from model {}; the shards' vectors come from {}",
+                quote(m),
+                quote(&spec.model_id)
             ))),
             None => Err(SearchError::Option(format!(
-                "vector_model is required with query_vector (the shards use {:?})",
-                spec.model_id
+                "vector_model is required with query_vector (the shards use {})",
+                quote(&spec.model_id)
             ))),
         }
     }

@@ -12,6 +12,7 @@ use super::load::{verified, Shard, NO_SECTION};
 use super::query::Query;
 use super::{Library, LoadError, SearchError, SearchOptions};
 use crate::analysis::Lang;
+use crate::format::json::{list, quote};
 use crate::format::{
     decode_part_list, decode_postings_part, decode_text_part, parts_holding, sha256_hex,
     PartListEntry, PostingsEntry, ShardEntry, TextEntry,
@@ -380,20 +381,20 @@ impl Library {
             return Err(LoadError::Mismatch {
                 file: file.into(),
                 expected: format!(
-                    "terms {first}..{end} of {} ({}/{}) from {:?}: {} bytes of postings",
+                    "terms {first}..{end} of {} ({}/{}) from {}: {} bytes of postings",
                     e.file,
                     e.subject,
                     e.level,
-                    t.first_term,
+                    quote(&t.first_term),
                     to - from
                 ),
                 found: format!(
-                    "{} terms from {} ({} listed, from {:?}, sorted: {}) of {}/{} for the shard \
+                    "{} terms from {} ({} listed, from {}, sorted: {}) of {}/{} for the shard \
                      with SHA-256 {}: {} bytes of postings",
                     part.terms,
                     part.first,
                     part.dictionary.len(),
-                    part.dictionary.first().map_or("", String::as_str),
+                    quote(part.dictionary.first().map_or("", String::as_str)),
                     terms_fit,
                     part.subject,
                     part.level,
@@ -548,13 +549,21 @@ fn attach_list(
         return Err(LoadError::Mismatch {
             file: file.into(),
             expected: format!(
-                "the parts of {} ({}/{}): text {:?} (first chunk, chunks), postings {:?} \
+                "the parts of {} ({}/{}): text {} (first chunk, chunks), postings {} \
                      (first term, terms)",
-                e.file, e.subject, e.level, shard.text_blocks, shard.postings_blocks
+                e.file,
+                e.subject,
+                e.level,
+                pairs(&shard.text_blocks),
+                pairs(&shard.postings_blocks)
             ),
             found: format!(
-                "text {blocks:?}, postings {terms:?} of {}/{} for the shard with SHA-256 {}",
-                list.subject, list.level, list.shard_sha256
+                "text {}, postings {} of {}/{} for the shard with SHA-256 {}",
+                pairs(&blocks),
+                pairs(&terms),
+                list.subject,
+                list.level,
+                list.shard_sha256
             ),
         });
     }
@@ -632,4 +641,9 @@ impl Library {
         shard.text_loaded[p] = true;
         Ok(())
     }
+}
+
+/// `(first, count)` pairs as `[(0, 12), (12, 9)]`, for error messages.
+fn pairs(v: &[(u32, u32)]) -> String {
+    list(v.iter().map(|(a, b)| format!("({a}, {b})")))
 }
