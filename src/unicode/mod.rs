@@ -8,8 +8,8 @@
 //! without them. The tables here (`tables.rs`, generated from that crate by
 //! `CHSR_BLESS=1 cargo test --test unicode_tables`) are the 333 mark ranges, the 2,081
 //! single-step canonical decompositions (packed as three columns of LEB128 deltas, unpacked
-//! once into one `u64` each), and the few compositions of
-//! two non-marks outside Hangul — about 19 KB.
+//! once into one `u64` each), and the few compositions of two non-marks outside Hangul — about
+//! 11 KB.
 //!
 //! **Same results:** `tests/unicode_tables.rs` compares [`fold_accents`](crate::analysis::fold_accents)'s
 //! per-character path, [`strip_nonspacing`] and [`is_combining_mark`] with the crate on every code
