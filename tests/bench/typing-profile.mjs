@@ -6,7 +6,7 @@
 // a sampling CPU profile (JavaScript self time by function).
 //
 //   node tests/bench/typing-profile.mjs [--export DIR] [--scope physics/high_school] [--queries 40]
-//        [--top 30] [--embed]
+//        [--ids dev-0381,dev-0382] [--top 30] [--embed]
 //
 // Prints per keystroke (median over keystrokes) the main thread's time by trace event, then the
 // functions with the most self time over all keystrokes.
@@ -25,8 +25,11 @@ const N = Number(opt('--queries', '40'));
 const TOP = Number(opt('--top', '30'));
 
 const median = (xs) => { const v = [...xs].sort((a, b) => a - b); return v.length ? v[Math.floor(v.length / 2)] : NaN; };
+// `--ids`: only these queries of the scope (e.g. the slowest keys of `run.mjs --only typing`'s
+// `per_key`), each keystroke's events then printed on its own as well.
+const IDS = opt('--ids', '') ? new Set(opt('--ids', '').split(',')) : null;
 const queries = JSON.parse(readFileSync(join(EXPORT, 'queries.json'), 'utf8'))
-  .filter((q) => q.scope.subject === SUBJECT && q.scope.level === LEVEL).slice(0, N);
+  .filter((q) => q.scope.subject === SUBJECT && q.scope.level === LEVEL && (!IDS || IDS.has(q.id))).slice(0, N);
 
 const server = await serve();
 const origin = server.origin;
@@ -106,6 +109,10 @@ for (const kd of keydowns) {
   }
   add('(busy total)', top.reduce((a, e) => a + e.dur / 1000, 0));
   for (const [k, v] of sums) { if (!per.has(k)) per.set(k, []); per.get(k).push(v); }
+  if (IDS) {
+    const span = spans[spans.length - 1];
+    console.log(`keystroke ${spans.length}: ${span.toFixed(2)} ms; ${[...sums].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);
+  }
 }
 console.log(`${SUBJECT}/${LEVEL}: ${spans.length} keystrokes; keydown dispatch → end of next paint: median ${median(spans).toFixed(2)} ms`);
 console.log('main thread per keystroke (median over keystrokes that had the event; count):');
