@@ -462,7 +462,7 @@ pub struct PostingIter<'a> {
 /// Reads an LEB128 varint (`None`: truncated or over 32 bits). Most postings' deltas and term
 /// frequencies fit in one byte: that case is inlined into the postings loop.
 #[inline]
-fn read_varint(bytes: &mut &[u8]) -> Option<u32> {
+pub(crate) fn read_varint(bytes: &mut &[u8]) -> Option<u32> {
     match bytes.split_first() {
         Some((&b, rest)) if b < 0x80 => {
             *bytes = rest;

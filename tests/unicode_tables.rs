@@ -6,6 +6,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use chsr::analysis::fold_accents;
+use chsr::format::write_varint;
 use chsr::unicode::{is_combining_mark, strip_nonspacing};
 use std::collections::{BTreeSet, HashMap};
 use unicode_categories::UnicodeCategories;
@@ -67,29 +68,22 @@ fn is_composable(c: char) -> bool {
 /// The decompositions `(character << 42) | (first << 21) | second` packed as
 /// `unicode::canonical` reads them back (a third of the bytes once compressed).
 fn pack_canonical(entries: &[u64]) -> Vec<u8> {
-    fn leb(out: &mut Vec<u8>, mut v: u64) {
-        while v >= 0x80 {
-            out.push((v as u8 & 0x7F) | 0x80);
-            v >>= 7;
-        }
-        out.push(v as u8);
-    }
-    let part = |e: u64, shift: u32| (e >> shift) & 0x1F_FFFF;
+    let part = |e: u64, shift: u32| ((e >> shift) & 0x1F_FFFF) as u32;
     let mut out = Vec::new();
     let mut prev = 0;
     for &e in entries {
-        leb(&mut out, (e >> 42) - prev);
-        prev = e >> 42;
+        write_varint(&mut out, (e >> 42) as u32 - prev);
+        prev = (e >> 42) as u32;
     }
-    let mut prev: i64 = 0;
+    let mut prev: i32 = 0;
     for &e in entries {
-        let first = part(e, 21) as i64;
+        let first = part(e, 21) as i32;
         let d = first - prev;
-        leb(&mut out, ((d << 1) ^ (d >> 63)) as u64);
+        write_varint(&mut out, ((d << 1) ^ (d >> 31)) as u32);
         prev = first;
     }
     for &e in entries {
-        leb(&mut out, part(e, 0));
+        write_varint(&mut out, part(e, 0));
     }
     out
 }

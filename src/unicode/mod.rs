@@ -59,17 +59,10 @@ pub fn is_combining_mark(c: char) -> bool {
 fn canonical() -> &'static [u64] {
     static TABLE: OnceLock<Vec<u64>> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let mut bytes = tables::CANONICAL_PACKED.iter();
+        let mut bytes = &tables::CANONICAL_PACKED[..];
         let mut next = || {
-            let (mut v, mut shift) = (0u64, 0);
-            for &b in bytes.by_ref() {
-                v |= u64::from(b & 0x7F) << shift;
-                shift += 7;
-                if b < 0x80 {
-                    break;
-                }
-            }
-            v
+            let v = crate::format::read_varint(&mut bytes);
+            u64::from(v.expect("the generated table holds every entry's three numbers"))
         };
         let mut table = Vec::with_capacity(tables::CANONICAL_LEN);
         let mut c = 0u64;
