@@ -143,6 +143,10 @@ function indexFromManifest(text) {
   }
 }
 
+// Background downloads (`prefetchText`) in flight at once: fewer than the six connections a
+// browser opens to a host over HTTP/1.1, so that a search's own part always finds one.
+const BACKGROUND_LOADS = 4;
+
 const isOffline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
 
 // Shard and model files are named by their content (`name.<16 hex>.ext`): a cached copy never
@@ -154,11 +158,11 @@ const CONTENT_HASHED = /\.[0-9a-f]{16}\.[a-z0-9]+$/;
 // or damaged saved copy is replaced. `expected` is the byte count the manifest announces: a shorter
 // body is an interrupted download. The count is of decoded bytes: with `Content-Encoding` (gzip,
 // br) the browser decodes the body before the reader sees it, and Content-Length is not used.
-async function fetchOnce(url, as, attempt, { expected, onBytes } = {}) {
+async function fetchOnce(url, as, attempt, { expected, onBytes, priority } = {}) {
   let res;
   const first = CONTENT_HASHED.test(new URL(url).pathname) ? 'default' : 'no-cache';
   try {
-    res = await fetch(url, { cache: attempt === 0 ? first : 'reload' });
+    res = await fetch(url, priority ? { cache: attempt === 0 ? first : 'reload', priority } : { cache: attempt === 0 ? first : 'reload' });
   } catch (e) {
     throw new ChsrError(isOffline() ? 'offline' : 'network', `no answer for ${url}: ${(e && e.message) || e}`, { url, cause: e });
   }
@@ -200,12 +204,13 @@ async function fetchOnce(url, as, attempt, { expected, onBytes } = {}) {
 }
 
 // Downloads (and, with `check`, verifies) a file, retrying once whatever went wrong; the second
-// failure is thrown, with `attempts: 2`.
-async function fetchWithRetry(url, as, { expected, onBytes, onRetry, check } = {}) {
+// failure is thrown, with `attempts: 2`. `priority`: the Fetch Priority hint (`'low'` for
+// background downloads), where the browser takes it.
+async function fetchWithRetry(url, as, { expected, onBytes, onRetry, check, priority } = {}) {
   let lastError;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const body = await fetchOnce(url, as, attempt, { expected, onBytes });
+      const body = await fetchOnce(url, as, attempt, { expected, onBytes, priority });
       if (check) await check(body);
       return body;
     } catch (e) {
@@ -303,6 +308,9 @@ export class ChsrClient {
     this.index = index;
     this.baseUrl = baseUrl;
     this.pending = new Map();
+    /** Downloads a search is waiting for (`loadFiles` in flight): background loads wait for none. */
+    this.foreground = 0;
+    this.foregroundIdle = [];
     /** Shard file → its load (settled, never rejecting): what a postings part waits for. */
     this.shardLoads = new Map();
     /** Enhancement files that could not be loaded: file → ChsrError (cleared by a retry). */
@@ -388,10 +396,31 @@ export class ChsrClient {
     if (loaded === this.textPrefetchedFor) return 0;
     this.textPrefetchedFor = loaded;
     const postings = this.index.postingsRemaining().map(postingsProgressEntry);
-    const index = await Promise.all(postings.map((entry) => this.loadPostings(entry).then(() => 1, () => 0)));
+    const index = await this.inBackground(postings, (entry) => this.loadPostings(entry, null, 'low'));
     const entries = this.index.textNeeded().map(textProgressEntry);
-    const done = await Promise.all(entries.map((entry) => this.loadText(entry).then(() => 1, () => 0)));
-    return [...index, ...done].reduce((a, b) => a + b, 0);
+    const text = await this.inBackground(entries, (entry) => this.loadText(entry, null, 'low'));
+    return index + text;
+  }
+
+  /**
+   * Runs `load(entry)` for each entry, at most `BACKGROUND_LOADS` at a time, each started only
+   * while no search waits for a download of its own: a keystroke's postings part is then asked
+   * at once instead of after a whole shard's worth of background parts (a browser opens six
+   * connections to a host over HTTP/1.1, and every part passes the page's service worker).
+   * Resolves (never rejects) to the number loaded.
+   */
+  async inBackground(entries, load) {
+    let next = 0;
+    let loaded = 0;
+    const lane = async () => {
+      while (next < entries.length) {
+        const entry = entries[next++];
+        while (this.foreground > 0) await new Promise((ok) => this.foregroundIdle.push(ok));
+        loaded += await load(entry).then(() => 1, () => 0);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(BACKGROUND_LOADS, entries.length) }, lane));
+    return loaded;
   }
 
   /**
@@ -402,15 +431,18 @@ export class ChsrClient {
     return this.index.postingsRemaining().filter((t) => files.has(t.part.file)).map(postingsProgressEntry);
   }
 
-  /** Loads one postings part (`postingsEntries`), after its shard's part list. */
-  loadPostings(entry, onProgress) {
+  /**
+   * Loads one postings part (`postingsEntries`), after its shard's part list. `priority`: the
+   * Fetch Priority hint (`'low'` in the background).
+   */
+  loadPostings(entry, onProgress, priority) {
     return this.loadEntry(entry, async (bytes, digest) => {
       // A part downloads alongside its shard (named by the part list, which arrives first); it
       // is attached once the shard is in.
       const shard = this.shardLoads.get(entry.postingsOf);
       if (shard) await shard;
       this.index.loadPostings(entry.file, bytes, digest || undefined);
-    }, onProgress);
+    }, onProgress, priority);
   }
 
   /**
@@ -439,9 +471,9 @@ export class ChsrClient {
     return this.index.textNeeded().filter((t) => files.has(t.part.file)).map(textProgressEntry);
   }
 
-  /** Loads one text part (`textEntries`), after its shard's part list. */
-  loadText(entry, onProgress) {
-    return this.loadEntry(entry, (bytes, digest) => this.index.loadText(entry.file, bytes, digest || undefined), onProgress);
+  /** Loads one text part (`textEntries`), after its shard's part list (`priority` as for postings). */
+  loadText(entry, onProgress, priority) {
+    return this.loadEntry(entry, (bytes, digest) => this.index.loadText(entry.file, bytes, digest || undefined), onProgress, priority);
   }
 
   /**
@@ -527,6 +559,16 @@ export class ChsrClient {
    * they are fetched while the shard still downloads.
    */
   async loadFiles(files, onProgress, query, options) {
+    // A search waits for these: background loads (`inBackground`) start none meanwhile.
+    this.foreground++;
+    try {
+      await this.loadNamed(files, onProgress, query, options);
+    } finally {
+      if (--this.foreground === 0) for (const ok of this.foregroundIdle.splice(0)) ok();
+    }
+  }
+
+  async loadNamed(files, onProgress, query, options) {
     const m = this.manifest();
     // The term-filter file (named in `pending_shards` by a widening step that needs it first).
     if (m.terms && files.includes(m.terms.file) && !this.index.isLoaded(m.terms.file)) {
@@ -572,11 +614,12 @@ export class ChsrClient {
 
   // One manifest file (`entry`: {file, bytes, ...}), fetched once even when several searches ask
   // for it, retried once, then handed to `load` (which throws when the module's checks fail).
-  async loadEntry(entry, load, onProgress) {
+  async loadEntry(entry, load, onProgress, priority) {
     if (!this.pending.has(entry.file)) {
       if (onProgress) onProgress(entry);
       const p = fetchWithRetry(this.fileUrl(entry.file), 'bytes', {
         expected: entry.bytes,
+        priority,
         onBytes: onProgress && ((received, expected) => onProgress(entry, { received, expected })),
         onRetry: onProgress && ((error) => onProgress(entry, { retry: error })),
         // The module checks the manifest SHA-256 (against WebCrypto's digest of the bytes when

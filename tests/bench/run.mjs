@@ -317,6 +317,12 @@ async function typingRun(s, qs) {
       configurable: true, get: () => last, set: (v) => { last = v; queueMicrotask(answered); },
     });
   });
+  // Downloads in flight when a key is pressed (a background download, say another level's shard
+  // that a widening step asked for): what a slow key may have waited behind.
+  let inFlight = 0;
+  page.on('request', () => { inFlight++; });
+  page.on('requestfinished', () => { inFlight--; });
+  page.on('requestfailed', () => { inFlight--; });
   const keys = [];
   for (const q of qs) {
     // Ends on a letter or digit, so that the last key is a real key press (keydown, input).
@@ -327,10 +333,11 @@ async function typingRun(s, qs) {
     await page.waitForTimeout(50);
     const before = await page.evaluate(() => { window.__kd = null; return window.__kp.length; });
     await page.focus('#q');
+    const downloading = inFlight;
     await page.keyboard.press(text.slice(-1));
     await page.waitForFunction((n) => window.__kp.length > n, before, { timeout: 10_000 }).catch(() => {});
     const got = await page.evaluate((n) => [window.__kp[n], window.__kdom[n], window.__chsrLast && window.__chsrLast.trace.timings.total_ms], before);
-    keys.push({ id: q.id, ms: got[0], dom: got[1], engine: got[2] });
+    keys.push({ id: q.id, ms: got[0], dom: got[1], engine: got[2], downloading });
   }
   await ctx.close();
   return {
@@ -351,7 +358,8 @@ if (ONLY('typing') && SITE === '/www') {
     const row = {
       subject: s.subject, level: s.level, n: run.ms.length, p50: pct(run.ms, 0.5), p95: pct(run.ms, 0.95),
       dom_p50: pct(run.dom, 0.5), dom_p95: pct(run.dom, 0.95), engine_p50: pct(run.engine, 0.5), engine_p95: pct(run.engine, 0.95),
-      // Each keystroke (query id; paint, DOM and engine ms), to find what makes the tail.
+      // Each keystroke (query id; paint, DOM and engine ms; downloads in flight at the key), to
+      // find what makes the tail.
       per_key: run.keys,
     };
     results.typing.push(row);

@@ -135,3 +135,42 @@ test('the embed keeps its cards too; an open "why" panel stays open and follows 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+// After the first result the page downloads the rest of the scope's postings and text in the
+// background (so that typing never waits for a download). A keystroke's own part must not queue
+// behind them: over HTTP/1.1 a browser opens six connections to a host, so the background keeps
+// at most four parts in flight and starts none while a search waits for its own.
+test('the background download holds at most four parts at once; a search typed meanwhile is answered before it ends', async () => {
+  const { page, errors } = await openStudyPage(browser, server.url);
+  // Every part takes 40 ms more to arrive, so that the background lasts seconds (physics high
+  // school: about 370 parts).
+  await page.route(/\.chsr[ix]$/, async (route) => { await new Promise((ok) => setTimeout(ok, 40)); await route.continue(); });
+  let inFlight = 0;
+  let most = 0;
+  let watching = false;
+  const isPart = (r) => /\.chsr[ix]$/.test(r.url());
+  page.on('request', (r) => { if (isPart(r)) { inFlight++; if (watching) most = Math.max(most, inFlight); } });
+  const done = (r) => { if (isPart(r)) inFlight--; };
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  let seq = await searchSeq(page);
+  await page.goto(`${server.url}?q=${encodeURIComponent('specific heat')}&subject=physics&level=high_school`);
+  await waitSearch(page, seq);
+  // The background, alone.
+  watching = true;
+  await page.waitForTimeout(400);
+  watching = false;
+  assert.ok(most > 0 && most <= 4, `${most} parts in flight at once in the background`);
+  assert.equal(await page.evaluate(() => window.__chsrTextReadyAt), undefined, 'the background still downloads');
+  // A new question typed now needs postings parts of its own: answered while the background
+  // still downloads.
+  seq = await searchSeq(page);
+  await page.fill('#q', 'momentum conservation collision');
+  await waitSearch(page, seq, 'momentum conservation collision');
+  assert.ok((await page.$$('#results > li.card')).length > 0);
+  assert.equal(await page.evaluate(() => window.__chsrTextReadyAt), undefined, 'answered before the background ended');
+  // And the background still completes.
+  await page.waitForFunction(() => window.__chsrTextReadyAt, null, { timeout: 60_000 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
