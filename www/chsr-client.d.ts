@@ -498,18 +498,18 @@ export class ChsrClient {
   retryEnhancements(onProgress?: Progress): Promise<boolean>;
   /** Loads the model now; rejects with its error. */
   loadModel(): Promise<ModelEntry | null>;
-  /** Loads the loaded shards' remaining postings and text parts in the background (once per set of shards): resolves to how many were loaded. */
+  /** Loads the loaded shards' remaining postings and text parts in the background (once per set of shards; at most four downloads at a time, none started while a search waits for its own): resolves to how many were loaded. */
   prefetchText(): Promise<number>;
   /** The postings parts named in `files` that the loaded part lists name and that are not loaded, as progress entries of their shards. */
   postingsEntries(files: Set<string>): PostingsProgressEntry[];
-  /** Loads one postings part (checked by the module against its shard's part list and the shard), after the list. */
-  loadPostings(entry: PostingsProgressEntry, onProgress?: Progress): Promise<void>;
+  /** Loads one postings part (checked by the module against its shard's part list and the shard), after the list; `priority`: the Fetch Priority hint (`'low'` in the background). */
+  loadPostings(entry: PostingsProgressEntry, onProgress?: Progress | null, priority?: 'high' | 'low' | 'auto'): Promise<void>;
   /** Loads the postings parts a search of `query` needs (the engine names them); `search` calls it first. */
   loadPostingsFor(query: string, options?: SearchOptions, onProgress?: Progress): Promise<void>;
   /** The text parts named in `files` that the loaded part lists name and that are not loaded, as progress entries of their shards. */
   textEntries(files: Set<string>): TextProgressEntry[];
-  /** Loads one text part (checked by the module against its shard's part list), after the list. */
-  loadText(entry: TextProgressEntry, onProgress?: Progress): Promise<void>;
+  /** Loads one text part (checked by the module against its shard's part list), after the list; `priority` as for `loadPostings`. */
+  loadText(entry: TextProgressEntry, onProgress?: Progress | null, priority?: 'high' | 'low' | 'auto'): Promise<void>;
   /** Loads a shard's part list (checked by the module against the manifest and the shard) once `shardLoaded` settles. */
   loadPartList(shard: ShardEntry, shardLoaded: Promise<void> | null, onProgress?: Progress): Promise<void>;
   /** A shard's postings and text parts (file names) from its part list: `list` when given, else fetched. */

@@ -308,9 +308,11 @@ export class ChsrClient {
     this.index = index;
     this.baseUrl = baseUrl;
     this.pending = new Map();
-    /** Downloads a search is waiting for (`loadFiles` in flight): background loads wait for none. */
+    /** Downloads a search is waiting for (`loadFiles` in flight): background loads start none meanwhile. */
     this.foreground = 0;
-    this.foregroundIdle = [];
+    /** Background downloads in flight (at most `BACKGROUND_LOADS`), and the lanes waiting for a turn. */
+    this.background = 0;
+    this.backgroundWaiting = [];
     /** Shard file → its load (settled, never rejecting): what a postings part waits for. */
     this.shardLoads = new Map();
     /** Enhancement files that could not be loaded: file → ChsrError (cleared by a retry). */
@@ -403,7 +405,8 @@ export class ChsrClient {
   }
 
   /**
-   * Runs `load(entry)` for each entry, at most `BACKGROUND_LOADS` at a time, each started only
+   * Runs `load(entry)` for each entry, at most `BACKGROUND_LOADS` downloads at a time across
+   * every background run (another shard's may still be going), each started only
    * while no search waits for a download of its own: a keystroke's postings part is then asked
    * at once instead of after a whole shard's worth of background parts (a browser opens six
    * connections to a host over HTTP/1.1, and every part passes the page's service worker).
@@ -415,12 +418,30 @@ export class ChsrClient {
     const lane = async () => {
       while (next < entries.length) {
         const entry = entries[next++];
-        while (this.foreground > 0) await new Promise((ok) => this.foregroundIdle.push(ok));
-        loaded += await load(entry).then(() => 1, () => 0);
+        // Already asked (by a search, or by an earlier background run): no turn needed.
+        if (this.pending.has(entry.file)) {
+          loaded += await load(entry).then(() => 1, () => 0);
+          continue;
+        }
+        while (this.foreground > 0 || this.background >= BACKGROUND_LOADS) {
+          await new Promise((ok) => this.backgroundWaiting.push(ok));
+        }
+        this.background++;
+        try {
+          loaded += await load(entry).then(() => 1, () => 0);
+        } finally {
+          this.background--;
+          this.wakeBackground();
+        }
       }
     };
     await Promise.all(Array.from({ length: Math.min(BACKGROUND_LOADS, entries.length) }, lane));
     return loaded;
+  }
+
+  /** Lets the waiting background lanes check again whether they may start a download. */
+  wakeBackground() {
+    for (const ok of this.backgroundWaiting.splice(0)) ok();
   }
 
   /**
@@ -564,7 +585,7 @@ export class ChsrClient {
     try {
       await this.loadNamed(files, onProgress, query, options);
     } finally {
-      if (--this.foreground === 0) for (const ok of this.foregroundIdle.splice(0)) ok();
+      if (--this.foreground === 0) this.wakeBackground();
     }
   }
 

@@ -27,7 +27,11 @@ const ts = createRequire(`${ROOT}tests/browser/package.json`)('typescript');
 
 // Runtime members that are not part of the API (called by the class itself or the browser).
 const INTERNAL = {
-  ChsrClient: { proto: ['loadEnhancement', 'loadEntry'], instance: ['pending', 'enhanceErrors', 'shardLoads'], statics: [] },
+  ChsrClient: {
+    proto: ['loadEnhancement', 'loadEntry', 'loadNamed', 'inBackground', 'wakeBackground'],
+    instance: ['pending', 'enhanceErrors', 'shardLoads', 'foreground', 'background', 'backgroundWaiting'],
+    statics: [],
+  },
   ChsrError: { proto: [], instance: ['name', 'message', 'stack', 'cause'], statics: [] },
   ChsrSearchElement: {
     proto: ['connectedCallback', 'attributeChangedCallback', 'build', 'retranslate', 'checkQueryLength', 'setStatus', 'setError', 'start',
