@@ -330,7 +330,12 @@ async function typingRun(s, qs) {
     if (text.length < 2) continue;
     await page.fill('#q', text.slice(0, -1));
     await page.waitForFunction(() => window.__chsrDone === window.__chsrSeq, null, { timeout: 10_000 }).catch(() => {});
-    await page.waitForTimeout(50);
+    // A student's key comes at any moment of a frame; the benchmark's would come at about the
+    // same moment every time (the wait above polls once a frame, then a fixed pause), and its
+    // wait for the next frame would be the same for every key of a run: luck, not the page.
+    // Each key is delayed by a further fraction of a frame, spread evenly (golden-ratio steps).
+    const phase = ((keys.length + 1) * 0.6180339887) % 1;
+    await page.waitForTimeout(50 + phase * 1000 / 60);
     const before = await page.evaluate(() => { window.__kd = null; return window.__kp.length; });
     await page.focus('#q');
     const downloading = inFlight;
