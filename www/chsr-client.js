@@ -162,7 +162,7 @@ async function fetchOnce(url, as, attempt, { expected, onBytes, priority } = {})
   let res;
   const first = CONTENT_HASHED.test(new URL(url).pathname) ? 'default' : 'no-cache';
   try {
-    res = await fetch(url, priority ? { cache: attempt === 0 ? first : 'reload', priority } : { cache: attempt === 0 ? first : 'reload' });
+    res = await fetch(url, { cache: attempt === 0 ? first : 'reload', priority });
   } catch (e) {
     throw new ChsrError(isOffline() ? 'offline' : 'network', `no answer for ${url}: ${(e && e.message) || e}`, { url, cause: e });
   }
@@ -419,17 +419,13 @@ export class ChsrClient {
       while (next < entries.length) {
         const entry = entries[next++];
         // Already asked (by a search, or by an earlier background run): no turn needed.
-        if (this.pending.has(entry.file)) {
-          loaded += await load(entry).then(() => 1, () => 0);
-          continue;
-        }
-        while (this.foreground > 0 || this.background >= BACKGROUND_LOADS) {
+        const turn = !this.pending.has(entry.file);
+        while (turn && (this.foreground > 0 || this.background >= BACKGROUND_LOADS)) {
           await new Promise((ok) => this.backgroundWaiting.push(ok));
         }
-        this.background++;
-        try {
-          loaded += await load(entry).then(() => 1, () => 0);
-        } finally {
+        if (turn) this.background++;
+        loaded += await load(entry).then(() => 1, () => 0);
+        if (turn) {
           this.background--;
           this.wakeBackground();
         }
@@ -589,6 +585,7 @@ export class ChsrClient {
     }
   }
 
+  /** `loadFiles`'s work, the foreground count aside. */
   async loadNamed(files, onProgress, query, options) {
     const m = this.manifest();
     // The term-filter file (named in `pending_shards` by a widening step that needs it first).
