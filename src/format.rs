@@ -61,8 +61,9 @@ pub const MAGIC: &[u8; 8] = b"CHSRSHRD";
 /// without offsets; 8: a part list gives each part's digest as [`PART_DIGEST_HEX`] hex digits,
 /// and a shard's chunk ids are front-coded; 9: the other metadata columns as a table of their
 /// distinct values and an index per chunk; 10: the display-only metadata in the text parts,
-/// [`ChunkDisplay`], and no column for what the text parts hold).
-pub const FORMAT_VERSION: u32 = 10;
+/// [`ChunkDisplay`], and no column for what the text parts hold; 11: a near-duplicate pair
+/// within a shard written once, from its earlier chunk, [`ShardPayload::near_duplicates`]).
+pub const FORMAT_VERSION: u32 = 11;
 /// Name of the manifest format, stored in `manifest.json`.
 pub const MANIFEST_FORMAT: &str = "chsr-manifest";
 /// Size of the fixed header preceding the payload.
