@@ -247,7 +247,7 @@ where
 /// A pair is symmetric: the builder stores it on both sides. Within the shard only the side
 /// from the earlier chunk is written (format v11; [`decode_duplicates`] adds the other), which
 /// halves the pairs of a shard whose near-duplicates are its own (physics college's shard 25.6
-/// → 23.1 kB brotli, the 250k-chunk synthetic one 228.4 → 178.1 kB); a pair with a chunk of
+/// → 23.0 kB brotli, the 250k-chunk synthetic one 228.4 → 178.0 kB); a pair with a chunk of
 /// another shard is written as before. Refuses pairs within the shard that are not symmetric
 /// (the reader could not give them back as they were).
 fn encode_duplicates<E: Encoder>(
