@@ -418,11 +418,13 @@ export class ChsrClient {
     const lane = async () => {
       while (next < entries.length) {
         const entry = entries[next++];
-        // Already asked (by a search, or by an earlier background run): no turn needed.
-        const turn = !this.pending.has(entry.file);
-        while (turn && (this.foreground > 0 || this.background >= BACKGROUND_LOADS)) {
+        // A part already asked (by a search, or by an earlier background run, possibly while
+        // this lane waited) takes no turn: its download is under way.
+        const asked = () => this.pending.has(entry.file);
+        while (!asked() && (this.foreground > 0 || this.background >= BACKGROUND_LOADS)) {
           await new Promise((ok) => this.backgroundWaiting.push(ok));
         }
+        const turn = !asked();
         if (turn) this.background++;
         loaded += await load(entry).then(() => 1, () => 0);
         if (turn) {
