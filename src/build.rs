@@ -263,12 +263,13 @@ struct ShardId<'a> {
 }
 
 /// The text parts of a shard (its chunks' display text and display-only metadata, `texts` in
-/// shard order, cut into `blocks`): entries and file bytes.
+/// shard order, cut into `blocks`): each part's chunk count and framed file, without its
+/// audit path yet ([`parts_and_list`]).
 fn text_parts(
     id: &ShardId,
     blocks: &[u32],
     texts: Vec<(String, ChunkDisplay)>,
-) -> Vec<(TextEntry, Vec<u8>)> {
+) -> Vec<(u32, Vec<u8>)> {
     let mut first = 0u32;
     let mut texts = texts.into_iter();
     blocks
@@ -283,27 +284,20 @@ fn text_parts(
                 texts,
                 display,
             });
-            let part_sha = sha256_hex(&part);
-            let entry = TextEntry {
-                file: format!("{}.{}.chsrx", id.stem, &part_sha[..16]),
-                sha256: part_sha[..PART_DIGEST_HEX].to_string(),
-                bytes: part.len() as u64,
-                first,
-                chunks: n,
-            };
             first += n;
-            (entry, part)
+            (n, part)
         })
         .collect()
 }
 
 /// The postings parts of a shard (its dictionary and postings, `lexical` whole, cut into
-/// `blocks` of terms): entries and file bytes.
+/// `blocks` of terms): each part's term count, first term and framed file, without its audit
+/// path yet ([`parts_and_list`]).
 fn postings_parts(
     id: &ShardId,
     blocks: &[u32],
     lexical: &LexicalIndex,
-) -> Vec<(PostingsEntry, Vec<u8>)> {
+) -> Vec<(u32, String, Vec<u8>)> {
     let offsets = &lexical.offsets;
     let mut first = 0u32;
     blocks
@@ -322,37 +316,82 @@ fn postings_parts(
                 offsets: offsets[a..=b].iter().map(|&o| o - from).collect(),
                 postings: lexical.postings[from as usize..offsets[b] as usize].to_vec(),
             });
-            let part_sha = sha256_hex(&part);
-            let entry = PostingsEntry {
-                file: format!("{}.{}.chsri", id.stem, &part_sha[..16]),
-                sha256: part_sha[..PART_DIGEST_HEX].to_string(),
-                bytes: part.len() as u64,
-                first,
-                terms: n,
-                first_term: lexical.terms[a].clone(),
-            };
             first += n;
-            (entry, part)
+            (n, lexical.terms[a].clone(), part)
         })
         .collect()
 }
 
-/// The part list of a shard that has parts (the manifest names only the list): its manifest
-/// entry and file bytes.
-fn part_list(
+/// A shard's parts as published, and its part list.
+struct Parts {
+    /// The text parts' entries and files (frame and audit path).
+    text: Vec<(TextEntry, Vec<u8>)>,
+    /// The postings parts' entries and files.
+    postings: Vec<(PostingsEntry, Vec<u8>)>,
+    /// The part list's manifest entry and file, when the shard has parts.
+    list: Option<(PartListEntry, Vec<u8>)>,
+}
+
+/// Binds a shard's parts to its part list ([`crate::format::merkle`]): the Merkle tree over
+/// the framed parts (text, then postings), each file its frame then its audit path, named by
+/// the shard's stem, its leaf and the root's first 16 hex digits; the list gives the root.
+fn parts_and_list(
     id: &ShardId,
-    text: &[(TextEntry, Vec<u8>)],
-    postings: &[(PostingsEntry, Vec<u8>)],
-) -> Option<(PartListEntry, Vec<u8>)> {
-    if text.is_empty() && postings.is_empty() {
-        return None;
+    text: Vec<(u32, Vec<u8>)>,
+    postings: Vec<(u32, String, Vec<u8>)>,
+) -> Parts {
+    use crate::format::merkle;
+    let leaves: Vec<merkle::Node> = (text.iter().map(|(_, f)| f))
+        .chain(postings.iter().map(|(_, _, f)| f))
+        .map(|f| merkle::leaf(f))
+        .collect();
+    if leaves.is_empty() {
+        return Parts {
+            text: Vec::new(),
+            postings: Vec::new(),
+            list: None,
+        };
     }
+    let root = merkle::hex(&merkle::root(&leaves));
+    let name = |i: usize, ext: &str| format!("{}.{i}.{}.{ext}", id.stem, &root[..16]);
+    let (mut leaf, mut first) = (0usize, 0u32);
+    let text: Vec<(TextEntry, Vec<u8>)> = text
+        .into_iter()
+        .map(|(chunks, frame)| {
+            let file = merkle::with_path(frame, &leaves, leaf);
+            let entry = TextEntry {
+                file: name(leaf, "chsrx"),
+                bytes: file.len() as u64,
+                first,
+                chunks,
+            };
+            (leaf, first) = (leaf + 1, first + chunks);
+            (entry, file)
+        })
+        .collect();
+    first = 0;
+    let postings: Vec<(PostingsEntry, Vec<u8>)> = postings
+        .into_iter()
+        .map(|(terms, first_term, frame)| {
+            let file = merkle::with_path(frame, &leaves, leaf);
+            let entry = PostingsEntry {
+                file: name(leaf, "chsri"),
+                bytes: file.len() as u64,
+                first,
+                terms,
+                first_term,
+            };
+            (leaf, first) = (leaf + 1, first + terms);
+            (entry, file)
+        })
+        .collect();
     let list = encode_part_list(&PartList {
         format: PART_LIST_FORMAT.into(),
         format_version: FORMAT_VERSION,
         subject: id.subject.to_string(),
         level: id.level.to_string(),
         shard_sha256: id.sha256.to_string(),
+        root: root[..PART_DIGEST_HEX].to_string(),
         text: text.iter().map(|(e, _)| e.clone()).collect(),
         postings: postings.iter().map(|(e, _)| e.clone()).collect(),
     });
@@ -366,7 +405,11 @@ fn part_list(
         postings_parts: postings.len() as u32,
         postings_bytes: postings.iter().map(|(e, _)| e.bytes).sum(),
     };
-    Some((entry, list))
+    Parts {
+        text,
+        postings,
+        list: Some((entry, list)),
+    }
 }
 
 /// The text indexed for a chunk: its body plus its titles and label, so that a query naming the
@@ -602,10 +645,16 @@ pub fn build_with(
             level: &level,
             sha256: &sha,
         };
-        let text = text_parts(&id, &text_blocks, texts);
         let lexical = split.as_ref().unwrap_or(&payload.lexical);
-        let postings = postings_parts(&id, &postings_blocks, lexical);
-        let part_list = part_list(&id, &text, &postings);
+        let Parts {
+            text,
+            postings,
+            list: part_list,
+        } = parts_and_list(
+            &id,
+            text_parts(&id, &text_blocks, texts),
+            postings_parts(&id, &postings_blocks, lexical),
+        );
         let entry = ShardEntry {
             file: format!("{stem}.{}.chsr", &sha[..16]),
             sha256: sha,

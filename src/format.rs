@@ -31,6 +31,7 @@ mod fields;
 pub mod frame;
 pub mod json;
 pub mod manifest;
+pub mod merkle;
 pub mod model;
 pub mod parts;
 pub mod terms;
@@ -62,8 +63,10 @@ pub const MAGIC: &[u8; 8] = b"CHSRSHRD";
 /// and a shard's chunk ids are front-coded; 9: the other metadata columns as a table of their
 /// distinct values and an index per chunk; 10: the display-only metadata in the text parts,
 /// [`ChunkDisplay`], and no column for what the text parts hold; 11: a near-duplicate pair
-/// within a shard written once, from its earlier chunk, [`ShardPayload::near_duplicates`]).
-pub const FORMAT_VERSION: u32 = 11;
+/// within a shard written once, from its earlier chunk, [`ShardPayload::near_duplicates`]; 12:
+/// a part list gives one Merkle root over its parts instead of a digest each, and each part
+/// file carries its audit path, [`merkle`]).
+pub const FORMAT_VERSION: u32 = 12;
 /// Name of the manifest format, stored in `manifest.json`.
 pub const MANIFEST_FORMAT: &str = "chsr-manifest";
 /// Size of the fixed header preceding the payload.
@@ -690,11 +693,10 @@ fn decode_shard_inner(bytes: &[u8], checksum: bool) -> Result<ShardPayload, Form
     Ok(payload)
 }
 
-/// Hex digits of a part's SHA-256 that its shard's part list gives (format v8): the first 128
-/// bits. A list names hundreds of parts and comes before the first result, and the digests were
-/// most of its bytes (physics college 16.7 → 10.6 kB brotli, chemistry 10.8 → 6.9); matching 128
-/// bits of SHA-256 still takes about 2^128 tries to forge. The manifest's own entries (shards,
-/// part lists, vectors, model) keep the whole digest.
+/// Hex digits of the Merkle root over a shard's parts that its part list gives (format v12,
+/// [`merkle`]; from v8 to v11, of each part's own SHA-256): the first 128 bits, as every node
+/// of the tree. Matching 128 bits of SHA-256 still takes about 2^128 tries to forge. The
+/// manifest's own entries (shards, part lists, vectors, model) keep the whole digest.
 pub const PART_DIGEST_HEX: usize = 32;
 
 /// Whether `listed`, a digest as a manifest or part list gives it (a whole SHA-256, 64 hex

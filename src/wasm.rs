@@ -263,36 +263,20 @@ impl ChsrIndex {
             .map_err(err)
     }
 
-    /// Verifies (the SHA-256 in its shard's part list, the file's own checksum and version) and
-    /// attaches a text part of a loaded shard (a search names those its results need in
-    /// `pending_text`). The caller's SHA-256 of the bytes (64 hex digits, e.g. from WebCrypto)
-    /// is compared with the list's; without one the module hashes the file.
+    /// Verifies (the file's frame and audit path against its shard's part list's Merkle root,
+    /// its version) and attaches a text part of a loaded shard (a search names those its
+    /// results need in `pending_text`). The module hashes the file itself.
     #[wasm_bindgen(js_name = loadText)]
-    pub fn load_text(
-        &mut self,
-        file: &str,
-        bytes: &[u8],
-        sha256_hex: Option<String>,
-    ) -> Result<(), JsValue> {
-        self.lib
-            .load_text_with_digest(file, bytes, &digest(sha256_hex, bytes))
-            .map_err(err)
+    pub fn load_text(&mut self, file: &str, bytes: &[u8]) -> Result<(), JsValue> {
+        self.lib.load_text(file, bytes).map_err(err)
     }
 
-    /// Verifies (the SHA-256 in its shard's part list, the file's own checksum and version, its
-    /// term range, every posting) and attaches a postings part of a loaded shard (what
-    /// `postingsNeeded` names). The caller's SHA-256 of the bytes is compared with the list's;
-    /// without one the module hashes the file.
+    /// Verifies (the file's frame and audit path against its shard's part list's Merkle root,
+    /// its version, its term range, every posting) and attaches a postings part of a loaded
+    /// shard (what `postingsNeeded` names). The module hashes the file itself.
     #[wasm_bindgen(js_name = loadPostings)]
-    pub fn load_postings(
-        &mut self,
-        file: &str,
-        bytes: &[u8],
-        sha256_hex: Option<String>,
-    ) -> Result<(), JsValue> {
-        self.lib
-            .load_postings_with_digest(file, bytes, &digest(sha256_hex, bytes))
-            .map_err(err)
+    pub fn load_postings(&mut self, file: &str, bytes: &[u8]) -> Result<(), JsValue> {
+        self.lib.load_postings(file, bytes).map_err(err)
     }
 
     /// The files a search of `query` with `options` needs besides its scope's shards: the
@@ -303,14 +287,14 @@ impl ChsrIndex {
         Ok(self.lib.postings_needed(query, &options_of(options)?))
     }
 
-    /// The postings parts (`{part: {file, sha256, bytes, first, terms}, shard, subject, level}`)
+    /// The postings parts (`{part: {file, bytes, first, terms, first_term}, shard, subject, level}`)
     /// of the loaded shards that are not loaded yet (a page loads them after the first result).
     #[wasm_bindgen(js_name = postingsRemaining)]
     pub fn postings_remaining(&self) -> Result<JsValue, JsValue> {
         to_js(&self.lib.postings_remaining())
     }
 
-    /// The text parts (`{part: {file, sha256, bytes, first, chunks}, shard, subject, level}`) of
+    /// The text parts (`{part: {file, bytes, first, chunks}, shard, subject, level}`) of
     /// the loaded shards that are not loaded yet (a page keeping a scope for offline use fetches them
     /// all).
     #[wasm_bindgen(js_name = textNeeded)]

@@ -6,8 +6,8 @@
 use chsr::build::{build, BuildOptions, BuildOutput};
 use chsr::corpus::parse_jsonl;
 use chsr::format::{
-    encode_part_list, encode_postings_part, sha256_hex, Field, Manifest, PartList, PostingsPart,
-    PART_DIGEST_HEX,
+    encode_part_list, encode_postings_part, merkle, sha256_hex, Field, Manifest, PartList,
+    PostingsPart,
 };
 use chsr::scope::Scope;
 use chsr::search::{Library, SearchError, SearchOptions, Variant};
@@ -107,18 +107,39 @@ fn a_postings_part_is_checked_before_it_is_attached() {
     let list = s.entry.part_list.as_ref().unwrap();
     lib.load_part_list(&list.file, s.part_list_bytes.as_ref().unwrap())
         .unwrap();
-    // Another part's bytes, or damaged bytes: the digest in the list refuses them.
+    // Another part's bytes: the list's Merkle root refuses them, whether they are this
+    // shard's or another's (whose audit path has another length), or this part's bytes with
+    // their path changed.
     let e = lib
         .load_postings(&p0.file, &s.postings_bytes[1])
         .unwrap_err();
     assert_eq!(e.code(), "load.integrity", "{e}");
+    let others: Vec<&Vec<u8>> = (split.shards.iter())
+        .filter(|o| o.entry.file != s.entry.file)
+        .flat_map(|o| &o.postings_bytes)
+        .collect();
+    assert!(!others.is_empty(), "another shard in postings parts");
+    for other in others {
+        let e = lib.load_postings(&p0.file, other).unwrap_err();
+        assert_eq!(e.code(), "load.integrity", "{e}");
+    }
+    let mut path_changed = bytes0.clone();
+    *path_changed.last_mut().unwrap() ^= 1;
+    let e = lib.load_postings(&p0.file, &path_changed).unwrap_err();
+    assert_eq!(e.code(), "load.integrity", "{e}");
+    // Cut short (a download that stopped): the frame's own check says so.
+    let e = lib
+        .load_postings(&p0.file, &bytes0[..bytes0.len() / 2])
+        .unwrap_err();
+    assert_eq!(e.code(), "load.format", "{e}");
+    assert!(e.to_string().contains("truncated"), "{e}");
     assert!(!lib.is_loaded(&p0.file));
     lib.load_postings(&p0.file, bytes0).unwrap();
     lib.load_postings(&p0.file, bytes0).unwrap(); // again: a no-op
     assert!(lib.is_loaded(&p0.file) && !lib.is_loaded(&p1.file));
 }
 
-/// A part whose digest is right (a forged list names it) but whose postings or terms are not
+/// A part whose digest is right (a forged list's Merkle root covers it) but whose postings or terms are not
 /// those of its range: refused, and the part stays unloaded.
 #[test]
 fn forged_postings_with_a_matching_digest_are_refused() {
@@ -130,14 +151,26 @@ fn forged_postings_with_a_matching_digest_are_refused() {
         .unwrap();
     let s = &split.shards[i];
     let p = &s.postings[0];
-    let real = chsr::format::decode_postings_part(&s.postings_bytes[0], true).unwrap();
+    // Every part's frame (the file without its audit path), text parts first: the Merkle
+    // tree's leaves, in order.
+    let n = s.text_bytes.len() + s.postings_bytes.len();
+    let frames: Vec<Vec<u8>> = (s.text_bytes.iter().chain(&s.postings_bytes))
+        .enumerate()
+        .map(|(i, f)| merkle::frame_and_root(f, i, n).unwrap().0.to_vec())
+        .collect();
+    let leaf = s.text_bytes.len();
+    let real = chsr::format::decode_postings_part(&frames[leaf], true).unwrap();
     let forge = |edit: &dyn Fn(&mut PostingsPart)| {
         let mut forged = real.clone();
         edit(&mut forged);
-        let part = encode_postings_part(&forged);
+        // A forged list: the tree over the forged part and the others, its root listed.
+        let mut frames = frames.clone();
+        frames[leaf] = encode_postings_part(&forged);
+        let leaves: Vec<merkle::Node> = frames.iter().map(|f| merkle::leaf(f)).collect();
+        let part = merkle::with_path(frames[leaf].clone(), &leaves, leaf);
         let mut list: PartList =
             chsr::format::decode_part_list(s.part_list_bytes.as_ref().unwrap()).unwrap();
-        list.postings[0].sha256 = sha256_hex(&part)[..PART_DIGEST_HEX].to_string();
+        list.root = merkle::hex(&merkle::root(&leaves));
         list.postings[0].bytes = part.len() as u64;
         let list_bytes = encode_part_list(&list);
         let mut m: Manifest = split.manifest.clone();

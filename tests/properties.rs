@@ -16,7 +16,8 @@ use chsr::build::{build_with, BuildOptions, Embedder};
 use chsr::corpus::SourcedChunk;
 use chsr::format::{
     decode_dense_part, decode_part_list, decode_postings_part, decode_shard, decode_text_part,
-    encode_dense_part, encode_postings_part, encode_shard, encode_text_part, ChunkRecord, Field,
+    encode_dense_part, encode_postings_part, encode_shard, encode_text_part, merkle, ChunkRecord,
+    Field,
 };
 use chsr::gate;
 use chsr::scope::Scope;
@@ -133,9 +134,13 @@ proptest! {
             // The dictionary likewise: in the shard, or in the parts (format v6).
             let (mut joined, mut terms, mut df) = (Vec::new(), Vec::new(), Vec::new());
             let mut first = 0u32;
-            for (t, bytes) in s.postings.iter().zip(&s.postings_bytes) {
-                let part = decode_postings_part(bytes, true).expect("a built postings part decodes");
-                prop_assert_eq!(&encode_postings_part(&part), bytes);
+            let leaves = s.text.len() + s.postings.len();
+            for (i, (t, bytes)) in s.postings.iter().zip(&s.postings_bytes).enumerate() {
+                // Its frame, then its audit path to the list's root.
+                let (frame, root) = merkle::frame_and_root(bytes, s.text.len() + i, leaves).expect("a path");
+                prop_assert_eq!(&merkle::hex(&root), &list.root);
+                let part = decode_postings_part(frame, true).expect("a built postings part decodes");
+                prop_assert_eq!(&encode_postings_part(&part), frame);
                 prop_assert_eq!(&part.shard_sha256, &s.entry.sha256);
                 prop_assert_eq!((part.first, part.terms), (first, t.terms));
                 prop_assert_eq!(&part.dictionary[0], &t.first_term);
@@ -155,9 +160,11 @@ proptest! {
                 prop_assert_eq!(&terms, &whole.lexical.terms);
                 prop_assert_eq!(&df, &whole.lexical.df);
             }
-            for (t, bytes) in s.text.iter().zip(&s.text_bytes) {
-                let part = decode_text_part(bytes, true).expect("a built text part decodes");
-                prop_assert_eq!(&encode_text_part(&part), bytes);
+            for (i, (t, bytes)) in s.text.iter().zip(&s.text_bytes).enumerate() {
+                let (frame, root) = merkle::frame_and_root(bytes, i, s.text.len() + s.postings.len()).expect("a path");
+                prop_assert_eq!(&merkle::hex(&root), &list.root);
+                let part = decode_text_part(frame, true).expect("a built text part decodes");
+                prop_assert_eq!(&encode_text_part(&part), frame);
                 prop_assert_eq!(&part.shard_sha256, &s.entry.sha256);
                 prop_assert_eq!((part.first as usize, part.texts.len()), (texts.len(), t.chunks as usize));
                 texts.extend(part.texts);

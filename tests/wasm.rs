@@ -43,7 +43,7 @@ fn index() -> ChsrIndex {
             .load_part_list(&list.file, s.part_list_bytes.as_ref().unwrap(), None)
             .unwrap();
         for (t, bytes) in s.text.iter().zip(&s.text_bytes) {
-            index.load_text(&t.file, bytes, None).unwrap();
+            index.load_text(&t.file, bytes).unwrap();
         }
     }
     index
@@ -117,7 +117,7 @@ fn results_ask_for_their_text_then_show_it() {
             .expect("a part list of the manifest");
         // A part cannot be loaded before its list names it: the error says which list.
         let err = index
-            .load_text(&sh.text[0].file, &sh.text_bytes[0], None)
+            .load_text(&sh.text[0].file, &sh.text_bytes[0])
             .unwrap_err();
         assert_eq!(code(&err), "load.part_before_shard");
         // A list is checked against the manifest: another shard's list is refused.
@@ -148,7 +148,7 @@ fn results_ask_for_their_text_then_show_it() {
                 .zip(&sh.text_bytes)
                 .find(|(t, _)| &t.file == file)
         });
-        // A part is checked against the manifest like a shard: another part's bytes are refused.
+        // A part is checked against its part list's Merkle root: another part's bytes are refused.
         let bytes = bytes.unwrap().1;
         let other = out
             .shards
@@ -157,9 +157,9 @@ fn results_ask_for_their_text_then_show_it() {
             .find(|(t, _)| &t.file != file)
             .unwrap()
             .1;
-        let err = index.load_text(file, other, None).unwrap_err();
+        let err = index.load_text(file, other).unwrap_err();
         assert_eq!(code(&err), "load.integrity");
-        index.load_text(file, bytes, None).unwrap();
+        index.load_text(file, bytes).unwrap();
         assert!(index.is_loaded(file));
     }
     let second = search(&index);
@@ -277,11 +277,11 @@ fn a_search_loads_the_postings_of_its_own_terms_first() {
             for (file, bytes) in s.files() {
                 if postings || !file.ends_with(".chsri") {
                     let r = if file.ends_with(".chsri") {
-                        index.load_postings(file, bytes, None)
+                        index.load_postings(file, bytes)
                     } else if file.ends_with(".chsrl") {
                         index.load_part_list(file, bytes, None)
                     } else if file.ends_with(".chsrx") {
-                        index.load_text(file, bytes, None)
+                        index.load_text(file, bytes)
                     } else {
                         index.load_shard(file, bytes)
                     };
@@ -326,11 +326,11 @@ fn a_search_loads_the_postings_of_its_own_terms_first() {
         .find(|t| !needed.contains(&t.file))
         .unwrap();
     let err = index
-        .load_postings(&needed[0], &bytes_of(&other.file), None)
+        .load_postings(&needed[0], &bytes_of(&other.file))
         .unwrap_err();
     assert_eq!(code(&err), "load.integrity");
     for f in &needed {
-        index.load_postings(f, &bytes_of(f), None).unwrap();
+        index.load_postings(f, &bytes_of(f)).unwrap();
         assert!(index.is_loaded(f));
     }
     assert!(index
@@ -550,7 +550,7 @@ fn random_queries_give_the_native_digests() {
                         .zip(&sh.text_bytes)
                         .find(|(t, _)| t.file == file)
                 });
-                index.load_text(file, bytes.unwrap().1, None).unwrap();
+                index.load_text(file, bytes.unwrap().1).unwrap();
             }
             // The dense parts the page fetches after the shards.
             let parts: Vec<serde_json::Value> =
@@ -581,9 +581,9 @@ fn random_queries_give_the_native_digests() {
         } else if name.ends_with(".chsrl") {
             graph.load_part_list(name, bytes, None).unwrap();
         } else if name.ends_with(".chsri") {
-            graph.load_postings(name, bytes, None).unwrap();
+            graph.load_postings(name, bytes).unwrap();
         } else if name.ends_with(".chsrx") {
-            graph.load_text(name, bytes, None).unwrap();
+            graph.load_text(name, bytes).unwrap();
         } else {
             graph.load_shard(name, bytes).unwrap();
         }

@@ -307,12 +307,21 @@ export interface PartList {
   subject: string;
   level: string;
   shard_sha256: string;
+  /** The Merkle root over the parts (32 hex digits): each part file carries its audit path, which the engine checks against it. */
+  root: string;
   text: Omit<TextEntry, 'first'>[];
   postings: Omit<PostingsEntry, 'first'>[];
 }
 
+/** A shard's part as its part list names it (checked against the list's Merkle root, not a digest of its own). */
+export interface ListedPart {
+  /** File name, relative to the manifest: the shard's stem, the part's position and the list's root (`<stem>.<n>.<16 hex>.chsri`). */
+  file: string;
+  bytes: number;
+}
+
 /** A postings part of a shard (`*.chsri`): the postings of terms `first … first + terms − 1` (the shard's dictionary order). */
-export interface PostingsEntry extends PartEntry {
+export interface PostingsEntry extends ListedPart {
   first: number;
   terms: number;
   /** The part's first term: with the next part's, the range it holds (the engine names a query's parts from the list before the shard arrives). */
@@ -320,7 +329,7 @@ export interface PostingsEntry extends PartEntry {
 }
 
 /** A text part of a shard (`*.chsrx`): the display text of chunks `first … first + chunks − 1`. */
-export interface TextEntry extends PartEntry {
+export interface TextEntry extends ListedPart {
   first: number;
   chunks: number;
 }

@@ -455,13 +455,13 @@ export class ChsrClient {
    * Fetch Priority hint (`'low'` in the background).
    */
   loadPostings(entry, onProgress, priority) {
-    return this.loadEntry(entry, async (bytes, digest) => {
+    return this.loadEntry(entry, async (bytes) => {
       // A part downloads alongside its shard (named by the part list, which arrives first); it
       // is attached once the shard is in.
       const shard = this.shardLoads.get(entry.postingsOf);
       if (shard) await shard;
-      this.index.loadPostings(entry.file, bytes, digest || undefined);
-    }, onProgress, priority);
+      this.index.loadPostings(entry.file, bytes);
+    }, onProgress, priority, false);
   }
 
   /**
@@ -492,7 +492,7 @@ export class ChsrClient {
 
   /** Loads one text part (`textEntries`), after its shard's part list (`priority` as for postings). */
   loadText(entry, onProgress, priority) {
-    return this.loadEntry(entry, (bytes, digest) => this.index.loadText(entry.file, bytes, digest || undefined), onProgress, priority);
+    return this.loadEntry(entry, (bytes) => this.index.loadText(entry.file, bytes), onProgress, priority, false);
   }
 
   /**
@@ -633,8 +633,10 @@ export class ChsrClient {
   }
 
   // One manifest file (`entry`: {file, bytes, ...}), fetched once even when several searches ask
-  // for it, retried once, then handed to `load` (which throws when the module's checks fail).
-  async loadEntry(entry, load, onProgress, priority) {
+  // for it, retried once, then handed to `load` (which throws when the module's checks fail),
+  // with WebCrypto's digest of the bytes unless `hashed` is false (a shard's parts: the module
+  // checks them against their part list's Merkle root, hashing them itself).
+  async loadEntry(entry, load, onProgress, priority, hashed = true) {
     if (!this.pending.has(entry.file)) {
       if (onProgress) onProgress(entry);
       const p = fetchWithRetry(this.fileUrl(entry.file), 'bytes', {
@@ -645,7 +647,7 @@ export class ChsrClient {
         // The module checks the manifest SHA-256 (against WebCrypto's digest of the bytes when
         // there is one, else hashing them itself), the file's magic and version; decodes.
         check: async (bytes) => {
-          const digest = await sha256Hex(bytes);
+          const digest = hashed ? await sha256Hex(bytes) : null;
           if (!this.index.isLoaded(entry.file)) await load(bytes, digest);
           if (this.onShardBytes) {
             // Verified bytes, for whoever keeps them (the page's offline cache); never fatal.

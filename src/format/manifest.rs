@@ -75,10 +75,9 @@ pub struct PartListEntry {
 /// A text part of a shard ([`super::TextPart`]), as listed in its shard's part list.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TextEntry {
-    /// Content-hashed file name, relative to the manifest.
+    /// File name, relative to the manifest: the shard's stem, the part's leaf and the first 16
+    /// hex digits of the part list's root ([`super::PartList::root`]).
     pub file: String,
-    /// The file's SHA-256, its first [`super::PART_DIGEST_HEX`] hex digits.
-    pub sha256: String,
     /// File size in bytes.
     pub bytes: u64,
     /// Position of the part's first chunk in the shard.

@@ -12,12 +12,13 @@
 //! term of each block, so that the reader knows, before any part arrives, which parts a query's
 //! terms need (Pagefind's index chunks, by term range).
 //!
-//! The postings parts and the text parts ([`super::TextPart`]) are named, with their digests,
-//! in the shard's **part list** ([`PartList`], a small JSON file that the manifest names in
+//! The postings parts and the text parts ([`super::TextPart`]) are named, with one Merkle root
+//! over them all ([`super::merkle`], format v12), in the shard's **part list** ([`PartList`], a small JSON file that the manifest names in
 //! [`super::ShardEntry::part_list`] and a page fetches with the shard): the manifest stays one
 //! entry per shard however many parts a library has, and a service worker or an offline check
-//! reads the list without the Wasm module. Digests chain manifest → shard and part list → parts;
-//! every part also names its shard's SHA-256.
+//! reads the list without the Wasm module. Digests chain manifest → shard and part list →
+//! parts (each part's frame and audit path lead to the list's root); every part also names its
+//! shard's SHA-256.
 
 use super::fields::{self, Fields};
 use super::frame::FrameKind;
@@ -147,8 +148,9 @@ pub fn encode_postings_part(part: &PostingsPart) -> Vec<u8> {
     POSTINGS_FRAME.encode(part)
 }
 
-/// Decodes a postings-part file: magic, version, length, checksum (unless `checksum` is false
-/// because the caller has matched the whole file against the part list's digest), payload.
+/// Decodes a postings part's frame (the file without its audit path): magic, version, length,
+/// checksum (unless `checksum` is false because the caller has led the frame to the part list's
+/// root, [`super::merkle`]), payload.
 pub fn decode_postings_part(bytes: &[u8], checksum: bool) -> Result<PostingsPart, FormatError> {
     POSTINGS_FRAME.decode(bytes, checksum)
 }
@@ -182,10 +184,8 @@ pub fn postings_blocks(offsets: &[u32], target: Option<usize>, inline: usize) ->
 /// A postings part of a shard ([`PostingsPart`]), as its part list names it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PostingsEntry {
-    /// Content-hashed file name, relative to the manifest.
+    /// File name, relative to the manifest (as [`TextEntry::file`]).
     pub file: String,
-    /// The file's SHA-256, its first [`PART_DIGEST_HEX`] hex digits.
-    pub sha256: String,
     /// File size in bytes.
     pub bytes: u64,
     /// Id of the part's first term.
@@ -219,10 +219,10 @@ pub fn parts_holding<'t>(
 pub const PART_LIST_FORMAT: &str = "chsr-part-list";
 
 /// A shard's parts: its text parts in chunk order and its postings parts in term order (file
-/// names, digests, sizes, what each holds). Bound to its shard file by that file's SHA-256;
-/// JSON, so that JavaScript (a service worker, an offline check) can read it. The file gives
-/// each part's count of chunks or terms, not its first one (format v10: the sum of the counts
-/// before it), which [`decode_part_list`] fills in.
+/// names, sizes, what each holds), and the Merkle root over them. Bound to its shard file by
+/// that file's SHA-256; JSON, so that JavaScript (a service worker, an offline check) can read
+/// it. The file gives each part's count of chunks or terms, not its first one (format v10: the
+/// sum of the counts before it), which [`decode_part_list`] fills in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PartList {
     /// Always [`PART_LIST_FORMAT`].
@@ -235,6 +235,10 @@ pub struct PartList {
     pub level: String,
     /// SHA-256 of the shard file the parts belong to.
     pub shard_sha256: String,
+    /// The root of the Merkle tree over the parts ([`super::merkle`]: the text parts then the
+    /// postings parts, in list order), in [`PART_DIGEST_HEX`] lower-case hex digits. Each part
+    /// file carries its audit path after its frame.
+    pub root: String,
     /// The text parts, in chunk order (none when the text is inside the shard).
     pub text: Vec<TextEntry>,
     /// The postings parts, in term order (none when the postings are inside the shard).
@@ -249,7 +253,6 @@ pub fn encode_part_list(list: &PartList) -> Vec<u8> {
     #[derive(Serialize)]
     struct Text<'a> {
         file: &'a str,
-        sha256: &'a str,
         bytes: u64,
         chunks: u32,
     }
@@ -257,7 +260,6 @@ pub fn encode_part_list(list: &PartList) -> Vec<u8> {
     #[derive(Serialize)]
     struct Postings<'a> {
         file: &'a str,
-        sha256: &'a str,
         bytes: u64,
         terms: u32,
         first_term: &'a str,
@@ -270,6 +272,7 @@ pub fn encode_part_list(list: &PartList) -> Vec<u8> {
         subject: &'a str,
         level: &'a str,
         shard_sha256: &'a str,
+        root: &'a str,
         text: Vec<Text<'a>>,
         postings: Vec<Postings<'a>>,
     }
@@ -289,10 +292,10 @@ pub fn encode_part_list(list: &PartList) -> Vec<u8> {
         subject: &list.subject,
         level: &list.level,
         shard_sha256: &list.shard_sha256,
+        root: &list.root,
         text: (list.text.iter())
             .map(|t| Text {
                 file: &t.file,
-                sha256: &t.sha256,
                 bytes: t.bytes,
                 chunks: t.chunks,
             })
@@ -300,7 +303,6 @@ pub fn encode_part_list(list: &PartList) -> Vec<u8> {
         postings: (list.postings.iter())
             .map(|t| Postings {
                 file: &t.file,
-                sha256: &t.sha256,
                 bytes: t.bytes,
                 terms: t.terms,
                 first_term: &t.first_term,
@@ -336,12 +338,12 @@ pub fn decode_part_list(bytes: &[u8]) -> Result<PartList, FormatError> {
         subject: l.string("subject")?,
         level: l.string("level")?,
         shard_sha256: l.string("shard_sha256")?,
+        root: l.hex("root", PART_DIGEST_HEX)?,
         text: l.objects("text", |p| {
             let (first, chunks) = (next_chunk, p.u32("chunks")?);
             next_chunk = after(first, chunks, "text")?;
             Ok(TextEntry {
                 file: p.file("file")?,
-                sha256: p.hex("sha256", PART_DIGEST_HEX)?,
                 bytes: p.u64("bytes")?,
                 first,
                 chunks,
@@ -352,7 +354,6 @@ pub fn decode_part_list(bytes: &[u8]) -> Result<PartList, FormatError> {
             next_term = after(first, terms, "postings")?;
             Ok(PostingsEntry {
                 file: p.file("file")?,
-                sha256: p.hex("sha256", PART_DIGEST_HEX)?,
                 bytes: p.u64("bytes")?,
                 first,
                 terms,
@@ -431,16 +432,15 @@ mod tests {
             subject: "physics".into(),
             level: "college".into(),
             shard_sha256: "ab".repeat(32),
+            root: "cd".repeat(16),
             text: vec![TextEntry {
-                file: "physics--college.0123456789abcdef.chsrx".into(),
-                sha256: "cd".repeat(16),
+                file: "physics--college.0.0123456789abcdef.chsrx".into(),
                 bytes: 5000,
                 first: 0,
                 chunks: 7,
             }],
             postings: vec![PostingsEntry {
-                file: "physics--college.fedcba9876543210.chsri".into(),
-                sha256: "ef".repeat(16),
+                file: "physics--college.1.0123456789abcdef.chsri".into(),
                 bytes: 9000,
                 first: 0,
                 terms: 300,
@@ -466,19 +466,21 @@ mod tests {
         let mut up = list.clone();
         up.postings[0].file = "../secret.chsri".into();
         assert!(refused(&up).contains("plain file name"));
-        // A part's digest is its SHA-256's first 128 bits, in lower-case hex: a whole digest,
-        // a shorter one (which would match too much) or another alphabet is refused by name.
+        // The parts' root is 128 bits of SHA-256, in lower-case hex: a whole digest, a shorter
+        // one (which would match too much) or another alphabet is refused by name.
         for digest in [
             "cd".repeat(32),
             "cd".repeat(8),
             "CD".repeat(16),
             "zz".repeat(16),
         ] {
-            let mut other = list.clone();
-            other.text[0].sha256 = digest.clone();
+            let other = PartList {
+                root: digest.clone(),
+                ..list.clone()
+            };
             let m = refused(&other);
             assert!(
-                m.contains("text[0].sha256") && m.contains("32 lower-case hex"),
+                m.contains("root") && m.contains("32 lower-case hex"),
                 "{digest}: {m}"
             );
         }
@@ -491,17 +493,16 @@ mod tests {
     #[test]
     fn a_part_list_gives_counts_and_its_reader_derives_each_parts_first() {
         let entry = |chunks: u32| {
-            format!(
-                r#"{{"file": "p.0123456789abcdef.chsrx", "sha256": "{}", "bytes": 10, "chunks": {chunks}}}"#,
-                "cd".repeat(16)
-            )
+            format!(r#"{{"file": "p.0.0123456789abcdef.chsrx", "bytes": 10, "chunks": {chunks}}}"#)
         };
         let file = |text: &[u32]| {
             let text: Vec<String> = text.iter().map(|&n| entry(n)).collect();
             format!(
                 r#"{{"format": "chsr-part-list", "format_version": {FORMAT_VERSION}, "subject": "s",
-                    "level": "l", "shard_sha256": "{}", "text": [{}], "postings": []}}"#,
+                    "level": "l", "shard_sha256": "{}", "root": "{}", "text": [{}],
+                    "postings": []}}"#,
                 "ab".repeat(32),
+                "cd".repeat(16),
                 text.join(",")
             )
         };

@@ -195,8 +195,9 @@ pub fn encode_text_part(part: &TextPart) -> Vec<u8> {
     TEXT_FRAME.encode(part)
 }
 
-/// Decodes a text-part file: magic, version, length, checksum (unless `checksum` is false
-/// because the caller has matched the whole file against the manifest's digest), payload.
+/// Decodes a text part's frame (the file without its audit path): magic, version, length,
+/// checksum (unless `checksum` is false because the caller has led the frame to the part list's
+/// root, [`super::merkle`]), payload.
 pub fn decode_text_part(bytes: &[u8], checksum: bool) -> Result<TextPart, FormatError> {
     TEXT_FRAME.decode(bytes, checksum)
 }

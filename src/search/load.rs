@@ -100,6 +100,63 @@ pub(super) fn verified<T>(
     decode(bytes, false).map_err(fmt_err)
 }
 
+/// Decodes part `file` of a shard, leaf `leaf` of its `leaves` parts, with `decode(frame,
+/// checksum)` once the file's frame and the audit path after it lead to `root`, its part list's
+/// Merkle root in hex ([`crate::format::merkle`]): the leaf hashes the whole frame, so the
+/// payload checksum is not computed again. Otherwise the frame (as long as its header says) is
+/// decoded with its checksum anyway, to report the most precise reason (truncation, another
+/// version…) when there is one; a sound frame that is not this part is an integrity error.
+pub(super) fn merkle_verified<T>(
+    file: &str,
+    bytes: &[u8],
+    root: &str,
+    leaf: (usize, usize),
+    decode: impl Fn(&[u8], bool) -> Result<T, FormatError>,
+) -> Result<T, LoadError> {
+    let frame = merkle_frame(file, bytes, root, leaf, &|b| decode(b, true).map(|_| ()))?;
+    decode(frame, false).map_err(|error| LoadError::Format {
+        file: file.into(),
+        error,
+    })
+}
+
+/// The frame of part `file` once it and its audit path lead to `root` ([`merkle_verified`],
+/// whose checks of another kind of part share this one copy); otherwise the error, after
+/// `check` (the frame decoded with its checksum) has had its say.
+fn merkle_frame<'a>(
+    file: &str,
+    bytes: &'a [u8],
+    root: &str,
+    (leaf, leaves): (usize, usize),
+    check: &dyn Fn(&[u8]) -> Result<(), FormatError>,
+) -> Result<&'a [u8], LoadError> {
+    use crate::format::merkle;
+    let found = merkle::frame_and_root(bytes, leaf, leaves);
+    if let Some((frame, r)) = found {
+        if merkle::hex(&r) == root {
+            return Ok(frame);
+        }
+    }
+    // The frame as its header measures it (not as the path's length would cut it: another
+    // part's bytes may carry a path of another length).
+    let declared = (bytes.get(12..20))
+        .and_then(|b| usize::try_from(u64::from_le_bytes(b.try_into().expect("8 bytes"))).ok())
+        .and_then(|len| len.checked_add(crate::format::HEADER_LEN))
+        .filter(|&end| end <= bytes.len());
+    check(declared.map_or(bytes, |end| &bytes[..end])).map_err(|error| LoadError::Format {
+        file: file.into(),
+        error,
+    })?;
+    Err(LoadError::Integrity {
+        file: file.into(),
+        expected: format!("Merkle root {root}"),
+        found: found.map_or_else(
+            || format!("{} bytes, too few for an audit path", bytes.len()),
+            |(_, r)| format!("Merkle root {}", merkle::hex(&r)),
+        ),
+    })
+}
+
 /// Decodes and checks a dense index's graph for a shard of `n_chunks`, then drops the encoded
 /// graph (the decoded one replaces it; `DenseIndex` keeps the model id and parameters).
 fn decode_dense(d: &mut DenseIndex, n_chunks: usize) -> Result<DenseShard, FormatError> {
@@ -147,6 +204,9 @@ pub struct Shard {
     /// Which of the shard's text parts are loaded: the chunks of a part not loaded have no text
     /// yet. Empty when the text is inside the shard.
     pub text_loaded: Vec<bool>,
+    /// The Merkle root over the shard's parts, from its part list (empty before it loads):
+    /// every part is checked against it ([`crate::format::merkle`]).
+    pub parts_root: String,
 }
 
 /// [`Shard::sections`] of a chunk without a section (the same marker BM25's section IDF reads).
@@ -484,6 +544,7 @@ impl Library {
             postings_loaded: vec![false; postings_blocks.len()],
             postings_blocks,
             postings: Vec::new(),
+            parts_root: String::new(),
         });
         self.attach_pending_list(i);
         Ok(())

@@ -8,7 +8,7 @@
 //! ([`Library::postings_needed`]) and a text part when a result needs it; natively every part is
 //! read with its shard ([`Library::load_needed_from_dir`]).
 
-use super::load::{verified, Shard, NO_SECTION};
+use super::load::{merkle_verified, verified, Shard, NO_SECTION};
 use super::query::Query;
 use super::{Library, LoadError, SearchError, SearchOptions};
 use crate::analysis::Lang;
@@ -327,21 +327,11 @@ impl Library {
         }
     }
 
-    /// Verifies (against the SHA-256 in its shard's part list), decodes, checks (its shard, its
-    /// term range, every posting) and attaches the postings part `file` of a loaded shard.
-    /// Loading a part again is a no-op. The shard and its part list come first.
+    /// Verifies (its frame and audit path against its shard's part list's Merkle root,
+    /// [`crate::format::merkle`]), decodes, checks (its shard, its term range, every posting)
+    /// and attaches the postings part `file` of a loaded shard. Loading a part again is a no-op.
+    /// The shard and its part list come first.
     pub fn load_postings(&mut self, file: &str, bytes: &[u8]) -> Result<(), LoadError> {
-        self.load_postings_with_digest(file, bytes, &sha256_hex(bytes))
-    }
-
-    /// As [`Library::load_postings`], with the file's SHA-256 (hex) computed by the caller over
-    /// exactly `bytes` (see [`Library::load_shard_with_digest`]).
-    pub fn load_postings_with_digest(
-        &mut self,
-        file: &str,
-        bytes: &[u8],
-        sha256: &str,
-    ) -> Result<(), LoadError> {
         let Some((i, p)) = self.shard_with_postings(file) else {
             return Err(self.unlisted_part(file, ".chsri"));
         };
@@ -354,7 +344,11 @@ impl Library {
         let t = shard.postings[p].clone();
         let next_first = shard.postings.get(p + 1).map(|n| n.first_term.clone());
         let e = &shard.entry;
-        let part = verified(file, bytes, &t.sha256, sha256, decode_postings_part)?;
+        let leaf = (
+            shard.text.len() + p,
+            shard.text.len() + shard.postings.len(),
+        );
+        let part = merkle_verified(file, bytes, &shard.parts_root, leaf, decode_postings_part)?;
         let lex = &mut shard.payload.lexical;
         let (first, end) = (t.first as usize, (t.first + t.terms) as usize);
         let (from, to) = (lex.offsets[first] as usize, lex.offsets[end] as usize);
@@ -425,10 +419,10 @@ impl Library {
     }
 
     /// The error for a part `file` (of kind `ext`) that no loaded part list names: which shard
-    /// and part list to load first when the name is one of a shard's (`<stem>.<hash><ext>`),
-    /// else an unknown file.
+    /// and part list to load first when the name is one of a shard's (`<stem>.<leaf>.<root
+    /// hash><ext>`), else an unknown file.
     fn unlisted_part(&self, file: &str, ext: &str) -> LoadError {
-        let stem = file.rsplitn(3, '.').nth(2);
+        let stem = file.rsplitn(4, '.').nth(3);
         let owner = self
             .manifest
             .shards
@@ -575,27 +569,18 @@ fn attach_list(
         .collect();
     shard.text = list.text;
     shard.postings = list.postings;
+    shard.parts_root = list.root;
     shard.listed = true;
     Ok(())
 }
 
 impl Library {
-    /// Verifies (against the SHA-256 in its shard's part list), decodes and attaches the text
-    /// part `file` of a loaded shard: its chunks get their display text and display-only
-    /// metadata ([`crate::format::ChunkDisplay`]). Loading a part again is a no-op. The shard
-    /// and its part list come first.
+    /// Verifies (its frame and audit path against its shard's part list's Merkle root,
+    /// [`crate::format::merkle`]), decodes and attaches the text part `file` of a loaded shard:
+    /// its chunks get their display text and display-only metadata
+    /// ([`crate::format::ChunkDisplay`]). Loading a part again is a no-op. The shard and its
+    /// part list come first.
     pub fn load_text(&mut self, file: &str, bytes: &[u8]) -> Result<(), LoadError> {
-        self.load_text_with_digest(file, bytes, &sha256_hex(bytes))
-    }
-
-    /// As [`Library::load_text`], with the file's SHA-256 (hex) computed by the caller over
-    /// exactly `bytes` (see [`Library::load_shard_with_digest`]).
-    pub fn load_text_with_digest(
-        &mut self,
-        file: &str,
-        bytes: &[u8],
-        sha256: &str,
-    ) -> Result<(), LoadError> {
         let Some((i, p)) = self.shard_with_text(file) else {
             return Err(self.unlisted_part(file, ".chsrx"));
         };
@@ -607,7 +592,8 @@ impl Library {
         }
         let t = shard.text[p].clone();
         let e = &shard.entry;
-        let part = verified(file, bytes, &t.sha256, sha256, decode_text_part)?;
+        let leaf = (p, shard.text.len() + shard.postings.len());
+        let part = merkle_verified(file, bytes, &shard.parts_root, leaf, decode_text_part)?;
         if part.subject != e.subject
             || part.level != e.level
             || part.shard_sha256 != e.sha256

@@ -9,7 +9,7 @@ import {
 } from 'chsr';
 import type {
   Adjustment, Context, EngineErrorCode, Enhancement, ErrorCode, ErrorDetails, Evidence, Expanded, Facet, Gating, Hit, Leakage,
-  Manifest, ModelEntry, PartEntry, PartProgressEntry, TextEntry, PartList, PartListEntry, PartListProgressEntry, PostingsEntry, PostingsProgressEntry, TextProgressEntry, Progress, RelaxStep, Relaxation, Scope, ScopeCheck, ScopeField,
+  Manifest, ModelEntry, PartEntry, PartProgressEntry, TextEntry, ListedPart, PartList, PartListEntry, PartListProgressEntry, PostingsEntry, PostingsProgressEntry, TextProgressEntry, Progress, RelaxStep, Relaxation, Scope, ScopeCheck, ScopeField,
   SearchOptions, SearchResponse, Section, Segment, ShardEntry, TermFilter, Trace, Trigger, Understanding, Variant,
   WeakEvidence,
 } from 'chsr';
@@ -231,7 +231,7 @@ async function integrate(): Promise<void> {
     const files: string[] = ChsrClient.shardFiles(entry);
     const withoutText: string[] = ChsrClient.shardFiles(entry, { text: false });
     const parts: string[] = await client.partFiles(entry);
-    const listed: PartList = { format: 'chsr-part-list', format_version: 5, subject: entry.subject, level: entry.level, shard_sha256: entry.sha256, text: [], postings: [] };
+    const listed: PartList = { format: 'chsr-part-list', format_version: 5, subject: entry.subject, level: entry.level, shard_sha256: entry.sha256, root: '0'.repeat(32), text: [], postings: [] };
     const none: string[] = await client.partFiles(entry, listed);
     console.log(files.map((f) => client.fileUrl(f)), withoutText.length, parts.length, none.length);
   }
@@ -279,7 +279,9 @@ async function integrate(): Promise<void> {
   const postings: PostingsProgressEntry[] = client.postingsEntries(new Set(['x.chsri']));
   for (const part of postings) await client.loadPostings(part, progress);
   const textParts: TextEntry[] = parts;
-  console.log(textParts.map((t) => `${t.file} ${t.first} ${t.chunks} ${t.bytes} ${t.sha256}`).join(','));
+  const listedParts: ListedPart[] = [...textParts, ...postings];
+  console.log(listedParts.map((p) => `${p.file} ${p.bytes}`).join(','));
+  console.log(textParts.map((t) => `${t.file} ${t.first} ${t.chunks} ${t.bytes}`).join(','));
   console.log(prefetched, parts.length);
   console.log(model?.id);
 
