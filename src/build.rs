@@ -352,13 +352,14 @@ fn parts_and_list(
             list: None,
         };
     }
-    let root = merkle::hex(&merkle::root(&leaves));
+    let (root, mut paths) = merkle::tree(&leaves);
+    let root = merkle::hex(&root);
     let name = |i: usize, ext: &str| format!("{}.{i}.{}.{ext}", id.stem, &root[..16]);
     let (mut leaf, mut first) = (0usize, 0u32);
     let text: Vec<(TextEntry, Vec<u8>)> = text
         .into_iter()
         .map(|(chunks, frame)| {
-            let file = merkle::with_path(frame, &leaves, leaf);
+            let file = merkle::with_path(frame, &std::mem::take(&mut paths[leaf]));
             let entry = TextEntry {
                 file: name(leaf, "chsrx"),
                 bytes: file.len() as u64,
@@ -373,7 +374,7 @@ fn parts_and_list(
     let postings: Vec<(PostingsEntry, Vec<u8>)> = postings
         .into_iter()
         .map(|(terms, first_term, frame)| {
-            let file = merkle::with_path(frame, &leaves, leaf);
+            let file = merkle::with_path(frame, &std::mem::take(&mut paths[leaf]));
             let entry = PostingsEntry {
                 file: name(leaf, "chsri"),
                 bytes: file.len() as u64,

@@ -167,10 +167,11 @@ fn forged_postings_with_a_matching_digest_are_refused() {
         let mut frames = frames.clone();
         frames[leaf] = encode_postings_part(&forged);
         let leaves: Vec<merkle::Node> = frames.iter().map(|f| merkle::leaf(f)).collect();
-        let part = merkle::with_path(frames[leaf].clone(), &leaves, leaf);
+        let (root, paths) = merkle::tree(&leaves);
+        let part = merkle::with_path(frames[leaf].clone(), &paths[leaf]);
         let mut list: PartList =
             chsr::format::decode_part_list(s.part_list_bytes.as_ref().unwrap()).unwrap();
-        list.root = merkle::hex(&merkle::root(&leaves));
+        list.root = merkle::hex(&root);
         list.postings[0].bytes = part.len() as u64;
         let list_bytes = encode_part_list(&list);
         let mut m: Manifest = split.manifest.clone();

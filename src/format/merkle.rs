@@ -61,8 +61,28 @@ pub fn root(leaves: &[Node]) -> Node {
     }
 }
 
-/// The audit path of leaf `i` among `leaves`: the roots of the subtrees beside it, from the
-/// leaf up.
+/// The root over `leaves` (at least one) and the audit path of every leaf (the roots of the
+/// subtrees beside it, from the leaf up), in one pass over the tree: O(n log n) hashes, not a
+/// tree walk per leaf.
+pub fn tree(leaves: &[Node]) -> (Node, Vec<Vec<Node>>) {
+    match leaves.len() {
+        0 => panic!("a Merkle tree has at least one leaf"),
+        1 => (leaves[0], vec![Vec::new()]),
+        n => {
+            let k = split(n);
+            let (left, mut paths) = tree(&leaves[..k]);
+            let (right, right_paths) = tree(&leaves[k..]);
+            paths.iter_mut().for_each(|p| p.push(right));
+            paths.extend(right_paths.into_iter().map(|mut p| {
+                p.push(left);
+                p
+            }));
+            (parent(&left, &right), paths)
+        }
+    }
+}
+
+/// The audit path of leaf `i` among `leaves` ([`tree`] gives every leaf's at once).
 pub fn path(leaves: &[Node], i: usize) -> Vec<Node> {
     assert!(i < leaves.len(), "leaf {i} of {}", leaves.len());
     let n = leaves.len();
@@ -120,11 +140,11 @@ pub fn root_from_path(leaf: Node, i: usize, n: usize, path: &[u8]) -> Option<Nod
     (s == 0).then_some(r)
 }
 
-/// The part file of leaf `i` among `leaves`: its frame, then its audit path.
-pub fn with_path(frame: Vec<u8>, leaves: &[Node], i: usize) -> Vec<u8> {
+/// A part file: its frame, then its audit path (from [`tree`]).
+pub fn with_path(frame: Vec<u8>, path: &[Node]) -> Vec<u8> {
     let mut out = frame;
-    for node in path(leaves, i) {
-        out.extend_from_slice(&node);
+    for node in path {
+        out.extend_from_slice(node);
     }
     out
 }
@@ -163,8 +183,11 @@ mod tests {
         for n in 1..=70 {
             let l = leaves(n);
             let r = root(&l);
+            let (r2, paths) = tree(&l);
+            assert_eq!((r2, paths.len()), (r, n));
             for i in 0..n {
                 let p = path(&l, i);
+                assert_eq!(p, paths[i], "leaf {i} of {n}");
                 assert_eq!(p.len(), path_len(i, n), "leaf {i} of {n}");
                 assert!(p.len() <= (n as f64).log2().ceil() as usize);
                 assert_eq!(
@@ -217,7 +240,7 @@ mod tests {
         let l: Vec<Node> = frames.iter().map(|f| leaf(f)).collect();
         let r = root(&l);
         for (i, f) in frames.iter().enumerate() {
-            let file = with_path(f.clone(), &l, i);
+            let file = with_path(f.clone(), &path(&l, i));
             let (frame, got) = frame_and_root(&file, i, 9).unwrap();
             assert_eq!((frame, got), (&f[..], r));
             // A byte of the frame or of the path changed: another root.
