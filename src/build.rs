@@ -11,15 +11,16 @@
 use crate::analysis::{Analyzer, Lang, ANALYZER_VERSION};
 use crate::corpus::{IngestWarning, SourcedChunk};
 use crate::format::{
-    encode_dense_part, encode_part_list, encode_postings_part, encode_shard, encode_term_filters,
-    encode_text_part, postings_blocks, sha256_hex, text_block_bytes, text_blocks, write_varint,
-    BuildParams, ChunkDisplay, ChunkRecord, DenseIndex, DensePart, FacetCounts, Field,
-    LexicalIndex, Manifest, ModelEntry, NearDuplicate, PartEntry, PartList, PartListEntry,
-    PostingsEntry, PostingsPart, QVec, ShardEntry, ShardPayload, ShardTermFilter, TermFiltersFile,
-    TextEntry, TextPart, VectorSpec, BYO_PREFIX, FORMAT_VERSION, MANIFEST_FORMAT, PART_DIGEST_HEX,
-    PART_LIST_FORMAT, POSTINGS_INLINE_BYTES,
+    encode_dense_part, encode_shard, encode_term_filters, postings_blocks, sha256_hex,
+    text_block_bytes, text_blocks, write_varint, BuildParams, ChunkRecord, DenseIndex, DensePart,
+    FacetCounts, Field, LexicalIndex, Manifest, ModelEntry, NearDuplicate, PartEntry,
+    PostingsEntry, QVec, ShardEntry, ShardPayload, ShardTermFilter, TermFiltersFile, TextEntry,
+    VectorSpec, BYO_PREFIX, FORMAT_VERSION, MANIFEST_FORMAT, POSTINGS_INLINE_BYTES,
 };
 use std::collections::BTreeMap;
+
+mod parts;
+use parts::{parts_and_list, postings_parts, text_parts, Parts, ShardId};
 
 /// Options of a build.
 #[derive(Clone, Debug, PartialEq)]
@@ -252,165 +253,6 @@ fn lexical_index(chunks: &[ChunkRecord], analyzer: &Analyzer) -> LexicalIndex {
         idx.offsets.push(idx.postings.len() as u32);
     }
     idx
-}
-
-/// Who a shard's parts belong to: its file stem, subject, level and SHA-256.
-struct ShardId<'a> {
-    stem: &'a str,
-    subject: &'a str,
-    level: &'a str,
-    sha256: &'a str,
-}
-
-/// The text parts of a shard (its chunks' display text and display-only metadata, `texts` in
-/// shard order, cut into `blocks`): each part's chunk count and framed file, without its
-/// audit path yet ([`parts_and_list`]).
-fn text_parts(
-    id: &ShardId,
-    blocks: &[u32],
-    texts: Vec<(String, ChunkDisplay)>,
-) -> Vec<(u32, Vec<u8>)> {
-    let mut first = 0u32;
-    let mut texts = texts.into_iter();
-    blocks
-        .iter()
-        .map(|&n| {
-            let (texts, display) = texts.by_ref().take(n as usize).unzip();
-            let part = encode_text_part(&TextPart {
-                subject: id.subject.to_string(),
-                level: id.level.to_string(),
-                shard_sha256: id.sha256.to_string(),
-                first,
-                texts,
-                display,
-            });
-            first += n;
-            (n, part)
-        })
-        .collect()
-}
-
-/// The postings parts of a shard (its dictionary and postings, `lexical` whole, cut into
-/// `blocks` of terms): each part's term count, first term and framed file, without its audit
-/// path yet ([`parts_and_list`]).
-fn postings_parts(
-    id: &ShardId,
-    blocks: &[u32],
-    lexical: &LexicalIndex,
-) -> Vec<(u32, String, Vec<u8>)> {
-    let offsets = &lexical.offsets;
-    let mut first = 0u32;
-    blocks
-        .iter()
-        .map(|&n| {
-            let (a, b) = (first as usize, (first + n) as usize);
-            let from = offsets[a];
-            let part = encode_postings_part(&PostingsPart {
-                subject: id.subject.to_string(),
-                level: id.level.to_string(),
-                shard_sha256: id.sha256.to_string(),
-                first,
-                terms: n,
-                dictionary: lexical.terms[a..b].to_vec(),
-                df: lexical.df[a..b].to_vec(),
-                offsets: offsets[a..=b].iter().map(|&o| o - from).collect(),
-                postings: lexical.postings[from as usize..offsets[b] as usize].to_vec(),
-            });
-            first += n;
-            (n, lexical.terms[a].clone(), part)
-        })
-        .collect()
-}
-
-/// A shard's parts as published, and its part list.
-struct Parts {
-    /// The text parts' entries and files (frame and audit path).
-    text: Vec<(TextEntry, Vec<u8>)>,
-    /// The postings parts' entries and files.
-    postings: Vec<(PostingsEntry, Vec<u8>)>,
-    /// The part list's manifest entry and file, when the shard has parts.
-    list: Option<(PartListEntry, Vec<u8>)>,
-}
-
-/// Binds a shard's parts to its part list ([`crate::format::merkle`]): the Merkle tree over
-/// the framed parts (text, then postings), each file its frame then its audit path, named by
-/// the shard's stem, its leaf and the root's first 16 hex digits; the list gives the root.
-fn parts_and_list(
-    id: &ShardId,
-    text: Vec<(u32, Vec<u8>)>,
-    postings: Vec<(u32, String, Vec<u8>)>,
-) -> Parts {
-    use crate::format::merkle;
-    let leaves: Vec<merkle::Node> = (text.iter().map(|(_, f)| f))
-        .chain(postings.iter().map(|(_, _, f)| f))
-        .map(|f| merkle::leaf(f))
-        .collect();
-    if leaves.is_empty() {
-        return Parts {
-            text: Vec::new(),
-            postings: Vec::new(),
-            list: None,
-        };
-    }
-    let (root, mut paths) = merkle::tree(&leaves);
-    let root = merkle::hex(&root);
-    let name = |i: usize, ext: &str| format!("{}.{i}.{}.{ext}", id.stem, &root[..16]);
-    let (mut leaf, mut first) = (0usize, 0u32);
-    let text: Vec<(TextEntry, Vec<u8>)> = text
-        .into_iter()
-        .map(|(chunks, frame)| {
-            let file = merkle::with_path(frame, &std::mem::take(&mut paths[leaf]));
-            let entry = TextEntry {
-                file: name(leaf, "chsrx"),
-                bytes: file.len() as u64,
-                first,
-                chunks,
-            };
-            (leaf, first) = (leaf + 1, first + chunks);
-            (entry, file)
-        })
-        .collect();
-    first = 0;
-    let postings: Vec<(PostingsEntry, Vec<u8>)> = postings
-        .into_iter()
-        .map(|(terms, first_term, frame)| {
-            let file = merkle::with_path(frame, &std::mem::take(&mut paths[leaf]));
-            let entry = PostingsEntry {
-                file: name(leaf, "chsri"),
-                bytes: file.len() as u64,
-                first,
-                terms,
-                first_term,
-            };
-            (leaf, first) = (leaf + 1, first + terms);
-            (entry, file)
-        })
-        .collect();
-    let list = encode_part_list(&PartList {
-        format: PART_LIST_FORMAT.into(),
-        format_version: FORMAT_VERSION,
-        subject: id.subject.to_string(),
-        level: id.level.to_string(),
-        shard_sha256: id.sha256.to_string(),
-        root: root[..PART_DIGEST_HEX].to_string(),
-        text: text.iter().map(|(e, _)| e.clone()).collect(),
-        postings: postings.iter().map(|(e, _)| e.clone()).collect(),
-    });
-    let list_sha = sha256_hex(&list);
-    let entry = PartListEntry {
-        file: format!("{}.{}.chsrl", id.stem, &list_sha[..16]),
-        sha256: list_sha,
-        bytes: list.len() as u64,
-        text_parts: text.len() as u32,
-        text_bytes: text.iter().map(|(e, _)| e.bytes).sum(),
-        postings_parts: postings.len() as u32,
-        postings_bytes: postings.iter().map(|(e, _)| e.bytes).sum(),
-    };
-    Parts {
-        text,
-        postings,
-        list: Some((entry, list)),
-    }
 }
 
 /// The text indexed for a chunk: its body plus its titles and label, so that a query naming the

@@ -64,8 +64,8 @@ pub const MAGIC: &[u8; 8] = b"CHSRSHRD";
 /// distinct values and an index per chunk; 10: the display-only metadata in the text parts,
 /// [`ChunkDisplay`], and no column for what the text parts hold; 11: a near-duplicate pair
 /// within a shard written once, from its earlier chunk, [`ShardPayload::near_duplicates`]; 12:
-/// a part list gives one Merkle root over its parts instead of a digest each, and each part
-/// file carries its audit path, [`merkle`]).
+/// a part list gives the roots of the Merkle tree over its parts some levels down instead of
+/// a digest each, and each part file carries its audit path within its subtree, [`merkle`]).
 pub const FORMAT_VERSION: u32 = 12;
 /// Name of the manifest format, stored in `manifest.json`.
 pub const MANIFEST_FORMAT: &str = "chsr-manifest";
@@ -693,7 +693,7 @@ fn decode_shard_inner(bytes: &[u8], checksum: bool) -> Result<ShardPayload, Form
     Ok(payload)
 }
 
-/// Hex digits of the Merkle root over a shard's parts that its part list gives (format v12,
+/// Hex digits of each Merkle subtree root over a shard's parts that its part list gives (v12,
 /// [`merkle`]; from v8 to v11, of each part's own SHA-256): the first 128 bits, as every node
 /// of the tree. Matching 128 bits of SHA-256 still takes about 2^128 tries to forge. The
 /// manifest's own entries (shards, part lists, vectors, model) keep the whole digest.

@@ -263,7 +263,7 @@ impl ChsrIndex {
             .map_err(err)
     }
 
-    /// Verifies (the file's frame and audit path against its shard's part list's Merkle root,
+    /// Verifies (the file's frame and audit path against its shard's part list's Merkle roots,
     /// its version) and attaches a text part of a loaded shard (a search names those its
     /// results need in `pending_text`). The module hashes the file itself.
     #[wasm_bindgen(js_name = loadText)]
@@ -271,7 +271,7 @@ impl ChsrIndex {
         self.lib.load_text(file, bytes).map_err(err)
     }
 
-    /// Verifies (the file's frame and audit path against its shard's part list's Merkle root,
+    /// Verifies (the file's frame and audit path against its shard's part list's Merkle roots,
     /// its version, its term range, every posting) and attaches a postings part of a loaded
     /// shard (what `postingsNeeded` names). The module hashes the file itself.
     #[wasm_bindgen(js_name = loadPostings)]

@@ -107,7 +107,7 @@ fn a_postings_part_is_checked_before_it_is_attached() {
     let list = s.entry.part_list.as_ref().unwrap();
     lib.load_part_list(&list.file, s.part_list_bytes.as_ref().unwrap())
         .unwrap();
-    // Another part's bytes: the list's Merkle root refuses them, whether they are this
+    // Another part's bytes: the list's Merkle roots refuse them, whether they are this
     // shard's or another's (whose audit path has another length), or this part's bytes with
     // their path changed.
     let e = lib
@@ -139,7 +139,7 @@ fn a_postings_part_is_checked_before_it_is_attached() {
     assert!(lib.is_loaded(&p0.file) && !lib.is_loaded(&p1.file));
 }
 
-/// A part whose digest is right (a forged list's Merkle root covers it) but whose postings or terms are not
+/// A part whose digest is right (a forged list's Merkle roots cover it) but whose postings or terms are not
 /// those of its range: refused, and the part stays unloaded.
 #[test]
 fn forged_postings_with_a_matching_digest_are_refused() {
@@ -154,24 +154,39 @@ fn forged_postings_with_a_matching_digest_are_refused() {
     // Every part's frame (the file without its audit path), text parts first: the Merkle
     // tree's leaves, in order.
     let n = s.text_bytes.len() + s.postings_bytes.len();
+    let depth = chsr::format::decode_part_list(s.part_list_bytes.as_ref().unwrap())
+        .unwrap()
+        .depth;
+    // The subtree of a leaf whose root the list gives: (its place, first leaf, leaves).
+    let subtrees = merkle::subtrees(n, depth);
+    let subtree = |leaf: usize| {
+        let at = (subtrees.iter())
+            .position(|&(f, m)| (f..f + m).contains(&leaf))
+            .unwrap();
+        (at, subtrees[at].0, subtrees[at].1)
+    };
     let frames: Vec<Vec<u8>> = (s.text_bytes.iter().chain(&s.postings_bytes))
         .enumerate()
-        .map(|(i, f)| merkle::frame_and_root(f, i, n).unwrap().0.to_vec())
+        .map(|(i, f)| {
+            let (_, first, m) = subtree(i);
+            merkle::frame_and_root(f, i - first, m).unwrap().0.to_vec()
+        })
         .collect();
     let leaf = s.text_bytes.len();
     let real = chsr::format::decode_postings_part(&frames[leaf], true).unwrap();
     let forge = |edit: &dyn Fn(&mut PostingsPart)| {
         let mut forged = real.clone();
         edit(&mut forged);
-        // A forged list: the tree over the forged part and the others, its root listed.
+        // A forged list: the subtree over the forged part and the others, its root listed.
         let mut frames = frames.clone();
         frames[leaf] = encode_postings_part(&forged);
         let leaves: Vec<merkle::Node> = frames.iter().map(|f| merkle::leaf(f)).collect();
-        let (root, paths) = merkle::tree(&leaves);
-        let part = merkle::with_path(frames[leaf].clone(), &paths[leaf]);
         let mut list: PartList =
             chsr::format::decode_part_list(s.part_list_bytes.as_ref().unwrap()).unwrap();
-        list.root = merkle::hex(&root);
+        let (at, first, m) = subtree(leaf);
+        let (root, paths) = merkle::tree(&leaves[first..first + m]);
+        let part = merkle::with_path(frames[leaf].clone(), &paths[leaf - first]);
+        list.roots[at] = merkle::hex(&root);
         list.postings[0].bytes = part.len() as u64;
         let list_bytes = encode_part_list(&list);
         let mut m: Manifest = split.manifest.clone();

@@ -134,11 +134,19 @@ proptest! {
             // The dictionary likewise: in the shard, or in the parts (format v6).
             let (mut joined, mut terms, mut df) = (Vec::new(), Vec::new(), Vec::new());
             let mut first = 0u32;
-            let leaves = s.text.len() + s.postings.len();
+            // Each part: its frame, then its audit path to its subtree's root in the list.
+            let subtrees = merkle::subtrees(s.text.len() + s.postings.len(), list.depth);
+            prop_assert_eq!(subtrees.len(), list.roots.len());
+            let root_of = |leaf: usize, bytes: &[u8]| {
+                let at = subtrees.iter().position(|&(f, m)| (f..f + m).contains(&leaf)).expect("a subtree");
+                let (first, m) = subtrees[at];
+                let (frame, root) = merkle::frame_and_root(bytes, leaf - first, m).expect("a path");
+                (frame.to_vec(), merkle::hex(&root) == list.roots[at])
+            };
             for (i, (t, bytes)) in s.postings.iter().zip(&s.postings_bytes).enumerate() {
-                // Its frame, then its audit path to the list's root.
-                let (frame, root) = merkle::frame_and_root(bytes, s.text.len() + i, leaves).expect("a path");
-                prop_assert_eq!(&merkle::hex(&root), &list.root);
+                let (frame, ok) = root_of(s.text.len() + i, bytes);
+                prop_assert!(ok, "postings part {} leads to its subtree's root", i);
+                let frame = &frame[..];
                 let part = decode_postings_part(frame, true).expect("a built postings part decodes");
                 prop_assert_eq!(&encode_postings_part(&part), frame);
                 prop_assert_eq!(&part.shard_sha256, &s.entry.sha256);
@@ -161,8 +169,9 @@ proptest! {
                 prop_assert_eq!(&df, &whole.lexical.df);
             }
             for (i, (t, bytes)) in s.text.iter().zip(&s.text_bytes).enumerate() {
-                let (frame, root) = merkle::frame_and_root(bytes, i, s.text.len() + s.postings.len()).expect("a path");
-                prop_assert_eq!(&merkle::hex(&root), &list.root);
+                let (frame, ok) = root_of(i, bytes);
+                prop_assert!(ok, "text part {} leads to its subtree's root", i);
+                let frame = &frame[..];
                 let part = decode_text_part(frame, true).expect("a built text part decodes");
                 prop_assert_eq!(&encode_text_part(&part), frame);
                 prop_assert_eq!(&part.shard_sha256, &s.entry.sha256);

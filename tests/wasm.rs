@@ -148,7 +148,7 @@ fn results_ask_for_their_text_then_show_it() {
                 .zip(&sh.text_bytes)
                 .find(|(t, _)| &t.file == file)
         });
-        // A part is checked against its part list's Merkle root: another part's bytes are refused.
+        // A part is checked against its part list's Merkle roots: another part's bytes are refused.
         let bytes = bytes.unwrap().1;
         let other = out
             .shards

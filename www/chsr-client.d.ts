@@ -307,15 +307,17 @@ export interface PartList {
   subject: string;
   level: string;
   shard_sha256: string;
-  /** The Merkle root over the parts (32 hex digits): each part file carries its audit path, which the engine checks against it. */
-  root: string;
+  /** How many levels below the root of the Merkle tree over the parts the list gives its subtrees' roots (about √parts roots). */
+  depth: number;
+  /** Those roots, 32 hex digits each, one after the other: each part file carries its audit path within its subtree, which the engine checks against its root. */
+  roots: string;
   text: Omit<TextEntry, 'first'>[];
   postings: Omit<PostingsEntry, 'first'>[];
 }
 
-/** A shard's part as its part list names it (checked against the list's Merkle root, not a digest of its own). */
+/** A shard's part as its part list names it (checked against the list's Merkle roots, not a digest of its own). */
 export interface ListedPart {
-  /** File name, relative to the manifest: the shard's stem, the part's position and the list's root (`<stem>.<n>.<16 hex>.chsri`). */
+  /** File name, relative to the manifest: the shard's stem, the part's position and the root of the Merkle tree over the shard's parts (`<stem>.<n>.<16 hex>.chsri`). */
   file: string;
   bytes: number;
 }

@@ -635,7 +635,7 @@ export class ChsrClient {
   // One manifest file (`entry`: {file, bytes, ...}), fetched once even when several searches ask
   // for it, retried once, then handed to `load` (which throws when the module's checks fail),
   // with WebCrypto's digest of the bytes unless `hashed` is false (a shard's parts: the module
-  // checks them against their part list's Merkle root, hashing them itself).
+  // checks them against their part list's Merkle roots, hashing them itself).
   async loadEntry(entry, load, onProgress, priority, hashed = true) {
     if (!this.pending.has(entry.file)) {
       if (onProgress) onProgress(entry);

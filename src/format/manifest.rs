@@ -76,7 +76,7 @@ pub struct PartListEntry {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct TextEntry {
     /// File name, relative to the manifest: the shard's stem, the part's leaf and the first 16
-    /// hex digits of the part list's root ([`super::PartList::root`]).
+    /// hex digits of the root of the Merkle tree over the shard's parts ([`super::merkle`]).
     pub file: String,
     /// File size in bytes.
     pub bytes: u64,

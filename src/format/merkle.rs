@@ -2,12 +2,17 @@
 //!
 //! A part list used to give every part's digest (16 bytes each, which no compressor shortens):
 //! at 250k chunks physics college's list was 115 kB brotli, downloaded before any first result,
-//! for the 20 to 30 parts a question reads. The list now gives one root over all the shard's
+//! for the 20 to 30 parts a question reads. The list now gives the roots of the Merkle tree's
+//! subtrees [`list_depth`] levels down (about `√n` roots for `n` parts) over all the shard's
 //! parts (its text parts in chunk order, then its postings parts in term order), and each part
-//! file carries, after its frame, its *audit path*: the digests of the subtrees beside it from
-//! its leaf up to the root (`⌈log2 n⌉` at most, 16 bytes each). A reader hashes the frame, folds
-//! the path and compares the result with the list's root; the chain manifest → part list → part
-//! stays as strong as it was (128-bit truncated SHA-256 throughout).
+//! file carries, after its frame, its *audit path* within its subtree: the digests of the
+//! subtrees beside it from its leaf up to its subtree's root (`⌈log2 n⌉ / 2` or so, 16 bytes
+//! each). A reader hashes the frame, folds the path and compares the result with the list's
+//! root of that subtree; the chain manifest → part list → part stays as strong as it was
+//! (128-bit truncated SHA-256 throughout). The depth trades the list's bytes (16 a root,
+//! downloaded once) against the paths' (16 a level, with every part a question reads): with `q`
+//! parts a question, `16·2^d + 16·q·(h − d)` is least near `2^d ≈ 1.4·q`, and `√n` roots put
+//! that at the 15 to 35 parts of the demo's and the course sites' questions.
 //!
 //! The tree is Certificate Transparency's (RFC 6962 §2.1, RFC 9162 §2.1): a leaf hashes `0x00`
 //! and its data, an inner node `0x01` and its two children, and a tree of `n` leaves splits at
@@ -80,6 +85,58 @@ pub fn tree(leaves: &[Node]) -> (Node, Vec<Vec<Node>>) {
             (parent(&left, &right), paths)
         }
     }
+}
+
+/// How many levels below its root a part list gives a tree of `n` leaves ([`subtrees`]): half
+/// its height, so that it lists about `√n` roots.
+pub fn list_depth(n: usize) -> u32 {
+    n.max(1).ilog2() / 2
+}
+
+/// The subtrees `depth` levels below the root of a tree of `n` leaves (a leaf alone is not
+/// split further), in leaf order, as (first leaf, leaves).
+pub fn subtrees(n: usize, depth: u32) -> Vec<(usize, usize)> {
+    if depth == 0 || n <= 1 {
+        return vec![(0, n)];
+    }
+    let k = split(n);
+    let mut out = subtrees(k, depth - 1);
+    out.extend(
+        subtrees(n - k, depth - 1)
+            .into_iter()
+            .map(|(a, m)| (a + k, m)),
+    );
+    out
+}
+
+/// How many subtrees [`subtrees`] gives, without listing them: a tree's left part is perfect
+/// (a power of two), so it holds `min(k, 2^(depth−1))` of them, and the walk goes on down the
+/// right.
+pub fn subtree_count(mut n: usize, mut depth: u32) -> usize {
+    let mut count = 0;
+    while depth > 0 && n > 1 {
+        let k = split(n);
+        count += k.min(1 << (depth - 1).min(usize::BITS - 1));
+        (n, depth) = (n - k, depth - 1);
+    }
+    count + 1
+}
+
+/// The subtree of [`subtrees`] that holds leaf `i` of `n`, without listing them: (its place
+/// among them, its first leaf, its leaves).
+pub fn subtree_of(i: usize, n: usize, depth: u32) -> (usize, usize, usize) {
+    let (mut at, mut first, mut len, mut d) = (0, 0, n, depth);
+    while d > 0 && len > 1 {
+        let k = split(len);
+        if i - first < k {
+            len = k;
+        } else {
+            at += k.min(1 << (d - 1).min(usize::BITS - 1));
+            (first, len) = (first + k, len - k);
+        }
+        d -= 1;
+    }
+    (at, first, len)
 }
 
 /// The audit path of leaf `i` among `leaves` ([`tree`] gives every leaf's at once).
@@ -232,6 +289,51 @@ mod tests {
             &leaf(b"part 0")[..],
             &Sha256::digest(b"\0part 0")[..NODE_BYTES]
         );
+    }
+
+    #[test]
+    fn a_list_gives_about_the_square_root_of_the_parts_in_subtrees_that_tile_them() {
+        assert_eq!(
+            [1, 3, 4, 15, 16, 64, 514, 4770].map(list_depth),
+            [0, 0, 1, 1, 2, 3, 4, 6]
+        );
+        for n in 1..=300 {
+            for depth in 0..=10 {
+                let t = subtrees(n, depth);
+                // In leaf order, one after the other, every leaf once.
+                let mut next = 0;
+                for &(first, m) in &t {
+                    assert!(m >= 1 && first == next, "{n} {depth}: {t:?}");
+                    next += m;
+                }
+                assert_eq!(next, n);
+                assert!(t.len() <= (1 << depth).min(n));
+                // Counted and found without listing them.
+                assert_eq!(subtree_count(n, depth), t.len(), "{n} {depth}");
+                for (at, &(first, m)) in t.iter().enumerate() {
+                    for i in first..first + m {
+                        assert_eq!(subtree_of(i, n, depth), (at, first, m), "{n} {depth} {i}");
+                    }
+                }
+                // Each is a subtree of the whole tree: the whole root is the tree over their
+                // roots split as the whole tree splits (checked through the paths: a leaf's
+                // path within its subtree, then on up, is its path in the whole tree).
+                if n <= 40 && depth <= 3 {
+                    let l = leaves(n);
+                    for &(first, m) in &t {
+                        for i in first..first + m {
+                            let inner = path(&l[first..first + m], i - first);
+                            assert_eq!(inner[..], path(&l, i)[..inner.len()], "{n} {depth} {i}");
+                        }
+                    }
+                }
+            }
+        }
+        // The depth the list uses for the demo's chemistry (514 parts: 512 and 2): 10 roots,
+        // eight subtrees of 64 parts (paths of 6 nodes instead of 10) and two single parts.
+        let t = subtrees(514, list_depth(514));
+        assert_eq!(t.len(), 10);
+        assert_eq!(t[..8].iter().map(|&(_, m)| m).sum::<usize>(), 512);
     }
 
     #[test]

@@ -12,12 +12,13 @@
 //! term of each block, so that the reader knows, before any part arrives, which parts a query's
 //! terms need (Pagefind's index chunks, by term range).
 //!
-//! The postings parts and the text parts ([`super::TextPart`]) are named, with one Merkle root
-//! over them all ([`super::merkle`], format v12), in the shard's **part list** ([`PartList`], a small JSON file that the manifest names in
+//! The postings parts and the text parts ([`super::TextPart`]) are named, with the roots of the
+//! Merkle tree over them all some levels down ([`super::merkle`], format v12), in the shard's
+//! **part list** ([`PartList`], a small JSON file that the manifest names in
 //! [`super::ShardEntry::part_list`] and a page fetches with the shard): the manifest stays one
 //! entry per shard however many parts a library has, and a service worker or an offline check
 //! reads the list without the Wasm module. Digests chain manifest → shard and part list →
-//! parts (each part's frame and audit path lead to the list's root); every part also names its
+//! parts (each part's frame and audit path lead to its subtree's root in the list); every part also names its
 //! shard's SHA-256.
 
 use super::fields::{self, Fields};
@@ -219,7 +220,7 @@ pub fn parts_holding<'t>(
 pub const PART_LIST_FORMAT: &str = "chsr-part-list";
 
 /// A shard's parts: its text parts in chunk order and its postings parts in term order (file
-/// names, sizes, what each holds), and the Merkle root over them. Bound to its shard file by
+/// names, sizes, what each holds), and the roots of the Merkle tree over them some levels down. Bound to its shard file by
 /// that file's SHA-256; JSON, so that JavaScript (a service worker, an offline check) can read
 /// it. The file gives each part's count of chunks or terms, not its first one (format v10: the
 /// sum of the counts before it), which [`decode_part_list`] fills in.
@@ -235,10 +236,14 @@ pub struct PartList {
     pub level: String,
     /// SHA-256 of the shard file the parts belong to.
     pub shard_sha256: String,
-    /// The root of the Merkle tree over the parts ([`super::merkle`]: the text parts then the
-    /// postings parts, in list order), in [`PART_DIGEST_HEX`] lower-case hex digits. Each part
-    /// file carries its audit path after its frame.
-    pub root: String,
+    /// How many levels below the root of the Merkle tree over the parts ([`super::merkle`]: the
+    /// text parts then the postings parts, in list order) the list gives its subtrees' roots
+    /// ([`super::merkle::list_depth`]).
+    pub depth: u32,
+    /// The roots of those subtrees ([`super::merkle::subtrees`]), in leaf order, each
+    /// [`PART_DIGEST_HEX`] lower-case hex digits (the file writes them as one string). Each part
+    /// file carries its audit path within its subtree after its frame.
+    pub roots: Vec<String>,
     /// The text parts, in chunk order (none when the text is inside the shard).
     pub text: Vec<TextEntry>,
     /// The postings parts, in term order (none when the postings are inside the shard).
@@ -272,7 +277,8 @@ pub fn encode_part_list(list: &PartList) -> Vec<u8> {
         subject: &'a str,
         level: &'a str,
         shard_sha256: &'a str,
-        root: &'a str,
+        depth: u32,
+        roots: String,
         text: Vec<Text<'a>>,
         postings: Vec<Postings<'a>>,
     }
@@ -292,7 +298,8 @@ pub fn encode_part_list(list: &PartList) -> Vec<u8> {
         subject: &list.subject,
         level: &list.level,
         shard_sha256: &list.shard_sha256,
-        root: &list.root,
+        depth: list.depth,
+        roots: list.roots.concat(),
         text: (list.text.iter())
             .map(|t| Text {
                 file: &t.file,
@@ -332,34 +339,46 @@ pub fn decode_part_list(bytes: &[u8]) -> Result<PartList, FormatError> {
     let format = l.header(PART_LIST_FORMAT)?;
     // Each part's first chunk or term: the sum of the counts before it (format v10).
     let (mut next_chunk, mut next_term) = (0u32, 0u32);
+    let (subject, level) = (l.string("subject")?, l.string("level")?);
+    let shard_sha256 = l.string("shard_sha256")?;
+    let text = l.objects("text", |p| {
+        let (first, chunks) = (next_chunk, p.u32("chunks")?);
+        next_chunk = after(first, chunks, "text")?;
+        Ok(TextEntry {
+            file: p.file("file")?,
+            bytes: p.u64("bytes")?,
+            first,
+            chunks,
+        })
+    })?;
+    let postings = l.objects("postings", |p| {
+        let (first, terms) = (next_term, p.u32("terms")?);
+        next_term = after(first, terms, "postings")?;
+        Ok(PostingsEntry {
+            file: p.file("file")?,
+            bytes: p.u64("bytes")?,
+            first,
+            terms,
+            first_term: p.string("first_term")?,
+        })
+    })?;
+    // The roots of the tree's subtrees `depth` levels down, as many as the parts make.
+    // (Deeper than a tree is high, every leaf is its own subtree: at most one root a part.)
+    let depth = l.u32("depth")?;
+    let n = super::merkle::subtree_count(text.len() + postings.len(), depth);
+    let roots = l.hex("roots", n * PART_DIGEST_HEX)?;
     Ok(PartList {
         format,
         format_version: FORMAT_VERSION,
-        subject: l.string("subject")?,
-        level: l.string("level")?,
-        shard_sha256: l.string("shard_sha256")?,
-        root: l.hex("root", PART_DIGEST_HEX)?,
-        text: l.objects("text", |p| {
-            let (first, chunks) = (next_chunk, p.u32("chunks")?);
-            next_chunk = after(first, chunks, "text")?;
-            Ok(TextEntry {
-                file: p.file("file")?,
-                bytes: p.u64("bytes")?,
-                first,
-                chunks,
-            })
-        })?,
-        postings: l.objects("postings", |p| {
-            let (first, terms) = (next_term, p.u32("terms")?);
-            next_term = after(first, terms, "postings")?;
-            Ok(PostingsEntry {
-                file: p.file("file")?,
-                bytes: p.u64("bytes")?,
-                first,
-                terms,
-                first_term: p.string("first_term")?,
-            })
-        })?,
+        subject,
+        level,
+        shard_sha256,
+        depth,
+        roots: (0..n)
+            .map(|i| roots[i * PART_DIGEST_HEX..][..PART_DIGEST_HEX].to_string())
+            .collect(),
+        text,
+        postings,
     })
 }
 
@@ -432,7 +451,8 @@ mod tests {
             subject: "physics".into(),
             level: "college".into(),
             shard_sha256: "ab".repeat(32),
-            root: "cd".repeat(16),
+            depth: 1,
+            roots: vec!["cd".repeat(16), "ef".repeat(16)],
             text: vec![TextEntry {
                 file: "physics--college.0.0123456789abcdef.chsrx".into(),
                 bytes: 5000,
@@ -466,24 +486,33 @@ mod tests {
         let mut up = list.clone();
         up.postings[0].file = "../secret.chsri".into();
         assert!(refused(&up).contains("plain file name"));
-        // The parts' root is 128 bits of SHA-256, in lower-case hex: a whole digest, a shorter
-        // one (which would match too much) or another alphabet is refused by name.
+        // Each subtree root is 128 bits of SHA-256, in lower-case hex: a whole digest, a
+        // shorter one (which would match too much) or another alphabet is refused by name.
         for digest in [
             "cd".repeat(32),
             "cd".repeat(8),
             "CD".repeat(16),
             "zz".repeat(16),
         ] {
-            let other = PartList {
-                root: digest.clone(),
-                ..list.clone()
-            };
+            let mut other = list.clone();
+            other.roots[1] = digest.clone();
             let m = refused(&other);
             assert!(
-                m.contains("root") && m.contains("32 lower-case hex"),
+                m.contains("roots") && m.contains("64 lower-case hex"),
                 "{digest}: {m}"
             );
         }
+        // As many roots as the depth makes of the parts: two parts one level down make two.
+        let fewer = PartList {
+            roots: vec!["cd".repeat(16)],
+            ..list.clone()
+        };
+        assert!(refused(&fewer).contains("roots"));
+        let shallower = PartList {
+            depth: 0,
+            ..list.clone()
+        };
+        assert!(refused(&shallower).contains("roots"));
         assert!(matches!(
             decode_part_list(b"{\"format\": \"chsr-part-list\"}"),
             Err(FormatError::PartList(_))
@@ -499,8 +528,8 @@ mod tests {
             let text: Vec<String> = text.iter().map(|&n| entry(n)).collect();
             format!(
                 r#"{{"format": "chsr-part-list", "format_version": {FORMAT_VERSION}, "subject": "s",
-                    "level": "l", "shard_sha256": "{}", "root": "{}", "text": [{}],
-                    "postings": []}}"#,
+                    "level": "l", "shard_sha256": "{}", "depth": 0, "roots": "{}",
+                    "text": [{}], "postings": []}}"#,
                 "ab".repeat(32),
                 "cd".repeat(16),
                 text.join(",")

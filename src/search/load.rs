@@ -101,37 +101,40 @@ pub(super) fn verified<T>(
 }
 
 /// Decodes part `file` of a shard, leaf `leaf` of its `leaves` parts, with `decode(frame,
-/// checksum)` once the file's frame and the audit path after it lead to `root`, its part list's
-/// Merkle root in hex ([`crate::format::merkle`]): the leaf hashes the whole frame, so the
-/// payload checksum is not computed again. Otherwise the frame (as long as its header says) is
-/// decoded with its checksum anyway, to report the most precise reason (truncation, another
-/// version…) when there is one; a sound frame that is not this part is an integrity error.
+/// checksum)` once the file's frame and the audit path after it lead to the root of its
+/// subtree among `roots` (its part list's: how far below the tree's root, and their hex;
+/// [`crate::format::merkle`]): the leaf hashes the whole frame, so the payload checksum is not
+/// computed again. Otherwise the frame (as long as its header says) is decoded with its
+/// checksum anyway, to report the most precise reason (truncation, another version…) when
+/// there is one; a sound frame that is not this part is an integrity error.
 pub(super) fn merkle_verified<T>(
     file: &str,
     bytes: &[u8],
-    root: &str,
+    roots: &(u32, Vec<String>),
     leaf: (usize, usize),
     decode: impl Fn(&[u8], bool) -> Result<T, FormatError>,
 ) -> Result<T, LoadError> {
-    let frame = merkle_frame(file, bytes, root, leaf, &|b| decode(b, true).map(|_| ()))?;
+    let frame = merkle_frame(file, bytes, roots, leaf, &|b| decode(b, true).map(|_| ()))?;
     decode(frame, false).map_err(|error| LoadError::Format {
         file: file.into(),
         error,
     })
 }
 
-/// The frame of part `file` once it and its audit path lead to `root` ([`merkle_verified`],
-/// whose checks of another kind of part share this one copy); otherwise the error, after
-/// `check` (the frame decoded with its checksum) has had its say.
+/// The frame of part `file` once it and its audit path lead to its subtree's root
+/// ([`merkle_verified`], whose checks of another kind of part share this one copy); otherwise
+/// the error, after `check` (the frame decoded with its checksum) has had its say.
 fn merkle_frame<'a>(
     file: &str,
     bytes: &'a [u8],
-    root: &str,
+    (depth, roots): &(u32, Vec<String>),
     (leaf, leaves): (usize, usize),
     check: &dyn Fn(&[u8]) -> Result<(), FormatError>,
 ) -> Result<&'a [u8], LoadError> {
     use crate::format::merkle;
-    let found = merkle::frame_and_root(bytes, leaf, leaves);
+    let (s, first, n) = merkle::subtree_of(leaf, leaves, *depth);
+    let root = roots.get(s).map_or("", String::as_str);
+    let found = merkle::frame_and_root(bytes, leaf - first, n);
     if let Some((frame, r)) = found {
         if merkle::hex(&r) == root {
             return Ok(frame);
@@ -204,9 +207,10 @@ pub struct Shard {
     /// Which of the shard's text parts are loaded: the chunks of a part not loaded have no text
     /// yet. Empty when the text is inside the shard.
     pub text_loaded: Vec<bool>,
-    /// The Merkle root over the shard's parts, from its part list (empty before it loads):
-    /// every part is checked against it ([`crate::format::merkle`]).
-    pub parts_root: String,
+    /// The roots of the Merkle subtrees over the shard's parts and how far below the tree's
+    /// root they are, from its part list (none before it loads): every part is checked against
+    /// its subtree's ([`crate::format::merkle`]).
+    pub parts_roots: (u32, Vec<String>),
 }
 
 /// [`Shard::sections`] of a chunk without a section (the same marker BM25's section IDF reads).
@@ -544,7 +548,7 @@ impl Library {
             postings_loaded: vec![false; postings_blocks.len()],
             postings_blocks,
             postings: Vec::new(),
-            parts_root: String::new(),
+            parts_roots: (0, Vec::new()),
         });
         self.attach_pending_list(i);
         Ok(())

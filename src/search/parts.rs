@@ -327,7 +327,7 @@ impl Library {
         }
     }
 
-    /// Verifies (its frame and audit path against its shard's part list's Merkle root,
+    /// Verifies (its frame and audit path against its shard's part list's Merkle roots,
     /// [`crate::format::merkle`]), decodes, checks (its shard, its term range, every posting)
     /// and attaches the postings part `file` of a loaded shard. Loading a part again is a no-op.
     /// The shard and its part list come first.
@@ -348,7 +348,7 @@ impl Library {
             shard.text.len() + p,
             shard.text.len() + shard.postings.len(),
         );
-        let part = merkle_verified(file, bytes, &shard.parts_root, leaf, decode_postings_part)?;
+        let part = merkle_verified(file, bytes, &shard.parts_roots, leaf, decode_postings_part)?;
         let lex = &mut shard.payload.lexical;
         let (first, end) = (t.first as usize, (t.first + t.terms) as usize);
         let (from, to) = (lex.offsets[first] as usize, lex.offsets[end] as usize);
@@ -569,13 +569,13 @@ fn attach_list(
         .collect();
     shard.text = list.text;
     shard.postings = list.postings;
-    shard.parts_root = list.root;
+    shard.parts_roots = (list.depth, list.roots);
     shard.listed = true;
     Ok(())
 }
 
 impl Library {
-    /// Verifies (its frame and audit path against its shard's part list's Merkle root,
+    /// Verifies (its frame and audit path against its shard's part list's Merkle roots,
     /// [`crate::format::merkle`]), decodes and attaches the text part `file` of a loaded shard:
     /// its chunks get their display text and display-only metadata
     /// ([`crate::format::ChunkDisplay`]). Loading a part again is a no-op. The shard and its
@@ -593,7 +593,7 @@ impl Library {
         let t = shard.text[p].clone();
         let e = &shard.entry;
         let leaf = (p, shard.text.len() + shard.postings.len());
-        let part = merkle_verified(file, bytes, &shard.parts_root, leaf, decode_text_part)?;
+        let part = merkle_verified(file, bytes, &shard.parts_roots, leaf, decode_text_part)?;
         if part.subject != e.subject
             || part.level != e.level
             || part.shard_sha256 != e.sha256

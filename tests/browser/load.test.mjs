@@ -246,7 +246,7 @@ test('files are hashed with WebCrypto when it is there, and by the module when i
     // The shard, its dense part, its part list and the model: one digest each with WebCrypto,
     // none without. The postings parts and the text parts (the query's and the results', then
     // the rest of the collection's, in the background) none either way: the module checks each
-    // against its part list's Merkle root, hashing it itself (format v12).
+    // against its part list's Merkle roots, hashing it itself (format v12).
     await page.waitForFunction(() => window.__chsrTextReadyAt);
     const texts = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.chsrx')).length);
     const postings = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.chsri')).length);

@@ -231,7 +231,7 @@ async function integrate(): Promise<void> {
     const files: string[] = ChsrClient.shardFiles(entry);
     const withoutText: string[] = ChsrClient.shardFiles(entry, { text: false });
     const parts: string[] = await client.partFiles(entry);
-    const listed: PartList = { format: 'chsr-part-list', format_version: 5, subject: entry.subject, level: entry.level, shard_sha256: entry.sha256, root: '0'.repeat(32), text: [], postings: [] };
+    const listed: PartList = { format: 'chsr-part-list', format_version: 5, subject: entry.subject, level: entry.level, shard_sha256: entry.sha256, depth: 0, roots: '0'.repeat(32), text: [], postings: [] };
     const none: string[] = await client.partFiles(entry, listed);
     console.log(files.map((f) => client.fileUrl(f)), withoutText.length, parts.length, none.length);
   }
