@@ -186,7 +186,7 @@ fn forged_postings_with_a_matching_digest_are_refused() {
         let (at, first, m) = subtree(leaf);
         let (root, paths) = merkle::tree(&leaves[first..first + m]);
         let part = merkle::with_path(frames[leaf].clone(), &paths[leaf - first]);
-        list.roots[at] = merkle::hex(&root);
+        list.roots[at] = chsr::format::hex(&root);
         list.postings[0].bytes = part.len() as u64;
         let list_bytes = encode_part_list(&list);
         let mut m: Manifest = split.manifest.clone();

@@ -141,7 +141,7 @@ proptest! {
                 let at = subtrees.iter().position(|&(f, m)| (f..f + m).contains(&leaf)).expect("a subtree");
                 let (first, m) = subtrees[at];
                 let (frame, root) = merkle::frame_and_root(bytes, leaf - first, m).expect("a path");
-                (frame.to_vec(), merkle::hex(&root) == list.roots[at])
+                (frame.to_vec(), chsr::format::hex(&root) == list.roots[at])
             };
             for (i, (t, bytes)) in s.postings.iter().zip(&s.postings_bytes).enumerate() {
                 let (frame, ok) = root_of(s.text.len() + i, bytes);

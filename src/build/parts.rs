@@ -114,12 +114,12 @@ pub(super) fn parts_and_list(
     let (mut roots, mut paths) = (Vec::new(), Vec::new());
     for (first, n) in merkle::subtrees(leaves.len(), depth) {
         let (root, p) = merkle::tree(&leaves[first..first + n]);
-        roots.push(merkle::hex(&root));
+        roots.push(crate::format::hex(&root));
         paths.extend(p);
     }
     // Named by the whole tree's root (a change to any part renames them all, as every part
     // names its shard's SHA-256 anyway).
-    let root = merkle::hex(&merkle::root(&leaves));
+    let root = crate::format::hex(&merkle::root(&leaves));
     let name = |i: usize, ext: &str| format!("{}.{i}.{}.{ext}", id.stem, &root[..16]);
     let (mut leaf, mut first) = (0usize, 0u32);
     let text: Vec<(TextEntry, Vec<u8>)> = text

@@ -62,6 +62,13 @@ macro_rules! frame_errors {
 }
 pub(crate) use frame_errors;
 
+/// How long the frame at the start of `bytes` says it is (header and payload), when `bytes`
+/// hold its header: what follows it is not the frame's (a part's audit path, [`super::merkle`]).
+pub fn framed_len(bytes: &[u8]) -> Option<usize> {
+    let len = u64::from_le_bytes(bytes.get(12..20)?.try_into().expect("8 bytes"));
+    usize::try_from(len).ok()?.checked_add(FRAME_HEADER_LEN)
+}
+
 impl FrameKind {
     /// Serialises `payload` with bincode 2 (standard configuration) and frames it.
     ///

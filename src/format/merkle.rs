@@ -34,10 +34,7 @@ fn truncated(digest: &[u8]) -> Node {
 
 /// The leaf of a part whose framed file (without its path) is `data`.
 pub fn leaf(data: &[u8]) -> Node {
-    let mut v = Vec::with_capacity(1 + data.len());
-    v.push(0u8);
-    v.extend_from_slice(data);
-    truncated(&Sha256::digest(&v))
+    truncated(&Sha256::new_with_prefix([0u8]).chain_update(data).finalize())
 }
 
 /// The inner node over `left` and `right`.
@@ -139,23 +136,6 @@ pub fn subtree_of(i: usize, n: usize, depth: u32) -> (usize, usize, usize) {
     (at, first, len)
 }
 
-/// The audit path of leaf `i` among `leaves` ([`tree`] gives every leaf's at once).
-pub fn path(leaves: &[Node], i: usize) -> Vec<Node> {
-    assert!(i < leaves.len(), "leaf {i} of {}", leaves.len());
-    let n = leaves.len();
-    if n == 1 {
-        return Vec::new();
-    }
-    let k = split(n);
-    let (mut p, other) = if i < k {
-        (path(&leaves[..k], i), root(&leaves[k..]))
-    } else {
-        (path(&leaves[k..], i - k), root(&leaves[..k]))
-    };
-    p.push(other);
-    p
-}
-
 /// How many nodes the audit path of leaf `i` of `n` holds (none when `i` ≥ `n`).
 pub fn path_len(i: usize, n: usize) -> usize {
     if i >= n || n == 1 {
@@ -215,11 +195,6 @@ pub fn frame_and_root(bytes: &[u8], i: usize, n: usize) -> Option<(&[u8], Node)>
     Some((frame, root_from_path(leaf(frame), i, n, path)?))
 }
 
-/// A node in lower-case hex, as a part list writes its root.
-pub fn hex(node: &Node) -> String {
-    node.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -228,6 +203,24 @@ mod tests {
         (0..n)
             .map(|i| leaf(format!("part {i}").as_bytes()))
             .collect()
+    }
+
+    /// The audit path of leaf `i` among `leaves`, leaf by leaf: the oracle [`tree`] is checked
+    /// against.
+    pub fn path(leaves: &[Node], i: usize) -> Vec<Node> {
+        assert!(i < leaves.len(), "leaf {i} of {}", leaves.len());
+        let n = leaves.len();
+        if n == 1 {
+            return Vec::new();
+        }
+        let k = split(n);
+        let (mut p, other) = if i < k {
+            (path(&leaves[..k], i), root(&leaves[k..]))
+        } else {
+            (path(&leaves[k..], i - k), root(&leaves[..k]))
+        };
+        p.push(other);
+        p
     }
 
     /// A path as a part file carries it.

@@ -73,7 +73,8 @@ impl QueryEmbedder for ModelEmbedder {
 
 /// Decodes the bytes of manifest file `file` with `decode(bytes, checksum)` once their SHA-256
 /// (`found`, hex, computed over exactly `bytes` by the caller) matches `expected`, the manifest's
-/// whole digest or a part list's first 128 bits of it ([`crate::format::digest_matches`]): that
+/// whole digest ([`crate::format::digest_matches`]; a shard's parts are checked against their
+/// part list's Merkle roots instead, [`merkle_verified`]): that
 /// digest covers the whole file, so the payload checksum is not computed again (`checksum`
 /// false). On a mismatch the file is decoded with its checksum anyway, to report the most precise
 /// reason (truncation, another version…) when there is one.
@@ -136,16 +137,13 @@ fn merkle_frame<'a>(
     let root = roots.get(s).map_or("", String::as_str);
     let found = merkle::frame_and_root(bytes, leaf - first, n);
     if let Some((frame, r)) = found {
-        if merkle::hex(&r) == root {
+        if crate::format::hex(&r) == root {
             return Ok(frame);
         }
     }
     // The frame as its header measures it (not as the path's length would cut it: another
     // part's bytes may carry a path of another length).
-    let declared = (bytes.get(12..20))
-        .and_then(|b| usize::try_from(u64::from_le_bytes(b.try_into().expect("8 bytes"))).ok())
-        .and_then(|len| len.checked_add(crate::format::HEADER_LEN))
-        .filter(|&end| end <= bytes.len());
+    let declared = crate::format::frame::framed_len(bytes).filter(|&end| end <= bytes.len());
     check(declared.map_or(bytes, |end| &bytes[..end])).map_err(|error| LoadError::Format {
         file: file.into(),
         error,
@@ -155,7 +153,7 @@ fn merkle_frame<'a>(
         expected: format!("Merkle root {root}"),
         found: found.map_or_else(
             || format!("{} bytes, too few for an audit path", bytes.len()),
-            |(_, r)| format!("Merkle root {}", merkle::hex(&r)),
+            |(_, r)| format!("Merkle root {}", crate::format::hex(&r)),
         ),
     })
 }
