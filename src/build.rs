@@ -11,7 +11,7 @@
 use crate::analysis::{Analyzer, Lang, ANALYZER_VERSION};
 use crate::corpus::{IngestWarning, SourcedChunk};
 use crate::format::{
-    encode_dense_part, encode_shard, encode_term_filters, postings_blocks, sha256_hex,
+    encode_dense_part, encode_shard, encode_term_filters, pairs, postings_blocks, sha256_hex,
     text_block_bytes, text_blocks, write_varint, BuildParams, ChunkRecord, DenseIndex, DensePart,
     FacetCounts, Field, LexicalIndex, Manifest, ModelEntry, NearDuplicate, PartEntry,
     PostingsEntry, QVec, ShardEntry, ShardPayload, ShardTermFilter, TermFiltersFile, TextEntry,
@@ -44,7 +44,20 @@ pub struct BuildOptions {
     /// The display-text bytes at which a text part closes; `None` (the default): sized to each
     /// shard's text ([`text_block_bytes`]).
     pub text_block_bytes: Option<usize>,
+    /// Bytes of near-duplicate pairs (as a shard writes them, uncompressed) above which a
+    /// shard's pairs go to its text parts (default [`PAIRS_INLINE_BYTES`]).
+    pub pairs_inline_bytes: usize,
 }
+
+/// [`BuildOptions::pairs_inline_bytes`] by default: 48 KiB, about 17 kB brotli (pairs compress
+/// about 2.9×: physics college's 13.5 kB, 4.6 kB), what the slow phone of issue 18 (1.6 Mbps)
+/// downloads in 90 ms. Pairs in text parts cost a page one more round when a result gives way
+/// to a near-duplicate's neighbour: measured over the dev questions of the indexed NSI
+/// terminale site (2,800 chunks, 11,051 pairs, 33.8 KiB: an exam bank whose exercises recur
+/// across sessions), 42 of 115 questions needed one to three more rounds, for no fewer bytes;
+/// at 74k chunks, physics college's (56.1 KiB) saved 23 kB a question for one more round on
+/// 12 % of its questions (`docs/performance.md`, session 36). Lighter pairs stay in the shard.
+pub const PAIRS_INLINE_BYTES: usize = 48 * 1024;
 
 impl Default for BuildOptions {
     fn default() -> Self {
@@ -57,6 +70,7 @@ impl Default for BuildOptions {
             postings_block_bytes: None,
             postings_inline_bytes: POSTINGS_INLINE_BYTES,
             text_block_bytes: None,
+            pairs_inline_bytes: PAIRS_INLINE_BYTES,
         }
     }
 }
@@ -427,6 +441,16 @@ pub fn build_with(
             opts.postings_block_bytes,
             opts.postings_inline_bytes,
         );
+        // The near-duplicate pairs go to the text parts, each on both sides, once they weigh
+        // more than `pairs_inline_bytes` (format v13, `format::pairs`): the reranker reads those
+        // of the results a page shows.
+        let heavy = pairs::shard_bytes(&near_duplicates, &records)
+            .is_none_or(|b| b > opts.pairs_inline_bytes);
+        let (near_duplicates, text_pairs) = if !heavy || text_blocks.is_empty() {
+            (near_duplicates, Vec::new())
+        } else {
+            (Vec::new(), pairs::stored(&near_duplicates, &records))
+        };
         let mut postings_block_bytes = Vec::with_capacity(postings_blocks.len());
         let mut first = 0usize;
         for &n in &postings_blocks {
@@ -495,7 +519,7 @@ pub fn build_with(
             list: part_list,
         } = parts_and_list(
             &id,
-            text_parts(&id, &text_blocks, texts),
+            text_parts(&id, &text_blocks, texts, text_pairs),
             postings_parts(&id, &postings_blocks, lexical),
         );
         let entry = ShardEntry {

@@ -33,6 +33,7 @@ pub mod json;
 pub mod manifest;
 pub mod merkle;
 pub mod model;
+pub mod pairs;
 pub mod parts;
 pub mod terms;
 pub mod text;
@@ -65,8 +66,9 @@ pub const MAGIC: &[u8; 8] = b"CHSRSHRD";
 /// [`ChunkDisplay`], and no column for what the text parts hold; 11: a near-duplicate pair
 /// within a shard written once, from its earlier chunk, [`ShardPayload::near_duplicates`]; 12:
 /// a part list gives the roots of the Merkle tree over its parts some levels down instead of
-/// a digest each, and each part file carries its audit path within its subtree, [`merkle`]).
-pub const FORMAT_VERSION: u32 = 12;
+/// a digest each, and each part file carries its audit path within its subtree, [`merkle`]; 13:
+/// a shard whose near-duplicate pairs are heavy leaves them to its text parts, [`pairs`]).
+pub const FORMAT_VERSION: u32 = 13;
 /// Name of the manifest format, stored in `manifest.json`.
 pub const MANIFEST_FORMAT: &str = "chsr-manifest";
 /// Size of the fixed header preceding the payload.
@@ -542,7 +544,8 @@ pub struct ShardPayload {
     pub dense: Option<DenseIndex>,
     /// The chunks' near-duplicates over the whole build (this shard's and other shards'
     /// chunks), sorted by `chunk` then `of`: what the reranker's near-duplicate removal reads
-    /// instead of the texts ([`crate::rerank::dedup`]).
+    /// instead of the texts ([`crate::rerank::dedup`]). Empty in a shard file whose text parts
+    /// carry their chunks' pairs (format v13), added here as a reader loads them ([`pairs`]).
     pub near_duplicates: Vec<NearDuplicate>,
     /// When the display text lives in text parts ([`text`]): the number of chunks in each
     /// part, in order (their `text` is then empty here); empty when the text is inline.

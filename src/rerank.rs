@@ -445,17 +445,24 @@ pub fn rerank<'a, K: Clone>(
 }
 
 /// The first kept result (id and similarity) that `c` nearly duplicates at `threshold`, if any
-/// (the pairs the build found, [`Candidate::near`]).
+/// (the pairs the build found, [`Candidate::near`]), by the pair on either side: a page knows
+/// the pairs of the chunks whose text it has loaded ([`crate::format::pairs`]), which may be
+/// the kept result's and not yet `c`'s.
 fn duplicate_of<K>(
     c: &Candidate<'_, K>,
     kept: &[Candidate<'_, K>],
     threshold: f64,
 ) -> Option<(String, f64)> {
     kept.iter().find_map(|k| {
-        c.near
-            .iter()
-            .find(|n| n.similarity >= threshold && n.of == k.chunk.id)
-            .map(|n| (k.chunk.id.clone(), n.similarity))
+        let side = |a: &Candidate<'_, K>, b: &Candidate<'_, K>| {
+            a.near
+                .iter()
+                .find(|n| n.similarity >= threshold && n.of == b.chunk.id)
+                .map(|n| n.similarity)
+        };
+        side(c, k)
+            .or_else(|| side(k, c))
+            .map(|s| (k.chunk.id.clone(), s))
     })
 }
 

@@ -74,6 +74,32 @@ fn shard_round_trip() {
     }
 }
 
+/// Heavy near-duplicate pairs leave the shard for its text parts (format v13); light ones stay.
+#[test]
+fn heavy_pairs_leave_the_shard_for_its_text_parts() {
+    let chunks = chsr::corpus::parse_jsonl("spine.jsonl", SPINE).unwrap();
+    let opts = chsr::build::BuildOptions {
+        pairs_inline_bytes: 0,
+        ..Default::default()
+    };
+    let (split, whole) = (chsr::build::build(&chunks, &opts), build_fixture());
+    let pairs = |out: &chsr::build::BuildOutput| -> usize {
+        let shards = out.shards.iter().map(|s| decode_shard(&s.bytes).unwrap());
+        shards.map(|p| p.near_duplicates.len()).sum()
+    };
+    assert!(pairs(&whole) > 0, "the fixture's pairs stay in its shards");
+    assert_eq!(pairs(&split), 0);
+    // The same search over either build.
+    let q = "specific heat of water";
+    let scope = Scope::new().with(Field::Subject, "physics");
+    let opts = variant_opts(Variant::F, 10);
+    let ids = |out: &chsr::build::BuildOutput| -> Vec<String> {
+        let r = library(out).search(q, &scope, &opts).unwrap();
+        r.results.iter().map(|h| h.id.clone()).collect()
+    };
+    assert_eq!(ids(&split), ids(&whole));
+}
+
 #[test]
 fn corrupted_truncated_and_foreign_shards_are_refused() {
     let out = build_fixture();

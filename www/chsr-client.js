@@ -694,10 +694,11 @@ export class ChsrClient {
       await this.loadPostingsFor(query, options, onProgress);
       resp = this.runSearch(query, scope, options);
     }
-    // The results' display text (their snippets, sections and context): the ranking is final,
-    // the engine names the text parts it lacks; one more round (two at most, should a part fail
-    // to name everything), only for parts not loaded.
-    for (let round = 0; round < 2; round++) {
+    // The results' display text (their snippets, sections and context): the engine names the
+    // text parts it lacks, only parts not loaded. They also bring their chunks' near-duplicate
+    // pairs, so a result may then give way to the next candidate, whose part comes in one more
+    // round (rarely more; every round loads a part not loaded before, so this ends).
+    for (let round = 0; round < 8; round++) {
       const pending = (resp.pending_text || []).filter((f) => !this.index.isLoaded(f));
       if (pending.length === 0) break;
       await this.loadFiles(pending, onProgress);

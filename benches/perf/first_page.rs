@@ -123,10 +123,13 @@ pub(super) fn first_page(o: &Opts) -> Result<(), String> {
                 break resp;
             }
         };
-        for _ in 0..2 {
+        // As the client: until the results' text parts are loaded (they bring their pairs).
+        let mut text_rounds = 0;
+        for _ in 0..8 {
             if resp.pending_text.iter().all(|f| lib.is_loaded(f)) {
                 break;
             }
+            text_rounds += 1;
             for f in resp.pending_text.clone() {
                 load(&mut lib, &f)?;
             }
@@ -134,7 +137,7 @@ pub(super) fn first_page(o: &Opts) -> Result<(), String> {
                 .search(query, &scope, &opts)
                 .map_err(|e| e.to_string())?;
         }
-        let line = json!({ "id": q["id"], "scope": scope_json, "results": resp.results.len(), "files": files });
+        let line = json!({ "id": q["id"], "scope": scope_json, "results": resp.results.len(), "text_rounds": text_rounds, "files": files });
         writeln!(out, "{line}").map_err(err("stdout"))?;
     }
     Ok(())

@@ -1,6 +1,7 @@
 //! A shard's parts as the builder publishes them: its text parts and postings parts, framed,
 //! bound by the Merkle tree whose subtrees' roots its part list gives ([`crate::format::merkle`]).
 
+use crate::format::pairs::StoredPair;
 use crate::format::{
     encode_part_list, encode_postings_part, encode_text_part, sha256_hex, ChunkDisplay,
     LexicalIndex, PartList, PartListEntry, PostingsEntry, PostingsPart, TextEntry, TextPart,
@@ -20,19 +21,22 @@ pub(super) struct ShardId<'a> {
 }
 
 /// The text parts of a shard (its chunks' display text and display-only metadata, `texts` in
-/// shard order, cut into `blocks`): each part's chunk count and framed file, without its
-/// audit path yet ([`parts_and_list`]).
+/// shard order, and their near-duplicate pairs, `pairs` sorted by chunk, cut into `blocks`):
+/// each part's chunk count and framed file, without its audit path yet ([`parts_and_list`]).
 pub(super) fn text_parts(
     id: &ShardId,
     blocks: &[u32],
     texts: Vec<(String, ChunkDisplay)>,
+    pairs: Vec<StoredPair>,
 ) -> Vec<(u32, Vec<u8>)> {
     let mut first = 0u32;
     let mut texts = texts.into_iter();
+    let mut pairs = pairs.into_iter().peekable();
     blocks
         .iter()
         .map(|&n| {
             let (texts, display) = texts.by_ref().take(n as usize).unzip();
+            let near = std::iter::from_fn(|| pairs.next_if(|p| p.chunk < first + n)).collect();
             let part = encode_text_part(&TextPart {
                 subject: id.subject.to_string(),
                 level: id.level.to_string(),
@@ -40,6 +44,7 @@ pub(super) fn text_parts(
                 first,
                 texts,
                 display,
+                near,
             });
             first += n;
             (n, part)

@@ -15,7 +15,8 @@
 //! In memory nothing changes: `Vec<ChunkRecord>`, `Vec<NearDuplicate>`.
 
 use super::dictionary::{decode_front, encode_front, usize_len};
-use super::{ChunkDisplay, ChunkRecord, NearDuplicate, ShardPayload};
+use super::pairs::{decode_duplicates, encode_duplicates};
+use super::{ChunkDisplay, ChunkRecord, ShardPayload};
 use bincode::de::Decoder;
 use bincode::enc::Encoder;
 use bincode::error::{DecodeError, EncodeError};
@@ -237,157 +238,6 @@ where
     Ok(column)
 }
 
-/// Writes the near-duplicate pairs (sorted by chunk then other id, as the builder makes them) by
-/// column (format v8): their chunks as gaps from the pair before; the other chunk as its
-/// position in this shard plus one, or 0 and its id in a column of the ids from other shards;
-/// the similarities as indices into the table of their distinct values (a few dozen Jaccard
-/// ratios), exactly (the ids as strings and the similarities as `f64`s before: shards brotli
-/// physics college 41.4 → 39.2 kB, NSI terminale 66.4 → 65.0, chemistry 22.7 → 21.8).
-///
-/// A pair is symmetric: the builder stores it on both sides. Within the shard only the side
-/// from the earlier chunk is written (format v11; [`decode_duplicates`] adds the other), which
-/// halves the pairs of a shard whose near-duplicates are its own (physics college's shard 25.6
-/// → 23.0 kB brotli, the 250k-chunk synthetic one 228.4 → 178.0 kB); a pair with a chunk of
-/// another shard is written as before. Refuses pairs within the shard that are not symmetric
-/// (the reader could not give them back as they were).
-fn encode_duplicates<E: Encoder>(
-    pairs: &[NearDuplicate],
-    chunks: &[ChunkRecord],
-    encoder: &mut E,
-) -> Result<(), EncodeError> {
-    let here: std::collections::HashMap<&str, u32> = chunks
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (c.id.as_str(), i as u32))
-        .collect();
-    let within: std::collections::HashSet<(u32, u32, u64)> = pairs
-        .iter()
-        .filter_map(|p| Some((p.chunk, *here.get(p.of.as_str())?, p.similarity.to_bits())))
-        .collect();
-    if within.iter().any(|&(a, b, s)| !within.contains(&(b, a, s))) {
-        return Err(EncodeError::Other(
-            "near-duplicate pairs within a shard must be stored on both sides",
-        ));
-    }
-    // Each pair as written: its other chunk's position plus one, or 0 for another shard's.
-    let written: Vec<(&NearDuplicate, u32)> = pairs
-        .iter()
-        .map(|p| (p, here.get(p.of.as_str()).map_or(0, |&o| o + 1)))
-        .filter(|&(p, r)| r == 0 || r - 1 > p.chunk)
-        .collect();
-    (written.len() as u64).encode(encoder)?;
-    let mut prev = 0u32;
-    for (p, _) in &written {
-        let gap = p.chunk.checked_sub(prev).ok_or(EncodeError::Other(
-            "near-duplicate pairs not sorted by chunk",
-        ))?;
-        gap.encode(encoder)?;
-        prev = p.chunk;
-    }
-    for (_, r) in &written {
-        r.encode(encoder)?;
-    }
-    let elsewhere: Vec<&str> = written
-        .iter()
-        .filter(|(_, r)| *r == 0)
-        .map(|(p, _)| p.of.as_str())
-        .collect();
-    elsewhere.encode(encoder)?;
-    let mut table: Vec<f64> = written.iter().map(|(p, _)| p.similarity).collect();
-    table.sort_by(f64::total_cmp);
-    table.dedup_by(|a, b| a.total_cmp(b).is_eq());
-    // As their bits: the decoder reads `u64`s already.
-    table
-        .iter()
-        .map(|x| x.to_bits())
-        .collect::<Vec<u64>>()
-        .encode(encoder)?;
-    for (p, _) in &written {
-        let i = table
-            .binary_search_by(|x| x.total_cmp(&p.similarity))
-            .expect("every similarity is in the table");
-        (i as u32).encode(encoder)?;
-    }
-    Ok(())
-}
-
-/// Reads the pairs [`encode_duplicates`] writes, the other chunks' ids from `chunks` (the
-/// shard's, decoded before them), and gives back both sides of each pair within the shard,
-/// sorted by chunk then other id as the builder stores them; refuses a position past the shard
-/// or not after the pair's chunk, a similarity past the table, a chunk past `u32`, or ids from
-/// other shards that are not one per pair naming one.
-fn decode_duplicates<C, D: Decoder<Context = C>>(
-    decoder: &mut D,
-    chunks: &[ChunkRecord],
-) -> Result<Vec<NearDuplicate>, DecodeError> {
-    let n = usize_len(decoder)?;
-    decoder.claim_container_read::<NearDuplicate>(n.saturating_mul(2))?;
-    let mut at = 0u32;
-    let mut chunk = Vec::with_capacity(n);
-    for _ in 0..n {
-        at = at
-            .checked_add(u32::decode(decoder)?)
-            .ok_or(DecodeError::Other("near-duplicate chunk past u32"))?;
-        chunk.push(at);
-    }
-    let mut refs = Vec::with_capacity(n);
-    for _ in 0..n {
-        refs.push(u32::decode(decoder)?);
-    }
-    let mut elsewhere = Vec::<String>::decode(decoder)?.into_iter();
-    let table: Vec<f64> = Vec::<u64>::decode(decoder)?
-        .into_iter()
-        .map(f64::from_bits)
-        .collect();
-    let id = |i: u32| {
-        chunks
-            .get(i as usize)
-            .map(|c| c.id.clone())
-            .ok_or(DecodeError::Other(
-                "near-duplicate pair: a chunk past the shard's end",
-            ))
-    };
-    let mut pairs = Vec::with_capacity(n * 2);
-    for (chunk, r) in chunk.into_iter().zip(refs) {
-        let similarity = *table
-            .get(u32::decode(decoder)? as usize)
-            .ok_or(DecodeError::Other(
-                "near-duplicate pair: a similarity past the table",
-            ))?;
-        let of = match r {
-            0 => elsewhere.next().ok_or(DecodeError::Other(
-                "near-duplicate pairs: fewer ids from other shards than pairs naming one",
-            ))?,
-            r if r - 1 <= chunk => {
-                return Err(DecodeError::Other(
-                    "near-duplicate pair within the shard not written from its earlier chunk",
-                ))
-            }
-            r => {
-                // The other side, which the writer left out.
-                pairs.push(NearDuplicate {
-                    chunk: r - 1,
-                    of: id(chunk)?,
-                    similarity,
-                });
-                id(r - 1)?
-            }
-        };
-        pairs.push(NearDuplicate {
-            chunk,
-            of,
-            similarity,
-        });
-    }
-    if elsewhere.next().is_some() {
-        return Err(DecodeError::Other(
-            "near-duplicate pairs: more ids from other shards than pairs naming one",
-        ));
-    }
-    pairs.sort_unstable_by(|x, y| (x.chunk, &x.of).cmp(&(y.chunk, &y.of)));
-    Ok(pairs)
-}
-
 /// The chunk metadata of `chunks` as a shard stores it (by column), alone: what it weighs in a
 /// shard (`benches/perf.rs`'s size breakdown).
 pub fn encoded_chunks(chunks: &[ChunkRecord]) -> Vec<u8> {
@@ -445,7 +295,7 @@ bincode::impl_borrow_decode!(ShardPayload);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::{BuildParams, LexicalIndex};
+    use crate::format::{BuildParams, LexicalIndex, NearDuplicate};
 
     /// A record whose every field a shard keeps holds its own value: a field written or read
     /// in the wrong column, or not at all, cannot round-trip. Its display text and display-only
@@ -547,89 +397,6 @@ mod tests {
         kept.chunks[1] = with_display(1);
         let refused = bincode::encode_to_vec(&kept, c).unwrap_err().to_string();
         assert!(refused.contains("take_display"), "{refused}");
-    }
-
-    #[test]
-    fn near_duplicates_name_this_shards_chunks_by_position_and_bad_references_are_refused() {
-        let chunks: Vec<ChunkRecord> = (0..3).map(record).collect();
-        let c = bincode::config::standard();
-        struct Pairs<'a>(&'a [NearDuplicate], &'a [ChunkRecord]);
-        impl Encode for Pairs<'_> {
-            fn encode<E: Encoder>(&self, encoder: &mut E) -> Result<(), EncodeError> {
-                encode_duplicates(self.0, self.1, encoder)
-            }
-        }
-        let decode = |b: &[u8]| {
-            let mut d =
-                bincode::de::DecoderImpl::new(bincode::de::read::SliceReader::new(b), c, ());
-            decode_duplicates(&mut d, &chunks)
-        };
-        let pair = |chunk: u32, of: &str, similarity: f64| NearDuplicate {
-            chunk,
-            of: of.into(),
-            similarity,
-        };
-        // Each pair within the shard on both sides, as the builder stores them.
-        let pairs = [
-            pair(0, "id-2", 0.8),
-            pair(1, "id-2", 1.0),
-            pair(1, "zz-other-shard", 0.8),
-            pair(2, "id-0", 0.8),
-            pair(2, "id-1", 1.0),
-        ];
-        let bytes = bincode::encode_to_vec(Pairs(&pairs, &chunks), c).unwrap();
-        assert_eq!(decode(&bytes).unwrap(), pairs);
-        // Written once each, from the earlier chunk: 0-2, 1-2 and the other shard's.
-        assert_eq!(bytes[0], 3);
-        // A pair within the shard stored on one side only cannot be given back as it was.
-        let one_sided = [pair(0, "id-2", 0.8)];
-        assert!(bincode::encode_to_vec(Pairs(&one_sided, &chunks), c).is_err());
-        let other_similarity = [pair(0, "id-2", 0.8), pair(2, "id-0", 1.0)];
-        assert!(bincode::encode_to_vec(Pairs(&other_similarity, &chunks), c).is_err());
-        // By hand: the count, the chunk gaps, the references (position + 1, or 0: an id from
-        // another shard), those ids, the similarity table, an index into it per pair.
-        let stream = |refs: &[u32], elsewhere: &[&str], sims: &[u32]| {
-            let mut v = bincode::encode_to_vec(refs.len() as u64, c).unwrap();
-            for _ in refs {
-                v.extend(bincode::encode_to_vec(0u32, c).unwrap());
-            }
-            for r in refs {
-                v.extend(bincode::encode_to_vec(r, c).unwrap());
-            }
-            v.extend(bincode::encode_to_vec(elsewhere, c).unwrap());
-            v.extend(bincode::encode_to_vec(vec![0.8f64.to_bits(), 1f64.to_bits()], c).unwrap());
-            for s in sims {
-                v.extend(bincode::encode_to_vec(s, c).unwrap());
-            }
-            v
-        };
-        // Read back with the other side of the pair within the shard, sorted by chunk then id.
-        assert_eq!(
-            decode(&stream(&[3, 0], &["elsewhere"], &[1, 0])).unwrap(),
-            [
-                pair(0, "elsewhere", 0.8),
-                pair(0, "id-2", 1.0),
-                pair(2, "id-0", 1.0)
-            ]
-        );
-        for (bad, why) in [
-            (stream(&[4], &[], &[0]), "a chunk past the shard's end"),
-            (stream(&[1], &[], &[2]), "a similarity past the table"),
-            (stream(&[0], &[], &[0]), "fewer ids from other shards"),
-            (stream(&[2], &["extra"], &[0]), "more ids from other shards"),
-            (
-                stream(&[1], &[], &[0]),
-                "not written from its earlier chunk",
-            ),
-        ] {
-            match decode(&bad) {
-                Err(DecodeError::Other(m)) => assert!(m.contains(why), "{m}"),
-                other => panic!("{why}: {other:?}"),
-            }
-        }
-        // Pairs out of order are refused when written.
-        let unsorted = [pair(2, "id-0", 0.8), pair(1, "id-2", 1.0)];
-        assert!(bincode::encode_to_vec(Pairs(&unsorted, &chunks), c).is_err());
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Text parts: the display text of a block of a shard's chunks, in its own file.
 //!
-//! Ranking reads only the shard (index, metadata, near-duplicate pairs); the text of a result is
+//! Ranking reads only the shard (index, metadata); the text of a result is
 //! needed to show it (snippet, whole section, `[DOCUMENT N]` context). So the builder cuts each
 //! shard's text into blocks of consecutive chunks of about [`text_block_bytes`] and writes each
 //! block to its own file; a browser fetches the blocks of the results it shows, after ranking,
@@ -12,11 +12,14 @@
 //! a result card shows it with the text, so it travels with the text. A shard then keeps only
 //! what a search reads (measured on the demo, brotli: chemistry's shard 20.7 → 14.5 kB, physics
 //! college 36.0 → 25.5 kB; `docs/performance.md`, session 27).
+//! Since format v13 a part also carries its chunks' near-duplicate pairs ([`super::pairs`]):
+//! the reranker needs them only for the results a page shows, whose text it fetches anyway.
 //!
-//! The parts are named, with their digests, in the shard's part list ([`super::PartList`]).
+//! The parts are named in the shard's part list ([`super::PartList`]).
 
 use super::columns::{decode_display, encode_display};
 use super::frame::FrameKind;
+use super::pairs::{read_pairs, write_pairs, StoredPair};
 use super::{ChunkRecord, FormatError, FORMAT_VERSION, MAX_PAYLOAD};
 use bincode::de::Decoder;
 use bincode::enc::Encoder;
@@ -129,7 +132,7 @@ display_fields!(
 
 /// The display text and display-only metadata of chunks `first .. first + texts.len()` of a
 /// shard. Bound to its shard file by that file's SHA-256.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TextPart {
     /// Subject of the shard.
     pub subject: String,
@@ -144,6 +147,9 @@ pub struct TextPart {
     /// The chunks' display-only metadata, in shard order (one per text), stored by column as a
     /// shard stores its metadata.
     pub display: Vec<ChunkDisplay>,
+    /// The chunks' near-duplicate pairs, sorted by chunk then other id, each pair with another
+    /// chunk of the shard stored in both chunks' parts (format v13, [`super::pairs`]).
+    pub near: Vec<StoredPair>,
 }
 
 impl Encode for TextPart {
@@ -153,7 +159,8 @@ impl Encode for TextPart {
         self.shard_sha256.encode(encoder)?;
         self.first.encode(encoder)?;
         self.texts.encode(encoder)?;
-        encode_display(&self.display, encoder)
+        encode_display(&self.display, encoder)?;
+        write_pairs(&self.near, self.first, encoder)
     }
 }
 
@@ -170,6 +177,15 @@ impl<C> Decode<C> for TextPart {
                 "a text part's display metadata and texts differ in length",
             ));
         }
+        let near = read_pairs(decoder, first)?;
+        if near
+            .iter()
+            .any(|p| (p.chunk - first) as usize >= texts.len())
+        {
+            return Err(DecodeError::Other(
+                "a text part's near-duplicate pair names a chunk outside the part",
+            ));
+        }
         Ok(TextPart {
             subject,
             level,
@@ -177,6 +193,7 @@ impl<C> Decode<C> for TextPart {
             first,
             texts,
             display,
+            near,
         })
     }
 }
@@ -223,6 +240,7 @@ pub fn text_blocks(texts: &[&str], target: usize) -> Vec<u32> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::pairs::Other;
     use super::*;
 
     #[test]
@@ -268,9 +286,28 @@ mod tests {
                     ..ChunkDisplay::default()
                 },
             ],
+            near: vec![
+                StoredPair {
+                    chunk: 12,
+                    other: Other::Here(40),
+                    similarity: 0.8,
+                },
+                StoredPair {
+                    chunk: 13,
+                    other: Other::Elsewhere("cp2e:4.1:exercise:2".into()),
+                    similarity: 1.0,
+                },
+            ],
         };
         let bytes = encode_text_part(&part);
         assert_eq!(decode_text_part(&bytes, true).unwrap(), part);
+        // A pair of a chunk outside the part is refused.
+        let mut outside = part.clone();
+        outside.near[1].chunk = 14;
+        match decode_text_part(&encode_text_part(&outside), true) {
+            Err(FormatError::Decode(m)) => assert!(m.contains("outside the part"), "{m}"),
+            other => panic!("{other:?}"),
+        }
         // A payload whose display columns do not match its texts is refused.
         let short = TextPart {
             display: part.display[..1].to_vec(),

@@ -209,6 +209,9 @@ pub struct Shard {
     /// root they are, from its part list (none before it loads): every part is checked against
     /// its subtree's ([`crate::format::merkle`]).
     pub parts_roots: (u32, Vec<String>),
+    /// Whether the shard file held no near-duplicate pairs, so that its text parts may bring
+    /// them (format v13, [`crate::format::pairs`]): a builder writes them in one place.
+    pub pairs_in_parts: bool,
 }
 
 /// [`Shard::sections`] of a chunk without a section (the same marker BM25's section IDF reads).
@@ -530,6 +533,7 @@ impl Library {
         let section_units = section_units(&sections);
         let answers = answered(&payload.chunks);
         let text_loaded = vec![false; text_blocks.len()];
+        let pairs_in_parts = payload.near_duplicates.is_empty();
         self.shards[i] = Some(Shard {
             entry,
             payload,
@@ -547,6 +551,7 @@ impl Library {
             postings_blocks,
             postings: Vec::new(),
             parts_roots: (0, Vec::new()),
+            pairs_in_parts,
         });
         self.attach_pending_list(i);
         Ok(())

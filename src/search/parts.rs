@@ -13,6 +13,7 @@ use super::query::Query;
 use super::{Library, LoadError, SearchError, SearchOptions};
 use crate::analysis::Lang;
 use crate::format::json::{list, quote};
+use crate::format::pairs;
 use crate::format::{
     decode_part_list, decode_postings_part, decode_text_part, parts_holding, sha256_hex,
     PartListEntry, PostingsEntry, ShardEntry, TextEntry,
@@ -620,6 +621,29 @@ impl Library {
                 ),
             });
         }
+        // Its chunks' near-duplicate pairs (format v13: unless the shard file held its own),
+        // sorted by chunk then other id as the builder wrote them, among the shard's: the
+        // loaded parts' chunks are other ranges.
+        let near = (part.near.is_empty() || shard.pairs_in_parts)
+            .then(|| pairs::resolved(part.near, &shard.payload.chunks))
+            .flatten()
+            .filter(|v| {
+                v.windows(2)
+                    .all(|w| (w[0].chunk, &w[0].of) <= (w[1].chunk, &w[1].of))
+            })
+            .ok_or_else(|| LoadError::Format {
+                file: file.into(),
+                error: crate::format::FormatError::Decode(
+                    "near-duplicate pairs out of order, past the shard's chunks, or in a text \
+                     part of a shard that holds its own"
+                        .into(),
+                ),
+            })?;
+        let all = &mut shard.payload.near_duplicates;
+        let at = all.partition_point(|n| n.chunk < t.first);
+        let mut after = all.split_off(at);
+        all.extend(near);
+        all.append(&mut after);
         let chunks = &mut shard.payload.chunks[t.first as usize..][..t.chunks as usize];
         for ((c, text), d) in chunks.iter_mut().zip(part.texts).zip(part.display) {
             c.put_display(text, d);
