@@ -1,5 +1,5 @@
 //! How a shard's payload is written (format v5): its chunk metadata and its near-duplicate pairs
-//! by column rather than record by record. Every chunk of a shard repeats the same few values in
+//! (written by [`super::pairs`]) by column rather than record by record. Every chunk of a shard repeats the same few values in
 //! each field (its doc types, chapters, section titles, ids that share a prefix), which a
 //! compressor finds when a field's values are together and misses when 27 fields interleave.
 //! Measured on the demo (brotli 11, the chunk metadata alone): physics college 47.9 → 32.9 kB,
