@@ -444,12 +444,12 @@ pub fn build_with(
         // The near-duplicate pairs go to the text parts, each on both sides, once they weigh
         // more than `pairs_inline_bytes` (format v13, `format::pairs`): the reranker reads those
         // of the results a page shows.
-        let heavy = pairs::shard_bytes(&near_duplicates, &records)
-            .is_none_or(|b| b > opts.pairs_inline_bytes);
+        let stored = pairs::stored(&near_duplicates, &records);
+        let heavy = pairs::shard_bytes(&stored).is_none_or(|b| b > opts.pairs_inline_bytes);
         let (near_duplicates, text_pairs) = if !heavy || text_blocks.is_empty() {
             (near_duplicates, Vec::new())
         } else {
-            (Vec::new(), pairs::stored(&near_duplicates, &records))
+            (Vec::new(), stored)
         };
         let mut postings_block_bytes = Vec::with_capacity(postings_blocks.len());
         let mut first = 0usize;

@@ -213,7 +213,12 @@ pub(super) fn encode_duplicates<E: Encoder>(
     chunks: &[ChunkRecord],
     encoder: &mut E,
 ) -> Result<(), EncodeError> {
-    let all = stored(pairs, chunks);
+    write_pairs(&shard_side(stored(pairs, chunks))?, 0, encoder)
+}
+
+/// The pairs of `all` (a shard's, [`stored`]) that its shard writes: a pair within the shard
+/// from its earlier chunk only; refuses such pairs when not stored on both sides.
+fn shard_side(all: Vec<StoredPair>) -> Result<Vec<StoredPair>, EncodeError> {
     let within: std::collections::HashSet<(u32, u32, u64)> = all
         .iter()
         .filter_map(|p| match p.other {
@@ -226,25 +231,25 @@ pub(super) fn encode_duplicates<E: Encoder>(
             "near-duplicate pairs within a shard must be stored on both sides",
         ));
     }
-    let written: Vec<StoredPair> = all
+    Ok(all
         .into_iter()
         .filter(|p| !matches!(p.other, Other::Here(o) if o <= p.chunk))
-        .collect();
-    write_pairs(&written, 0, encoder)
+        .collect())
 }
 
-/// The bytes [`encode_duplicates`] writes for `pairs` (uncompressed), or `None` when they
-/// cannot be written in a shard (not symmetric, not sorted).
-pub fn shard_bytes(pairs: &[NearDuplicate], chunks: &[ChunkRecord]) -> Option<usize> {
-    struct Pairs<'a>(&'a [NearDuplicate], &'a [ChunkRecord]);
-    impl Encode for Pairs<'_> {
+/// The bytes a shard writes for its pairs `all` ([`stored`]; uncompressed, as
+/// [`encode_duplicates`] writes them), or `None` when they cannot be written in a shard (not
+/// symmetric, not sorted).
+pub fn shard_bytes(all: &[StoredPair]) -> Option<usize> {
+    struct Written(Vec<StoredPair>);
+    impl Encode for Written {
         fn encode<E: Encoder>(&self, encoder: &mut E) -> Result<(), EncodeError> {
-            encode_duplicates(self.0, self.1, encoder)
+            write_pairs(&self.0, 0, encoder)
         }
     }
+    let written = Written(shard_side(all.to_vec()).ok()?);
     let mut size = bincode::enc::write::SizeWriter::default();
-    bincode::encode_into_writer(Pairs(pairs, chunks), &mut size, bincode::config::standard())
-        .ok()?;
+    bincode::encode_into_writer(written, &mut size, bincode::config::standard()).ok()?;
     Some(size.bytes_written)
 }
 
@@ -267,11 +272,13 @@ pub(super) fn decode_duplicates<C, D: Decoder<Context = C>>(
     };
     let mut pairs = Vec::with_capacity(written.len() * 2);
     for p in written {
+        if p.chunk as usize >= chunks.len() {
+            return Err(DecodeError::Other(
+                "near-duplicate pair: a chunk past the shard's end",
+            ));
+        }
         let of = match p.other {
-            Other::Elsewhere(of) => {
-                id(p.chunk)?;
-                of
-            }
+            Other::Elsewhere(of) => of,
             Other::Here(o) if o <= p.chunk => {
                 return Err(DecodeError::Other(
                     "near-duplicate pair within the shard not written from its earlier chunk",
