@@ -401,3 +401,73 @@ proptest! {
         }
     }
 }
+
+/// The pickers' counts are what their definition says, for scopes of one to four fields: for a
+/// field other than subject and level, the chunks with each value among those the scope without
+/// that field admits (every shard loaded, so the counts are exact), and the scope's own value
+/// listed even when nothing has it.
+#[test]
+fn facet_counts_are_the_chunks_the_rest_of_the_scope_admits() {
+    let (_, lib) = fixture();
+    let chunks: Vec<chsr::format::ChunkRecord> = chsr::corpus::parse_jsonl("spine.jsonl", SPINE)
+        .expect("fixture parses")
+        .into_iter()
+        .map(|c| c.record)
+        .collect();
+    let mut scopes = vec![Scope::new()];
+    for c in chunks.iter().step_by(7) {
+        let base = Scope::new().with(Field::Subject, c.subject.as_str());
+        scopes.push(base.clone());
+        let both = base.with(Field::Level, c.level.as_str());
+        scopes.push(both.clone());
+        scopes.push(both.clone().with(Field::DocType, c.doc_type.as_str()));
+        if let Some(ch) = &c.chapter {
+            scopes.push(both.clone().with(Field::Chapter, ch.as_str()));
+        }
+        if let Some(y) = &c.year {
+            let s = Scope::new()
+                .with(Field::Subject, c.subject.as_str())
+                .with(Field::DocType, c.doc_type.as_str())
+                .with(Field::Year, y.as_str());
+            scopes.push(s.clone().with(Field::Level, c.level.as_str()));
+            scopes.push(s);
+        }
+    }
+    // A value no chunk has: listed with count 0, the other fields counted without it.
+    scopes.push(phys_college().with(Field::Year, "1999"));
+    let mut narrowed = 0;
+    for scope in &scopes {
+        for facet in lib.facets(scope) {
+            let field = Field::parse(&facet.field).expect("a known field");
+            if matches!(field, Field::Subject | Field::Level) {
+                continue;
+            }
+            assert!(facet.exact, "{scope:?} {field:?}: every shard is loaded");
+            let mut rest = scope.clone();
+            rest.fields.remove(&field);
+            let mut want: std::collections::BTreeMap<String, u64> = Default::default();
+            for c in &chunks {
+                let v = c.get(field).map(str::trim).unwrap_or("");
+                if !v.is_empty() && gate::admits(&rest, c) {
+                    *want.entry(v.to_string()).or_default() += 1;
+                }
+            }
+            if let Some(v) = scope.get(field) {
+                want.entry(v.to_string()).or_default();
+            }
+            let got: std::collections::BTreeMap<String, u64> = facet
+                .values
+                .iter()
+                .map(|v| (v.value.clone(), v.count))
+                .collect();
+            assert_eq!(got.len(), facet.values.len(), "values listed once");
+            assert_eq!(got, want, "{scope:?}, {field:?}");
+            narrowed += usize::from(rest.fields.len() > 2);
+        }
+    }
+    assert!(
+        scopes.len() > 100 && narrowed > 50,
+        "{} scopes, {narrowed}",
+        scopes.len()
+    );
+}

@@ -52,6 +52,13 @@ pub struct Facet {
     pub exact: bool,
 }
 
+/// Adds a run of `run.1` chunks with the value `run.0` to `counts` (none: nothing).
+fn flush(counts: &mut BTreeMap<String, u64>, run: (&str, u64)) {
+    if run.1 > 0 {
+        *counts.entry(run.0.to_string()).or_default() += run.1;
+    }
+}
+
 impl Library {
     /// The facets of [`PICKABLE`] fields for a picker showing `scope` (see the module docs).
     pub fn facets(&self, scope: &Scope) -> Vec<Facet> {
@@ -80,13 +87,26 @@ impl Library {
                 exact = true;
                 for &i in &shards {
                     let s = self.shards[i].as_ref().expect("checked loaded");
-                    for c in s.chunks() {
-                        if let Some(v) = c.get(field).map(str::trim).filter(|v| !v.is_empty()) {
-                            if gate::admits(&rest, c) {
-                                *counts.entry(v.to_string()).or_default() += 1;
-                            }
+                    let p = &s.payload;
+                    // The shard's subject and level decided once (a scope of those alone admits
+                    // the whole shard without a test per chunk); neighbouring chunks mostly share
+                    // a value (a chapter, a doc type), counted as one run.
+                    let admitted = gate::gate_shard(&rest, &p.subject, &p.level, &p.chunks);
+                    let mut run: (&str, u64) = ("", 0);
+                    for (d, c) in p.chunks.iter().enumerate() {
+                        let Some(v) = c.get(field).map(str::trim).filter(|v| !v.is_empty()) else {
+                            continue;
+                        };
+                        if !admitted.contains(d) {
+                            continue;
                         }
+                        if v != run.0 {
+                            flush(&mut counts, run);
+                            run = (v, 0);
+                        }
+                        run.1 += 1;
                     }
+                    flush(&mut counts, run);
                 }
             }
             _ => {
