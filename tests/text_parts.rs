@@ -250,14 +250,10 @@ fn as_a_page(
     }
 }
 
-/// The near-duplicate pairs travel with the text (format v13), so a search knows those of the
-/// chunks whose text is loaded. A page that loads only its results' text parts shows exactly
-/// what a library holding every pair shows (the same results, scores and labels), over a corpus whose chunks have near-copies in other text parts and in the
-/// other level's shard.
-#[test]
-fn a_page_with_only_its_results_text_shows_what_every_pair_would() {
+/// The spine with a near-copy (one word more) of every third chunk, some in the other level, and
+/// its pairs in the text parts, as a large subject has them (format v13).
+fn copies() -> BuildOutput {
     let corpus = parse_jsonl("spine.jsonl", SPINE).unwrap();
-    // Every third chunk gets a near-copy (one word more), some in the other level.
     let mut lines: Vec<String> = SPINE.lines().map(String::from).collect();
     for (i, c) in corpus.iter().enumerate().filter(|(i, _)| i % 3 == 0) {
         let mut copy = c.record.clone();
@@ -273,27 +269,36 @@ fn a_page_with_only_its_results_text_shows_what_every_pair_would() {
         }
         lines.push(serde_json::to_string(&copy).unwrap());
     }
-    // The pairs in the text parts, as a large subject has them.
-    let out = build(
+    build(
         &parse_jsonl("copies.jsonl", &lines.join("\n")).unwrap(),
         &BuildOptions {
             text_block_bytes: Some(300),
             pairs_inline_bytes: 0,
             ..BuildOptions::default()
         },
-    );
+    )
+}
+
+/// The first six words of a chunk: a question about it.
+fn question(c: &chsr::corpus::SourcedChunk) -> String {
+    let words: Vec<&str> = c.record.text.split_whitespace().take(6).collect();
+    words.join(" ")
+}
+
+/// The near-duplicate pairs travel with the text (format v13), so a search knows those of the
+/// chunks whose text is loaded. A page that loads only its results' text parts shows exactly
+/// what a library holding every pair shows (the same results, scores and labels), over a corpus whose chunks have near-copies in other text parts and in the
+/// other level's shard.
+#[test]
+fn a_page_with_only_its_results_text_shows_what_every_pair_would() {
+    let corpus = parse_jsonl("spine.jsonl", SPINE).unwrap();
+    let out = copies();
     let everything = library_with(&out, |_| true);
     let opts = SearchOptions::for_variant(Variant::F);
     let physics = Scope::new().with(Field::Subject, "physics");
     let (mut removed, mut more_rounds) = (0, 0);
     for (i, c) in corpus.iter().enumerate().step_by(5) {
-        let q: String = c
-            .record
-            .text
-            .split_whitespace()
-            .take(6)
-            .collect::<Vec<_>>()
-            .join(" ");
+        let q = question(c);
         for scope in [physics_hs(), physics.clone()] {
             let whole = everything.search(&q, &scope, &opts).unwrap();
             let mut lib = without_text(&out);
@@ -316,5 +321,48 @@ fn a_page_with_only_its_results_text_shows_what_every_pair_would() {
     assert!(
         more_rounds > 0,
         "a result gave way to a near-duplicate's neighbour once its pairs came"
+    );
+}
+
+/// When a result's near-duplicate pairs are still to come with its text part, the search names
+/// the text part of the candidate after its last result with the results' own: should a result
+/// give way to it, its text is already loaded (one round instead of two). Only then: with the
+/// pairs in the shard a search names its results' parts alone
+/// (`a_search_waits_only_for_its_results_own_text`).
+#[test]
+fn the_next_candidates_text_comes_with_results_that_may_give_way() {
+    let out = copies();
+    let corpus = parse_jsonl("spine.jsonl", SPINE).unwrap();
+    let physics = Scope::new().with(Field::Subject, "physics");
+    let (mut checked, mut beyond) = (0, 0);
+    for c in corpus.iter().step_by(5) {
+        let q = question(c);
+        for scope in [physics_hs(), physics.clone()] {
+            let lib = without_text(&out);
+            let k = |k| SearchOptions {
+                k,
+                ..SearchOptions::for_variant(Variant::F)
+            };
+            let ten = lib.search(&q, &scope, &k(10)).unwrap();
+            let eleven = lib.search(&q, &scope, &k(11)).unwrap();
+            let Some(next) = eleven.results.get(10) else {
+                continue;
+            };
+            assert_eq!(ids(&ten), ids(&eleven)[..10], "{q}");
+            let asked: BTreeSet<String> = ten.pending_text.iter().cloned().collect();
+            let own = parts_of(&lib, &out, &ids(&ten), false);
+            let next_part = parts_of(&lib, &out, std::slice::from_ref(&next.id), false);
+            let want: BTreeSet<String> = own.union(&next_part).cloned().collect();
+            assert_eq!(
+                asked, want,
+                "{q} in {scope}: the results' parts and the next one's"
+            );
+            checked += 1;
+            beyond += usize::from(!own.is_superset(&next_part));
+        }
+    }
+    assert!(
+        checked > 50 && beyond > 30,
+        "{checked} searches, {beyond} with a part more"
     );
 }

@@ -695,9 +695,10 @@ export class ChsrClient {
       resp = this.runSearch(query, scope, options);
     }
     // The results' display text (their snippets, sections and context): the engine names the
-    // text parts it lacks, only parts not loaded. They also bring their chunks' near-duplicate
-    // pairs, so a result may then give way to the next candidate, whose part comes in one more
-    // round (rarely more; every round loads a part not loaded before, so this ends).
+    // text parts it lacks, only parts not loaded. They may also bring their chunks' near-duplicate
+    // pairs, so a result may then give way to the next candidate, whose part the engine names
+    // with the results'; a further round when more than one gives way (every round loads a part
+    // not loaded before, so this ends).
     for (let round = 0; round < 8; round++) {
       const pending = (resp.pending_text || []).filter((f) => !this.index.isLoaded(f));
       if (pending.length === 0) break;

@@ -337,7 +337,9 @@ impl Library {
             trace.understanding = Some(q.understanding.clone());
         }
         // 6. Results: snippets, expansion and labels, every added chunk re-gated.
-        cands.truncate(opts.k);
+        // The candidates after the results: the first one's text may be needed too
+        // (`text_missing_for`).
+        let next = cands.split_off(opts.k.min(cands.len()));
         let results = self.hits(&cands, &scope, requested, opts, &mut trace);
         if results.is_empty() {
             trace.notes.push(if trace.admissible == 0 {
@@ -354,7 +356,7 @@ impl Library {
                 )
             });
         }
-        let pending_text = self.text_missing_for(&cands, opts.expand_chars > 0);
+        let pending_text = self.text_missing_for(&cands, next.first(), opts.expand_chars > 0);
         trace.timings.total_ms = now_ms() - t0;
         Ok(SearchResponse {
             results,

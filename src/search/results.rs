@@ -106,12 +106,32 @@ impl Library {
     /// ([`Section::pending_text`]): measured on the dev queries (K = 10, 16 KiB text parts),
     /// a first page then waits for 11.6–15.6 kB of text instead of 15.6–23.9 kB (mean per query,
     /// by scope).
-    pub(super) fn text_missing_for(&self, cands: &[Cand], sections: bool) -> Vec<String> {
+    ///
+    /// And `next`'s (the candidate after the last result) when a result's near-duplicate pairs
+    /// are still to come with its text part (format v13: a shard whose pairs travel with its
+    /// text): once they are loaded, that result may give way to `next`, whose text then comes in
+    /// the same round instead of one more (with `sections`, its section's too). Measured over every dev question
+    /// (`scripts/bench-first-page`, pairs in parts): searches that name text parts, a question,
+    /// 1.12 → 1.04 (physics college at 74k chunks), 1.09 → 1.04 and 1.11 → 1.03 (chemistry and
+    /// physics college at 250k), for 0.2–0.5 kB more text a question; the next three
+    /// candidates: 1.00–1.02 for 1.0–1.7 kB more.
+    pub(super) fn text_missing_for(
+        &self,
+        cands: &[Cand],
+        next: Option<&Cand>,
+        sections: bool,
+    ) -> Vec<String> {
         let mut out = Vec::new();
+        let may_give_way = cands.iter().any(|c| {
+            let s = self.shards[c.key.shard].as_ref();
+            s.is_some_and(|s| s.pairs_in_parts && !s.has_text(c.key.doc))
+        });
+        let next = next.filter(|_| may_give_way);
         for (i, shard) in self.shards.iter().enumerate() {
             let Some(shard) = shard else { continue };
             let docs: Vec<u32> = cands
                 .iter()
+                .chain(next)
                 .filter(|c| c.key.shard == i)
                 .map(|c| c.key.doc)
                 .collect();
