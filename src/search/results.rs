@@ -109,8 +109,9 @@ impl Library {
     ///
     /// And `next`'s (the candidate after the last result) when a result's near-duplicate pairs
     /// are still to come with its text part (format v13: a shard whose pairs travel with its
-    /// text): once they are loaded, that result may give way to `next`, whose text then comes in
-    /// the same round instead of one more (with `sections`, its section's too). Measured over every dev question
+    /// text; a shard with no pair at all looks the same): once they are loaded, that result may
+    /// give way to `next`, whose text then comes in the same round instead of one more (with
+    /// `sections`, its section's too). Measured over every dev question
     /// (`scripts/bench-first-page`, pairs in parts): searches that name text parts, a question,
     /// 1.12 → 1.04 (physics college at 74k chunks), 1.09 → 1.04 and 1.11 → 1.03 (chemistry and
     /// physics college at 250k), for 0.2–0.5 kB more text a question; the next three
