@@ -337,9 +337,8 @@ impl Library {
             trace.understanding = Some(q.understanding.clone());
         }
         // 6. Results: snippets, expansion and labels, every added chunk re-gated.
-        // The candidates after the results: the first one's text may be needed too
-        // (`text_missing_for`).
-        let next = cands.split_off(opts.k.min(cands.len()));
+        // The candidate after the results, whose text may be needed too (`text_missing_for`).
+        let next = cands.drain(opts.k.min(cands.len())..).next();
         let results = self.hits(&cands, &scope, requested, opts, &mut trace);
         if results.is_empty() {
             trace.notes.push(if trace.admissible == 0 {
@@ -356,7 +355,7 @@ impl Library {
                 )
             });
         }
-        let pending_text = self.text_missing_for(&cands, next.first(), opts.expand_chars > 0);
+        let pending_text = self.text_missing_for(&cands, next.as_ref(), opts.expand_chars > 0);
         trace.timings.total_ms = now_ms() - t0;
         Ok(SearchResponse {
             results,
