@@ -279,40 +279,44 @@ fn copies() -> BuildOutput {
     )
 }
 
-/// The first six words of a chunk: a question about it.
-fn question(c: &chsr::corpus::SourcedChunk) -> String {
-    let words: Vec<&str> = c.record.text.split_whitespace().take(6).collect();
-    words.join(" ")
+/// The questions asked of [`copies`]: the first six words of every fifth chunk of the spine (with
+/// its position), in physics high school and in physics.
+fn questions() -> Vec<(usize, String, Scope)> {
+    let corpus = parse_jsonl("spine.jsonl", SPINE).unwrap();
+    let physics = Scope::new().with(Field::Subject, "physics");
+    let mut out = Vec::new();
+    for (i, c) in corpus.iter().enumerate().step_by(5) {
+        let words: Vec<&str> = c.record.text.split_whitespace().take(6).collect();
+        for scope in [physics_hs(), physics.clone()] {
+            out.push((i, words.join(" "), scope));
+        }
+    }
+    out
 }
 
 /// The near-duplicate pairs travel with the text (format v13), so a search knows those of the
 /// chunks whose text is loaded. A page that loads only its results' text parts shows exactly
-/// what a library holding every pair shows (the same results, scores and labels), over a corpus whose chunks have near-copies in other text parts and in the
-/// other level's shard.
+/// what a library holding every pair shows (the same results, scores and labels), over a corpus
+/// whose chunks have near-copies in other text parts and in the other level's shard.
 #[test]
 fn a_page_with_only_its_results_text_shows_what_every_pair_would() {
-    let corpus = parse_jsonl("spine.jsonl", SPINE).unwrap();
     let out = copies();
     let everything = library_with(&out, |_| true);
     let opts = SearchOptions::for_variant(Variant::F);
-    let physics = Scope::new().with(Field::Subject, "physics");
     let (mut removed, mut more_rounds) = (0, 0);
-    for (i, c) in corpus.iter().enumerate().step_by(5) {
-        let q = question(c);
-        for scope in [physics_hs(), physics.clone()] {
-            let whole = everything.search(&q, &scope, &opts).unwrap();
-            let mut lib = without_text(&out);
-            let (page, rounds) = as_a_page(&mut lib, &out, &q, &scope);
-            let json = |r: &SearchResponse| serde_json::to_string(&r.results).unwrap();
-            assert_eq!(json(&page), json(&whole), "query {i} ({q}) in {scope}");
-            // The trace names the duplicates found (a candidate that a later step leaves out,
-            // padding under weak evidence, never has its pairs loaded, nor its duplicates).
-            for d in &page.trace.duplicates {
-                assert!(whole.trace.duplicates.contains(d), "query {i}: {d:?}");
-            }
-            removed += usize::from(!whole.trace.duplicates.is_empty());
-            more_rounds += usize::from(rounds > 2);
+    for (i, q, scope) in questions() {
+        let whole = everything.search(&q, &scope, &opts).unwrap();
+        let mut lib = without_text(&out);
+        let (page, rounds) = as_a_page(&mut lib, &out, &q, &scope);
+        let json = |r: &SearchResponse| serde_json::to_string(&r.results).unwrap();
+        assert_eq!(json(&page), json(&whole), "query {i} ({q}) in {scope}");
+        // The trace names the duplicates found (a candidate that a later step leaves out,
+        // padding under weak evidence, never has its pairs loaded, nor its duplicates).
+        for d in &page.trace.duplicates {
+            assert!(whole.trace.duplicates.contains(d), "query {i}: {d:?}");
         }
+        removed += usize::from(!whole.trace.duplicates.is_empty());
+        more_rounds += usize::from(rounds > 2);
     }
     assert!(
         removed > 10,
@@ -332,34 +336,29 @@ fn a_page_with_only_its_results_text_shows_what_every_pair_would() {
 #[test]
 fn the_next_candidates_text_comes_with_results_that_may_give_way() {
     let out = copies();
-    let corpus = parse_jsonl("spine.jsonl", SPINE).unwrap();
-    let physics = Scope::new().with(Field::Subject, "physics");
     let (mut checked, mut beyond) = (0, 0);
-    for c in corpus.iter().step_by(5) {
-        let q = question(c);
-        for scope in [physics_hs(), physics.clone()] {
-            let lib = without_text(&out);
-            let k = |k| SearchOptions {
-                k,
-                ..SearchOptions::for_variant(Variant::F)
-            };
-            let ten = lib.search(&q, &scope, &k(10)).unwrap();
-            let eleven = lib.search(&q, &scope, &k(11)).unwrap();
-            let Some(next) = eleven.results.get(10) else {
-                continue;
-            };
-            assert_eq!(ids(&ten), ids(&eleven)[..10], "{q}");
-            let asked: BTreeSet<String> = ten.pending_text.iter().cloned().collect();
-            let own = parts_of(&lib, &out, &ids(&ten), false);
-            let next_part = parts_of(&lib, &out, std::slice::from_ref(&next.id), false);
-            let want: BTreeSet<String> = own.union(&next_part).cloned().collect();
-            assert_eq!(
-                asked, want,
-                "{q} in {scope}: the results' parts and the next one's"
-            );
-            checked += 1;
-            beyond += usize::from(!own.is_superset(&next_part));
-        }
+    for (_, q, scope) in questions() {
+        let lib = without_text(&out);
+        let k = |k| SearchOptions {
+            k,
+            ..SearchOptions::for_variant(Variant::F)
+        };
+        let ten = lib.search(&q, &scope, &k(10)).unwrap();
+        let eleven = lib.search(&q, &scope, &k(11)).unwrap();
+        let Some(next) = eleven.results.get(10) else {
+            continue;
+        };
+        assert_eq!(ids(&ten), ids(&eleven)[..10], "{q}");
+        let asked: BTreeSet<String> = ten.pending_text.iter().cloned().collect();
+        let own = parts_of(&lib, &out, &ids(&ten), false);
+        let next_part = parts_of(&lib, &out, std::slice::from_ref(&next.id), false);
+        let want: BTreeSet<String> = own.union(&next_part).cloned().collect();
+        assert_eq!(
+            asked, want,
+            "{q} in {scope}: the results' parts and the next one's"
+        );
+        checked += 1;
+        beyond += usize::from(!own.is_superset(&next_part));
     }
     assert!(
         checked > 50 && beyond > 30,
