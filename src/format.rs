@@ -41,9 +41,9 @@ pub mod text;
 pub use dense::*;
 pub use manifest::*;
 pub use parts::{
-    decode_part_list, decode_postings_part, encode_part_list, encode_postings_part, parts_holding,
-    postings_block_bytes, postings_blocks, PartList, PostingsEntry, PostingsPart, PART_LIST_FORMAT,
-    POSTINGS_BLOCK_BYTES, POSTINGS_INLINE_BYTES,
+    decode_part_list, decode_postings_part, encode_part_list, encode_postings_part, part_file,
+    parts_holding, postings_block_bytes, postings_blocks, PartList, PostingsEntry, PostingsPart,
+    PART_KEY_HEX, PART_LIST_FORMAT, POSTINGS_BLOCK_BYTES, POSTINGS_INLINE_BYTES,
 };
 pub use terms::{
     decode_term_filters, encode_term_filters, ShardTermFilter, TermFilter, TermFiltersFile,
@@ -67,8 +67,10 @@ pub const MAGIC: &[u8; 8] = b"CHSRSHRD";
 /// within a shard written once, from its earlier chunk, [`ShardPayload::near_duplicates`]; 12:
 /// a part list gives the roots of the Merkle tree over its parts some levels down instead of
 /// a digest each, and each part file carries its audit path within its subtree, [`merkle`]; 13:
-/// a shard whose near-duplicate pairs are heavy leaves them to its text parts, [`pairs`]).
-pub const FORMAT_VERSION: u32 = 13;
+/// a shard whose near-duplicate pairs are heavy leaves them to its text parts, [`pairs`]; 14:
+/// a part list gives its parts' fields as arrays and their file names as a rule,
+/// [`parts::part_file`]).
+pub const FORMAT_VERSION: u32 = 14;
 /// Name of the manifest format, stored in `manifest.json`.
 pub const MANIFEST_FORMAT: &str = "chsr-manifest";
 /// Size of the fixed header preceding the payload.

@@ -411,7 +411,7 @@ async function refreshOffline() {
   // is not saved, even if the list is saved by the time its copy is looked up below.
   const lists = await Promise.all(manifest.shards.map((s) => (s.part_list ? savedJson(ctl.client.fileUrl(s.part_list.file)) : null)));
   const needed = manifest.shards.map((s, i) => [s.file, ...(s.part_list ? [s.part_list.file] : []),
-    ...(lists[i] ? [...(lists[i].postings || []), ...(lists[i].text || [])] : []).map((p) => p.file)].map((f) => ctl.client.fileUrl(f)));
+    ...(lists[i] ? ChsrClient.partListFiles(lists[i]) : [])].map((f) => ctl.client.fileUrl(f)));
   const copies = await savedCopies(needed.flat());
   if (my !== offlineSeq) return;
   const saved = new Map(needed.map((urls, i) => [i, (!manifest.shards[i].part_list || lists[i] !== null) && urls.every((u) => copies.get(u))]));

@@ -300,7 +300,7 @@ export interface PartListEntry extends PartEntry {
   postings_bytes: number;
 }
 
-/** A part-list file (`*.chsrl`, JSON): the shard's text parts in chunk order and postings parts in term order, bound to the shard by its SHA-256. Each entry gives its count of chunks or terms, not its `first` (the sum of the counts before it; the engine's entries have it). */
+/** A part-list file (`*.chsrl`, JSON, format v14): the shard's text parts in chunk order and postings parts in term order, bound to the shard by its SHA-256. Each field of the parts is one array, a part's count of chunks or terms rather than its `first` (the sum of the counts before it; the engine's entries have it); part `i`, counting the text parts first, is named `<stem>.<i>.<key>.chsrx` (text) or `.chsri` (postings): `ChsrClient.partListFiles`. */
 export interface PartList {
   format: 'chsr-part-list';
   format_version: number;
@@ -311,8 +311,11 @@ export interface PartList {
   depth: number;
   /** Those roots, 32 hex digits each, one after the other: each part file carries its audit path within its subtree, which the engine checks against its root. */
   roots: string;
-  text: Omit<TextEntry, 'first'>[];
-  postings: Omit<PostingsEntry, 'first'>[];
+  /** What the parts' file names share: the shard's stem and a key of 16 hex digits. */
+  stem: string;
+  key: string;
+  text: { bytes: number[]; chunks: number[] };
+  postings: { bytes: number[]; terms: number[]; first_term: string[] };
 }
 
 /** A shard's part as its part list names it (checked against the list's Merkle roots, not a digest of its own). */
@@ -559,4 +562,6 @@ export class ChsrClient {
   loadedShards(): ShardEntry[];
   /** The files of a shard entry: the shard, its dense part (unless `{dense: false}`), then its part list (unless `{text: false}`); the parts: `partFiles`. */
   static shardFiles(entry: ShardEntry, how?: { text?: boolean; dense?: boolean }): string[];
+  /** The file names of the parts a parsed part list names, its postings parts then its text parts. */
+  static partListFiles(list: PartList): string[];
 }

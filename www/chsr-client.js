@@ -801,7 +801,18 @@ export class ChsrClient {
    */
   async partFiles(entry, list) {
     if (!entry.part_list) return [];
-    const l = list || JSON.parse(await fetchWithRetry(this.fileUrl(entry.part_list.file), 'text'));
-    return [...(l.postings || []), ...(l.text || [])].map((p) => p.file);
+    return ChsrClient.partListFiles(list || JSON.parse(await fetchWithRetry(this.fileUrl(entry.part_list.file), 'text')));
+  }
+
+  /**
+   * The file names of the parts a parsed part list names, its postings parts then its text
+   * parts. A list gives each field of its parts as an array and their names as a rule (format
+   * v14, `part_file` in `src/format/parts.rs`): part `i`, counting the text parts first, is
+   * `<stem>.<i>.<key>.chsrx` (text) or `.chsri` (postings). The service worker applies the same rule.
+   */
+  static partListFiles(list) {
+    const text = list.text.bytes.length;
+    const name = (i, ext) => `${list.stem}.${i}.${list.key}.${ext}`;
+    return [...list.postings.bytes.map((_, j) => name(text + j, 'chsri')), ...list.text.bytes.map((_, i) => name(i, 'chsrx'))];
   }
 }

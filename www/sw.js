@@ -35,6 +35,17 @@ const scopeUrl = (path) => new URL(path, self.registration.scope).href;
 // scalar) are saved only by a page running one (it names it with its data files, `cache-urls`).
 const NOT_PRECACHED = /(^|\/)chsr(_scalar)?_bg\.wasm$/;
 
+// The file names of the parts a parsed part list names: part `i`, counting its text parts
+// first, is `<stem>.<i>.<key>.chsrx` (text) or `.chsri` (postings) (format v14; the rule of
+// `ChsrClient.partListFiles`, which a classic worker cannot import). A list of another format
+// names nothing here: its parts are fetched again.
+const partListFiles = (list) => {
+  if (!list.text || !Array.isArray(list.text.bytes) || !list.postings || !Array.isArray(list.postings.bytes)) return [];
+  const text = list.text.bytes.length;
+  const name = (i, ext) => `${list.stem}.${i}.${list.key}.${ext}`;
+  return [...list.postings.bytes.map((_, j) => name(text + j, 'chsri')), ...list.text.bytes.map((_, i) => name(i, 'chsrx'))];
+};
+
 async function precache() {
   const res = await fetch(scopeUrl('build.json'), { cache: 'no-cache' });
   if (!res.ok) throw new Error(`build.json: HTTP ${res.status}`);
@@ -63,7 +74,7 @@ async function precache() {
         wanted.add(url);
         const saved = await caches.match(url);
         const list = saved ? await saved.json().catch(() => null) : null;
-        for (const t of list ? [...(list.postings || []), ...(list.text || [])] : []) wanted.add(new URL(t.file, base).href);
+        for (const f of list ? partListFiles(list) : []) wanted.add(new URL(f, base).href);
       }
     }
     const model = json.model && (typeof json.model === 'string' ? json.model : json.model.file);

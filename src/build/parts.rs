@@ -3,9 +3,9 @@
 
 use crate::format::pairs::StoredPair;
 use crate::format::{
-    encode_part_list, encode_postings_part, encode_text_part, sha256_hex, ChunkDisplay,
+    encode_part_list, encode_postings_part, encode_text_part, part_file, sha256_hex, ChunkDisplay,
     LexicalIndex, PartList, PartListEntry, PostingsEntry, PostingsPart, TextEntry, TextPart,
-    FORMAT_VERSION, PART_LIST_FORMAT,
+    FORMAT_VERSION, PART_KEY_HEX, PART_LIST_FORMAT,
 };
 
 /// Who a shard's parts belong to: its file stem, subject, level and SHA-256.
@@ -96,7 +96,8 @@ pub(super) struct Parts {
 
 /// Binds a shard's parts to its part list ([`crate::format::merkle`]): the Merkle tree over
 /// the framed parts (text, then postings), each file its frame then its audit path, named by
-/// the shard's stem, its leaf and the root's first 16 hex digits; the list gives the root.
+/// the shard's stem, its leaf and the root's first 16 hex digits (`part_file`; the list gives
+/// stem and key, and the roots of its subtrees).
 pub(super) fn parts_and_list(
     id: &ShardId,
     text: Vec<(u32, Vec<u8>)>,
@@ -125,7 +126,8 @@ pub(super) fn parts_and_list(
     // Named by the whole tree's root (a change to any part renames them all, as every part
     // names its shard's SHA-256 anyway).
     let root = crate::format::hex(&merkle::root(&leaves));
-    let name = |i: usize, ext: &str| format!("{}.{i}.{}.{ext}", id.stem, &root[..16]);
+    let key = &root[..PART_KEY_HEX];
+    let name = |i: usize, ext: &str| part_file(id.stem, i, key, ext);
     let (mut leaf, mut first) = (0usize, 0u32);
     let text: Vec<(TextEntry, Vec<u8>)> = text
         .into_iter()
@@ -165,6 +167,8 @@ pub(super) fn parts_and_list(
         shard_sha256: id.sha256.to_string(),
         depth,
         roots,
+        stem: id.stem.to_string(),
+        key: key.to_string(),
         text: text.iter().map(|(e, _)| e.clone()).collect(),
         postings: postings.iter().map(|(e, _)| e.clone()).collect(),
     });

@@ -136,7 +136,7 @@ impl<'a> Fields<'a> {
     /// fetches next to the file that names it.
     pub fn file(&self, key: &str) -> Result<String, FormatError> {
         let file = self.string(key)?;
-        if file.contains('/') || file.contains('\\') || file.starts_with('.') {
+        if file.is_empty() || file.contains('/') || file.contains('\\') || file.starts_with('.') {
             return Err(self.error(
                 key,
                 &format!("({}) must be a plain file name", quote(&file)),
@@ -158,6 +158,56 @@ impl<'a> Fields<'a> {
                 read(self.child(obj, &path)).map(Some)
             }
             Some(_) => Err(self.error(key, "must be an object")),
+        }
+    }
+
+    /// A required object field of the file's top-level object (`key` is then its whole path).
+    pub fn top_object(&self, key: &'static str) -> Result<Fields<'a>, FormatError> {
+        debug_assert!(self.path.is_empty(), "a field of the top-level object");
+        match self.get(key) {
+            Some(Value::Object(obj)) => Ok(self.child(obj, key)),
+            Some(_) => Err(self.error(key, "must be an object")),
+            None => Err(self.error(key, "is missing")),
+        }
+    }
+
+    /// A required array field's items (a column of a file's parts, read by [`Self::integer_at`]
+    /// and [`Self::string_at`]), which must be `len` if given.
+    pub fn items(&self, key: &str, len: Option<usize>) -> Result<&'a [Value], FormatError> {
+        let items = match self.get(key) {
+            Some(Value::Array(items)) => items,
+            Some(_) => return Err(self.error(key, "must be an array")),
+            None => return Err(self.error(key, "is missing")),
+        };
+        match len {
+            Some(n) if n != items.len() => {
+                let what = format!("has {} items, not {n} as its neighbours", items.len());
+                Err(self.error(key, &what))
+            }
+            _ => Ok(items),
+        }
+    }
+
+    /// Item `i` of `items`, the array field `key`: an integer of at most `max`.
+    pub fn integer_at(
+        &self,
+        key: &str,
+        items: &[Value],
+        i: usize,
+        max: u64,
+    ) -> Result<u64, FormatError> {
+        match items[i].as_u64() {
+            Some(n) if n <= max => Ok(n),
+            Some(_) => Err(self.error(&format!("{key}[{i}]"), "is out of range")),
+            None => Err(self.error(&format!("{key}[{i}]"), "must be a non-negative integer")),
+        }
+    }
+
+    /// Item `i` of `items`, the array field `key`: a string.
+    pub fn string_at(&self, key: &str, items: &[Value], i: usize) -> Result<String, FormatError> {
+        match &items[i] {
+            Value::String(s) => Ok(s.clone()),
+            _ => Err(self.error(&format!("{key}[{i}]"), "must be a string")),
         }
     }
 

@@ -67,17 +67,19 @@ test('before the first result, of the shard\'s index and text only its part list
   assert.deepEqual(lists.map((u) => u.replace(/^.*\//, '')), [shard.part_list.file], 'the scope\'s part list, once');
   const list = await page.evaluate(async (f) => (await fetch(`shards/${f}`)).json(), shard.part_list.file);
   assert.equal(list.shard_sha256, shard.sha256);
-  assert.equal(list.text.length, shard.part_list.text_parts);
-  assert.equal(list.postings.length, shard.part_list.postings_parts);
-  assert.ok(list.postings.length > 1, 'the collection\'s postings are in parts');
-  const index = new Set(list.postings.map((t) => t.file));
+  assert.equal(list.text.bytes.length, shard.part_list.text_parts);
+  assert.equal(list.postings.bytes.length, shard.part_list.postings_parts);
+  assert.ok(list.postings.bytes.length > 1, 'the collection\'s postings are in parts');
+  // Part i, counting the text parts first, is <stem>.<i>.<key>.chsrx or .chsri (format v14).
+  const named = (n, from, ext) => Array.from({ length: n }, (_, i) => `${list.stem}.${from + i}.${list.key}.${ext}`);
+  const index = new Set(named(list.postings.bytes.length, list.text.bytes.length, 'chsri'));
   // What the page asked for before its first result, by the page's own clock (resource timing).
   const askedBefore = (ext) => page.evaluate(([e, at]) => performance.getEntriesByType('resource')
     .filter((r) => r.name.endsWith(e) && performance.timeOrigin + r.startTime <= at).map((r) => r.name), [ext, firstAt]);
   const postingsBefore = (await askedBefore('.chsri')).map((u) => u.replace(/^.*\//, ''));
   assert.ok(postingsBefore.length > 0 && postingsBefore.length < index.size, `${postingsBefore.length} of ${index.size} postings parts`);
   assert.ok(postingsBefore.every((f) => index.has(f)));
-  const parts = new Set(list.text.map((t) => t.file));
+  const parts = new Set(named(list.text.bytes.length, 0, 'chsrx'));
   const before = await askedBefore('.chsrx');
   assert.ok(before.length > 0 && before.length <= 12, `${before.length} of ${parts.size} text parts: ${before.join(', ')}`);
   // Then, in the background, the rest of the collection's text: every part, each once.

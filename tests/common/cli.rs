@@ -55,7 +55,7 @@ pub fn text_parts(dir: &Path) -> (usize, usize) {
         let file = dir.join(listed["file"].as_str().expect("a part list"));
         let list: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
-        let parts = list["text"].as_array().unwrap().len();
+        let parts = list["text"]["bytes"].as_array().unwrap().len();
         assert_eq!(listed["text_parts"].as_u64(), Some(parts as u64));
         parts
     };

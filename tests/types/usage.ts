@@ -231,9 +231,10 @@ async function integrate(): Promise<void> {
     const files: string[] = ChsrClient.shardFiles(entry);
     const withoutText: string[] = ChsrClient.shardFiles(entry, { text: false });
     const parts: string[] = await client.partFiles(entry);
-    const listed: PartList = { format: 'chsr-part-list', format_version: 5, subject: entry.subject, level: entry.level, shard_sha256: entry.sha256, depth: 0, roots: '0'.repeat(32), text: [], postings: [] };
+    const listed: PartList = { format: 'chsr-part-list', format_version: 14, subject: entry.subject, level: entry.level, shard_sha256: entry.sha256, depth: 0, roots: '0'.repeat(32), stem: 'chemistry--college', key: '0'.repeat(16), text: { bytes: [], chunks: [] }, postings: { bytes: [], terms: [], first_term: [] } };
     const none: string[] = await client.partFiles(entry, listed);
-    console.log(files.map((f) => client.fileUrl(f)), withoutText.length, parts.length, none.length);
+    const named: string[] = ChsrClient.partListFiles(listed);
+    console.log(files.map((f) => client.fileUrl(f)), withoutText.length, parts.length, none.length, named.length);
   }
   await client.ensureLoaded(scope, options, progress);
   await client.loadFiles(needed.map((e) => e.file), progress);
