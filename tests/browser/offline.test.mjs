@@ -153,6 +153,17 @@ test('a redeploy installs the new build beside the old one, then replaces it in 
   assert.equal(await page.evaluate(async ([name, url]) => Boolean(await (await caches.open(name)).match(url)), [`chsr-${build2}`, shardUrl]), true);
   const modelUrl = shardUrl.replace(/[^/]+$/, JSON.parse(readFileSync(join(dir, 'shards', 'manifest.json'), 'utf8')).model.file);
   assert.equal(await page.evaluate(async ([name, url]) => Boolean(await (await caches.open(name)).match(url)), [`chsr-${build2}`, modelUrl]), true, 'model carried over');
+  // So is every postings and text part the old build saved (the worker reads their names from
+  // the part lists): a redeploy does not download a student's saved collection again.
+  const parts = await page.evaluate(async ([old, next]) => {
+    const [a, b] = [await caches.open(old), await caches.open(next)];
+    const urls = (await a.keys()).map((r) => r.url).filter((u) => /\.(chsri|chsrx)$/.test(u));
+    const missing = [];
+    for (const u of urls) if (!(await b.match(u))) missing.push(u.replace(/^.*\//, ''));
+    return { saved: urls.length, missing };
+  }, [`chsr-${build}`, `chsr-${build2}`]);
+  assert.ok(parts.saved > 0, 'the first visit saved its collection\'s parts');
+  assert.deepEqual(parts.missing, [], 'every saved part carried over');
   // "Reload" switches to it; the old cache is gone.
   await Promise.all([page.waitForEvent('load'), page.click('#update-reload')]);
   await page.waitForSelector('body[data-ready="true"]');
