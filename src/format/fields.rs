@@ -164,8 +164,16 @@ impl<'a> Fields<'a> {
     /// A required object field of the file's top-level object (`key` is then its whole path).
     pub fn top_object(&self, key: &'static str) -> Result<Fields<'a>, FormatError> {
         debug_assert!(self.path.is_empty(), "a field of the top-level object");
+        Ok(self.child(self.required_object(key)?, key))
+    }
+
+    /// A required object field's own fields.
+    fn required_object(
+        &self,
+        key: &str,
+    ) -> Result<&'a serde_json::Map<String, Value>, FormatError> {
         match self.get(key) {
-            Some(Value::Object(obj)) => Ok(self.child(obj, key)),
+            Some(Value::Object(obj)) => Ok(obj),
             Some(_) => Err(self.error(key, "must be an object")),
             None => Err(self.error(key, "is missing")),
         }
@@ -217,11 +225,7 @@ impl<'a> Fields<'a> {
         key: &str,
         mut read: impl FnMut(Fields<'_>) -> Result<T, FormatError>,
     ) -> Result<Vec<T>, FormatError> {
-        let items = match self.get(key) {
-            Some(Value::Array(items)) => items,
-            Some(_) => return Err(self.error(key, "must be an array")),
-            None => return Err(self.error(key, "is missing")),
-        };
+        let items = self.items(key, None)?;
         let mut out = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
             let path = format!("{}[{i}]", join(self.path, key));
@@ -239,11 +243,7 @@ impl<'a> Fields<'a> {
         key: &str,
         mut read: impl FnMut(Fields<'_>) -> Result<T, FormatError>,
     ) -> Result<Vec<(String, T)>, FormatError> {
-        let obj = match self.get(key) {
-            Some(Value::Object(obj)) => obj,
-            Some(_) => return Err(self.error(key, "must be an object")),
-            None => return Err(self.error(key, "is missing")),
-        };
+        let obj = self.required_object(key)?;
         let mut out = Vec::with_capacity(obj.len());
         for (k, v) in obj {
             let path = format!("{}.{k}", join(self.path, key));
