@@ -6,6 +6,7 @@
 //
 //   node tests/bench/startup-profile.mjs [--scope informatique (NSI)/premiere] [--query TEXT]
 //        [--visits 1,2] [--rounds 3] [--throttle] [--detail] [--nested] [--cpu] [--self] [--h2]
+//        [--untraced] [--top N]
 //
 // Prints, per visit, from the page's HTML received (navigation responseEnd) to the first result
 // (app.js's clock stamp), the median over rounds of: each file's request start and end (resource
@@ -14,7 +15,20 @@
 // (`--nested`: with the events inside them); `--cpu`: time by JavaScript function (sampled;
 // with `--detail`, also the page's functions that ran in each long task: per sample, the
 // innermost frame of a page script, as `name@line:column` of the served file);
-// `--self`: self time by trace event (its duration less the events nested in it).
+// `--self`: self time by trace event (its duration less the events nested in it);
+// `--top N`: how many functions `--cpu` lists (45);
+// `--untraced`: no DevTools session (no trace, no profile), only resource timing: the phases
+// without the tracer's own cost, and cheap enough for more rounds (`--rounds 9`).
+// The second visit comes after the first visit's page has shown its result, stayed until the
+// service worker saved the collection, and closed: a returning student, in a new renderer with
+// nothing compiled in memory (with the first page still open, a second visit runs in the same
+// renderer and reuses what it compiled: session 39 measured chemistry's about 150 ms faster).
+// Every mode prints the phases: per kind of file (the page's own, the manifest, shards, part
+// lists, postings parts, text parts), the median over rounds of its first request's start and
+// its last response's end before the first result, so that the rounds a first result waits
+// for (each kind asked for once the previous one is in) read as one line each. Files the page
+// reads from its saved copies (a returning visit: `savedResponse` in www/offline.js) make no
+// request and are not listed.
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { ROOT, serve, launch, signalFirstResult, firstResult } from './lib.mjs';
@@ -31,6 +45,12 @@ const queries = readFileSync(join(ROOT, 'tests/data/opencerb/dev/queries.jsonl')
   .split('\n').filter(Boolean).map((l) => JSON.parse(l));
 const QUERY = opt('--query', (queries.find((q) => q.scope.subject === SUBJECT && q.scope.level === LEVEL) || queries[0]).query);
 
+// A file's kind, by its name (the shard files' extensions: format::part_file and the manifest).
+const kindOf = (name) => {
+  const ext = name.split('.').pop();
+  if (name.endsWith('manifest.json')) return 'manifest';
+  return { chsr: 'shards', chsrl: 'part lists', chsri: 'postings parts', chsrx: 'text parts', chsrt: 'term filters', chsrv: 'vectors', chsrm: 'model' }[ext] || 'page (HTML excluded)';
+};
 const median = (xs) => { const v = [...xs].sort((a, b) => a - b); return v.length ? v[Math.floor(v.length / 2)] : NaN; };
 const CATEGORIES = ['devtools.timeline', 'v8.execute', 'blink.user_timing', 'disabled-by-default-devtools.timeline', 'v8.wasm'].join(',');
 
@@ -38,10 +58,27 @@ const server = await serve();
 const origin = server.origin;
 const browser = await launch();
 
-/** One visit, traced: resource timing and the main thread's top-level events, relative to the HTML's end. */
-async function visit(ctx) {
+/**
+ * Lets a page that has shown its first result go on until the service worker is installed and
+ * has saved the collection, as a returning student's first visit did (tests/bench/run.mjs's
+ * demo: its second visit comes after this, in the same browser), then closes it.
+ */
+async function untilSaved(page) {
+  await page.waitForFunction(() => window.__chsrRegistered === true, null, { timeout: 30_000 }).catch(() => {});
+  await page.waitForSelector('#offline-current.saved', { timeout: 60_000 }).catch(() => {});
+  await page.waitForTimeout(1000);
+  await page.close();
+}
+
+/**
+ * One visit, traced: resource timing and the main thread's top-level events, relative to the
+ * HTML's end. `then(page)`: what to do with the page afterwards (by default, close it).
+ */
+async function visit(ctx, then = (page) => page.close()) {
   const page = await ctx.newPage();
-  const cdp = await ctx.newCDPSession(page);
+  // Untraced and unthrottled, no DevTools session at all (attaching one slows the start-up).
+  const TRACE = !args.includes('--untraced');
+  const cdp = TRACE || args.includes('--throttle') || args.includes('--cpu') ? await ctx.newCDPSession(page) : { on() {}, once() {} };
   const events = [];
   cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
   const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
@@ -53,7 +90,7 @@ async function visit(ctx) {
     });
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
   }
-  await cdp.send('Tracing.start', { categories: CATEGORIES, transferMode: 'ReportEvents' });
+  if (TRACE) await cdp.send('Tracing.start', { categories: CATEGORIES, transferMode: 'ReportEvents' });
   const CPU = args.includes('--cpu');
   if (CPU) {
     await cdp.send('Profiler.enable');
@@ -83,6 +120,10 @@ async function visit(ctx) {
     let ts = profile.startTime;
     const samples = profile.samples.map((id, i) => { ts += profile.timeDeltas[i]; return { ts, ms: profile.timeDeltas[i] / 1000, id }; });
     cpu = { byId, samples };
+  }
+  if (!TRACE) {
+    await then(page);
+    return { ...info, busy: {}, busyAll: NaN, self: {}, span: info.first - info.html, timeline: [], functions: null };
   }
   await page.waitForTimeout(300);
   await cdp.send('Tracing.end');
@@ -175,7 +216,7 @@ async function visit(ctx) {
       }
     }
   }
-  await page.close();
+  await then(page);
   return { ...info, busy, busyAll, self, span: info.first - info.html, timeline, functions };
 }
 
@@ -183,24 +224,24 @@ const out = { 1: [], 2: [] };
 for (let r = 0; r < ROUNDS; r++) {
   const ctx = await browser.newContext();
   await signalFirstResult(ctx);
-  const v1 = await visit(ctx);
+  // The first visit goes on until the collection is saved when a second one follows.
+  const v1 = await visit(ctx, VISITS.includes(2) ? untilSaved : undefined);
   if (VISITS.includes(1)) out[1].push(v1);
-  if (VISITS.includes(2)) {
-    // Let the service worker install and save the collection, as a returning student's page has.
-    const p = await ctx.newPage();
-    await p.goto(`${origin}/www/index.html?${new URLSearchParams({ subject: SUBJECT, level: LEVEL })}`);
-    await p.waitForFunction(() => window.__chsrRegistered === true, null, { timeout: 30_000 }).catch(() => {});
-    await p.waitForSelector('#offline-current.saved', { timeout: 60_000 }).catch(() => {});
-    await p.waitForTimeout(1000);
-    await p.close();
-    out[2].push(await visit(ctx));
-  }
+  if (VISITS.includes(2)) out[2].push(await visit(ctx));
   await ctx.close();
 }
 
 for (const v of VISITS) {
   const runs = out[v];
-  console.log(`\n== ${v === 1 ? 'first visit' : 'second visit'} (${SUBJECT}/${LEVEL}, ${runs.length} rounds): HTML → first result ${median(runs.map((r) => r.span)).toFixed(1)} ms (runs ${runs.map((r) => r.span.toFixed(0)).join(', ')}), main thread busy ${median(runs.map((r) => r.busyAll)).toFixed(1)} ms`);
+  const busyText = args.includes('--untraced') ? '' : `, main thread busy ${median(runs.map((r) => r.busyAll)).toFixed(1)} ms`;
+  console.log(`\n== ${v === 1 ? 'first visit' : 'second visit'} (${SUBJECT}/${LEVEL}, ${runs.length} rounds): HTML → first result ${median(runs.map((r) => r.span)).toFixed(1)} ms (runs ${runs.map((r) => r.span.toFixed(0)).join(', ')})${busyText}`);
+  console.log('phases (median ms after the HTML over rounds: first request start → last response end, files):');
+  const kinds = [...new Set(runs.flatMap((r) => r.resources.filter((x) => x.start < r.first).map((x) => kindOf(x.name))))];
+  const phase = (r, k) => r.resources.filter((x) => x.start < r.first && kindOf(x.name) === k);
+  const rowsOf = kinds.map((k) => [k, median(runs.map((r) => Math.min(...phase(r, k).map((x) => x.start)) - r.html)),
+    median(runs.map((r) => Math.max(...phase(r, k).map((x) => x.end)) - r.html)), median(runs.map((r) => phase(r, k).length))]);
+  for (const [k, a, b, n] of rowsOf.sort((x, y) => x[1] - y[1])) console.log(`  ${a.toFixed(1).padStart(7)} → ${b.toFixed(1).padStart(7)}  ${String(n).padStart(3)}  ${k}`);
+  console.log(`  ${median(runs.map((r) => r.span)).toFixed(1).padStart(17)}       first result`);
   console.log('files (ms after the HTML: request start → end, bytes sent), first round:');
   const r0 = runs[0];
   for (const f of r0.resources.filter((x) => x.start < r0.first).sort((a, b) => a.start - b.start)) {
@@ -212,7 +253,7 @@ for (const v of VISITS) {
   }
   if (r0.functions) {
     console.log('time by function, callees included, first round (sampled every 0.1 ms):');
-    for (const [k, ms] of Object.entries(r0.functions).sort((a, b) => b[1] - a[1]).slice(0, 45)) console.log(`  ${ms.toFixed(1).padStart(7)}  ${k}`);
+    for (const [k, ms] of Object.entries(r0.functions).sort((a, b) => b[1] - a[1]).slice(0, Number(opt('--top', '45')))) console.log(`  ${ms.toFixed(1).padStart(7)}  ${k}`);
   }
   if (args.includes('--self')) {
     console.log('main thread, self time by event (median ms over rounds):');
@@ -220,6 +261,7 @@ for (const v of VISITS) {
     const rows = names.map((k) => [k, median(runs.map((r) => r.self[k] || 0))]).filter(([, ms]) => ms >= 0.5).sort((a, b) => b[1] - a[1]);
     for (const [k, ms] of rows) console.log(`  ${ms.toFixed(1).padStart(7)}  ${k}`);
   }
+  if (args.includes('--untraced')) continue;
   console.log('main thread, top-level tasks by what ran in them (median ms over rounds):');
   const keys = [...new Set(runs.flatMap((r) => Object.keys(r.busy)))];
   const rows = keys.map((k) => [k, median(runs.map((r) => r.busy[k] || 0))]).filter(([, ms]) => ms >= 0.5).sort((a, b) => b[1] - a[1]);
