@@ -499,6 +499,8 @@ export class ChsrClient {
   readonly baseUrl: string;
   /** Optional hook, called with each shard's (and the model's) bytes once they passed the checks (the page hands them to its service worker). */
   onShardBytes: ((entry: ShardEntry | PartProgressEntry | TextProgressEntry | PartListProgressEntry | PostingsProgressEntry | ModelEntry, bytes: Uint8Array) => void) | null;
+  /** Optional hook: the saved copy of a content-hashed file (the page's offline copy), tried before the network; null when there is none. Its bytes pass the same checks and are not handed to `onShardBytes` again. */
+  savedResponse: ((url: string) => Promise<Response | null>) | null;
   /** Optional hook for the downloads of enhancement files (dense parts, the model), called as `Progress` is. */
   onModelProgress: Progress | null;
   /** The model's manifest entry once its download started; why it could not be loaded, if so. */

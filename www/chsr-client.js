@@ -153,23 +153,28 @@ const isOffline = () => typeof navigator !== 'undefined' && navigator.onLine ===
 // goes stale, so they are fetched with the default cache mode (served `immutable`).
 const CONTENT_HASHED = /\.[0-9a-f]{16}\.[a-z0-9]+$/;
 
-// One download. The first try revalidates with the server (`no-cache`), or for a content-hashed
-// file uses the HTTP cache as is (`default`); the retry bypasses every cache (`reload`), so a stale
-// or damaged saved copy is replaced. `expected` is the byte count the manifest announces: a shorter
-// body is an interrupted download. The count is of decoded bytes: with `Content-Encoding` (gzip,
-// br) the browser decodes the body before the reader sees it, and Content-Length is not used.
-async function fetchOnce(url, as, attempt, { expected, onBytes, priority } = {}) {
-  let res;
-  const first = CONTENT_HASHED.test(new URL(url).pathname) ? 'default' : 'no-cache';
-  try {
-    res = await fetch(url, { cache: attempt === 0 ? first : 'reload', priority });
-  } catch (e) {
-    throw new ChsrError(isOffline() ? 'offline' : 'network', `no answer for ${url}: ${(e && e.message) || e}`, { url, cause: e });
+// One download: `{body, saved}`. The first try revalidates with the server (`no-cache`), or for a
+// content-hashed file takes its saved copy (`saved(url)`, when the page keeps one: the Response, or
+// null), else uses the HTTP cache as is (`default`); the retry bypasses every cache (`reload`), so a
+// stale or damaged saved copy is replaced. `saved` in the answer: the body is the saved copy.
+// `expected` is the byte count the manifest announces: a shorter body is an interrupted download.
+// The count is of decoded bytes: with `Content-Encoding` (gzip, br) the browser decodes the body
+// before the reader sees it, and Content-Length is not used.
+async function fetchOnce(url, as, attempt, { expected, onBytes, priority, saved } = {}) {
+  const hashed = CONTENT_HASHED.test(new URL(url).pathname);
+  let res = attempt === 0 && hashed && saved ? await Promise.resolve(saved(url)).catch(() => null) : null;
+  const fromSaved = Boolean(res && res.ok);
+  if (!fromSaved) {
+    try {
+      res = await fetch(url, { cache: attempt === 0 ? (hashed ? 'default' : 'no-cache') : 'reload', priority });
+    } catch (e) {
+      throw new ChsrError(isOffline() ? 'offline' : 'network', `no answer for ${url}: ${(e && e.message) || e}`, { url, cause: e });
+    }
   }
   if (!res.ok) throw new ChsrError('http', `HTTP ${res.status} for ${url}`, { url, status: res.status });
   if (as === 'text') {
     try {
-      return await res.text();
+      return { body: await res.text(), saved: fromSaved };
     } catch (e) {
       throw new ChsrError('interrupted', `the download of ${url} stopped: ${(e && e.message) || e}`, { url, cause: e });
     }
@@ -200,18 +205,19 @@ async function fetchOnce(url, as, attempt, { expected, onBytes, priority } = {})
   const bytes = new Uint8Array(received);
   let at = 0;
   for (const p of parts) { bytes.set(p, at); at += p.length; }
-  return bytes;
+  return { body: bytes, saved: fromSaved };
 }
 
-// Downloads (and, with `check`, verifies) a file, retrying once whatever went wrong; the second
-// failure is thrown, with `attempts: 2`. `priority`: the Fetch Priority hint (`'low'` for
-// background downloads), where the browser takes it.
-async function fetchWithRetry(url, as, { expected, onBytes, onRetry, check, priority } = {}) {
+// Downloads (and, with `check(body, saved)`, verifies) a file, retrying once whatever went wrong
+// (a saved copy that fails its check included: the retry downloads it); the second failure is
+// thrown, with `attempts: 2`. `priority`: the Fetch Priority hint (`'low'` for background
+// downloads), where the browser takes it; `saved`: as for `fetchOnce`.
+async function fetchWithRetry(url, as, { expected, onBytes, onRetry, check, priority, saved } = {}) {
   let lastError;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const body = await fetchOnce(url, as, attempt, { expected, onBytes, priority });
-      if (check) await check(body);
+      const { body, saved: fromSaved } = await fetchOnce(url, as, attempt, { expected, onBytes, priority, saved });
+      if (check) await check(body, fromSaved);
       return body;
     } catch (e) {
       // The module's checks throw coded errors (`load.integrity`…); anything else failed a check too.
@@ -326,6 +332,13 @@ export class ChsrClient {
     this.onModelProgress = null;
     /** Optional hook `(entry, bytes)`, called with each shard's (and the model's) bytes once they passed the checks. */
     this.onShardBytes = null;
+    /**
+     * Optional hook `(url) => Promise<Response | null>`: the saved copy of a content-hashed file
+     * (the page's offline copy), tried before the network; null when there is none. Its bytes
+     * pass the same checks, are not handed to `onShardBytes` again, and one that fails them is
+     * downloaded again.
+     */
+    this.savedResponse = null;
   }
 
   /**
@@ -642,14 +655,15 @@ export class ChsrClient {
       const p = fetchWithRetry(this.fileUrl(entry.file), 'bytes', {
         expected: entry.bytes,
         priority,
+        saved: this.savedResponse,
         onBytes: onProgress && ((received, expected) => onProgress(entry, { received, expected })),
         onRetry: onProgress && ((error) => onProgress(entry, { retry: error })),
         // The module checks the manifest SHA-256 (against WebCrypto's digest of the bytes when
         // there is one, else hashing them itself), the file's magic and version; decodes.
-        check: async (bytes) => {
+        check: async (bytes, fromSaved) => {
           const digest = hashed ? await sha256Hex(bytes) : null;
           if (!this.index.isLoaded(entry.file)) await load(bytes, digest);
-          if (this.onShardBytes) {
+          if (this.onShardBytes && !fromSaved) {
             // Verified bytes, for whoever keeps them (the page's offline cache); never fatal.
             try { this.onShardBytes(entry, bytes); } catch (e) { console.warn('chsr: onShardBytes:', e); }
           }

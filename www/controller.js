@@ -6,7 +6,7 @@
 // which scope values are valid, what a lock admits. The views only render what this returns and
 // turn its errors (ChsrError codes) into words; nothing here filters results.
 import { ChsrClient, wasmModuleUrl } from './chsr-client.js';
-import { keepOffline, keepOfflineBytes } from './offline.js';
+import { keepOffline, keepOfflineBytes, savedResponse } from './offline.js';
 
 const clients = new Map();
 
@@ -89,6 +89,8 @@ export class Controller {
     if (this.offline && !client.onShardBytes) {
       client.onShardBytes = (entry, bytes) => keepOfflineBytes(client.fileUrl(entry.file), bytes);
     }
+    // A returning visit reads the files it saved from its own cache.
+    if (this.offline && !client.savedResponse) client.savedResponse = savedResponse;
     this.client = client;
     return client;
   }

@@ -131,6 +131,18 @@ export function registrationStarted() {
   return registering !== null;
 }
 
+/**
+ * The saved copy of a content-hashed file (`url`, absolute) as a Response, or null: read from the
+ * Cache API by the page itself once a service worker controls it (a returning visit), not asked
+ * of the worker, which answers from the same cache several times slower (session 39, a saved
+ * chemistry collection: 24 postings parts answered in 6 ms instead of 37, and 0.4 ms of the main
+ * thread to ask instead of 7 to 11).
+ */
+export function savedResponse(url) {
+  if (!offlineSupported() || !navigator.serviceWorker.controller) return Promise.resolve(null);
+  return caches.match(url).then((res) => res || null, () => null);
+}
+
 const savedLists = new Map(); // URL → parsed copy (content-hashed files never change)
 
 /**

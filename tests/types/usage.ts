@@ -216,6 +216,8 @@ async function integrate(): Promise<void> {
   // Hooks: the verified bytes (for an offline cache), the enhancement downloads.
   client.onShardBytes = (entry, bytes: Uint8Array) => console.log(describeEntry(entry), bytes.byteLength);
   client.onShardBytes = null;
+  client.savedResponse = (url: string) => caches.match(url).then((res) => res ?? null);
+  client.savedResponse = null;
   client.onModelProgress = progress;
   client.onModelProgress = null;
 
