@@ -162,11 +162,15 @@ const CONTENT_HASHED = /\.[0-9a-f]{16}\.[a-z0-9]+$/;
 // before the reader sees it, and Content-Length is not used.
 async function fetchOnce(url, as, attempt, { expected, onBytes, priority, saved } = {}) {
   const hashed = CONTENT_HASHED.test(new URL(url).pathname);
-  let res = attempt === 0 && hashed && saved ? await Promise.resolve(saved(url)).catch(() => null) : null;
+  let res = null;
+  if (attempt === 0 && hashed && saved) {
+    try { res = await saved(url); } catch { res = null; } // No saved copy to read: downloaded.
+  }
   const fromSaved = Boolean(res && res.ok);
   if (!fromSaved) {
+    const first = hashed ? 'default' : 'no-cache';
     try {
-      res = await fetch(url, { cache: attempt === 0 ? (hashed ? 'default' : 'no-cache') : 'reload', priority });
+      res = await fetch(url, { cache: attempt === 0 ? first : 'reload', priority });
     } catch (e) {
       throw new ChsrError(isOffline() ? 'offline' : 'network', `no answer for ${url}: ${(e && e.message) || e}`, { url, cause: e });
     }

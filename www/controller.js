@@ -86,11 +86,11 @@ export class Controller {
    */
   async open(manifestUrl, { wasmUrl, dense = this.dense } = {}) {
     const client = await openClient(manifestUrl, { wasmUrl, dense });
-    if (this.offline && !client.onShardBytes) {
-      client.onShardBytes = (entry, bytes) => keepOfflineBytes(client.fileUrl(entry.file), bytes);
+    if (this.offline) {
+      // Verified bytes go to the offline cache; a returning visit reads them back from it.
+      client.onShardBytes ??= (entry, bytes) => keepOfflineBytes(client.fileUrl(entry.file), bytes);
+      client.savedResponse ??= savedResponse;
     }
-    // A returning visit reads the files it saved from its own cache.
-    if (this.offline && !client.savedResponse) client.savedResponse = savedResponse;
     this.client = client;
     return client;
   }

@@ -17,8 +17,8 @@
 // innermost frame of a page script, as `name@line:column` of the served file);
 // `--self`: self time by trace event (its duration less the events nested in it);
 // `--top N`: how many functions `--cpu` lists (45);
-// `--untraced`: no DevTools session (no trace, no profile), only resource timing: the phases
-// without the tracer's own cost, and cheap enough for more rounds (`--rounds 9`).
+// `--untraced`: no trace, only resource timing: the phases without the tracer's own cost, and
+// cheap enough for more rounds (`--rounds 9`).
 // The second visit comes after the first visit's page has shown its result, stayed until the
 // service worker saved the collection, and closed: a returning student, in a new renderer with
 // nothing compiled in memory (with the first page still open, a second visit runs in the same
@@ -51,6 +51,12 @@ const kindOf = (name) => {
   if (name.endsWith('manifest.json')) return 'manifest';
   return { chsr: 'shards', chsrl: 'part lists', chsri: 'postings parts', chsrx: 'text parts', chsrt: 'term filters', chsrv: 'vectors', chsrm: 'model' }[ext] || 'page (HTML excluded)';
 };
+// `--untraced`: resource timing only. The trace is what the main thread's tables and the
+// profile's clock (`--cpu`) are read from.
+const TRACE = !args.includes('--untraced');
+if (!TRACE && ['--cpu', '--detail', '--nested', '--self'].some((a) => args.includes(a))) {
+  throw new Error('--untraced prints the phases and files only: --cpu, --detail, --nested and --self need the trace');
+}
 const median = (xs) => { const v = [...xs].sort((a, b) => a - b); return v.length ? v[Math.floor(v.length / 2)] : NaN; };
 const CATEGORIES = ['devtools.timeline', 'v8.execute', 'blink.user_timing', 'disabled-by-default-devtools.timeline', 'v8.wasm'].join(',');
 
@@ -76,9 +82,7 @@ async function untilSaved(page) {
  */
 async function visit(ctx, then = (page) => page.close()) {
   const page = await ctx.newPage();
-  // Untraced and unthrottled, no DevTools session at all (attaching one slows the start-up).
-  const TRACE = !args.includes('--untraced');
-  const cdp = TRACE || args.includes('--throttle') || args.includes('--cpu') ? await ctx.newCDPSession(page) : { on() {}, once() {} };
+  const cdp = await ctx.newCDPSession(page);
   const events = [];
   cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
   const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
@@ -233,7 +237,7 @@ for (let r = 0; r < ROUNDS; r++) {
 
 for (const v of VISITS) {
   const runs = out[v];
-  const busyText = args.includes('--untraced') ? '' : `, main thread busy ${median(runs.map((r) => r.busyAll)).toFixed(1)} ms`;
+  const busyText = !TRACE ? '' : `, main thread busy ${median(runs.map((r) => r.busyAll)).toFixed(1)} ms`;
   console.log(`\n== ${v === 1 ? 'first visit' : 'second visit'} (${SUBJECT}/${LEVEL}, ${runs.length} rounds): HTML → first result ${median(runs.map((r) => r.span)).toFixed(1)} ms (runs ${runs.map((r) => r.span.toFixed(0)).join(', ')})${busyText}`);
   console.log('phases (median ms after the HTML over rounds: first request start → last response end, files):');
   const kinds = [...new Set(runs.flatMap((r) => r.resources.filter((x) => x.start < r.first).map((x) => kindOf(x.name))))];
@@ -261,7 +265,7 @@ for (const v of VISITS) {
     const rows = names.map((k) => [k, median(runs.map((r) => r.self[k] || 0))]).filter(([, ms]) => ms >= 0.5).sort((a, b) => b[1] - a[1]);
     for (const [k, ms] of rows) console.log(`  ${ms.toFixed(1).padStart(7)}  ${k}`);
   }
-  if (args.includes('--untraced')) continue;
+  if (!TRACE) continue;
   console.log('main thread, top-level tasks by what ran in them (median ms over rounds):');
   const keys = [...new Set(runs.flatMap((r) => Object.keys(r.busy)))];
   const rows = keys.map((k) => [k, median(runs.map((r) => r.busy[k] || 0))]).filter(([, ms]) => ms >= 0.5).sort((a, b) => b[1] - a[1]);
