@@ -153,10 +153,54 @@ const isOffline = () => typeof navigator !== 'undefined' && navigator.onLine ===
 // goes stale, so they are fetched with the default cache mode (served `immutable`).
 const CONTENT_HASHED = /\.[0-9a-f]{16}\.[a-z0-9]+$/;
 
-// One download: `{body, saved}`. The first try revalidates with the server (`no-cache`), or for a
+// A second lane over HTTP/1.1. A browser opens six connections a host over HTTP/1.1, so a long
+// question's postings parts (36 for some pasted exam questions) then its results' text parts
+// arrive six at a time, a round trip each round (150 ms on a slow phone). Chromium and Firefox
+// keep the requests sent without credentials on connections of their own, six more: over
+// HTTP/1.1, every other content-hashed file (public, its bytes named by their digest, which no
+// cookie changes) is fetched with `credentials: 'omit'`, so twelve go at once. Over HTTP/2 and
+// HTTP/3 (one connection carries every request) or where the protocol is unknown (no resource
+// timing for that host yet), every request goes as before. A host that refuses a file sent without
+// its cookies (an LMS behind a login: an error status, a redirect, bytes that fail their check)
+// gets them on the retry, and on every request after it: its second lane is closed.
+const lanes = new Map(); // origin → { open, sent }
+
+/** The protocol resource timing reports for `origin` ('http/1.1', 'h2', 'h3'), '' if none yet. */
+function protocolOf(origin) {
+  if (typeof performance === 'undefined' || typeof performance.getEntriesByType !== 'function') return '';
+  for (const type of ['navigation', 'resource']) {
+    const entries = performance.getEntriesByType(type);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const e = entries[i];
+      if (e.nextHopProtocol && e.name.startsWith(`${origin}/`)) return e.nextHopProtocol;
+    }
+  }
+  return '';
+}
+
+/** Whether this request of a content-hashed file goes without credentials (the second lane). */
+function secondLane(url) {
+  const { origin } = new URL(url);
+  let lane = lanes.get(origin);
+  if (!lane) {
+    const protocol = protocolOf(origin);
+    if (!protocol) return false;
+    lane = { open: protocol === 'http/1.1', sent: 0 };
+    lanes.set(origin, lane);
+  }
+  return lane.open && lane.sent++ % 2 === 1;
+}
+
+/** A request on the second lane failed: this host's files all go with credentials from now on. */
+function closeSecondLane(url) {
+  lanes.set(new URL(url).origin, { open: false, sent: 0 });
+}
+
+// One download: `{body, saved, anonymous}`. The first try revalidates with the server (`no-cache`), or for a
 // content-hashed file takes its saved copy (`saved(url)`, when the page keeps one: the Response, or
 // null), else uses the HTTP cache as is (`default`); the retry bypasses every cache (`reload`), so a
-// stale or damaged saved copy is replaced. `saved` in the answer: the body is the saved copy.
+// stale or damaged saved copy is replaced. `saved` in the answer: the body is the saved copy;
+// `anonymous`: it was downloaded on the second lane (sent without credentials, above).
 // `expected` is the byte count the manifest announces: a shorter body is an interrupted download.
 // The count is of decoded bytes: with `Content-Encoding` (gzip, br) the browser decodes the body
 // before the reader sees it, and Content-Length is not used.
@@ -167,18 +211,26 @@ async function fetchOnce(url, as, attempt, { expected, onBytes, priority, saved 
     try { res = await saved(url); } catch { res = null; } // No saved copy to read: downloaded.
   }
   const fromSaved = Boolean(res && res.ok);
+  const anonymous = !fromSaved && attempt === 0 && hashed && secondLane(url);
   if (!fromSaved) {
     const first = hashed ? 'default' : 'no-cache';
+    const init = { cache: attempt === 0 ? first : 'reload', priority };
+    if (anonymous) init.credentials = 'omit';
     try {
-      res = await fetch(url, { cache: attempt === 0 ? first : 'reload', priority });
+      res = await fetch(url, init);
     } catch (e) {
+      if (anonymous) closeSecondLane(url);
       throw new ChsrError(isOffline() ? 'offline' : 'network', `no answer for ${url}: ${(e && e.message) || e}`, { url, cause: e });
+    }
+    if (anonymous && (!res.ok || res.redirected)) {
+      closeSecondLane(url);
+      throw new ChsrError('http', `HTTP ${res.status}${res.redirected ? ' (redirected)' : ''} for ${url} sent without credentials`, { url, status: res.status });
     }
   }
   if (!res.ok) throw new ChsrError('http', `HTTP ${res.status} for ${url}`, { url, status: res.status });
   if (as === 'text') {
     try {
-      return { body: await res.text(), saved: fromSaved };
+      return { body: await res.text(), saved: fromSaved, anonymous };
     } catch (e) {
       throw new ChsrError('interrupted', `the download of ${url} stopped: ${(e && e.message) || e}`, { url, cause: e });
     }
@@ -209,7 +261,7 @@ async function fetchOnce(url, as, attempt, { expected, onBytes, priority, saved 
   const bytes = new Uint8Array(received);
   let at = 0;
   for (const p of parts) { bytes.set(p, at); at += p.length; }
-  return { body: bytes, saved: fromSaved };
+  return { body: bytes, saved: fromSaved, anonymous };
 }
 
 // Downloads (and, with `check(body, saved)`, verifies) a file, retrying once whatever went wrong
@@ -220,8 +272,15 @@ async function fetchWithRetry(url, as, { expected, onBytes, onRetry, check, prio
   let lastError;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const { body, saved: fromSaved } = await fetchOnce(url, as, attempt, { expected, onBytes, priority, saved });
-      if (check) await check(body, fromSaved);
+      const { body, saved: fromSaved, anonymous } = await fetchOnce(url, as, attempt, { expected, onBytes, priority, saved });
+      if (check) {
+        try {
+          await check(body, fromSaved);
+        } catch (e) {
+          if (anonymous) closeSecondLane(url);
+          throw e;
+        }
+      }
       return body;
     } catch (e) {
       // The module's checks throw coded errors (`load.integrity`…); anything else failed a check too.

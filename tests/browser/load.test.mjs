@@ -6,8 +6,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
-import { serve, launch, cards, copySite, watchErrors, searchSeq, waitSearch } from './harness.mjs';
+import { serve, launch, cards, copySite, watchErrors, searchSeq, waitSearch, ROOT } from './harness.mjs';
+import { siteHandler } from '../../scripts/serve.mjs';
 
 let server;
 let browser;
@@ -255,5 +257,64 @@ test('files are hashed with WebCrypto when it is there, and by the module when i
     assert.equal(await page.evaluate(() => window.__digests), webCrypto ? 4 : 0);
     assert.deepEqual(errors, []);
     await context.close();
+  }
+});
+
+test('over HTTP/1.1 every other shard file is asked without cookies (six more connections); a host that wants its cookies gets them', async () => {
+  // The site as scripts/serve.mjs serves it (HTTP/1.1), in a server that notes whether each
+  // request of a content-hashed file came with the page's cookie and, as an LMS behind a login
+  // would, refuses those without it when `login` is set.
+  let login = false;
+  const seen = []; // {file, cookie, status}
+  const handler = siteHandler(join(ROOT, 'www'));
+  const own = createServer((req, res) => {
+    const path = new URL(req.url, 'http://localhost').pathname;
+    if (/\.[0-9a-f]{16}\.chsr[a-z]?$/.test(path)) {
+      const cookie = /(^|;\s*)session=s1(;|$)/.test(req.headers.cookie || '');
+      const refused = login && !cookie;
+      seen.push({ file: path, cookie, status: refused ? 403 : 200 });
+      if (refused) { res.writeHead(403).end(); return; }
+    }
+    handler(req, res, path).catch((e) => res.writeHead(500).end(String(e)));
+  });
+  await new Promise((ok) => own.listen(0, '127.0.0.1', ok));
+  const origin = `http://127.0.0.1:${own.address().port}`;
+  const visit = async () => {
+    // No service worker: the page's own requests, each reaching the server.
+    const context = await browser.newContext({ locale: 'en-GB', serviceWorkers: 'block' });
+    await context.addCookies([{ name: 'session', value: 's1', url: origin }]);
+    const page = await context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${origin}/?q=specific+heat+capacity+of+water&subject=physics&level=high_school`);
+    await page.waitForFunction(() => window.__chsrDone > 0 && window.__chsrDone === window.__chsrSeq && !document.body.dataset.pending);
+    return { context, page, errors, ids: (await cards(page)).map((c) => c.id) };
+  };
+  try {
+    const open = await visit();
+    assert.ok(open.ids.length > 0, 'results');
+    assert.ok(seen.some((r) => r.cookie) && seen.some((r) => !r.cookie), `both lanes used: ${JSON.stringify(seen)}`);
+    assert.deepEqual(open.errors, []);
+    await open.context.close();
+
+    login = true;
+    seen.length = 0;
+    const locked = await visit();
+    assert.deepEqual(locked.ids, open.ids, 'the same results when the host wants its cookies');
+    const refused = seen.filter((r) => r.status === 403);
+    assert.ok(refused.length > 0, 'a request without cookies was refused');
+    for (const r of refused) assert.ok(seen.some((x) => x.file === r.file && x.cookie), `${r.file} asked again with its cookies`);
+    // The second lane is closed for this host: a new search's files all go with cookies.
+    const mark = seen.length;
+    await locked.page.fill('#q', 'electromagnetic induction in a transformer coil');
+    const seq = await searchSeq(locked.page);
+    await locked.page.press('#q', 'Enter');
+    await waitSearch(locked.page, seq);
+    assert.ok((await cards(locked.page)).length > 0);
+    const later = seen.slice(mark);
+    assert.ok(later.length > 0, 'the new search downloads files');
+    assert.deepEqual(later.filter((r) => !r.cookie), [], 'no request without cookies after a refusal');
+    await locked.context.close();
+  } finally {
+    await new Promise((ok) => own.close(ok));
   }
 });
