@@ -156,14 +156,18 @@ const CONTENT_HASHED = /\.[0-9a-f]{16}\.[a-z0-9]+$/;
 // A second lane over HTTP/1.1. A browser opens six connections a host over HTTP/1.1, so a long
 // question's postings parts (36 for some pasted exam questions) then its results' text parts
 // arrive six at a time, a round trip each round (150 ms on a slow phone). Chromium and Firefox
-// keep the requests sent without credentials on connections of their own, six more: over
-// HTTP/1.1, every other content-hashed file (public, its bytes named by their digest, which no
-// cookie changes) is fetched with `credentials: 'omit'`, so twelve go at once. Over HTTP/2 and
-// HTTP/3 (one connection carries every request) or where the protocol is unknown (no resource
-// timing for that host yet), every request goes as before. A host that refuses a file sent without
-// its cookies (an LMS behind a login: an error status, a redirect, bytes that fail their check)
-// gets them on the retry, and on every request after it: its second lane is closed.
-const lanes = new Map(); // origin → { open, sent }
+// keep the requests sent without credentials on connections of their own, six more. Over
+// HTTP/1.1, once six of this client's downloads from a host are in flight, a further
+// content-hashed file (public, its bytes named by their digest, which no cookie changes) is
+// asked with `credentials: 'omit'` while fewer are in flight that way, so up to twelve travel at
+// once; a question whose files fit in six connections never opens the second lane's (on a real
+// link a new connection costs a round trip before its first request). Over HTTP/2 and HTTP/3 (one
+// connection carries every request) or where the protocol is unknown (no resource timing for
+// that host yet), every request goes as before. A host that refuses a file sent without its
+// cookies (an LMS behind a login: an error status, a redirect, bytes that fail their check) gets
+// them on the retry, and on every request after it: its second lane is closed.
+const CONNECTIONS = 6;
+const lanes = new Map(); // origin → Lanes
 
 /** The protocol resource timing reports for `origin` ('http/1.1', 'h2', 'h3'), '' if none yet. */
 function protocolOf(origin) {
@@ -178,22 +182,43 @@ function protocolOf(origin) {
   return '';
 }
 
-/** Whether this request of a content-hashed file goes without credentials (the second lane). */
-function secondLane(url) {
-  const { origin } = new URL(url);
-  let lane = lanes.get(origin);
-  if (!lane) {
-    const protocol = protocolOf(origin);
-    if (!protocol) return false;
-    lane = { open: protocol === 'http/1.1', sent: 0 };
-    lanes.set(origin, lane);
+/** One host's downloads in flight, with credentials (`busy[0]`) and without (`busy[1]`). */
+class Lanes {
+  constructor(open) {
+    this.open = open;
+    this.busy = [0, 0];
   }
-  return lane.open && lane.sent++ % 2 === 1;
+
+  /** Takes a lane for a content-hashed file's download; true: the second (no credentials). */
+  take() {
+    const [first, second] = this.busy;
+    const anonymous = this.open && first >= CONNECTIONS && second < first;
+    this.busy[anonymous ? 1 : 0]++;
+    return anonymous;
+  }
+
+  release(anonymous) {
+    this.busy[anonymous ? 1 : 0]--;
+  }
+}
+
+/** The lanes of `url`'s host, or null while its protocol is unknown. */
+function lanesOf(url) {
+  const { origin } = new URL(url);
+  let l = lanes.get(origin);
+  if (!l) {
+    const protocol = protocolOf(origin);
+    if (!protocol) return null;
+    l = new Lanes(protocol === 'http/1.1');
+    lanes.set(origin, l);
+  }
+  return l;
 }
 
 /** A request on the second lane failed: this host's files all go with credentials from now on. */
 function closeSecondLane(url) {
-  lanes.set(new URL(url).origin, { open: false, sent: 0 });
+  const l = lanes.get(new URL(url).origin);
+  if (l) l.open = false;
 }
 
 // One download: `{body, saved, anonymous}`. The first try revalidates with the server (`no-cache`), or for a
@@ -206,16 +231,19 @@ function closeSecondLane(url) {
 // before the reader sees it, and Content-Length is not used.
 async function fetchOnce(url, as, attempt, { expected, onBytes, priority, saved } = {}) {
   const hashed = CONTENT_HASHED.test(new URL(url).pathname);
-  let res = null;
   if (attempt === 0 && hashed && saved) {
+    let res = null;
     try { res = await saved(url); } catch { res = null; } // No saved copy to read: downloaded.
+    if (res && res.ok) return { body: await readBody(res, url, as, expected, onBytes), saved: true, anonymous: false };
   }
-  const fromSaved = Boolean(res && res.ok);
-  const anonymous = !fromSaved && attempt === 0 && hashed && secondLane(url);
-  if (!fromSaved) {
+  // The lanes count downloads until their last byte (a connection is busy until then).
+  const host = attempt === 0 && hashed ? lanesOf(url) : null;
+  const anonymous = host !== null && host.take();
+  try {
     const first = hashed ? 'default' : 'no-cache';
     const init = { cache: attempt === 0 ? first : 'reload', priority };
     if (anonymous) init.credentials = 'omit';
+    let res;
     try {
       res = await fetch(url, init);
     } catch (e) {
@@ -226,11 +254,19 @@ async function fetchOnce(url, as, attempt, { expected, onBytes, priority, saved 
       closeSecondLane(url);
       throw new ChsrError('http', `HTTP ${res.status}${res.redirected ? ' (redirected)' : ''} for ${url} sent without credentials`, { url, status: res.status });
     }
+    if (!res.ok) throw new ChsrError('http', `HTTP ${res.status} for ${url}`, { url, status: res.status });
+    return { body: await readBody(res, url, as, expected, onBytes), saved: false, anonymous };
+  } finally {
+    if (host) host.release(anonymous);
   }
-  if (!res.ok) throw new ChsrError('http', `HTTP ${res.status} for ${url}`, { url, status: res.status });
+}
+
+// A response's body: text (`as` 'text'), else bytes, read as they arrive (`onBytes`), at least
+// `expected` of them.
+async function readBody(res, url, as, expected, onBytes) {
   if (as === 'text') {
     try {
-      return { body: await res.text(), saved: fromSaved, anonymous };
+      return await res.text();
     } catch (e) {
       throw new ChsrError('interrupted', `the download of ${url} stopped: ${(e && e.message) || e}`, { url, cause: e });
     }
@@ -261,7 +297,7 @@ async function fetchOnce(url, as, attempt, { expected, onBytes, priority, saved 
   const bytes = new Uint8Array(received);
   let at = 0;
   for (const p of parts) { bytes.set(p, at); at += p.length; }
-  return { body: bytes, saved: fromSaved, anonymous };
+  return bytes;
 }
 
 // Downloads (and, with `check(body, saved)`, verifies) a file, retrying once whatever went wrong
