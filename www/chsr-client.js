@@ -160,8 +160,8 @@ const CONTENT_HASHED = /\.[0-9a-f]{16}\.[a-z0-9]+$/;
 // HTTP/1.1, once six of this client's downloads from a host are in flight, a further
 // content-hashed file (public, its bytes named by their digest, which no cookie changes) is
 // asked with `credentials: 'omit'` while fewer are in flight that way, so up to twelve travel at
-// once; a question whose files fit in six connections never opens the second lane's (on a real
-// link a new connection costs a round trip before its first request). Over HTTP/2 and HTTP/3 (one
+// once; a question whose files fit in six connections never opens the second lane's
+// connections (on a real link a new one costs a round trip before its first request). Over HTTP/2 and HTTP/3 (one
 // connection carries every request) or where the protocol is unknown (no resource timing for
 // that host yet), every request goes as before. A host that refuses a file sent without its
 // cookies (an LMS behind a login: an error status, a redirect, bytes that fail their check) gets
