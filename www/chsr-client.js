@@ -162,24 +162,28 @@ const CONTENT_HASHED = /\.[0-9a-f]{16}\.[a-z0-9]+$/;
 // asked with `credentials: 'omit'` while fewer are in flight that way, so up to twelve travel at
 // once; a question whose files fit in six connections never opens the second lane's
 // connections (on a real link a new one costs a round trip before its first request). Over HTTP/2 and HTTP/3 (one
-// connection carries every request) or where the protocol is unknown (no resource timing for
-// that host yet), every request goes as before. A host that refuses a file sent without its
+// connection carries every request) or where resource timing does not say the protocol, every
+// request goes as before. A host that refuses a file sent without its
 // cookies (an LMS behind a login: an error status, a redirect, bytes that fail their check) gets
 // them on the retry, and on every request after it: its second lane is closed.
 const CONNECTIONS = 6;
 const lanes = new Map(); // origin → Lanes
 
-/** The protocol resource timing reports for `origin` ('http/1.1', 'h2', 'h3'), '' if none yet. */
+/**
+ * The protocol resource timing reports for `origin` ('http/1.1', 'h2', 'h3'; '' when it hides it:
+ * another origin without `Timing-Allow-Origin`, a response from a service worker), from its
+ * latest entry (the page's navigation, or an earlier file such as the manifest); null when no
+ * entry names that origin yet.
+ */
 function protocolOf(origin) {
-  if (typeof performance === 'undefined' || typeof performance.getEntriesByType !== 'function') return '';
+  if (typeof performance === 'undefined' || typeof performance.getEntriesByType !== 'function') return null;
   for (const type of ['navigation', 'resource']) {
     const entries = performance.getEntriesByType(type);
     for (let i = entries.length - 1; i >= 0; i--) {
-      const e = entries[i];
-      if (e.nextHopProtocol && e.name.startsWith(`${origin}/`)) return e.nextHopProtocol;
+      if (entries[i].name.startsWith(`${origin}/`)) return entries[i].nextHopProtocol || '';
     }
   }
-  return '';
+  return null;
 }
 
 /** One host's downloads in flight, with credentials (`busy[0]`) and without (`busy[1]`). */
@@ -202,13 +206,16 @@ class Lanes {
   }
 }
 
-/** The lanes of `url`'s host, or null while its protocol is unknown. */
+/**
+ * The lanes of `url`'s host, decided once from its first timing entry (the second lane open only
+ * over HTTP/1.1), or null while no entry names the host.
+ */
 function lanesOf(url) {
   const { origin } = new URL(url);
   let l = lanes.get(origin);
   if (!l) {
     const protocol = protocolOf(origin);
-    if (!protocol) return null;
+    if (protocol === null) return null;
     l = new Lanes(protocol === 'http/1.1');
     lanes.set(origin, l);
   }
