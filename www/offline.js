@@ -162,44 +162,26 @@ export async function savedJson(url) {
   }
 }
 
-/**
- * The URLs the page's caches hold, as a Set: what `caches.match` would find, listed once per
- * cache instead of asked file by file. A collection is a shard and hundreds of small parts; asked
- * one at a time (each a round trip to the browser's storage, one after the other) a returning
- * visit's offline list took about 0.9 s while the first result's own reads of the same storage
- * waited behind it. Only caches that exist are opened: opening one creates it, and a failed
- * install has just deleted its own (one deleted between the check and the opening comes back
- * empty: it holds nothing; the worker's next install fills it, or its next activation removes it).
- */
-async function savedUrls() {
-  const out = new Set();
-  for (const name of await caches.keys()) {
-    if (!(await caches.has(name))) continue;
-    const cache = await caches.open(name);
-    for (const req of await cache.keys()) out.add(req.url);
-  }
-  return out;
-}
-
 /** For each URL, whether a saved copy exists: Map(url → boolean). */
 export async function savedCopies(urls) {
   const out = new Map();
   for (const u of urls) out.set(u, false);
   if (!offlineSupported() || !((registration && registration.active) || navigator.serviceWorker.controller)) return out;
-  // Files the active worker said it saved are not looked up again.
+  // A collection is a shard and hundreds of text parts: files the active worker said it saved
+  // are not looked up again. (No `caches.open` here: it would create a cache that a failed
+  // install has just deleted.)
   const worker = (registration && registration.active) || navigator.serviceWorker.controller;
   const build = worker ? new URL(worker.scriptURL).searchParams.get('build') || 'dev' : null;
-  const unknown = [];
   for (const u of urls) {
-    if (build && confirmed.has(`${build} ${u}`)) out.set(u, true);
-    else unknown.push(u);
-  }
-  if (unknown.length === 0) return out;
-  try {
-    const saved = await savedUrls();
-    for (const u of unknown) out.set(u, saved.has(u));
-  } catch {
-    // Storage unavailable (private mode): not saved.
+    if (build && confirmed.has(`${build} ${u}`)) {
+      out.set(u, true);
+      continue;
+    }
+    try {
+      out.set(u, Boolean(await caches.match(u)));
+    } catch {
+      // Storage unavailable (private mode): not saved.
+    }
   }
   return out;
 }
