@@ -171,9 +171,9 @@ const lanes = new Map(); // origin → Lanes
 
 /**
  * The protocol resource timing reports for `origin` ('http/1.1', 'h2', 'h3'; '' when it hides it:
- * another origin without `Timing-Allow-Origin`, a response from a service worker), from its
- * latest entry (the page's navigation, or an earlier file such as the manifest); null when no
- * entry names that origin yet.
+ * another origin without `Timing-Allow-Origin`, a response from a service worker): the page's
+ * navigation when it is that origin's, else that origin's latest file (such as the manifest);
+ * null when no entry names that origin yet.
  */
 function protocolOf(origin) {
   if (typeof performance === 'undefined' || typeof performance.getEntriesByType !== 'function') return null;
@@ -207,8 +207,8 @@ class Lanes {
 }
 
 /**
- * The lanes of `url`'s host, decided once from its first timing entry (the second lane open only
- * over HTTP/1.1), or null while no entry names the host.
+ * The lanes of `url`'s host, decided once, at its first download that timing can tell about
+ * (`protocolOf`; the second lane open only over HTTP/1.1), or null while no entry names the host.
  */
 function lanesOf(url) {
   const { origin } = new URL(url);
