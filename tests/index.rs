@@ -571,3 +571,41 @@ fn without_a_chapter_a_lessons_pages_are_one_section() {
         .ends_with(":t1/listes/cours"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_theme_template_that_names_html_tags_in_a_comment_is_not_a_page() {
+    // The pydata Sphinx theme (Jupyter Book) writes Jinja templates into every build's
+    // `_static/`, ending in `.html`; one says `<body>` in a comment.
+    let dir = tmp("template");
+    let site = dir.join("site");
+    std::fs::create_dir_all(site.join("_static")).unwrap();
+    std::fs::write(
+        site.join("_static/webpack-macros.html"),
+        "<!--\n  AUTO-GENERATED from webpack.config.js, do **NOT** edit by hand.\n-->\n{# Load FontAwesome icons #}\n\
+         {% macro head_pre_icons() %}\n  <link href=\"{{ pathto('_static/all.min.css', 1) }}\" rel=\"stylesheet\" />\n{% endmacro %}\n\
+         {% macro body_post() %}\n  <!-- Scripts loaded after <body> so the DOM is not blocked -->\n\
+         <script src=\"{{ pathto('_static/scripts/bootstrap.js', 1) }}\"></script>\n{% endmacro %}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        site.join("loops.html"),
+        "<!-- built by Sphinx --><!DOCTYPE html><html lang=\"en\"><body><main><h1>Loops</h1><p>A loop repeats.</p></main></body></html>",
+    )
+    .unwrap();
+    let (r, chunks) = index_cs_site(&site, &dir);
+    assert_eq!(r["pages_indexed"], 1, "{r}");
+    let skipped = r["skipped"].as_array().unwrap();
+    assert_eq!(skipped.len(), 1, "{skipped:?}");
+    assert!(skipped[0][0]
+        .as_str()
+        .unwrap()
+        .ends_with("_static/webpack-macros.html"));
+    assert!(
+        skipped[0][1].as_str().unwrap().contains("template"),
+        "{skipped:?}"
+    );
+    assert!(chunks
+        .iter()
+        .all(|c| !c["text"].as_str().unwrap().contains("macro")));
+    let _ = std::fs::remove_dir_all(&dir);
+}

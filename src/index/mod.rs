@@ -412,6 +412,21 @@ pub fn skip_reason(source: &Source, rel: &str) -> Option<&'static str> {
     skip.then_some("a rule with skip = true matches it")
 }
 
+/// `html` without its comments (`<!-- … -->`; an unclosed one runs to the end).
+fn without_comments(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(at) = rest.find("<!--") {
+        out.push_str(&rest[..at]);
+        rest = match rest[at + 4..].find("-->") {
+            Some(end) => &rest[at + 4 + end + 3..],
+            None => "",
+        };
+    }
+    out.push_str(rest);
+    out
+}
+
 /// `LANG/404.html`, LANG a language tag (`ur`, `fr`, `pt-BR`, `zh_CN`): a translation's 404 page.
 fn language_404(rel: &str) -> bool {
     let Some(lang) = rel.strip_suffix("/404.html") else {
@@ -500,11 +515,14 @@ pub fn read_page(
                 return skip(outcome, "an empty file".into());
             }
             // A bare `<meta http-equiv="refresh">` (Sphinx's and Jupyter Book's root page) is a
-            // page too: the reader reports it as a redirect.
-            if !lower.contains("<html")
-                && !lower.contains("<body")
-                && !lower.contains("<!doctype")
-                && !lower.contains("http-equiv")
+            // page too: the reader reports it as a redirect. What a comment says does not count:
+            // the pydata Sphinx theme's `_static/webpack-macros.html`, a Jinja template in every
+            // Jupyter Book built with it, names `<body>` in one.
+            let markup = without_comments(&lower);
+            if !markup.contains("<html")
+                && !markup.contains("<body")
+                && !markup.contains("<!doctype")
+                && !markup.contains("http-equiv")
             {
                 return skip(
                     outcome,
