@@ -287,9 +287,9 @@ if (!flag('--skip-demo') && ONLY('demo') && SITE === '/www') {
 
 // 1b. The page as a student types: keystroke → results painted, warm (shards and model loaded).
 // For each query the box holds what comes before one of its last characters (settled), then
-// that key is pressed through the DevTools protocol (`--typing-keys`); the time runs from the key event's timestamp to the
-// frame after the one in which the result list changed (a rAF after the mutation, then a task:
-// the frame has been painted by then).
+// that key is pressed through the DevTools protocol (`--typing-keys`); the time runs from the
+// key event's timestamp to the frame after the one in which the result list changed (a rAF
+// after the mutation, then a task: the frame has been painted by then).
 async function typingRun(s, qs) {
   const ctx = await browser.newContext();
   const page = await ctx.newPage();
