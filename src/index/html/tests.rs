@@ -109,6 +109,28 @@ fn sphinx_and_jupyter_book_furniture_is_left_out() {
 }
 
 #[test]
+fn mystmd_front_matter_is_left_out() {
+    // Jupyter Book 2 (mystmd): each page opens with a front-matter block holding its title, then
+    // its badges and links (edit, GitHub, downloads), its authors and its date and DOI; only the
+    // title is the page's.
+    let p = read(
+        r##"<html lang="en"><body><main><article class="article content">
+            <div class="myst-fm-block mb-8 pt-9"><div class="myst-fm-block-header flex">
+            <div class="myst-fm-block-badges"><a href="https://creativecommons.org/licenses/by/4.0/">CC-BY-4.0</a></div>
+            <a class="myst-fm-edit-link" href="https://github.com/x/y/edit/main/cartopy.md">Edit</a></div>
+            <h1 class="myst-fm-block-title mb-0">Introduction to Cartopy</h1>
+            <header class="myst-fm-authors-affiliations"><div class="myst-fm-authors-list">
+            <span class="myst-fm-author"><button type="button"><span class="myst-fm-author-name">The Community</span></button></span></div></header>
+            <div class="myst-fm-block-date-doi flex"><div class="myst-fm-doi-badge">
+            <a class="myst-fm-doi-link" href="https://doi.org/10.5281/zenodo.7884571">https://doi.org/10.5281/zenodo.7884571</a></div></div></div>
+            <p>Cartopy draws maps.</p></article></main></body></html>"##,
+    );
+    let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert_eq!(texts, vec!["Cartopy draws maps."]);
+    assert_eq!(p.title.as_deref(), Some("Introduction to Cartopy"));
+}
+
+#[test]
 fn marp_slides_are_read_but_svg_images_are_not() {
     // Marp (bespoke HTML): every slide is a <section> inside <svg><foreignObject>, with the
     // deck's header and footer repeated on each; an inline SVG figure stays out.
