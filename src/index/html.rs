@@ -108,8 +108,8 @@ pub const ATTR_FIELDS: &[(&str, &str)] = &[
 /// themes (MkDocs Material, Docusaurus, Hugo, Jekyll's kramdown, Sphinx, Jupyter Book, Quarto and
 /// VitePress: the page's table of contents, its previous / next and back-to-top links, text for
 /// screen readers only, the "Skip to main content" link (Docusaurus, many Jekyll and WordPress themes), a code block's language label, Sphinx's in-page toctree of child pages
-/// and its generated index of terms and modules, mystmd's front matter but for its title: badges,
-/// links, date and DOI). An SVG image is never read, but HTML that an
+/// and its generated index of terms and modules, mystmd's front matter but for its title (badges,
+/// links, date and DOI) and its previous / next links). An SVG image is never read, but HTML that an
 /// `<svg>` holds in a `<foreignObject>` is (Marp's slides put each slide there).
 const ALWAYS_SKIP: &str = "script, style, noscript, template, nav, header, footer, aside:not(.admonition), \
 form, button, input, select, textarea, svg:not(:has(foreignObject)), iframe, canvas, audio, video, object, embed, img, \
@@ -123,7 +123,7 @@ form, button, input, select, textarea, svg:not(:has(foreignObject)), iframe, can
 #markdown-toc, .bd-toc, .tocsection, .prev-next-area, .prev-next-bottom, .sphinxsidebar, .contents.topic, \
 .header-anchor, .custom-block-title, [class*=skipToContent], .skip-link, .skip-to-content, [class*=language-] > span.lang, \
 .toctree-wrapper, .genindextable, .genindex-jumpbox, .modindextable, .modindex-jumpbox, \
-.myst-fm-block-header, .myst-fm-block-date-doi";
+.myst-fm-block-header, .myst-fm-block-date-doi, .myst-footer-links";
 
 /// Compiled selectors of one source.
 pub struct Reader {

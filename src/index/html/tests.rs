@@ -109,10 +109,10 @@ fn sphinx_and_jupyter_book_furniture_is_left_out() {
 }
 
 #[test]
-fn mystmd_front_matter_is_left_out() {
+fn mystmd_front_matter_and_page_links_are_left_out() {
     // Jupyter Book 2 (mystmd): each page opens with a front-matter block holding its title, then
-    // its badges and links (edit, GitHub, downloads), its authors and its date and DOI; only the
-    // title is the page's.
+    // its badges and links (edit, GitHub, downloads), its authors and its date and DOI, and ends
+    // with links to the previous and next pages; only the title is the page's.
     let p = read(
         r##"<html lang="en"><body><main><article class="article content">
             <div class="myst-fm-block mb-8 pt-9"><div class="myst-fm-block-header flex">
@@ -123,7 +123,11 @@ fn mystmd_front_matter_is_left_out() {
             <span class="myst-fm-author"><button type="button"><span class="myst-fm-author-name">The Community</span></button></span></div></header>
             <div class="myst-fm-block-date-doi flex"><div class="myst-fm-doi-badge">
             <a class="myst-fm-doi-link" href="https://doi.org/10.5281/zenodo.7884571">https://doi.org/10.5281/zenodo.7884571</a></div></div></div>
-            <p>Cartopy draws maps.</p></article></main></body></html>"##,
+            <p>Cartopy draws maps.</p>
+            <div class="myst-footer-links flex"><a class="myst-footer-link myst-footer-link-prev" href="/core/numpy">
+            <div class="myst-footer-link-group">Core Packages</div>NumPy Basics</a>
+            <a class="myst-footer-link myst-footer-link-next" href="/appendix/glossary"><div class="myst-footer-link-group">Appendix</div>Glossary</a></div>
+            </article></main></body></html>"##,
     );
     let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
     assert_eq!(texts, vec!["Cartopy draws maps."]);
