@@ -222,7 +222,7 @@ impl Reader {
                 page.skip = Some("a redirect (meta refresh)".into());
             }
         }
-        if let Some(why) = kind::list_page(&doc) {
+        if let Some(why) = kind::list_page(&doc).or_else(|| kind::search_page(&doc)) {
             page.skip = Some(why.into());
         }
         if doc.select(&self.single_doc).nth(1).is_some() {

@@ -1,9 +1,10 @@
 //! Pages that only list other pages: a blog's index and its later pages, its tag, author and
 //! archive pages, a docs plugin's tag pages. Each post or document they list is indexed on its
 //! own page; indexed again here, its summary would come up as a second result beside it, and a
-//! list of titles is no course text.
+//! list of titles is no course text. And a site's own search page, whose results its script
+//! fills in: what it holds is a heading "Search" and the site's buttons.
 
-use scraper::Html;
+use scraper::{Html, Selector};
 
 /// The classes Docusaurus puts on `<html>` for the pages of its blog and docs plugins that list
 /// posts, documents, tags or authors (`ThemeClassNames.page` of `@docusaurus/theme-common`).
@@ -26,4 +27,22 @@ pub(super) fn list_page(doc: &Html) -> Option<&'static str> {
     let listing =
         DOCUSAURUS_LISTS.iter().any(|c| has(c)) || (has("plugin-blog") && !has("blog-post-page"));
     listing.then_some("a list of posts, documents or tags (Docusaurus blog or docs plugin), each indexed on its own page")
+}
+
+/// Why a page is the site's own search page, if it is: Sphinx's (every theme, Jupyter Book's
+/// too) loads `searchtools.js` there and nowhere else, and gives its results an empty
+/// `#search-results`. Both are asked for: a Jekyll theme (Just the Docs) has a
+/// `#search-results` in every page's header.
+pub(super) fn search_page(doc: &Html) -> Option<&'static str> {
+    let scripts = Selector::parse("script[src]").expect("valid selector");
+    let results = Selector::parse("#search-results").expect("valid selector");
+    let sphinx = doc.select(&scripts).any(|s| {
+        let src = s.value().attr("src").unwrap_or("");
+        src.split(['?', '#'])
+            .next()
+            .unwrap_or("")
+            .ends_with("searchtools.js")
+    });
+    (sphinx && doc.select(&results).next().is_some())
+        .then_some("the site's search page (Sphinx), filled in by its own script")
 }

@@ -135,6 +135,30 @@ fn mystmd_front_matter_and_page_links_are_left_out() {
 }
 
 #[test]
+fn a_sphinx_search_page_is_left_out_but_not_a_page_with_a_search_box() {
+    // Sphinx (here the pydata theme of Jupyter Book) loads searchtools.js only on search.html,
+    // whose results it fills in; Just the Docs (Jekyll) has a #search-results on every page.
+    let search = read(
+        r##"<html lang="en"><head><script src="_static/searchtools.js?v=1"></script></head><body>
+            <main id="main-content"><h1>Search</h1><form class="bd-search"><input name="q"></form>
+            <div id="search-results"></div><ul><li>Repository</li><li>Open issue</li></ul></main></body></html>"##,
+    );
+    assert!(
+        search.skip.as_deref().unwrap().contains("search page"),
+        "{:?}",
+        search.skip
+    );
+    let page = read(
+        r##"<html lang="en"><head><script src="assets/js/just-the-docs.js"></script></head><body>
+            <div class="site-header"><div class="search"><input id="search-input"><div id="search-results" class="search-results"></div></div></div>
+            <main><h1>Binary search</h1><p>Halve the interval at each step.</p></main></body></html>"##,
+    );
+    assert_eq!(page.skip, None);
+    let texts: Vec<&str> = page.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert_eq!(texts, vec!["Halve the interval at each step."]);
+}
+
+#[test]
 fn marp_slides_are_read_but_svg_images_are_not() {
     // Marp (bespoke HTML): every slide is a <section> inside <svg><foreignObject>, with the
     // deck's header and footer repeated on each; an inline SVG figure stays out.
