@@ -180,6 +180,19 @@ fn escape(s: &str) -> String {
 /// Reads a Markdown page.
 pub fn read(text: &str) -> Result<MarkdownPage, String> {
     let (front, excluded, body) = front_matter(text)?;
+    Ok(MarkdownPage {
+        front,
+        excluded,
+        html: format!(
+            "<html><body><main data-chsr-body>{}</main></body></html>",
+            body_html(body)
+        ),
+    })
+}
+
+/// The HTML of a Markdown text without front matter (the admonitions, tabs and heading slugs
+/// of [`read`]), as a fragment.
+pub fn body_html(body: &str) -> String {
     let md = blocks(body);
     let opts = Options::ENABLE_TABLES
         | Options::ENABLE_HEADING_ATTRIBUTES
@@ -219,11 +232,7 @@ pub fn read(text: &str) -> Result<MarkdownPage, String> {
     }
     let mut html_out = String::new();
     html::push_html(&mut html_out, out_events.into_iter());
-    Ok(MarkdownPage {
-        front,
-        excluded,
-        html: format!("<html><body><main data-chsr-body>{html_out}</main></body></html>"),
-    })
+    html_out
 }
 
 #[cfg(test)]

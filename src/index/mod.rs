@@ -29,6 +29,7 @@ pub mod html;
 pub mod lessons;
 pub mod markdown;
 pub mod report;
+pub mod reveal;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod run;
 #[cfg(target_arch = "wasm32")]
@@ -529,6 +530,7 @@ pub fn read_page(
                     "not an HTML page (a template or a fragment)".into(),
                 );
             }
+            let text = reveal::markdown_slides(&text);
             (reader.read(&text, &heading_rules, false), Vec::new())
         }
         Format::Markdown => {
