@@ -6,30 +6,30 @@
 //! slide's heading starts a section, as a slide deck's titles do).
 
 use regex::Regex;
-use std::sync::OnceLock;
+use std::sync::LazyLock;
+
+/// The template of a `data-markdown` section: the section's start tag, then the element holding
+/// its Markdown (a textarea's text, group 2, or a script's, group 3).
+static TEMPLATE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?is)(<section\b[^>]*\bdata-markdown\b[^>]*>\s*)(?:<textarea\b[^>]*\bdata-template\b[^>]*>(.*?)</textarea>|<script\b[^>]*\btype\s*=\s*["']?text/template["']?[^>]*>(.*?)</script>)"#,
+    )
+    .expect("valid regex")
+});
 
 /// `html` with the Markdown of every reveal.js `data-markdown` section rendered in place of the
 /// element that holds it; `html` itself when it has none (a section that names an external
 /// Markdown file, `data-markdown="slides.md"`, holds no template and is left as it is).
 pub fn markdown_slides(html: &str) -> std::borrow::Cow<'_, str> {
-    static TEMPLATE: OnceLock<Regex> = OnceLock::new();
     if !html.contains("data-markdown") {
         return html.into();
     }
-    // The template of a `data-markdown` section: the element, its text, its end tag.
-    let re = TEMPLATE.get_or_init(|| {
-        Regex::new(
-            r#"(?is)(<section\b[^>]*\bdata-markdown\b[^>]*>\s*)(?:<textarea\b[^>]*\bdata-template\b[^>]*>(.*?)</textarea>|<script\b[^>]*\btype\s*=\s*["']?text/template["']?[^>]*>(.*?)</script>)"#,
-        )
-        .expect("valid regex")
-    });
-    re.replace_all(html, |c: &regex::Captures<'_>| {
+    TEMPLATE.replace_all(html, |c: &regex::Captures<'_>| {
         // A textarea's text is the page's characters with their references decoded (what the
         // deck's script reads, `textContent`); a script's is as written.
-        let md = match (c.get(2), c.get(3)) {
-            (Some(t), _) => decode_references(t.as_str()),
-            (None, Some(s)) => s.as_str().to_string(),
-            (None, None) => String::new(),
+        let md = match c.get(2) {
+            Some(textarea) => decode_references(textarea.as_str()),
+            None => c[3].to_string(),
         };
         format!("{}{}", &c[1], super::markdown::body_html(&dedent(&md)))
     })

@@ -4,7 +4,9 @@
 //! list of titles is no course text. And a site's own search page, whose results its script
 //! fills in: what it holds is a heading "Search" and the site's buttons.
 
+use super::sel;
 use scraper::{Html, Selector};
+use std::sync::LazyLock;
 
 /// The classes Docusaurus puts on `<html>` for the pages of its blog and docs plugins that list
 /// posts, documents, tags or authors (`ThemeClassNames.page` of `@docusaurus/theme-common`).
@@ -34,15 +36,15 @@ pub(super) fn list_page(doc: &Html) -> Option<&'static str> {
 /// `#search-results`. Both are asked for: a Jekyll theme (Just the Docs) has a
 /// `#search-results` in every page's header.
 pub(super) fn search_page(doc: &Html) -> Option<&'static str> {
-    let scripts = Selector::parse("script[src]").expect("valid selector");
-    let results = Selector::parse("#search-results").expect("valid selector");
-    let sphinx = doc.select(&scripts).any(|s| {
+    static SCRIPTS: LazyLock<Selector> = LazyLock::new(|| sel("script[src]"));
+    static RESULTS: LazyLock<Selector> = LazyLock::new(|| sel("#search-results"));
+    let sphinx = doc.select(&SCRIPTS).any(|s| {
         let src = s.value().attr("src").unwrap_or("");
         src.split(['?', '#'])
             .next()
             .unwrap_or("")
             .ends_with("searchtools.js")
     });
-    (sphinx && doc.select(&results).next().is_some())
+    (sphinx && doc.select(&RESULTS).next().is_some())
         .then_some("the site's search page (Sphinx), filled in by its own script")
 }
