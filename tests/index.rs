@@ -609,3 +609,50 @@ fn a_theme_template_that_names_html_tags_in_a_comment_is_not_a_page() {
         .all(|c| !c["text"].as_str().unwrap().contains("macro")));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_docsify_site_is_read_from_its_markdown_at_docsify_s_addresses() {
+    // A Docsify site as published: one `index.html` that loads docsify.js beside the Markdown
+    // it renders in the browser, its sidebar and cover page among them.
+    let dir = tmp("docsify");
+    let (r, chunks) = index_cs_site(&fixtures().join("docsify-course"), &dir);
+    assert_eq!(r["pages_indexed"], 3, "{r}");
+    let mut skipped: Vec<&str> = r["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            s[0].as_str()
+                .unwrap()
+                .rsplit("docsify-course/")
+                .next()
+                .unwrap()
+        })
+        .collect();
+    skipped.sort();
+    assert_eq!(
+        skipped,
+        ["_media/rappel.md", "_sidebar.md", "couverture.md"]
+    );
+    let url = |needle: &str| {
+        let c = find(&chunks, |c| c["text"].as_str().unwrap().contains(needle));
+        c["url"].as_str().unwrap().to_string()
+    };
+    assert!(url("Bienvenue").ends_with("/docsify-course/#/?id=cours-de-nsi"));
+    assert!(
+        url("organise des valeurs").ends_with("/docsify-course/#/cours/?id=structures-de-données")
+    );
+    assert!(url("LIFO").ends_with("#/cours/piles?id=les-piles"));
+    assert!(url("au sommet").ends_with("#/cours/piles?id=définition"));
+    assert!(url("est_vide").ends_with("#/cours/piles?id=exo-1"));
+    let text: String = chunks.iter().map(|c| c["text"].as_str().unwrap()).collect();
+    // Docsify's paragraph markers and GitHub's alert marker are not text; code is kept as it is.
+    assert!(!text.contains("?> Une") && !text.contains("!> ") && !text.contains("[!TIP]"));
+    assert!(
+        text.contains("?> ceci est du code") && text.contains("append"),
+        "{text}"
+    );
+    // The shell's language is every page's.
+    assert!(chunks.iter().all(|c| c["lang"] == "fr"), "{chunks:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

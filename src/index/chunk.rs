@@ -23,6 +23,8 @@ pub struct PageMeta {
     pub key: String,
     /// Page URL (no fragment).
     pub url: String,
+    /// What joins a heading's anchor to the URL: `#`, or Docsify's `?id=`.
+    pub fragment: &'static str,
     /// Page path as read (the `path` field).
     pub path: String,
     /// `(field, value)` for the page (source defaults, rules, `chsr:` meta tags).
@@ -256,7 +258,7 @@ pub fn chunks(page: &PageText, meta: &PageMeta) -> Vec<ChunkRecord> {
                 answers: None,
                 path: Some(meta.path.clone()),
                 url: Some(match &anchor {
-                    Some(a) => format!("{}#{}", meta.url, a),
+                    Some(a) => format!("{}{}{a}", meta.url, meta.fragment),
                     None => meta.url.clone(),
                 }),
                 title: title.map(str::to_string),
@@ -289,6 +291,7 @@ mod tests {
         let meta = PageMeta {
             key: "s:p".into(),
             url: "https://x.org/p/".into(),
+            fragment: "#",
             path: "p/index.html".into(),
             fields: vec![
                 ("subject", "nsi".into()),

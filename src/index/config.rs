@@ -32,6 +32,9 @@ use regex::Regex;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
+mod args;
+pub use args::{Args, Shorthand};
+
 /// Metadata fields a rule (or a page attribute) may set, by their JSONL names.
 pub const RULE_FIELDS: &[&str] = &[
     "subject",
@@ -196,8 +199,10 @@ pub struct Source {
     pub name: String,
     /// The folder.
     pub path: PathBuf,
-    /// Built HTML or Markdown sources.
+    /// Built HTML, Markdown sources or a Docsify site.
     pub format: Format,
+    /// What a Docsify site's `index.html` says (`format` [`Format::Docsify`]).
+    pub docsify: Option<super::docsify::Shell>,
     /// Where the folder is served (absolute or relative URL); `None`: relative to the bundle.
     pub url: Option<String>,
     /// Pages left out (globs on the page path).
@@ -217,6 +222,8 @@ pub enum Format {
     Html,
     /// Markdown sources with YAML front matter (`*.md`, `*.markdown`).
     Markdown,
+    /// A Docsify site: Markdown files shown by its `index.html` (see [`super::docsify`]).
+    Docsify,
 }
 
 /// The bundle page's texts.
@@ -500,83 +507,6 @@ fn structure(
     Ok(s)
 }
 
-/// What the command line gives for the one-site shorthand (`chsr index --site DIR …`).
-#[derive(Clone, Debug, Default)]
-pub struct Shorthand {
-    /// The folder.
-    pub path: PathBuf,
-    /// Markdown sources instead of built HTML.
-    pub markdown: bool,
-    /// `(field, value)` pairs: subject, level, lang, doc_type… as given.
-    pub fields: Vec<(&'static str, String)>,
-    /// Where the site is served.
-    pub url: Option<String>,
-}
-
-/// What the command line says to index: `--config FILE`, or the one-site shorthand (`--site DIR`
-/// or `--markdown DIR` with `--subject`, `--level`, `--lang`, `--doc-type`, `--url`).
-#[derive(Clone, Debug, Default)]
-pub struct Args {
-    /// `--config`.
-    pub config: Option<PathBuf>,
-    /// `--site`.
-    pub site: Option<PathBuf>,
-    /// `--markdown`.
-    pub markdown: Option<PathBuf>,
-    /// `--subject`.
-    pub subject: Option<String>,
-    /// `--level`.
-    pub level: Option<String>,
-    /// `--lang`.
-    pub lang: Option<String>,
-    /// `--doc-type`.
-    pub doc_type: Option<String>,
-    /// `--url`.
-    pub url: Option<String>,
-}
-
-impl Args {
-    /// The configuration the arguments give; `read` reads the configuration file's text.
-    pub fn config(
-        &self,
-        read: impl FnOnce(&Path) -> Result<String, IndexError>,
-    ) -> Result<Config, IndexError> {
-        let usage = |m: &str| IndexError::Usage { message: m.into() };
-        if let Some(c) = &self.config {
-            if self.subject.is_some()
-                || self.level.is_some()
-                || self.lang.is_some()
-                || self.url.is_some()
-            {
-                return Err(usage("--subject/--level/--lang/--url go with --site or --markdown; with --config, set them in the config"));
-            }
-            return Config::from_text(&read(c)?, c);
-        }
-        let Some(path) = self.site.clone().or(self.markdown.clone()) else {
-            return Err(usage(
-                "say what to index: --config chsr.toml, --site DIR (built HTML) or --markdown DIR",
-            ));
-        };
-        let mut fields = Vec::new();
-        for (k, v) in [
-            ("subject", &self.subject),
-            ("level", &self.level),
-            ("lang", &self.lang),
-            ("doc_type", &self.doc_type),
-        ] {
-            if let Some(v) = v {
-                fields.push((k, v.clone()));
-            }
-        }
-        Config::shorthand(&Shorthand {
-            path,
-            markdown: self.markdown.is_some(),
-            fields,
-            url: self.url.clone(),
-        })
-    }
-}
-
 impl Config {
     /// Reads and checks a configuration file; relative source paths are resolved against the
     /// file's folder.
@@ -630,11 +560,12 @@ impl Config {
             let format = match s.format.as_deref() {
                 None | Some("html") => Format::Html,
                 Some("markdown") | Some("md") => Format::Markdown,
+                Some("docsify") => Format::Docsify,
                 Some(other) => {
                     return Err(cfg_err(
                         file,
                         &format!("{at}.format"),
-                        format!("{other:?}: expected \"html\" or \"markdown\""),
+                        format!("{other:?}: expected \"html\", \"markdown\" or \"docsify\""),
                     ))
                 }
             };
@@ -664,6 +595,7 @@ impl Config {
                 name,
                 path,
                 format,
+                docsify: None,
                 url: s.url.clone(),
                 exclude: globs(file, &format!("{at}.exclude"), &s.exclude)?,
                 base: rule(file, &at, &[], false, &s.fields, &[])?,
@@ -712,6 +644,7 @@ impl Config {
                 } else {
                     Format::Html
                 },
+                docsify: None,
                 url: s.url.clone(),
                 exclude: GlobSet::empty(),
                 base,

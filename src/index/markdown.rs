@@ -5,7 +5,8 @@
 //! Material), `draft: true` or `chsr_ignore: true` leave the page out. MkDocs/Python-Markdown
 //! admonitions (`!!! type "Title"`, collapsible `???`/`???+`), Docusaurus admonitions
 //! (`:::type Title` … `:::`) and content tabs (`=== "Label"`) become the blocks the HTML reader
-//! knows; the rest is CommonMark with tables and math (`pulldown-cmark`). Headings get the slugs
+//! knows; the rest is CommonMark with tables, math and GitHub's alerts (`> [!NOTE]`, read as
+//! quotes) (`pulldown-cmark`). Headings get the slugs
 //! MkDocs would give them, so links open at the section.
 
 use super::html::slug;
@@ -179,13 +180,18 @@ fn escape(s: &str) -> String {
 
 /// Reads a Markdown page.
 pub fn read(text: &str) -> Result<MarkdownPage, String> {
+    read_as(text, body_html)
+}
+
+/// Reads a page whose body (after the front matter) `html` renders.
+pub fn read_as(text: &str, html: impl FnOnce(&str) -> String) -> Result<MarkdownPage, String> {
     let (front, excluded, body) = front_matter(text)?;
     Ok(MarkdownPage {
         front,
         excluded,
         html: format!(
             "<html><body><main data-chsr-body>{}</main></body></html>",
-            body_html(body)
+            html(body)
         ),
     })
 }
@@ -193,13 +199,20 @@ pub fn read(text: &str) -> Result<MarkdownPage, String> {
 /// The HTML of a Markdown text without front matter (the admonitions, tabs and heading slugs
 /// of [`read`]), as a fragment.
 pub fn body_html(body: &str) -> String {
+    body_html_with(body, &mut |t| slug(t))
+}
+
+/// [`body_html`] with the headings' anchors (those without an explicit `{#id}`) made by `slug`
+/// from their text, in order.
+pub fn body_html_with(body: &str, slug: &mut dyn FnMut(&str) -> String) -> String {
     let md = blocks(body);
     let opts = Options::ENABLE_TABLES
         | Options::ENABLE_HEADING_ATTRIBUTES
         | Options::ENABLE_MATH
         | Options::ENABLE_STRIKETHROUGH
-        | Options::ENABLE_FOOTNOTES;
-    // Headings get MkDocs-style slugs unless they carry an explicit `{#id}`.
+        | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_GFM;
+    // Headings get `slug`'s anchors unless they carry an explicit `{#id}`.
     let events: Vec<Event<'_>> = Parser::new_ext(&md, opts).collect();
     let mut out_events = Vec::with_capacity(events.len());
     let mut i = 0;
@@ -264,5 +277,13 @@ mod tests {
         assert!(x.excluded.is_some());
         assert!(read("---\ntitle: [unclosed\n---\nx").is_err());
         assert!(read("---\ntitle: a\nno end").is_err());
+    }
+
+    #[test]
+    fn github_alerts_are_quotes_without_their_marker() {
+        // `> [!TIP]` (GitHub, Docsify 5, many course READMEs): the marker is not text.
+        let p = read("> [!TIP]\n> Une pile est LIFO.\n").unwrap();
+        assert!(p.html.contains("Une pile est LIFO."), "{}", p.html);
+        assert!(!p.html.contains("[!TIP]"), "{}", p.html);
     }
 }

@@ -6,6 +6,7 @@
 //! | [`config`] | `chsr.toml`: sources, scope values, rules reading metadata from paths and headings |
 //! | [`html`] | built HTML → blocks with their headings, exercises and corrections (HTML5 parser) |
 //! | [`markdown`] | Markdown with front matter → the same reader |
+//! | [`docsify`] | a Docsify site: its Markdown files at Docsify's addresses |
 //! | [`chunk`] | blocks → chunk records (`chsr build`'s format) |
 //! | [`bundle`] | the self-contained folder: shards, Wasm package, client, element, search page |
 //! | [`report`] | the build report, the chunks as JSONL, the interface language: a run's outputs |
@@ -24,6 +25,7 @@ pub mod bundle;
 pub mod chunk;
 pub mod compact;
 pub mod config;
+pub mod docsify;
 pub mod duplicates;
 pub mod html;
 pub mod lessons;
@@ -206,7 +208,7 @@ pub fn index_file(name: &str) -> bool {
 pub fn page_extensions(format: Format) -> &'static [&'static str] {
     match format {
         Format::Html => &[".html", ".htm"],
-        Format::Markdown => &[".md", ".markdown"],
+        Format::Markdown | Format::Docsify => &[".md", ".markdown"],
     }
 }
 
@@ -222,10 +224,10 @@ pub fn not_a_folder(source: &Source) -> IndexError {
 pub fn no_pages(source: &Source) -> IndexError {
     IndexError::NoPages {
         path: source.path.display().to_string(),
-        format: if source.format == Format::Html {
-            "HTML (*.html)"
-        } else {
-            "Markdown (*.md)"
+        format: match source.format {
+            Format::Html => "HTML (*.html)",
+            Format::Markdown => "Markdown (*.md)",
+            Format::Docsify => "Markdown (*.md) beside the Docsify index.html that shows them",
         },
     }
 }
@@ -276,16 +278,25 @@ pub fn list_pages(source: &Source) -> Result<Vec<String>, IndexError> {
 }
 
 /// The URL path of a page relative to its site's root: `a/b/index.html` → `a/b/`, a Markdown
-/// `a/b.md` → `a/b/` (the pretty URLs of MkDocs, Hugo, Docusaurus and Jekyll).
-pub fn page_url_path(rel: &str, format: Format) -> String {
+/// `a/b.md` → `a/b/` (the pretty URLs of MkDocs, Hugo, Docusaurus and Jekyll), a Docsify
+/// site's `a/b.md` → `#/a/b` ([`docsify::url_path`]).
+pub fn page_url_path(rel: &str, source: &Source) -> String {
     let encoded: Vec<String> = rel.split('/').map(encode_segment).collect();
-    let rel = encoded.join("/");
-    match format {
+    let encoded = encoded.join("/");
+    if let Some(shell) = source
+        .docsify
+        .as_ref()
+        .filter(|_| source.format == Format::Docsify)
+    {
+        return docsify::url_path(rel, &encoded, shell);
+    }
+    let rel = encoded;
+    match source.format {
         Format::Html => rel
             .strip_suffix("index.html")
             .map(str::to_string)
             .unwrap_or(rel),
-        Format::Markdown => {
+        Format::Markdown | Format::Docsify => {
             let stem = rel.trim_end_matches(".markdown").trim_end_matches(".md");
             let lower = stem.to_lowercase();
             if lower == "index" || lower == "readme" || lower == "_index" {
@@ -406,6 +417,11 @@ pub fn skip_reason(source: &Source, rel: &str) -> Option<&'static str> {
     }
     if source.format == Format::Html && (rel == "404.html" || language_404(rel)) {
         return Some("the site's 404 page (a root 404.html is never indexed)");
+    }
+    if let Some(shell) = source.docsify.as_ref() {
+        if docsify::partial(rel, shell) {
+            return Some("a part of the Docsify site's pages (sidebar, navbar, cover page, or a _ file they embed)");
+        }
     }
     let skip = std::iter::once(&source.base)
         .chain(source.rules.iter().filter(|r| applies(r, rel)))
@@ -533,8 +549,12 @@ pub fn read_page(
             let text = reveal::markdown_slides(&text);
             (reader.read(&text, &heading_rules, false), Vec::new())
         }
-        Format::Markdown => {
-            let md = markdown::read(&text).map_err(|m| IndexError::Page {
+        Format::Markdown | Format::Docsify => {
+            let read = match source.format {
+                Format::Docsify => docsify::read,
+                _ => markdown::read,
+            };
+            let md = read(&text).map_err(|m| IndexError::Page {
                 page: page_name.clone(),
                 message: m,
             })?;
@@ -549,7 +569,9 @@ pub fn read_page(
         return skip(outcome, why);
     }
     // Page-level values: the page's language as a fallback, then meta tags / front matter.
-    if let Some(l) = &page.lang {
+    // A Docsify site's pages have the language of the page that shows them.
+    let site_lang = source.docsify.as_ref().and_then(|s| s.lang.as_ref());
+    if let Some(l) = page.lang.as_ref().or(site_lang) {
         fields.insert(0, ("lang", l.clone()));
     }
     for (k, v) in page.meta.iter().chain(front.iter()) {
@@ -573,7 +595,7 @@ pub fn read_page(
             .trim_end_matches(".html")
             .trim_end_matches('/')
             .to_string(),
-        Format::Markdown => rel
+        Format::Markdown | Format::Docsify => rel
             .trim_end_matches(".md")
             .trim_end_matches(".markdown")
             .to_string(),
@@ -585,7 +607,11 @@ pub fn read_page(
     };
     let meta = chunk::PageMeta {
         key: format!("{}:{key_path}", source.name),
-        url: format!("{base_url}{}", page_url_path(rel, source.format)),
+        url: format!("{base_url}{}", page_url_path(rel, source)),
+        fragment: match source.format {
+            Format::Docsify => "?id=",
+            _ => "#",
+        },
         path: rel.to_string(),
         fields,
         exercise_doc_type: exercise_dt.unwrap_or_else(|| "exercise".into()),

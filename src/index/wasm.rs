@@ -136,6 +136,7 @@ impl ChsrIndexer {
                 format: match s.format {
                     Format::Html => "html",
                     Format::Markdown => "markdown",
+                    Format::Docsify => "docsify",
                 },
                 extensions: page_extensions(s.format),
             })
