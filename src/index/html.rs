@@ -1,7 +1,7 @@
 //! Built HTML → the page's text, block by block, with the structure that gives it meaning.
 //!
 //! The page is parsed by a real HTML5 parser (`html5ever`, through `scraper`). Only the main
-//! content is read (`[data-chsr-body]`, else the first of the configured content selectors);
+//! content is read (`[data-chsr-body]`, else the first content selector naming one region);
 //! navigation, headers, footers, sidebars, search UI, scripts and line numbers never are.
 //! Blocks stay whole: a paragraph, a list item, a table (as a pipe table), a code block (fenced,
 //! every space kept), math as its TeX source. Headings give the section path and the anchor a
@@ -103,28 +103,6 @@ pub const ATTR_FIELDS: &[(&str, &str)] = &[
     ("data-chsr-source", "source"),
 ];
 
-/// Elements never read, whatever the site: page furniture by element, by ARIA landmark role
-/// (navigation, banner, contentinfo, search, button) and by the classes of the generators'
-/// themes (MkDocs Material, Docusaurus, Hugo, Jekyll's kramdown, Sphinx, Jupyter Book, Quarto and
-/// VitePress: the page's table of contents, its previous / next and back-to-top links, text for
-/// screen readers only, the "Skip to main content" link (Docusaurus, many Jekyll and WordPress themes), a code block's language label, Sphinx's in-page toctree of child pages
-/// and its generated index of terms and modules, mystmd's front matter but for its title (badges,
-/// links, date and DOI) and its previous / next links). An SVG image is never read, but HTML that an
-/// `<svg>` holds in a `<foreignObject>` is (Marp's slides put each slide there).
-const ALWAYS_SKIP: &str = "script, style, noscript, template, nav, header, footer, aside:not(.admonition), \
-form, button, input, select, textarea, svg:not(:has(foreignObject)), iframe, canvas, audio, video, object, embed, img, \
-[data-chsr-ignore], [hidden], [aria-hidden=true], .headerlink, .anchor-link, a.hash-link, .md-source-file, .md-content__button, \
-.md-nav, .md-header, .md-footer, .md-sidebar, .md-search, .md-dialog, .md-top, .md-tags, \
-.linenos, .linenodiv, .lineno, .katex-html, .MathJax_Preview, .visually-hidden, .sr-only, .screen-reader-text, .screen-reader-only, \
-.admonition-title, .theme-admonition-heading, [class*=admonitionHeading], .callout-title, .callout-title-container, \
-.tabbed-labels, [role=tablist], .pagination-nav, .theme-doc-footer, .theme-doc-toc-mobile, .toc, #toc, .table-of-contents, \
-.breadcrumbs, .theme-doc-breadcrumbs, .edit-this-page, .prev-next, .page-nav, .post-nav, \
-[role=navigation], [role=banner], [role=contentinfo], [role=search], [role=button], \
-#markdown-toc, .bd-toc, .tocsection, .prev-next-area, .prev-next-bottom, .sphinxsidebar, .contents.topic, \
-.header-anchor, .custom-block-title, [class*=skipToContent], .skip-link, .skip-to-content, [class*=language-] > span.lang, \
-.toctree-wrapper, .genindextable, .genindex-jumpbox, .modindextable, .modindex-jumpbox, \
-.myst-fm-block-header, .myst-fm-block-date-doi, .myst-footer-links";
-
 /// Compiled selectors of one source.
 pub struct Reader {
     skip: Selector,
@@ -154,7 +132,7 @@ impl Reader {
     /// Compiles the selectors of a structure (checked when the configuration was read).
     pub fn new(structure: &Structure) -> Reader {
         Reader {
-            skip: sel(ALWAYS_SKIP),
+            skip: sel(furniture::ALWAYS_SKIP),
             extra_skip: structure
                 .ignore
                 .iter()
@@ -222,7 +200,10 @@ impl Reader {
                 page.skip = Some("a redirect (meta refresh)".into());
             }
         }
-        if let Some(why) = kind::list_page(&doc).or_else(|| kind::search_page(&doc)) {
+        if let Some(why) = kind::list_page(&doc)
+            .or_else(|| kind::summaries_page(&doc))
+            .or_else(|| kind::search_page(&doc))
+        {
             page.skip = Some(why.into());
         }
         if doc.select(&self.single_doc).nth(1).is_some() {
@@ -231,7 +212,7 @@ impl Reader {
         let root = doc
             .select(&self.body)
             .next()
-            .or_else(|| self.content.iter().find_map(|s| doc.select(s).next()));
+            .or_else(|| parts::content_root(&doc, &self.content));
         let Some(root) = root else {
             page.skip = Some("no content element".into());
             return page;
@@ -549,9 +530,21 @@ impl Walker<'_, '_> {
                 let label = v.attr("data-chsr-tab").map(clean_title);
                 self.unit_block(e, label, false)
             }
-            "p" | "div" | "section" | "article" | "main" | "blockquote" | "figure"
-            | "figcaption" | "dl" | "dt" | "dd" | "center" | "aside" | "address" | "summary"
-            | "tr" | "td" | "th" => {
+            // A heading inside a section or an article heads it alone (Sphinx, Quarto,
+            // PreTeXt nest a page's sections; a PreTeXt activity is an article): the
+            // headings outside it head what follows it.
+            "section" | "article" => {
+                self.flush();
+                let outline = (self.headings.clone(), self.hfields.clone());
+                self.children(e);
+                self.flush();
+                if self.headings != outline.0 {
+                    (self.headings, self.hfields) = outline;
+                    self.dirty = true;
+                }
+            }
+            "p" | "div" | "main" | "blockquote" | "figure" | "figcaption" | "dl" | "dt" | "dd"
+            | "center" | "aside" | "address" | "summary" | "tr" | "td" | "th" => {
                 self.flush();
                 self.children(e);
                 self.flush();
@@ -775,6 +768,7 @@ impl Walker<'_, '_> {
     }
 }
 
+mod furniture;
 mod kind;
 mod parts;
 #[cfg(test)]

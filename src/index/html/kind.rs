@@ -31,6 +31,34 @@ pub(super) fn list_page(doc: &Html) -> Option<&'static str> {
     listing.then_some("a list of posts, documents or tags (Docusaurus blog or docs plugin), each indexed on its own page")
 }
 
+/// Why a page is a list of post summaries, if it is: two or more `article`s side by side, each
+/// titled by a link to another page (a blog's index, tag and archive pages in a theme that marks
+/// summaries up as articles: Docusaurus 2 before its page classes, many Jekyll and Hugo themes).
+/// Articles titled without a link (a PreTeXt section's activities and definitions) are content.
+pub(super) fn summaries_page(doc: &Html) -> Option<&'static str> {
+    static ARTICLES: LazyLock<Selector> = LazyLock::new(|| sel("article"));
+    static TITLE: LazyLock<Selector> = LazyLock::new(|| sel("h1, h2, h3"));
+    static LINK: LazyLock<Selector> = LazyLock::new(|| sel("a[href]"));
+    let outer: Vec<_> = doc
+        .select(&ARTICLES)
+        .filter(|a| {
+            !a.ancestors().any(|p| {
+                p.value()
+                    .as_element()
+                    .is_some_and(|e| e.name() == "article")
+            })
+        })
+        .collect();
+    let linked = |a: &scraper::ElementRef<'_>| {
+        a.select(&TITLE).next().is_some_and(|h| {
+            h.select(&LINK)
+                .any(|l| !l.value().attr("href").unwrap_or("#").starts_with('#'))
+        })
+    };
+    (outer.len() >= 2 && outer.iter().all(linked))
+        .then_some("a list of posts, each titled by a link to its own page, where it is indexed")
+}
+
 /// Why a page is the site's own search page, if it is: Sphinx's (every theme, Jupyter Book's
 /// too) loads `searchtools.js` there and nowhere else, and gives its results an empty
 /// `#search-results`. Both are asked for: a Jekyll theme (Just the Docs) has a

@@ -2,7 +2,7 @@
 //! anchors, a page's hand-written table of contents.
 
 use super::sel;
-use scraper::{ElementRef, Node, Selector};
+use scraper::{ElementRef, Html, Node, Selector};
 use std::sync::LazyLock;
 
 /// Selectors used per element, compiled once.
@@ -10,6 +10,24 @@ static ANNOTATION: LazyLock<Selector> = LazyLock::new(|| sel("annotation"));
 static CODE: LazyLock<Selector> = LazyLock::new(|| sel("code"));
 static ANCHORS: LazyLock<Selector> = LazyLock::new(|| sel("a[id], a[name], a[href^='#']"));
 static LINKS: LazyLock<Selector> = LazyLock::new(|| sel("a"));
+
+/// The page's content: the element of the first selector that names one region of the page
+/// (every other element it selects lies inside the first). A selector that names several
+/// regions side by side names parts of the content, not the content (`main article` on a
+/// PreTeXt page, where each activity, definition and example is an `article`), and the next one
+/// is tried; when none names one region, the first element any of them selects.
+pub(super) fn content_root<'a>(doc: &'a Html, selectors: &[Selector]) -> Option<ElementRef<'a>> {
+    let sole = |s: &Selector| {
+        let mut all = doc.select(s);
+        let first = all.next()?;
+        all.all(|e| e.ancestors().any(|a| a.id() == first.id()))
+            .then_some(first)
+    };
+    selectors
+        .iter()
+        .find_map(sole)
+        .or_else(|| selectors.iter().find_map(|s| doc.select(s).next()))
+}
 
 /// TeX source of a math element (KaTeX annotation, MathJax `script[type=math/tex]`), if it is one.
 pub(super) fn math_source(e: ElementRef<'_>) -> Option<String> {
@@ -90,7 +108,8 @@ pub(super) fn code_lang(e: ElementRef<'_>) -> Option<String> {
     None
 }
 
-/// A heading's anchor: its `id`, a child anchor's `id`/`name`, or its permalink's fragment.
+/// A heading's anchor: its `id`, a child anchor's `id`/`name`, its permalink's fragment, an
+/// empty anchor just before it, or the `id` of the section or article it heads.
 pub(super) fn heading_anchor(e: ElementRef<'_>) -> Option<String> {
     if let Some(id) = e.value().attr("id").filter(|s| !s.is_empty()) {
         return Some(id.to_string());
@@ -109,16 +128,22 @@ pub(super) fn heading_anchor(e: ElementRef<'_>) -> Option<String> {
         }
     }
     // Docusaurus and some themes put the id on a parent or previous empty anchor.
-    e.prev_siblings()
-        .filter_map(ElementRef::wrap)
-        .next()
+    let before = e.prev_siblings().find_map(ElementRef::wrap);
+    let anchor = before
         .filter(|p| p.value().name() == "a" && p.text().all(|t| t.trim().is_empty()))
-        .and_then(|p| {
-            p.value()
-                .attr("id")
-                .or(p.value().attr("name"))
-                .map(str::to_string)
-        })
+        .and_then(|p| p.value().attr("id").or(p.value().attr("name")));
+    // Pandoc (Quarto, R Markdown) and PreTeXt give the id to the section the heading opens.
+    let section = || {
+        let parent = e.parent().and_then(ElementRef::wrap)?;
+        let kind = parent.value().name();
+        (before.is_none() && (kind == "section" || kind == "article"))
+            .then(|| parent.value().attr("id"))
+            .flatten()
+    };
+    anchor
+        .or_else(section)
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
 }
 
 /// A list that is the page's own table of contents, written by hand at its top ("Table of

@@ -518,3 +518,65 @@ fn a_title_that_only_names_an_index_file_gives_way_to_the_breadcrumb() {
     );
     assert_eq!(q.title.as_deref(), Some("Insertion sort"));
 }
+
+#[test]
+fn articles_side_by_side_are_parts_of_the_content_or_a_list_of_posts() {
+    // PreTeXt (an open linear-algebra textbook's gh-pages): each activity, definition and
+    // example of a section is an `article` inside `main`; `main article` names the first
+    // activity, not the section, whose text is read whole.
+    let p = read(
+        r##"<html lang="en-US"><body><main class="ptx-main"><div id="ptx-content" class="ptx-content">
+        <section class="section" id="sec-vectors"><h2 class="heading">Vectors</h2>
+        <article class="activity project-like"><h4 class="heading">Preview Activity 2.1.1.</h4><p>Sketch the vectors.</p></article>
+        <p>A vector is a list of numbers.</p>
+        <article class="definition definition-like"><h4 class="heading">Definition 2.1.2.</h4><p>A linear combination sums scalar multiples.</p></article>
+        <figure class="figure"><details class="instructions diagcess__instructions"><summary>Diagram Exploration Keyboard Controls</summary>
+        <table><tr><td>Enter, A</td><td>Activate keyboard driven exploration</td></tr></table></details></figure>
+        <p>Vectors add tip to tail.</p>
+        </section></div></main></body></html>"##,
+    );
+    assert_eq!(p.skip, None);
+    let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+    for t in [
+        "Sketch the vectors.",
+        "A vector is a list of numbers.",
+        "A linear combination",
+    ] {
+        assert!(texts.iter().any(|x| x.contains(t)), "{t}: {texts:?}");
+    }
+    assert!(!texts.iter().any(|x| x.contains("Keyboard")), "{texts:?}");
+    // A heading heads its own section or article: the text after an activity is the
+    // section's, linked at the section's id (the heading has none of its own).
+    let headings = |t: &str| {
+        let b = p.blocks.iter().find(|b| b.text.contains(t)).unwrap();
+        let h = &p.ctxs[b.ctx].headings;
+        h.iter()
+            .map(|h| (h.text.clone(), h.anchor.clone()))
+            .collect::<Vec<_>>()
+    };
+    let section = vec![("Vectors".to_string(), Some("sec-vectors".to_string()))];
+    assert_eq!(headings("A vector is a list"), section);
+    assert_eq!(headings("tip to tail"), section);
+    assert_eq!(headings("Sketch").len(), 2);
+    // One `article` in `main`, with another nested in it, is the content as before.
+    let one = read(
+        r#"<html><body><nav><p>Menu</p></nav><main><aside><p>Aside</p></aside><article><h1>Piles</h1>
+           <p>Une pile.</p><article><p>Un exemple.</p></article></article></main></body></html>"#,
+    );
+    let texts: Vec<&str> = one.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert!(texts.iter().any(|x| x.contains("Un exemple")), "{texts:?}");
+    assert!(!texts.iter().any(|x| x.contains("Aside")), "{texts:?}");
+    // Articles each titled by a link to another page are post summaries (Docusaurus 2 alpha's
+    // blog index, without the page classes of later versions): left out.
+    let list = read(
+        r#"<html><body><main class="col col--8">
+           <article><header><h2><a href="/blog/2019/05/30/welcome">Welcome</a></h2></header><section class="markdown"><p>Blog features.</p></section></article>
+           <article><header><h2><a href="/blog/2019/05/29/hello-world">Hello</a></h2></header><section class="markdown"><p>Welcome to this blog.</p></section></article>
+           </main></body></html>"#,
+    );
+    assert!(
+        list.skip.as_deref().unwrap_or("").contains("list of posts"),
+        "{:?}",
+        list.skip
+    );
+}

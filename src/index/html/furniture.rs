@@ -1,0 +1,24 @@
+//! What a page holds besides its text: the elements the reader never reads.
+
+/// Elements never read, whatever the site: page furniture by element, by ARIA landmark role
+/// (navigation, banner, contentinfo, search, button) and by the classes of the generators'
+/// themes (MkDocs Material, Docusaurus, Hugo, Jekyll's kramdown, Sphinx, Jupyter Book, Quarto and
+/// VitePress: the page's table of contents, its previous / next and back-to-top links, text for
+/// screen readers only, the "Skip to main content" link (Docusaurus, many Jekyll and WordPress themes), a code block's language label, Sphinx's in-page toctree of child pages
+/// and its generated index of terms and modules, mystmd's front matter but for its title (badges,
+/// links, date and DOI) and its previous / next links, PreTeXt's keyboard help beside each diagram).
+/// An SVG image is never read, but HTML that an
+/// `<svg>` holds in a `<foreignObject>` is (Marp's slides put each slide there).
+pub(super) const ALWAYS_SKIP: &str = "script, style, noscript, template, nav, header, footer, aside:not(.admonition), \
+form, button, input, select, textarea, svg:not(:has(foreignObject)), iframe, canvas, audio, video, object, embed, img, \
+[data-chsr-ignore], [hidden], [aria-hidden=true], .headerlink, .anchor-link, a.hash-link, .md-source-file, .md-content__button, \
+.md-nav, .md-header, .md-footer, .md-sidebar, .md-search, .md-dialog, .md-top, .md-tags, \
+.linenos, .linenodiv, .lineno, .katex-html, .MathJax_Preview, .visually-hidden, .sr-only, .screen-reader-text, .screen-reader-only, \
+.admonition-title, .theme-admonition-heading, [class*=admonitionHeading], .callout-title, .callout-title-container, \
+.tabbed-labels, [role=tablist], .pagination-nav, .theme-doc-footer, .theme-doc-toc-mobile, .toc, #toc, .table-of-contents, \
+.breadcrumbs, .theme-doc-breadcrumbs, .edit-this-page, .prev-next, .page-nav, .post-nav, \
+[role=navigation], [role=banner], [role=contentinfo], [role=search], [role=button], \
+#markdown-toc, .bd-toc, .tocsection, .prev-next-area, .prev-next-bottom, .sphinxsidebar, .contents.topic, \
+.header-anchor, .custom-block-title, [class*=skipToContent], .skip-link, .skip-to-content, [class*=language-] > span.lang, \
+.toctree-wrapper, .genindextable, .genindex-jumpbox, .modindextable, .modindex-jumpbox, \
+.myst-fm-block-header, .myst-fm-block-date-doi, .myst-footer-links, .diagcess__instructions";
