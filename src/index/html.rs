@@ -110,6 +110,7 @@ pub struct Reader {
     content: Vec<Selector>,
     body: Selector,
     h1: Selector,
+    headings: Selector,
     title: Selector,
     meta: Selector,
     refresh: Selector,
@@ -145,6 +146,7 @@ impl Reader {
                 .collect(),
             body: sel("[data-chsr-body]"),
             h1: sel("h1"),
+            headings: sel("h1, h2, h3, h4, h5, h6"),
             title: sel("title"),
             meta: sel("meta[name]"),
             refresh: sel("meta[http-equiv]"),
@@ -533,10 +535,20 @@ impl Walker<'_, '_> {
             // A heading inside a section or an article heads it alone (Sphinx, Quarto,
             // PreTeXt nest a page's sections; a PreTeXt activity is an article): the
             // headings outside it head what follows it.
+            // An exercise marked up as its own article (PreTeXt's `article.exercise`) is an
+            // exercise unit, labelled by its heading.
             "section" | "article" => {
                 self.flush();
                 let outline = (self.headings.clone(), self.hfields.clone());
-                self.children(e);
+                let st = &self.r.structure;
+                if v.classes()
+                    .any(|c| st.exercise_classes.iter().any(|x| x == c))
+                {
+                    let label = e.select(&self.r.headings).next().map(|h| self.r.inline(h));
+                    self.unit_block(e, label.map(|l| clean_title(&l)), true);
+                } else {
+                    self.children(e);
+                }
                 self.flush();
                 if self.headings != outline.0 {
                     (self.headings, self.hfields) = outline;

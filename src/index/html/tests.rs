@@ -533,6 +533,8 @@ fn articles_side_by_side_are_parts_of_the_content_or_a_list_of_posts() {
         <figure class="figure"><details class="instructions diagcess__instructions"><summary>Diagram Exploration Keyboard Controls</summary>
         <table><tr><td>Enter, A</td><td>Activate keyboard driven exploration</td></tr></table></details></figure>
         <p>Vectors add tip to tail.</p>
+        </section><section class="exercises" id="sec-vectors-ex"><h3 class="heading">Exercises</h3>
+        <article class="exercise exercise-like" id="sec-vectors-ex-1"><h4 class="heading">1.</h4><p>Sketch two vectors.</p></article>
         </section></div></main></body></html>"##,
     );
     assert_eq!(p.skip, None);
@@ -557,7 +559,19 @@ fn articles_side_by_side_are_parts_of_the_content_or_a_list_of_posts() {
     let section = vec![("Vectors".to_string(), Some("sec-vectors".to_string()))];
     assert_eq!(headings("A vector is a list"), section);
     assert_eq!(headings("tip to tail"), section);
-    assert_eq!(headings("Sketch").len(), 2);
+    assert_eq!(headings("Sketch the").len(), 2);
+    // An exercise marked up as its own article is an exercise, labelled by its heading.
+    let ex = &p.ctxs[p
+        .blocks
+        .iter()
+        .find(|b| b.text.contains("two vectors"))
+        .unwrap()
+        .ctx];
+    assert_eq!((ex.role, ex.label.as_deref()), (Role::Exercise, Some("1.")));
+    assert_eq!(
+        headings("two vectors")[1].1.as_deref(),
+        Some("sec-vectors-ex-1")
+    );
     // One `article` in `main`, with another nested in it, is the content as before.
     let one = read(
         r#"<html><body><nav><p>Menu</p></nav><main><aside><p>Aside</p></aside><article><h1>Piles</h1>
