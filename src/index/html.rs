@@ -522,7 +522,7 @@ impl Walker<'_, '_> {
                 self.flush();
                 self.in_item = was;
             }
-            "details" => self.unit_block(e, self.summary(e), true),
+            "details" => self.scoped(|w| w.unit_block(e, w.summary(e), true)),
             _ if self.is_admonition(e) => {
                 let title = self.admonition_title(e);
                 self.unit_block(e, title, true)
@@ -537,24 +537,17 @@ impl Walker<'_, '_> {
             // headings outside it head what follows it.
             // An exercise marked up as its own article (PreTeXt's `article.exercise`) is an
             // exercise unit, labelled by its heading.
-            "section" | "article" => {
-                self.flush();
-                let outline = (self.headings.clone(), self.hfields.clone());
-                let st = &self.r.structure;
+            "section" | "article" => self.scoped(|w| {
+                let st = &w.r.structure;
                 if v.classes()
                     .any(|c| st.exercise_classes.iter().any(|x| x == c))
                 {
-                    let label = e.select(&self.r.headings).next().map(|h| self.r.inline(h));
-                    self.unit_block(e, label.map(|l| clean_title(&l)), true);
+                    let label = e.select(&w.r.headings).next().map(|h| w.r.inline(h));
+                    w.unit_block(e, label.map(|l| clean_title(&l)), true);
                 } else {
-                    self.children(e);
+                    w.children(e);
                 }
-                self.flush();
-                if self.headings != outline.0 {
-                    (self.headings, self.hfields) = outline;
-                    self.dirty = true;
-                }
-            }
+            }),
             "p" | "div" | "main" | "blockquote" | "figure" | "figcaption" | "dl" | "dt" | "dd"
             | "center" | "aside" | "address" | "summary" | "tr" | "td" | "th" => {
                 self.flush();
@@ -653,131 +646,6 @@ impl Walker<'_, '_> {
         }
         self.push_block(out.trim_end().to_string(), false);
     }
-
-    fn summary(&self, e: ElementRef<'_>) -> Option<String> {
-        e.children()
-            .filter_map(ElementRef::wrap)
-            .find(|c| c.value().name() == "summary")
-            .map(|s| clean_title(&s.text().collect::<String>()))
-    }
-
-    fn is_admonition(&self, e: ElementRef<'_>) -> bool {
-        let v = e.value();
-        v.classes().any(|c| {
-            matches!(
-                c,
-                "admonition"
-                    | "theme-admonition"
-                    | "callout"
-                    | "alert"
-                    | "notices"
-                    | "note-box"
-                    | "custom-block"
-            ) || c.starts_with("admonition_")
-        })
-    }
-
-    fn admonition_title(&self, e: ElementRef<'_>) -> Option<String> {
-        e.select(&self.r.admonition_title)
-            .next()
-            .map(|h| clean_title(&self.r.inline(h)))
-            .filter(|s| !s.is_empty())
-    }
-
-    fn is_tabs(&self, e: ElementRef<'_>) -> bool {
-        e.value()
-            .has_class("tabbed-set", scraper::CaseSensitivity::AsciiCaseInsensitive)
-            || e.value().has_class(
-                "tabs-container",
-                scraper::CaseSensitivity::AsciiCaseInsensitive,
-            )
-    }
-
-    /// A tab set: each panel read with its label (pymdownx `tabbed`, Docusaurus tabs).
-    fn tabs(&mut self, e: ElementRef<'_>) {
-        self.flush();
-        let labels: Vec<String> = e
-            .select(&self.r.tab_labels)
-            .map(|l| clean_title(&l.text().collect::<String>()))
-            .collect();
-        let blocks: Vec<ElementRef<'_>> = e.select(&self.r.tab_panels).collect();
-        if blocks.is_empty() {
-            self.children(e);
-            return;
-        }
-        for (i, b) in blocks.into_iter().enumerate() {
-            self.unit_block(b, labels.get(i).cloned(), false);
-        }
-    }
-
-    /// A block with a title: a skipped block, a correction, an exercise, a statement, or a plain
-    /// block whose title is kept as a bold line.
-    fn unit_block(&mut self, e: ElementRef<'_>, title: Option<String>, own_classes: bool) {
-        self.flush();
-        let st = &self.r.structure;
-        let t = title.clone().unwrap_or_default();
-        let classed = own_classes
-            && e.value()
-                .classes()
-                .any(|c| st.exercise_classes.iter().any(|x| x == c));
-        let inside = self.units.last().map(|u| (u.role, u.unit));
-        let unit = if !t.is_empty() && st.skip.is_match(&t) {
-            return;
-        } else if !t.is_empty() && st.solution.is_match(&t) {
-            let answers = match inside {
-                Some((Role::Exercise, u)) => u,
-                _ => self.last_exercise,
-            };
-            Some(Unit {
-                role: Role::Solution,
-                unit: Some(self.new_unit()),
-                answers,
-                label: title,
-            })
-        } else if (!t.is_empty() && st.statement.is_match(&t))
-            && matches!(inside, Some((Role::Exercise, _)))
-        {
-            None
-        } else if (!t.is_empty() && (st.exercise.is_match(&t) || st.statement.is_match(&t)))
-            || classed
-        {
-            let u = self.new_unit();
-            Some(Unit {
-                role: Role::Exercise,
-                unit: Some(u),
-                answers: None,
-                label: title,
-            })
-        } else {
-            if !t.is_empty() {
-                self.push_block(format!("**{t}**"), false);
-            }
-            None
-        };
-        match unit {
-            Some(u) => {
-                let exercise = (u.role == Role::Exercise).then_some(u.unit).flatten();
-                self.units.push(u);
-                self.dirty = true;
-                self.children(e);
-                self.flush();
-                self.units.pop();
-                self.dirty = true;
-                if exercise.is_some() {
-                    self.last_exercise = exercise;
-                }
-            }
-            None => {
-                self.children(e);
-                self.flush();
-            }
-        }
-    }
-
-    fn new_unit(&mut self) -> usize {
-        self.next_unit += 1;
-        self.next_unit
-    }
 }
 
 mod furniture;
@@ -786,3 +654,4 @@ mod parts;
 #[cfg(test)]
 mod tests;
 mod title;
+mod units;

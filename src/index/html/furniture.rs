@@ -2,13 +2,14 @@
 
 /// Elements never read, whatever the site: page furniture by element, by ARIA landmark role
 /// (navigation, banner, contentinfo, search, button) and by the classes of the generators'
-/// themes (MkDocs Material, Docusaurus, Hugo, Jekyll's kramdown, Sphinx, Jupyter Book, Quarto and
-/// VitePress: the page's table of contents, its previous / next and back-to-top links, text for
-/// screen readers only, the "Skip to main content" link (Docusaurus, many Jekyll and WordPress themes), a code block's language label, Sphinx's in-page toctree of child pages
+/// themes (MkDocs Material, Docusaurus, Hugo, Jekyll's kramdown, Sphinx, Jupyter Book, Quarto,
+/// VitePress and PreTeXt: the page's table of contents, its previous / next and back-to-top
+/// links, text for screen readers only, the "Skip to main content" link (Docusaurus, many Jekyll
+/// and WordPress themes), a code block's language label, Sphinx's in-page toctree of child pages
 /// and its generated index of terms and modules, mystmd's front matter but for its title (badges,
-/// links, date and DOI) and its previous / next links, PreTeXt's keyboard help beside each diagram).
-/// An SVG image is never read, but HTML that an
-/// `<svg>` holds in a `<foreignObject>` is (Marp's slides put each slide there).
+/// links, date and DOI) and its previous / next links, PreTeXt's keyboard help beside each
+/// diagram). An SVG image is never read, but HTML that an `<svg>` holds in a `<foreignObject>`
+/// is (Marp's slides put each slide there).
 pub(super) const ALWAYS_SKIP: &str = "script, style, noscript, template, nav, header, footer, aside:not(.admonition), \
 form, button, input, select, textarea, svg:not(:has(foreignObject)), iframe, canvas, audio, video, object, embed, img, \
 [data-chsr-ignore], [hidden], [aria-hidden=true], .headerlink, .anchor-link, a.hash-link, .md-source-file, .md-content__button, \
@@ -21,4 +22,4 @@ form, button, input, select, textarea, svg:not(:has(foreignObject)), iframe, can
 #markdown-toc, .bd-toc, .tocsection, .prev-next-area, .prev-next-bottom, .sphinxsidebar, .contents.topic, \
 .header-anchor, .custom-block-title, [class*=skipToContent], .skip-link, .skip-to-content, [class*=language-] > span.lang, \
 .toctree-wrapper, .genindextable, .genindex-jumpbox, .modindextable, .modindex-jumpbox, \
-.myst-fm-block-header, .myst-fm-block-date-doi, .myst-footer-links, .diagcess__instructions";
+.myst-fm-block-header, .myst-fm-block-date-doi, .myst-footer-links, .diagcess__instructions, .ptx-content-footer";

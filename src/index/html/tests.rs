@@ -530,12 +530,15 @@ fn articles_side_by_side_are_parts_of_the_content_or_a_list_of_posts() {
         <article class="activity project-like"><h4 class="heading">Preview Activity 2.1.1.</h4><p>Sketch the vectors.</p></article>
         <p>A vector is a list of numbers.</p>
         <article class="definition definition-like"><h4 class="heading">Definition 2.1.2.</h4><p>A linear combination sums scalar multiples.</p></article>
+        <details class="example example-like born-hidden-knowl"><summary class="knowl__link"><h5 class="heading">Example 2.1.3.</h5></summary>
+        <article class="example example-like knowl__content"><p>Take the cyclic group of order 2.</p></article></details>
         <figure class="figure"><details class="instructions diagcess__instructions"><summary>Diagram Exploration Keyboard Controls</summary>
         <table><tr><td>Enter, A</td><td>Activate keyboard driven exploration</td></tr></table></details></figure>
         <p>Vectors add tip to tail.</p>
         </section><section class="exercises" id="sec-vectors-ex"><h3 class="heading">Exercises</h3>
         <article class="exercise exercise-like" id="sec-vectors-ex-1"><h4 class="heading">1.</h4><p>Sketch two vectors.</p></article>
-        </section></div></main></body></html>"##,
+        </section></div><div class="ptx-content-footer"><a class="previous-button button" href="chap1.html"><span class="name">Prev</span></a>
+        <a class="next-button button" href="sec-span.html"><span class="name">Next</span></a></div></main></body></html>"##,
     );
     assert_eq!(p.skip, None);
     let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
@@ -546,7 +549,12 @@ fn articles_side_by_side_are_parts_of_the_content_or_a_list_of_posts() {
     ] {
         assert!(texts.iter().any(|x| x.contains(t)), "{t}: {texts:?}");
     }
-    assert!(!texts.iter().any(|x| x.contains("Keyboard")), "{texts:?}");
+    assert!(
+        !texts
+            .iter()
+            .any(|x| x.contains("Keyboard") || x.contains("Prev")),
+        "{texts:?}"
+    );
     // A heading heads its own section or article: the text after an activity is the
     // section's, linked at the section's id (the heading has none of its own).
     let headings = |t: &str| {
@@ -560,6 +568,9 @@ fn articles_side_by_side_are_parts_of_the_content_or_a_list_of_posts() {
     assert_eq!(headings("A vector is a list"), section);
     assert_eq!(headings("tip to tail"), section);
     assert_eq!(headings("Sketch the").len(), 2);
+    // A collapsible example titled by a heading: its title read once, as that heading.
+    assert!(!texts.iter().any(|x| x.contains("**Example")), "{texts:?}");
+    assert_eq!(headings("cyclic group")[1].0, "Example 2.1.3.");
     // An exercise marked up as its own article is an exercise, labelled by its heading.
     let ex = &p.ctxs[p
         .blocks

@@ -1,0 +1,159 @@
+//! The walker's blocks with a title: admonitions, collapsible blocks, tabs and exercises marked
+//! up as their own element, which make exercise and correction units; and the scope of the
+//! headings inside a section, an article or a collapsible block.
+
+use super::{clean_title, Role, Unit, Walker};
+use scraper::ElementRef;
+
+impl Walker<'_, '_> {
+    /// Walks what `f` walks with the headings inside it heading it alone: a heading inside a
+    /// section, an article or a collapsible block (Sphinx, Quarto and PreTeXt nest a page's
+    /// sections; a PreTeXt activity is an article, its examples collapsible) does not head what
+    /// follows it, which belongs to the headings outside.
+    pub(super) fn scoped(&mut self, f: impl FnOnce(&mut Self)) {
+        self.flush();
+        let outline = (self.headings.clone(), self.hfields.clone());
+        f(self);
+        self.flush();
+        if self.headings != outline.0 {
+            (self.headings, self.hfields) = outline;
+            self.dirty = true;
+        }
+    }
+
+    pub(super) fn summary(&self, e: ElementRef<'_>) -> Option<String> {
+        e.children()
+            .filter_map(ElementRef::wrap)
+            .find(|c| c.value().name() == "summary")
+            .map(|s| clean_title(&s.text().collect::<String>()))
+    }
+
+    pub(super) fn is_admonition(&self, e: ElementRef<'_>) -> bool {
+        let v = e.value();
+        v.classes().any(|c| {
+            matches!(
+                c,
+                "admonition"
+                    | "theme-admonition"
+                    | "callout"
+                    | "alert"
+                    | "notices"
+                    | "note-box"
+                    | "custom-block"
+            ) || c.starts_with("admonition_")
+        })
+    }
+
+    pub(super) fn admonition_title(&self, e: ElementRef<'_>) -> Option<String> {
+        e.select(&self.r.admonition_title)
+            .next()
+            .map(|h| clean_title(&self.r.inline(h)))
+            .filter(|s| !s.is_empty())
+    }
+
+    pub(super) fn is_tabs(&self, e: ElementRef<'_>) -> bool {
+        e.value()
+            .has_class("tabbed-set", scraper::CaseSensitivity::AsciiCaseInsensitive)
+            || e.value().has_class(
+                "tabs-container",
+                scraper::CaseSensitivity::AsciiCaseInsensitive,
+            )
+    }
+
+    /// A tab set: each panel read with its label (pymdownx `tabbed`, Docusaurus tabs).
+    pub(super) fn tabs(&mut self, e: ElementRef<'_>) {
+        self.flush();
+        let labels: Vec<String> = e
+            .select(&self.r.tab_labels)
+            .map(|l| clean_title(&l.text().collect::<String>()))
+            .collect();
+        let blocks: Vec<ElementRef<'_>> = e.select(&self.r.tab_panels).collect();
+        if blocks.is_empty() {
+            self.children(e);
+            return;
+        }
+        for (i, b) in blocks.into_iter().enumerate() {
+            self.unit_block(b, labels.get(i).cloned(), false);
+        }
+    }
+
+    /// A block with a title: a skipped block, a correction, an exercise, a statement, or a plain
+    /// block whose title is kept as a bold line.
+    pub(super) fn unit_block(
+        &mut self,
+        e: ElementRef<'_>,
+        title: Option<String>,
+        own_classes: bool,
+    ) {
+        self.flush();
+        let st = &self.r.structure;
+        let t = title.clone().unwrap_or_default();
+        let classed = own_classes
+            && e.value()
+                .classes()
+                .any(|c| st.exercise_classes.iter().any(|x| x == c));
+        let inside = self.units.last().map(|u| (u.role, u.unit));
+        let unit = if !t.is_empty() && st.skip.is_match(&t) {
+            return;
+        } else if !t.is_empty() && st.solution.is_match(&t) {
+            let answers = match inside {
+                Some((Role::Exercise, u)) => u,
+                _ => self.last_exercise,
+            };
+            Some(Unit {
+                role: Role::Solution,
+                unit: Some(self.new_unit()),
+                answers,
+                label: title,
+            })
+        } else if (!t.is_empty() && st.statement.is_match(&t))
+            && matches!(inside, Some((Role::Exercise, _)))
+        {
+            None
+        } else if (!t.is_empty() && (st.exercise.is_match(&t) || st.statement.is_match(&t)))
+            || classed
+        {
+            let u = self.new_unit();
+            Some(Unit {
+                role: Role::Exercise,
+                unit: Some(u),
+                answers: None,
+                label: title,
+            })
+        } else {
+            // A title that a heading of the block repeats (PreTeXt's `<summary><h5>`) is read
+            // once, as that heading.
+            let repeated = || {
+                let h = e.select(&self.r.headings).next();
+                h.is_some_and(|h| clean_title(&self.r.inline(h)) == t)
+            };
+            if !t.is_empty() && !repeated() {
+                self.push_block(format!("**{t}**"), false);
+            }
+            None
+        };
+        match unit {
+            Some(u) => {
+                let exercise = (u.role == Role::Exercise).then_some(u.unit).flatten();
+                self.units.push(u);
+                self.dirty = true;
+                self.children(e);
+                self.flush();
+                self.units.pop();
+                self.dirty = true;
+                if exercise.is_some() {
+                    self.last_exercise = exercise;
+                }
+            }
+            None => {
+                self.children(e);
+                self.flush();
+            }
+        }
+    }
+
+    fn new_unit(&mut self) -> usize {
+        self.next_unit += 1;
+        self.next_unit
+    }
+}
