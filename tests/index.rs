@@ -656,3 +656,32 @@ fn a_docsify_site_is_read_from_its_markdown_at_docsify_s_addresses() {
     assert!(chunks.iter().all(|c| c["lang"] == "fr"), "{chunks:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn markdown_sources_include_their_snippets_as_mkdocs_does() {
+    // An MkDocs project's sources: its practical-exam page includes each statement and
+    // correction from `includes/` (beside `docs/`), and shows the statement's Markdown in a
+    // fenced tab, which the statement's own fences close early.
+    let dir = tmp("snippets");
+    let src = fixtures().join("mkdocs-project/docs");
+    let chunks = index_markdown(&src, &dir, "terminale", &[]);
+    let of = |needle: &str| find(&chunks, |c| c["text"].as_str().unwrap().contains(needle));
+    let statement = of("prend une chaîne de caractères");
+    assert_eq!(statement["exercise_number"], "01.1", "{statement}");
+    let correction = of("sol = lettre + sol");
+    assert_eq!(correction["doc_type"], "solution", "{correction}");
+    assert_eq!(correction["answers"], statement["id"]);
+    assert!(!correction["text"].as_str().unwrap().contains("[start:"), "{correction}");
+    // What follows the fenced tab is read as the page goes on, not as code.
+    let next = of("moyenne pondérée");
+    assert_eq!(next["section_title"], "Sujet 02 › Exercice 02.1", "{next}");
+    let parcours = of("parcourir la liste");
+    assert!(parcours["url"].as_str().unwrap().ends_with("cours/#parcours"), "{parcours}");
+    for c in &chunks {
+        let t = c["text"].as_str().unwrap();
+        assert!(!t.contains("{.") && !t.contains("{:") && !t.contains("\"includes/"), "{t}");
+    }
+    // An escaped snippet line is text.
+    assert!(of("un exemple de la syntaxe")["text"].as_str().unwrap().contains("--8<--"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

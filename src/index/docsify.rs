@@ -186,31 +186,19 @@ pub fn slug(text: &str, seen: &mut HashMap<String, usize>) -> String {
 /// `!> ` dropped from the start of a paragraph, a heading's `:id=name` made `{#name}`.
 fn commonmark(body: &str) -> String {
     let mut out = String::with_capacity(body.len());
-    let mut fence: Option<String> = None;
+    let mut fences = markdown::Fences::default();
     for line in body.lines() {
-        let t = line.trim_start();
-        let marker: String = t.chars().take_while(|c| *c == '`' || *c == '~').collect();
-        match &fence {
-            Some(f)
-                if t.trim_end() == marker
-                    && marker.len() >= f.len()
-                    && marker.chars().all(|c| f.starts_with(c)) =>
-            {
-                fence = None
+        if !fences.code(line) {
+            let t = line.trim_start();
+            if let Some(rest) = t.strip_prefix("?> ").or_else(|| t.strip_prefix("!> ")) {
+                out.push_str(&line[..line.len() - t.len()]);
+                out.push_str(rest);
+                out.push('\n');
+                continue;
             }
-            Some(_) => {}
-            None if marker.len() >= 3 => fence = Some(marker),
-            None => {
-                if let Some(rest) = t.strip_prefix("?> ").or_else(|| t.strip_prefix("!> ")) {
-                    out.push_str(&line[..line.len() - t.len()]);
-                    out.push_str(rest);
-                    out.push('\n');
-                    continue;
-                }
-                if let Some(c) = HEADING_ID.captures(line) {
-                    out.push_str(&format!("{} {{#{}}}\n", &c[1], &c[2]));
-                    continue;
-                }
+            if let Some(c) = HEADING_ID.captures(line) {
+                out.push_str(&format!("{} {{#{}}}\n", &c[1], &c[2]));
+                continue;
             }
         }
         out.push_str(line);

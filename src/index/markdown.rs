@@ -11,7 +11,22 @@
 
 use super::html::slug;
 use pulldown_cmark::{html, CowStr, Event, Options, Parser, Tag};
+use regex::Regex;
+use std::sync::LazyLock;
 use yaml_rust2::{Yaml, YamlLoader};
+
+/// An attribute list after a link or an image (`[pdf](s.pdf){. target="_blank"}`), group 1 the
+/// link.
+static LINK_ATTRS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(\]\((?:[^()\n]|\([^()\n]*\))*\))\{[^{}\n]*\}").expect("valid regex")
+});
+/// A line that is only an attribute list (`{: .center }`, for the block before it).
+static LINE_ATTRS: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*\{:[^{}]*\}\s*$").expect("valid regex"));
+/// A heading's attribute list written `{: #id .class }`: heading (1), attributes (2).
+static HEADING_ATTRS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(\s{0,3}#{1,6}\s.*?)\s*\{:\s*([^{}]*?)\s*\}\s*$").expect("valid regex")
+});
 
 /// A Markdown page: front-matter values and the HTML of its body.
 #[derive(Debug, Default)]
@@ -118,7 +133,7 @@ fn blocks(md: &str) -> String {
                     break;
                 }
             }
-            let inner = blocks(&body.join("\n"));
+            let inner = closed(blocks(&body.join("\n")));
             let esc = escape(&title);
             let pad = " ".repeat(indent);
             if *m == "===" {
@@ -155,7 +170,7 @@ fn blocks(md: &str) -> String {
                 body.push(lines[j]);
                 j += 1;
             }
-            let inner = blocks(&body.join("\n"));
+            let inner = closed(blocks(&body.join("\n")));
             out.push_str(&format!(
                 "\n<div class=\"admonition {}\">\n<p class=\"admonition-title\">{}</p>\n\n{inner}\n\n</div>\n\n",
                 escape(&kind),
@@ -169,6 +184,94 @@ fn blocks(md: &str) -> String {
         i += 1;
     }
     out
+}
+
+/// `md` with Python-Markdown's attribute lists (`attr_list`, in every MkDocs Material site) out
+/// of its text, outside code blocks: after a link or an image, on a line of their own, and a
+/// heading's `{: #id }` made the `{#id}` CommonMark's heading attributes read.
+fn attr_lists(md: &str) -> String {
+    let mut out = String::with_capacity(md.len());
+    let mut fences = Fences::default();
+    for line in md.lines() {
+        if fences.code(line) {
+            out.push_str(line);
+        } else if LINE_ATTRS.is_match(line) {
+            continue;
+        } else {
+            let line = HEADING_ATTRS.replace(line, "$1 {$2}");
+            out.push_str(&LINK_ATTRS.replace_all(&line, "$1"));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// `md` with a code fence it leaves open closed at its end. An admonition's or a tab's body
+/// ends where its indentation does, fences included (Python-Markdown reads it so); CommonMark
+/// between HTML tags would let an open fence run on to the end of the page. (A snippet of
+/// Markdown pasted inside a fenced block, as a "Source Markdown" tab shows a statement, closes
+/// the fence early and leaves the last one open.)
+fn closed(md: String) -> String {
+    let mut fences = Fences::default();
+    for line in md.lines() {
+        // Indented four spaces or more, a fence line is code, never a fence.
+        if line.len() - line.trim_start().len() <= 3 {
+            fences.code(line);
+        }
+    }
+    match fences.closing() {
+        Some(f) => format!("{md}\n{f}\n"),
+        None => md,
+    }
+}
+
+/// Code fences met line by line, by CommonMark's rules but indentation: ```` ``` ```` or `~~~`
+/// (three or more) opens one, unless a backtick follows a backtick fence (then the line is inline
+/// code: ```` ```ls``` ````), and a bare fence of the same character, as long or longer, closes it,
+/// as does a line indented less than the fence (the admonition, tab or list item that held it
+/// has ended: Python-Markdown's blocks end with their indentation).
+#[derive(Default)]
+pub(super) struct Fences(Option<(char, usize, usize)>);
+
+impl Fences {
+    /// Reads the next line: whether it is code (a fence line, or inside a fence).
+    pub(super) fn code(&mut self, line: &str) -> bool {
+        let t = line.trim_start();
+        let indent = line.len() - t.len();
+        if matches!(self.0, Some((_, _, at)) if indent < at && !t.is_empty()) {
+            self.0 = None;
+        }
+        let fence = t
+            .chars()
+            .next()
+            .filter(|c| *c == '`' || *c == '~')
+            .and_then(|c| {
+                let n = t.chars().take_while(|x| *x == c).count();
+                let rest = &t[n..];
+                (n >= 3 && !(c == '`' && rest.contains('`'))).then_some((
+                    c,
+                    n,
+                    rest.trim().is_empty(),
+                ))
+            });
+        match (self.0, fence) {
+            (Some((open, len, _)), Some((c, n, true))) if c == open && n >= len => {
+                self.0 = None;
+                true
+            }
+            (Some(_), _) => true,
+            (None, Some((c, n, _))) => {
+                self.0 = Some((c, n, indent));
+                true
+            }
+            (None, None) => false,
+        }
+    }
+
+    /// The line that closes the fence left open, if one is.
+    pub(super) fn closing(&self) -> Option<String> {
+        self.0.map(|(c, n, _)| c.to_string().repeat(n))
+    }
 }
 
 fn escape(s: &str) -> String {
@@ -205,7 +308,7 @@ pub fn body_html(body: &str) -> String {
 /// [`body_html`] with the headings' anchors (those without an explicit `{#id}`) made by `slug`
 /// from their text, in order.
 pub fn body_html_with(body: &str, slug: &mut dyn FnMut(&str) -> String) -> String {
-    let md = blocks(body);
+    let md = blocks(&attr_lists(body));
     let opts = Options::ENABLE_TABLES
         | Options::ENABLE_HEADING_ATTRIBUTES
         | Options::ENABLE_MATH

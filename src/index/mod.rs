@@ -7,6 +7,7 @@
 //! | [`html`] | built HTML → blocks with their headings, exercises and corrections (HTML5 parser) |
 //! | [`markdown`] | Markdown with front matter → the same reader |
 //! | [`docsify`] | a Docsify site: its Markdown files at Docsify's addresses |
+//! | [`snippets`] | MkDocs snippets (`--8<--`): the files a Markdown source includes |
 //! | [`chunk`] | blocks → chunk records (`chsr build`'s format) |
 //! | [`bundle`] | the self-contained folder: shards, Wasm package, client, element, search page |
 //! | [`report`] | the build report, the chunks as JSONL, the interface language: a run's outputs |
@@ -34,6 +35,7 @@ pub mod report;
 pub mod reveal;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod run;
+pub mod snippets;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
@@ -389,7 +391,16 @@ pub fn read_sources(
                         message: e.to_string(),
                     })
                 };
-                let r = read_page(source, &reader, &base_urls[si], rel, load, skip_unscoped);
+                let include = |p: &Path| std::fs::read_to_string(p).ok();
+                let r = read_page(
+                    source,
+                    &reader,
+                    &base_urls[si],
+                    rel,
+                    load,
+                    &include,
+                    skip_unscoped,
+                );
                 progress(rel);
                 r
             })
@@ -461,14 +472,16 @@ fn language_404(rel: &str) -> bool {
 
 /// Reads one page of a source into chunks (I/O-free): `base_url` is where the source is served
 /// (ending in `/`), `rel` the page's path in the source, and `load` gives its bytes (called only
-/// when the page is not left out by [`skip_reason`]). A page without subject, level or language
-/// is an [`IndexError::Unscoped`], or left out with `skip_unscoped`.
+/// when the page is not left out by [`skip_reason`]); `include` reads a file a Markdown source
+/// includes ([`snippet_paths`]). A page without subject, level or language is an
+/// [`IndexError::Unscoped`], or left out with `skip_unscoped`.
 pub fn read_page(
     source: &Source,
     reader: &html::Reader,
     base_url: &str,
     rel: &str,
     load: impl FnOnce() -> Result<Vec<u8>, IndexError>,
+    include: &dyn Fn(&Path) -> Option<String>,
     skip_unscoped: bool,
 ) -> Result<PageRead, IndexError> {
     let page_name = page_name(source, rel);
@@ -553,6 +566,21 @@ pub fn read_page(
             let read = match source.format {
                 Format::Docsify => docsify::read,
                 _ => markdown::read,
+            };
+            let text = if source.format == Format::Markdown {
+                let mut missing = Vec::new();
+                let file = |name: &str| {
+                    snippet_paths(source, rel, name)
+                        .iter()
+                        .find_map(|p| include(p))
+                };
+                let text = snippets::expand(&text, &file, &mut missing);
+                for name in missing {
+                    warnings.push(format!("{page_name}: the snippet {name:?} was not found (looked for in the source folder's parent, where mkdocs.yml is, the source folder and the page's folder): left out"));
+                }
+                text
+            } else {
+                text
             };
             let md = read(&text).map_err(|m| IndexError::Page {
                 page: page_name.clone(),
@@ -650,6 +678,26 @@ pub fn read_page(
     outcome.chunks = chunks.len();
     outcome.default_section = meta.section_by == SectionBy::Chapter;
     Ok((outcome, chunks, warnings))
+}
+
+/// Where the file a snippet names (`--8<-- "includes/enonce.md"`) may be, in order: from the
+/// MkDocs project's folder (the source folder's parent: `pymdownx.snippets` reads from where
+/// `mkdocs` runs, beside `docs/`), the source folder, the page's folder. A name that would leave
+/// them (absolute, with `..`, or a URL) is never read.
+pub fn snippet_paths(source: &Source, rel: &str, name: &str) -> Vec<std::path::PathBuf> {
+    let outside = name.starts_with(['/', '\\'])
+        || name.contains("://")
+        || name.get(1..2) == Some(":")
+        || name.split(['/', '\\']).any(|c| c == "..");
+    if outside {
+        return Vec::new();
+    }
+    let page_dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
+    vec![
+        source.path.join("..").join(name),
+        source.path.join(name),
+        source.path.join(page_dir).join(name),
+    ]
 }
 
 /// Where a source is served, as configured (`url`), ending in `/`; `None`: relative to the

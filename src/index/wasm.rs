@@ -66,12 +66,15 @@ pub struct ChsrIndexer {
     output: Option<BuildOutput>,
     warnings: Vec<String>,
     report: Option<Report>,
+    /// The caller's `read(file)`: the configuration file, a Docsify shell, a snippet's file.
+    read: js_sys::Function,
 }
 
 #[wasm_bindgen]
 impl ChsrIndexer {
     /// Reads the command line's arguments (`{config, site, markdown, subject, level, lang,
-    /// docType, url}`); `read(file)` returns the configuration file's text (or throws).
+    /// docType, url}`); `read(file)` returns a text file (the configuration, a Docsify site's `index.html`, a
+    /// file a Markdown source includes), or throws.
     #[wasm_bindgen(constructor)]
     pub fn new(
         args: JsValue,
@@ -121,6 +124,7 @@ impl ChsrIndexer {
             output: None,
             warnings: Vec::new(),
             report: None,
+            read: read.clone(),
         })
     }
 
@@ -192,12 +196,17 @@ impl ChsrIndexer {
                 message: format!("{}: bytes not given", super::page_name(source, rel)),
             })
         };
+        let include = |p: &Path| {
+            let path = JsValue::from_str(&p.display().to_string());
+            self.read.call1(&JsValue::NULL, &path).ok()?.as_string()
+        };
         let page = read_page(
             source,
             &self.readers[i],
             base,
             rel,
             load,
+            &include,
             self.skip_unscoped,
         )
         .map_err(js_err)?;
