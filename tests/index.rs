@@ -671,17 +671,32 @@ fn markdown_sources_include_their_snippets_as_mkdocs_does() {
     let correction = of("sol = lettre + sol");
     assert_eq!(correction["doc_type"], "solution", "{correction}");
     assert_eq!(correction["answers"], statement["id"]);
-    assert!(!correction["text"].as_str().unwrap().contains("[start:"), "{correction}");
+    assert!(
+        !correction["text"].as_str().unwrap().contains("[start:"),
+        "{correction}"
+    );
     // What follows the fenced tab is read as the page goes on, not as code.
     let next = of("moyenne pondérée");
     assert_eq!(next["section_title"], "Sujet 02 › Exercice 02.1", "{next}");
     let parcours = of("parcourir la liste");
-    assert!(parcours["url"].as_str().unwrap().ends_with("cours/#parcours"), "{parcours}");
+    assert!(
+        parcours["url"]
+            .as_str()
+            .unwrap()
+            .ends_with("cours/#parcours"),
+        "{parcours}"
+    );
     for c in &chunks {
         let t = c["text"].as_str().unwrap();
-        assert!(!t.contains("{.") && !t.contains("{:") && !t.contains("\"includes/"), "{t}");
+        assert!(
+            !t.contains("{.") && !t.contains("{:") && !t.contains("\"includes/"),
+            "{t}"
+        );
     }
     // An escaped snippet line is text.
-    assert!(of("un exemple de la syntaxe")["text"].as_str().unwrap().contains("--8<--"));
+    assert!(of("un exemple de la syntaxe")["text"]
+        .as_str()
+        .unwrap()
+        .contains("--8<--"));
     let _ = std::fs::remove_dir_all(&dir);
 }

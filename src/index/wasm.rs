@@ -92,6 +92,7 @@ impl ChsrIndexer {
             doc_type: a.doc_type,
             url: a.url,
         };
+        let js_read = read.clone();
         let read = |p: &Path| -> Result<String, IndexError> {
             let path = p.display().to_string();
             let io = |message: String| IndexError::Io {
@@ -124,7 +125,7 @@ impl ChsrIndexer {
             output: None,
             warnings: Vec::new(),
             report: None,
-            read: read.clone(),
+            read: js_read,
         })
     }
 
