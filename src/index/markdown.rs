@@ -20,6 +20,10 @@ use yaml_rust2::{Yaml, YamlLoader};
 static LINK_ATTRS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(\]\((?:[^()\n]|\([^()\n]*\))*\))\{[^{}\n]*\}").expect("valid regex")
 });
+/// A pymdownx.blocks block's first line: indentation (1), slashes (2), name (3), title (4).
+static SLASH_BLOCK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(\s*)(/{3,})\s*([A-Za-z][\w-]*)\s*(?:\|\s*(.*?))?\s*$").expect("valid regex")
+});
 /// A line that is only an attribute list (`{: .center }`, for the block before it).
 static LINE_ATTRS: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\s*\{:[^{}]*\}\s*$").expect("valid regex"));
@@ -95,15 +99,23 @@ fn front_matter(text: &str) -> Result<Front<'_>, String> {
 }
 
 /// Rewrites admonitions and tabs into HTML blocks around Markdown (CommonMark reads the Markdown
-/// between them because blank lines separate it from the tags).
+/// between them because blank lines separate it from the tags). Code stays code.
 fn blocks(md: &str) -> String {
     let lines: Vec<&str> = md.lines().collect();
     let mut out = String::new();
+    let mut fences = Fences::default();
     let mut i = 0;
     while i < lines.len() {
         let line = lines[i];
         let trimmed = line.trim_start();
         let indent = line.len() - trimmed.len();
+        let pad = " ".repeat(indent);
+        if fences.code(line) {
+            out.push_str(line);
+            out.push('\n');
+            i += 1;
+            continue;
+        }
         let mk = ["!!!", "???+", "???", "==="]
             .iter()
             .find(|m| trimmed.starts_with(**m));
@@ -133,49 +145,57 @@ fn blocks(md: &str) -> String {
                     break;
                 }
             }
-            let inner = closed(blocks(&body.join("\n")));
-            let esc = escape(&title);
-            let pad = " ".repeat(indent);
-            if *m == "===" {
-                out.push_str(&format!(
-                    "\n{pad}<div data-chsr-tab=\"{esc}\">\n\n{inner}\n\n{pad}</div>\n\n"
-                ));
-            } else if m.starts_with("???") {
-                out.push_str(&format!(
-                    "\n{pad}<details class=\"{}\">\n{pad}<summary>{esc}</summary>\n\n{inner}\n\n{pad}</details>\n\n",
-                    escape(&kind)
-                ));
-            } else {
-                let title = if title.is_empty() {
-                    kind.clone()
-                } else {
-                    title
-                };
-                out.push_str(&format!(
-                    "\n{pad}<div class=\"admonition {}\">\n{pad}<p class=\"admonition-title\">{}</p>\n\n{inner}\n\n{pad}</div>\n\n",
-                    escape(&kind),
-                    escape(&title)
-                ));
-            }
+            let block = match *m {
+                "===" => Block::Tab,
+                "???" | "???+" => Block::Details,
+                _ => Block::Admonition,
+            };
+            block.write(&mut out, &pad, &kind, &title, &body.join("\n"));
             i = j;
             continue;
         }
         if let Some(head) = trimmed.strip_prefix(":::").filter(|h| !h.trim().is_empty()) {
             let mut parts = head.trim().splitn(2, char::is_whitespace);
             let kind = parts.next().unwrap_or("note").to_string();
-            let title = parts.next().unwrap_or(&kind).trim().to_string();
+            let title = parts.next().unwrap_or("").trim().to_string();
             let mut j = i + 1;
             let mut body = Vec::new();
             while j < lines.len() && lines[j].trim() != ":::" {
                 body.push(lines[j]);
                 j += 1;
             }
-            let inner = closed(blocks(&body.join("\n")));
-            out.push_str(&format!(
-                "\n<div class=\"admonition {}\">\n<p class=\"admonition-title\">{}</p>\n\n{inner}\n\n</div>\n\n",
-                escape(&kind),
-                escape(&title)
-            ));
+            Block::Admonition.write(&mut out, "", &kind, &title, &body.join("\n"));
+            i = j + 1;
+            continue;
+        }
+        if let Some(c) = SLASH_BLOCK.captures(line) {
+            // pymdownx.blocks: `/// name | title`, options indented under it, the body, then
+            // the same slashes alone on a line.
+            let slashes = &c[2];
+            let name = c[3].to_ascii_lowercase();
+            let title = c.get(4).map_or("", |t| t.as_str()).trim().to_string();
+            let mut j = i + 1;
+            let mut kind = None;
+            while j < lines.len() && lines[j].len() - lines[j].trim_start().len() >= indent + 4 {
+                if let Some(v) = lines[j].trim().strip_prefix("type:") {
+                    kind = Some(v.trim().trim_matches(['"', '\'']).to_string());
+                }
+                j += 1;
+            }
+            let mut body = Vec::new();
+            while j < lines.len() && lines[j].trim() != slashes {
+                body.push(lines[j]);
+                j += 1;
+            }
+            let (block, kind) = match name.as_str() {
+                "tab" => (Block::Tab, String::new()),
+                "details" => (Block::Details, kind.unwrap_or_else(|| "note".into())),
+                "admonition" => (Block::Admonition, kind.unwrap_or_else(|| "note".into())),
+                "html" | "caption" | "figure-caption" | "table-caption" | "define"
+                | "definition" => (Block::Plain, String::new()),
+                other => (Block::Admonition, other.to_string()),
+            };
+            block.write(&mut out, &pad, &kind, &title, &body.join("\n"));
             i = j + 1;
             continue;
         }
@@ -184,6 +204,41 @@ fn blocks(md: &str) -> String {
         i += 1;
     }
     out
+}
+
+/// A titled block of Markdown sources, as the HTML reader knows it from built sites.
+#[derive(Clone, Copy)]
+enum Block {
+    /// A content tab (`=== "Title"`, `/// tab | Title`).
+    Tab,
+    /// A collapsible block (`??? kind "Title"`, `/// details | Title`).
+    Details,
+    /// An admonition (`!!! kind "Title"`, `:::kind Title`, `/// kind | Title`).
+    Admonition,
+    /// A block with no title of its own (`/// html`, `/// caption`): its Markdown as it is.
+    Plain,
+}
+
+impl Block {
+    /// Writes the block around `body` (its Markdown, read the same way), indented by `pad`.
+    fn write(self, out: &mut String, pad: &str, kind: &str, title: &str, body: &str) {
+        let inner = closed(blocks(body));
+        let (kind, title) = (escape(kind), escape(title));
+        let title = if title.is_empty() { &kind } else { &title };
+        let block = match self {
+            Block::Tab => format!("{pad}<div data-chsr-tab=\"{title}\">\n\n{inner}\n\n{pad}</div>"),
+            Block::Details => format!(
+                "{pad}<details class=\"{kind}\">\n{pad}<summary>{title}</summary>\n\n{inner}\n\n{pad}</details>"
+            ),
+            Block::Admonition => format!(
+                "{pad}<div class=\"admonition {kind}\">\n{pad}<p class=\"admonition-title\">{title}</p>\n\n{inner}\n\n{pad}</div>"
+            ),
+            Block::Plain => inner,
+        };
+        out.push('\n');
+        out.push_str(&block);
+        out.push_str("\n\n");
+    }
 }
 
 /// `md` with Python-Markdown's attribute lists (`attr_list`, in every MkDocs Material site) out
@@ -380,6 +435,31 @@ mod tests {
         assert!(x.excluded.is_some());
         assert!(read("---\ntitle: [unclosed\n---\nx").is_err());
         assert!(read("---\ntitle: a\nno end").is_err());
+    }
+
+    #[test]
+    fn pymdownx_blocks_are_read_as_admonitions_details_and_tabs_and_code_stays_code() {
+        let p = read(
+            "/// admonition | Exercice 2\n    type: example\n\nÉcrire `f`.\n\n//// details | Correction\n    type: tip\n\n```python\ndef f(): pass\n```\n////\n///\n\n/// tab | Énoncé\nLire.\n///\n\n/// warning\nAttention.\n///\n\n```md\n!!! note \"Dans du code\"\n```\n",
+        )
+        .unwrap();
+        let h = &p.html;
+        assert!(h.contains("<div class=\"admonition example\">"), "{h}");
+        assert!(
+            h.contains("<p class=\"admonition-title\">Exercice 2</p>"),
+            "{h}"
+        );
+        assert!(
+            h.contains("<details class=\"tip\">") && h.contains("<summary>Correction</summary>"),
+            "{h}"
+        );
+        assert!(h.contains("def f(): pass"), "{h}");
+        assert!(h.contains("<div data-chsr-tab=\"Énoncé\">"), "{h}");
+        assert!(h.contains("<div class=\"admonition warning\">"), "{h}");
+        assert!(!h.contains("///") && !h.contains("type: tip"), "{h}");
+        // An admonition's syntax inside a code block is code.
+        assert!(h.contains("!!! note"), "{h}");
+        assert!(!h.contains("Dans du code</p>"), "{h}");
     }
 
     #[test]
