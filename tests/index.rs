@@ -359,6 +359,15 @@ fn a_bad_config_names_the_file_and_the_key() {
         !passed && err.contains("missing") && err.contains("not a folder"),
         "{err}"
     );
+    // A built site given as Markdown sources: the message says what to use instead.
+    let (passed, err) = index(&format!(
+        "[[source]]\npath = {:?}\nformat = \"markdown\"\nsubject = \"s\"\nlevel = \"l\"\nlang = \"fr\"\n",
+        fixtures().join("nsi-premiere")
+    ));
+    assert!(
+        !passed && err.contains("no Markdown") && err.contains("--site"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -698,5 +707,14 @@ fn markdown_sources_include_their_snippets_as_mkdocs_does() {
         .as_str()
         .unwrap()
         .contains("--8<--"));
+    // The project's folder given instead of `docs/`: its pages are read, not its README or
+    // the files they include.
+    let root = index_markdown(&fixtures().join("mkdocs-project"), &dir, "terminale", &[]);
+    let texts = |cs: &[Value]| -> Vec<String> {
+        cs.iter()
+            .map(|c| c["text"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(texts(&root), texts(&chunks));
     let _ = std::fs::remove_dir_all(&dir);
 }

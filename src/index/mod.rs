@@ -8,6 +8,7 @@
 //! | [`markdown`] | Markdown with front matter → the same reader |
 //! | [`docsify`] | a Docsify site: its Markdown files at Docsify's addresses |
 //! | [`snippets`] | MkDocs snippets (`--8<--`): the files a Markdown source includes |
+//! | [`mkdocs`] | an MkDocs project given as a source: its built site, or its pages |
 //! | [`chunk`] | blocks → chunk records (`chsr build`'s format) |
 //! | [`bundle`] | the self-contained folder: shards, Wasm package, client, element, search page |
 //! | [`report`] | the build report, the chunks as JSONL, the interface language: a run's outputs |
@@ -31,6 +32,7 @@ pub mod duplicates;
 pub mod html;
 pub mod lessons;
 pub mod markdown;
+pub mod mkdocs;
 pub mod report;
 pub mod reveal;
 #[cfg(not(target_arch = "wasm32"))]
@@ -120,9 +122,13 @@ impl fmt::Display for IndexError {
             IndexError::Config { file, key, message } if key.is_empty() => write!(f, "{file}: {message}"),
             IndexError::Config { file, key, message } => write!(f, "{file}: {key}: {message}"),
             IndexError::Io { path, message } => write!(f, "{path}: {message}"),
-            IndexError::NoPages { path, format } => write!(
+            IndexError::NoPages { path, format } if format.starts_with("HTML") => write!(
                 f,
                 "{path}: no {format} page found (is this the built site's output folder? for Markdown sources use format = \"markdown\" or --markdown)"
+            ),
+            IndexError::NoPages { path, format } => write!(
+                f,
+                "{path}: no {format} page found (is this the folder of the course's Markdown files? for a built site use --site, or format = \"html\")"
             ),
             IndexError::Unscoped { page, missing } => write!(
                 f,
