@@ -653,6 +653,8 @@ fn a_docsify_site_is_read_from_its_markdown_at_docsify_s_addresses() {
     );
     assert!(url("LIFO").ends_with("#/cours/piles?id=les-piles"));
     assert!(url("au sommet").ends_with("#/cours/piles?id=définition"));
+    // A file the page embeds (`':include'`) is read in its place, in the page's section.
+    assert!(url("Un rappel que les pages incluent").ends_with("#/cours/piles?id=définition"));
     assert!(url("est_vide").ends_with("#/cours/piles?id=exo-1"));
     let text: String = chunks.iter().map(|c| c["text"].as_str().unwrap()).collect();
     // Docsify's paragraph markers and GitHub's alert marker are not text; code is kept as it is.

@@ -4,9 +4,10 @@
 //! Markdown files ([`super::config::Format::Docsify`]), with Docsify's addresses: `guide.md` is
 //! `#/guide` (`guide` in history mode), a folder's `README.md` is the folder, and a heading is
 //! `?id=slug` after it, Docsify's slug. Files named `_…` (`_sidebar.md`, `_navbar.md`,
-//! `_coverpage.md`, `_404.md`) or in a folder named so (`_media/`), and the sidebar, navbar and cover page the shell names are parts
-//! of every page, not pages; `?>` and `!>` (Docsify's tip and warning paragraphs) are read as
-//! paragraphs, and a heading's `:id=name` is its anchor.
+//! `_coverpage.md`, `_404.md`) or in a folder named so (`_media/`), and the sidebar, navbar and
+//! cover page the shell names, are parts of pages, not pages; `?>` and `!>` (Docsify's tip and
+//! warning paragraphs) are read as paragraphs, a heading's `:id=name` is its anchor, and a file a
+//! page embeds (`':include'`) is read in its place ([`embed`]).
 
 use super::config::{Config, Format};
 use super::markdown::{self, MarkdownPage};
@@ -207,6 +208,56 @@ fn commonmark(body: &str) -> String {
     out
 }
 
+/// A Docsify embed, alone on its line: indentation (1), the file (2), the options (3).
+static EMBED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^(\s*)\[[^\]]*\]\(\s*([^)\s]+)\s+["']([^"']*:include[^"']*)["']\s*\)\s*$"#)
+        .expect("valid regex")
+});
+
+/// `text` with its embeds (`[exercice](exo.md ':include')`, `[code](tri.py ':include
+/// :type=code')`) replaced by the files `read` gives: Markdown as Markdown, any other file, or
+/// one embedded with `:type=code`, as a fenced code block of its extension's language. An embed
+/// of a web address (an `iframe`, a video) is left as it is; the names that could not be read are
+/// pushed to `missing`.
+pub fn embed(
+    text: &str,
+    read: &dyn Fn(&str) -> Option<String>,
+    missing: &mut Vec<String>,
+) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut fences = markdown::Fences::default();
+    for line in text.lines() {
+        let found = (!fences.code(line)).then(|| EMBED.captures(line)).flatten();
+        let Some(c) = found.filter(|c| !c[2].contains("://")) else {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        };
+        let (indent, name, options) = (&c[1], &c[2], &c[3]);
+        let Some(body) = read(name) else {
+            missing.push(name.to_string());
+            continue;
+        };
+        let ext = name
+            .rsplit_once('.')
+            .map_or("", |(_, e)| e)
+            .to_ascii_lowercase();
+        let code = options.contains(":type=code") || !matches!(ext.as_str(), "md" | "markdown");
+        let body = if code {
+            let lang = if ext == "md" { "markdown" } else { &ext };
+            format!("```{lang}\n{}\n```", body.trim_end())
+        } else {
+            body
+        };
+        for l in body.lines() {
+            out.push_str(indent);
+            out.push_str(l);
+            out.push('\n');
+        }
+    }
+    out
+}
+
 /// Reads a Docsify page: front matter as for Markdown sources, Docsify's syntax and slugs.
 pub fn read(text: &str) -> Result<MarkdownPage, String> {
     markdown::read_as(text, |body| {
@@ -310,6 +361,26 @@ mod tests {
         );
         assert_eq!(slug("2. L’algorithme", &mut seen), "_2-lalgorithme");
         assert_eq!(slug("Exercice n°3 (bis)", &mut seen), "exercice-n°3-bis");
+    }
+
+    #[test]
+    fn embedded_files_are_read_in_place() {
+        let files = |name: &str| match name {
+            "_media/rappel.md" => Some("Une **pile** est LIFO.\n".to_string()),
+            "code/pile.py" => Some("def empiler(p, x):\n    p.append(x)\n".to_string()),
+            _ => None,
+        };
+        let mut missing = Vec::new();
+        let out = embed(
+            "# Piles\n[rappel](_media/rappel.md ':include')\n[code](code/pile.py \":include\")\n[vidéo](https://example.org/v.mp4 ':include')\n[absent](absent.md ':include')\n```\n[code](code/pile.py ':include')\n```\n",
+            &files,
+            &mut missing,
+        );
+        assert_eq!(
+            out,
+            "# Piles\nUne **pile** est LIFO.\n```py\ndef empiler(p, x):\n    p.append(x)\n```\n[vidéo](https://example.org/v.mp4 ':include')\n```\n[code](code/pile.py ':include')\n```\n"
+        );
+        assert_eq!(missing, ["absent.md"]);
     }
 
     #[test]

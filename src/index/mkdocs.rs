@@ -3,7 +3,7 @@
 //! unless it says otherwise); given as Markdown sources (`--markdown`), its pages (`docs_dir`,
 //! `docs/`): the project's own `README.md`, the files its pages include and its theme's
 //! templates are not pages. Snippets are then looked for from the project's folder, as MkDocs
-//! does ([`super::snippet_paths`]).
+//! does ([`super::included_paths`]).
 
 use super::config::{Config, Format};
 use std::path::Path;

@@ -479,7 +479,7 @@ fn language_404(rel: &str) -> bool {
 /// Reads one page of a source into chunks (I/O-free): `base_url` is where the source is served
 /// (ending in `/`), `rel` the page's path in the source, and `load` gives its bytes (called only
 /// when the page is not left out by [`skip_reason`]); `include` reads a file a Markdown source
-/// includes ([`snippet_paths`]). A page without subject, level or language is an
+/// includes ([`included_paths`]). A page without subject, level or language is an
 /// [`IndexError::Unscoped`], or left out with `skip_unscoped`.
 pub fn read_page(
     source: &Source,
@@ -573,21 +573,19 @@ pub fn read_page(
                 Format::Docsify => docsify::read,
                 _ => markdown::read,
             };
-            let text = if source.format == Format::Markdown {
-                let mut missing = Vec::new();
-                let file = |name: &str| {
-                    snippet_paths(source, rel, name)
-                        .iter()
-                        .find_map(|p| include(p))
-                };
-                let text = snippets::expand(&text, &file, &mut missing);
-                for name in missing {
-                    warnings.push(format!("{page_name}: the snippet {name:?} was not found (looked for in the source folder's parent, where mkdocs.yml is, the source folder and the page's folder): left out"));
-                }
-                text
-            } else {
-                text
+            let mut missing = Vec::new();
+            let file = |name: &str| {
+                included_paths(source, rel, name)
+                    .iter()
+                    .find_map(|p| include(p))
             };
+            let text = match source.format {
+                Format::Markdown => snippets::expand(&text, &file, &mut missing),
+                _ => docsify::embed(&text, &file, &mut missing),
+            };
+            for name in missing {
+                warnings.push(format!("{page_name}: {name:?}, a file it includes, was not found (looked for from the site's root and the page's folder, and for a snippet the MkDocs project's folder): left out"));
+            }
             let md = read(&text).map_err(|m| IndexError::Page {
                 page: page_name.clone(),
                 message: m,
@@ -686,11 +684,12 @@ pub fn read_page(
     Ok((outcome, chunks, warnings))
 }
 
-/// Where the file a snippet names (`--8<-- "includes/enonce.md"`) may be, in order: from the
-/// MkDocs project's folder (the source folder's parent: `pymdownx.snippets` reads from where
-/// `mkdocs` runs, beside `docs/`), the source folder, the page's folder. A name that would leave
-/// them (absolute, with `..`, or a URL) is never read.
-pub fn snippet_paths(source: &Source, rel: &str, name: &str) -> Vec<std::path::PathBuf> {
+/// Where a file a page includes may be, in order. A snippet (`--8<-- "includes/enonce.md"`):
+/// from the MkDocs project's folder (the source folder's parent: `pymdownx.snippets` reads from
+/// where `mkdocs` runs, beside `docs/`), the source folder, the page's folder. A Docsify embed
+/// (`[code](exo.py ':include')`): from the site's root, then the page's folder. A name that would
+/// leave them (absolute, with `..`, or a URL) is never read.
+pub fn included_paths(source: &Source, rel: &str, name: &str) -> Vec<std::path::PathBuf> {
     let outside = name.starts_with(['/', '\\'])
         || name.contains("://")
         || name.get(1..2) == Some(":")
@@ -699,11 +698,14 @@ pub fn snippet_paths(source: &Source, rel: &str, name: &str) -> Vec<std::path::P
         return Vec::new();
     }
     let page_dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
-    vec![
-        source.path.join("..").join(name),
+    let mut paths = vec![
         source.path.join(name),
         source.path.join(page_dir).join(name),
-    ]
+    ];
+    if source.format == Format::Markdown {
+        paths.insert(0, source.path.join("..").join(name));
+    }
+    paths
 }
 
 /// Where a source is served, as configured (`url`), ending in `/`; `None`: relative to the
