@@ -215,10 +215,11 @@ static EMBED: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// `text` with its embeds (`[exercice](exo.md ':include')`, `[code](tri.py ':include
-/// :type=code')`) replaced by the files `read` gives: Markdown as Markdown, any other file, or
-/// one embedded with `:type=code`, as a fenced code block of its extension's language. An embed
-/// of a web address (an `iframe`, a video) is left as it is; the names that could not be read are
-/// pushed to `missing`.
+/// :type=code')`) replaced by the files `read` gives: Markdown as Markdown (its front matter
+/// left out), any other file, or one embedded with `:type=code`, as a fenced code block of its
+/// extension's language. What Docsify shows in a frame or a player (a web address, an HTML
+/// page, a video, a sound) is left as it is; the names that could not be read are pushed to
+/// `missing`.
 pub fn embed(
     text: &str,
     read: &dyn Fn(&str) -> Option<String>,
@@ -234,20 +235,31 @@ pub fn embed(
             continue;
         };
         let (indent, name, options) = (&c[1], &c[2], &c[3]);
-        let Some(body) = read(name) else {
-            missing.push(name.to_string());
-            continue;
-        };
         let ext = name
             .rsplit_once('.')
             .map_or("", |(_, e)| e)
             .to_ascii_lowercase();
-        let code = options.contains(":type=code") || !matches!(ext.as_str(), "md" | "markdown");
-        let body = if code {
+        let code = options.contains(":type=code");
+        let shown_as_is = !code
+            && matches!(
+                ext.as_str(),
+                "html" | "htm" | "mp4" | "webm" | "ogg" | "mp3" | "wav" | "m4a" | "pdf"
+            );
+        if shown_as_is {
+            // A frame, a video or a sound: nothing to read.
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        let Some(body) = read(name) else {
+            missing.push(name.to_string());
+            continue;
+        };
+        let body = if code || !matches!(ext.as_str(), "md" | "markdown") {
             let lang = if ext == "md" { "markdown" } else { &ext };
             format!("```{lang}\n{}\n```", body.trim_end())
         } else {
-            body
+            markdown::without_front_matter(&body).to_string()
         };
         for l in body.lines() {
             out.push_str(indent);
@@ -366,19 +378,21 @@ mod tests {
     #[test]
     fn embedded_files_are_read_in_place() {
         let files = |name: &str| match name {
-            "_media/rappel.md" => Some("Une **pile** est LIFO.\n".to_string()),
+            "_media/rappel.md" => {
+                Some("---\nauteur: M. Martin\n---\nUne **pile** est LIFO.\n".to_string())
+            }
             "code/pile.py" => Some("def empiler(p, x):\n    p.append(x)\n".to_string()),
             _ => None,
         };
         let mut missing = Vec::new();
         let out = embed(
-            "# Piles\n[rappel](_media/rappel.md ':include')\n[code](code/pile.py \":include\")\n[vidéo](https://example.org/v.mp4 ':include')\n[absent](absent.md ':include')\n```\n[code](code/pile.py ':include')\n```\n",
+            "# Piles\n[rappel](_media/rappel.md ':include')\n[code](code/pile.py \":include\")\n[vidéo](https://example.org/v.mp4 ':include')\n[démo](demo.html ':include')\n[absent](absent.md ':include')\n```\n[code](code/pile.py ':include')\n```\n",
             &files,
             &mut missing,
         );
         assert_eq!(
             out,
-            "# Piles\nUne **pile** est LIFO.\n```py\ndef empiler(p, x):\n    p.append(x)\n```\n[vidéo](https://example.org/v.mp4 ':include')\n```\n[code](code/pile.py ':include')\n```\n"
+            "# Piles\nUne **pile** est LIFO.\n```py\ndef empiler(p, x):\n    p.append(x)\n```\n[vidéo](https://example.org/v.mp4 ':include')\n[démo](demo.html ':include')\n```\n[code](code/pile.py ':include')\n```\n"
         );
         assert_eq!(missing, ["absent.md"]);
     }

@@ -336,6 +336,14 @@ fn escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
+/// `text` without the front matter it starts with, if it does (an embedded file's).
+pub fn without_front_matter(text: &str) -> &str {
+    match front_matter(text) {
+        Ok((_, _, body)) => body,
+        Err(_) => text,
+    }
+}
+
 /// Reads a Markdown page.
 pub fn read(text: &str) -> Result<MarkdownPage, String> {
     read_as(text, body_html)
