@@ -74,6 +74,8 @@ pub enum IndexError {
         path: String,
         /// What was looked for.
         format: &'static str,
+        /// What to check or use instead.
+        hint: &'static str,
     },
     /// A page's chunks lack a subject, level or language (`unscoped`).
     Unscoped {
@@ -122,14 +124,9 @@ impl fmt::Display for IndexError {
             IndexError::Config { file, key, message } if key.is_empty() => write!(f, "{file}: {message}"),
             IndexError::Config { file, key, message } => write!(f, "{file}: {key}: {message}"),
             IndexError::Io { path, message } => write!(f, "{path}: {message}"),
-            IndexError::NoPages { path, format } if format.starts_with("HTML") => write!(
-                f,
-                "{path}: no {format} page found (is this the built site's output folder? for Markdown sources use format = \"markdown\" or --markdown)"
-            ),
-            IndexError::NoPages { path, format } => write!(
-                f,
-                "{path}: no {format} page found (is this the folder of the course's Markdown files? for a built site use --site, or format = \"html\")"
-            ),
+            IndexError::NoPages { path, format, hint } => {
+                write!(f, "{path}: no {format} page found ({hint})")
+            }
             IndexError::Unscoped { page, missing } => write!(
                 f,
                 "{page}: no {} for this page: set it for its source in the config, in a rule matching the page, or in the page (<meta name=\"chsr:{}\" content=\"…\"> or data-chsr-{} on its content); or pass --skip-unscoped to leave such pages out",
@@ -236,6 +233,10 @@ pub fn no_pages(source: &Source) -> IndexError {
             Format::Html => "HTML (*.html)",
             Format::Markdown => "Markdown (*.md)",
             Format::Docsify => "Markdown (*.md) beside the Docsify index.html that shows them",
+        },
+        hint: match source.format {
+            Format::Html => "is this the built site's output folder? for Markdown sources use format = \"markdown\" or --markdown",
+            _ => "is this the folder of the course's Markdown files? for a built site use --site, or format = \"html\"",
         },
     }
 }
