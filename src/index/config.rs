@@ -201,8 +201,6 @@ pub struct Source {
     pub path: PathBuf,
     /// Built HTML, Markdown sources or a Docsify site.
     pub format: Format,
-    /// What a Docsify site's `index.html` says (`format` [`Format::Docsify`]).
-    pub docsify: Option<super::docsify::Shell>,
     /// Where the folder is served (absolute or relative URL); `None`: relative to the bundle.
     pub url: Option<String>,
     /// Pages left out (globs on the page path).
@@ -216,14 +214,15 @@ pub struct Source {
 }
 
 /// Page format of a source.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Format {
     /// Built HTML pages (`*.html`).
     Html,
     /// Markdown sources with YAML front matter (`*.md`, `*.markdown`).
     Markdown,
-    /// A Docsify site: Markdown files shown by its `index.html` (see [`super::docsify`]).
-    Docsify,
+    /// A Docsify site: Markdown files shown by its `index.html`, and what that page says (see
+    /// [`super::docsify`]).
+    Docsify(super::docsify::Shell),
 }
 
 /// The bundle page's texts.
@@ -560,7 +559,7 @@ impl Config {
             let format = match s.format.as_deref() {
                 None | Some("html") => Format::Html,
                 Some("markdown") | Some("md") => Format::Markdown,
-                Some("docsify") => Format::Docsify,
+                Some("docsify") => Format::Docsify(Default::default()),
                 Some(other) => {
                     return Err(cfg_err(
                         file,
@@ -595,7 +594,6 @@ impl Config {
                 name,
                 path,
                 format,
-                docsify: None,
                 url: s.url.clone(),
                 exclude: globs(file, &format!("{at}.exclude"), &s.exclude)?,
                 base: rule(file, &at, &[], false, &s.fields, &[])?,
@@ -644,7 +642,6 @@ impl Config {
                 } else {
                     Format::Html
                 },
-                docsify: None,
                 url: s.url.clone(),
                 exclude: GlobSet::empty(),
                 base,

@@ -110,10 +110,8 @@ impl Config {
             if s.format == Format::Markdown {
                 continue;
             }
-            let found = read(&s.path.join("index.html")).and_then(|html| shell(&html));
-            if found.is_some() || s.format == Format::Docsify {
-                s.format = Format::Docsify;
-                s.docsify = Some(found.unwrap_or_default());
+            if let Some(found) = read(&s.path.join("index.html")).and_then(|html| shell(&html)) {
+                s.format = Format::Docsify(found);
             }
         }
     }

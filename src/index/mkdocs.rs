@@ -40,7 +40,7 @@ impl Config {
     /// the source at its built site or at its pages ([`project`]).
     pub fn recognise_mkdocs(&mut self, read: impl Fn(&Path) -> Option<String>) {
         for s in &mut self.sources {
-            if s.format == Format::Docsify {
+            if matches!(s.format, Format::Docsify(_)) {
                 continue;
             }
             let yml = ["mkdocs.yml", "mkdocs.yaml"]

@@ -43,6 +43,8 @@ pub mod wasm;
 
 use crate::format::ChunkRecord;
 use config::{Format, Rule, SectionBy, Source, ValueRule, RULE_FIELDS};
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
 #[cfg(not(target_arch = "wasm32"))]
@@ -210,10 +212,10 @@ pub fn index_file(name: &str) -> bool {
 }
 
 /// File name endings of a format's pages (compared with the lowercased file name).
-pub fn page_extensions(format: Format) -> &'static [&'static str] {
+pub fn page_extensions(format: &Format) -> &'static [&'static str] {
     match format {
         Format::Html => &[".html", ".htm"],
-        Format::Markdown | Format::Docsify => &[".md", ".markdown"],
+        Format::Markdown | Format::Docsify(_) => &[".md", ".markdown"],
     }
 }
 
@@ -232,7 +234,7 @@ pub fn no_pages(source: &Source) -> IndexError {
         format: match source.format {
             Format::Html => "HTML (*.html)",
             Format::Markdown => "Markdown (*.md)",
-            Format::Docsify => "Markdown (*.md) beside the Docsify index.html that shows them",
+            Format::Docsify(_) => "Markdown (*.md) beside the Docsify index.html that shows them",
         },
         hint: match source.format {
             Format::Html => "is this the built site's output folder? for Markdown sources use format = \"markdown\" or --markdown",
@@ -279,7 +281,7 @@ pub fn list_pages(source: &Source) -> Result<Vec<String>, IndexError> {
         return Err(not_a_folder(source));
     }
     let mut out = Vec::new();
-    walk(&source.path, "", page_extensions(source.format), &mut out)?;
+    walk(&source.path, "", page_extensions(&source.format), &mut out)?;
     if out.is_empty() {
         return Err(no_pages(source));
     }
@@ -291,22 +293,15 @@ pub fn list_pages(source: &Source) -> Result<Vec<String>, IndexError> {
 /// site's `a/b.md` → `#/a/b` ([`docsify::url_path`]).
 pub fn page_url_path(rel: &str, source: &Source) -> String {
     let encoded: Vec<String> = rel.split('/').map(encode_segment).collect();
-    let encoded = encoded.join("/");
-    if let Some(shell) = source
-        .docsify
-        .as_ref()
-        .filter(|_| source.format == Format::Docsify)
-    {
-        return docsify::url_path(rel, &encoded, shell);
-    }
-    let rel = encoded;
-    match source.format {
-        Format::Html => rel
+    let path = encoded.join("/");
+    match &source.format {
+        Format::Docsify(shell) => docsify::url_path(rel, &path, shell),
+        Format::Html => path
             .strip_suffix("index.html")
             .map(str::to_string)
-            .unwrap_or(rel),
-        Format::Markdown | Format::Docsify => {
-            let stem = rel.trim_end_matches(".markdown").trim_end_matches(".md");
+            .unwrap_or(path),
+        Format::Markdown => {
+            let stem = path.trim_end_matches(".markdown").trim_end_matches(".md");
             let lower = stem.to_lowercase();
             if lower == "index" || lower == "readme" || lower == "_index" {
                 String::new()
@@ -436,7 +431,7 @@ pub fn skip_reason(source: &Source, rel: &str) -> Option<&'static str> {
     if source.format == Format::Html && (rel == "404.html" || language_404(rel)) {
         return Some("the site's 404 page (a root 404.html is never indexed)");
     }
-    if let Some(shell) = source.docsify.as_ref() {
+    if let Format::Docsify(shell) = &source.format {
         if docsify::partial(rel, shell) {
             return Some("a part of the Docsify site's pages (sidebar, navbar, cover page, or a _ file they embed)");
         }
@@ -542,7 +537,7 @@ pub fn read_page(
         solution_dt = r.solution_doc_type.clone().or(solution_dt);
         section_by = r.section_by.or(section_by);
     }
-    let (page, front) = match source.format {
+    let (page, front) = match &source.format {
         Format::Html => {
             let lower = text
                 .get(..text.len().min(4096))
@@ -569,25 +564,27 @@ pub fn read_page(
             let text = reveal::markdown_slides(&text);
             (reader.read(&text, &heading_rules, false), Vec::new())
         }
-        Format::Markdown | Format::Docsify => {
-            let read = match source.format {
-                Format::Docsify => docsify::read,
-                _ => markdown::read,
+        markdown_like => {
+            // A file included twice on a page (a statement shown, then its source) is read once.
+            let read_once = RefCell::new(HashMap::<String, Option<String>>::new());
+            let file = |name: &str| {
+                let mut seen = read_once.borrow_mut();
+                let found = seen.entry(name.to_string()).or_insert_with(|| {
+                    included_paths(source, rel, name)
+                        .iter()
+                        .find_map(|p| include(p))
+                });
+                found.clone()
             };
             let mut missing = Vec::new();
-            let file = |name: &str| {
-                included_paths(source, rel, name)
-                    .iter()
-                    .find_map(|p| include(p))
-            };
-            let text = match source.format {
-                Format::Markdown => snippets::expand(&text, &file, &mut missing),
-                _ => docsify::embed(&text, &file, &mut missing),
+            let md = match markdown_like {
+                Format::Docsify(_) => docsify::read(&docsify::embed(&text, &file, &mut missing)),
+                _ => markdown::read(&snippets::expand(&text, &file, &mut missing)),
             };
             for name in missing {
                 warnings.push(format!("{page_name}: {name:?}, a file it includes, was not found (looked for from the site's root and the page's folder, and for a snippet the MkDocs project's folder): left out"));
             }
-            let md = read(&text).map_err(|m| IndexError::Page {
+            let md = md.map_err(|m| IndexError::Page {
                 page: page_name.clone(),
                 message: m,
             })?;
@@ -603,7 +600,10 @@ pub fn read_page(
     }
     // Page-level values: the page's language as a fallback, then meta tags / front matter.
     // A Docsify site's pages have the language of the page that shows them.
-    let site_lang = source.docsify.as_ref().and_then(|s| s.lang.as_ref());
+    let site_lang = match &source.format {
+        Format::Docsify(shell) => shell.lang.as_ref(),
+        _ => None,
+    };
     if let Some(l) = page.lang.as_ref().or(site_lang) {
         fields.insert(0, ("lang", l.clone()));
     }
@@ -622,13 +622,13 @@ pub fn read_page(
             None => {}
         }
     }
-    let key_path = match source.format {
+    let key_path = match &source.format {
         Format::Html => rel
             .trim_end_matches("index.html")
             .trim_end_matches(".html")
             .trim_end_matches('/')
             .to_string(),
-        Format::Markdown | Format::Docsify => rel
+        Format::Markdown | Format::Docsify(_) => rel
             .trim_end_matches(".md")
             .trim_end_matches(".markdown")
             .to_string(),
@@ -642,7 +642,7 @@ pub fn read_page(
         key: format!("{}:{key_path}", source.name),
         url: format!("{base_url}{}", page_url_path(rel, source)),
         fragment: match source.format {
-            Format::Docsify => "?id=",
+            Format::Docsify(_) => "?id=",
             _ => "#",
         },
         path: rel.to_string(),

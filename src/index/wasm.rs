@@ -141,9 +141,9 @@ impl ChsrIndexer {
                 format: match s.format {
                     Format::Html => "html",
                     Format::Markdown => "markdown",
-                    Format::Docsify => "docsify",
+                    Format::Docsify(_) => "docsify",
                 },
-                extensions: page_extensions(s.format),
+                extensions: page_extensions(&s.format),
             })
             .collect();
         to_js(&v)
