@@ -259,11 +259,7 @@ pub fn embed(
         } else {
             markdown::without_front_matter(&body).to_string()
         };
-        for l in body.lines() {
-            out.push_str(indent);
-            out.push_str(l);
-            out.push('\n');
-        }
+        super::snippets::push_indented(&mut out, indent, &body);
     }
     out
 }

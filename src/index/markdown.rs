@@ -6,8 +6,8 @@
 //! admonitions (`!!! type "Title"`, collapsible `???`/`???+`), Docusaurus admonitions
 //! (`:::type Title` … `:::`) and content tabs (`=== "Label"`) become the blocks the HTML reader
 //! knows; the rest is CommonMark with tables, math and GitHub's alerts (`> [!NOTE]`, read as
-//! quotes) (`pulldown-cmark`). Headings get the slugs
-//! MkDocs would give them, so links open at the section.
+//! quotes) (`pulldown-cmark`). Headings get the slugs MkDocs would give them, so links open at
+//! the section.
 
 use super::html::slug;
 use pulldown_cmark::{html, CowStr, Event, Options, Parser, Tag};
@@ -109,7 +109,6 @@ fn blocks(md: &str) -> String {
         let line = lines[i];
         let trimmed = line.trim_start();
         let indent = line.len() - trimmed.len();
-        let pad = " ".repeat(indent);
         if fences.code(line) {
             out.push_str(line);
             out.push('\n');
@@ -150,7 +149,7 @@ fn blocks(md: &str) -> String {
                 "???" | "???+" => Block::Details,
                 _ => Block::Admonition,
             };
-            block.write(&mut out, &pad, &kind, &title, &body.join("\n"));
+            block.write(&mut out, indent, &kind, &title, &body.join("\n"));
             i = j;
             continue;
         }
@@ -164,7 +163,7 @@ fn blocks(md: &str) -> String {
                 body.push(lines[j]);
                 j += 1;
             }
-            Block::Admonition.write(&mut out, "", &kind, &title, &body.join("\n"));
+            Block::Admonition.write(&mut out, 0, &kind, &title, &body.join("\n"));
             i = j + 1;
             continue;
         }
@@ -195,7 +194,7 @@ fn blocks(md: &str) -> String {
                 | "definition" => (Block::Plain, String::new()),
                 other => (Block::Admonition, other.to_string()),
             };
-            block.write(&mut out, &pad, &kind, &title, &body.join("\n"));
+            block.write(&mut out, indent, &kind, &title, &body.join("\n"));
             i = j + 1;
             continue;
         }
@@ -220,8 +219,10 @@ enum Block {
 }
 
 impl Block {
-    /// Writes the block around `body` (its Markdown, read the same way), indented by `pad`.
-    fn write(self, out: &mut String, pad: &str, kind: &str, title: &str, body: &str) {
+    /// Writes the block around `body` (its Markdown, read the same way), indented by `indent`
+    /// spaces.
+    fn write(self, out: &mut String, indent: usize, kind: &str, title: &str, body: &str) {
+        let pad = " ".repeat(indent);
         let inner = closed(blocks(body));
         let (kind, title) = (escape(kind), escape(title));
         let title = if title.is_empty() { &kind } else { &title };

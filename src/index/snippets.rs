@@ -120,7 +120,13 @@ fn include(
     stack.push(file.to_string());
     expand_into(&text, read, missing, stack, &mut inner);
     stack.pop();
-    for line in inner.lines() {
+    push_indented(out, indent, &inner);
+}
+
+/// Appends `text`'s lines to `out`, each but the empty ones after `indent`: an included file
+/// stands where the line that included it stood, inside the same admonition or tab.
+pub fn push_indented(out: &mut String, indent: &str, text: &str) {
+    for line in text.lines() {
         if !line.is_empty() {
             out.push_str(indent);
         }
