@@ -10,8 +10,9 @@
 //! Course sites put a lesson's pages in one folder. Without a chapter, a **lesson folder** is
 //! one section: a folder (not the source's root) that directly holds between two and
 //! [`MAX_LESSON_PAGES`] of the source's pages (`folder/page.html` or `folder/page/index.html`
-//! each count once), at least one of them a course page (most of its chunks course text,
-//! `textbook_section`): a course, its introduction, its exercises and their corrections. Any
+//! each count once), at least one of them a course page (more of its chunks course text,
+//! `textbook_section`, than of any other type): a course, its introduction, its exercises and
+//! their corrections. Any
 //! other folder keeps its pages as their own sections: one holding more pages is a part of the
 //! course (a book's chapter with a page per section, a list of projects), one holding only
 //! exercises or corrections is no lesson (two exam papers' corrections, two tests), and a page
@@ -83,14 +84,25 @@ pub fn group(indexed: &mut Indexed) {
     }
 }
 
-/// Whether a page is a course page: most of its chunks are course text (`textbook_section`,
-/// or one of its aliases).
+/// Whether a page is a course page: it holds more course text (`textbook_section`, or one of its
+/// aliases) than chunks of any other type. A lesson's course page often carries its own
+/// exercises and their corrections (a course on lists with a dozen worked exercises has about
+/// as many exercise and correction chunks together as course text); it is still the lesson's
+/// course as long as no single other type outweighs its teaching.
 fn course_page(chunks: &[ChunkRecord]) -> bool {
-    let course = chunks
-        .iter()
-        .filter(|c| crate::doctype::canonical(&c.doc_type) == Some("textbook_section"))
-        .count();
-    2 * course > chunks.len()
+    let mut course = 0;
+    let mut others: Vec<(&str, usize)> = Vec::new();
+    for c in chunks {
+        let t = crate::doctype::canonical(&c.doc_type).unwrap_or(&c.doc_type);
+        if t == "textbook_section" {
+            course += 1;
+        } else if let Some(n) = others.iter_mut().find(|(o, _)| *o == t) {
+            n.1 += 1;
+        } else {
+            others.push((t, 1));
+        }
+    }
+    course > 0 && others.iter().all(|&(_, n)| course > n)
 }
 
 #[cfg(test)]
@@ -210,5 +222,35 @@ mod tests {
         // Twice is once.
         group(&mut x);
         assert_eq!(keys(&x), want);
+    }
+
+    #[test]
+    fn a_course_page_teaches_more_than_it_asks_or_answers() {
+        let page = |types: &[(&str, usize)]| -> Vec<ChunkRecord> {
+            types
+                .iter()
+                .flat_map(|&(t, n)| (0..n).map(move |_| chunk("s:p", None, t)))
+                .collect()
+        };
+        // A course on lists with its worked exercises: 26 course chunks, 13 exercises and 15
+        // corrections (less than half of its chunks, more than either other type).
+        assert!(course_page(&page(&[
+            ("textbook_section", 26),
+            ("exercise", 13),
+            ("solution", 15)
+        ])));
+        // An alias of course text counts as course text.
+        assert!(course_page(&page(&[("cours", 2), ("exercise", 1)])));
+        // As many exercises as course text, or more corrections: an exercise page.
+        assert!(!course_page(&page(&[
+            ("textbook_section", 6),
+            ("exercise", 6)
+        ])));
+        assert!(!course_page(&page(&[
+            ("textbook_section", 1),
+            ("exercise", 9),
+            ("solution", 12)
+        ])));
+        assert!(!course_page(&[]));
     }
 }
