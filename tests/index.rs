@@ -720,3 +720,65 @@ fn markdown_sources_include_their_snippets_as_mkdocs_does() {
     assert_eq!(texts(&root), texts(&chunks));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_generators_project_folder_is_read_as_the_site_it_builds_or_says_how_to_build_it() {
+    // A Hugo project, not built yet: its configuration, a theme template, a page's Markdown.
+    let dir = tmp("project");
+    let p = dir.join("cours");
+    let write = |path: &str, text: &str| {
+        let f = p.join(path);
+        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+        std::fs::write(f, text).unwrap();
+    };
+    write("hugo.toml", "baseURL = 'https://example.org/'\n");
+    write(
+        "layouts/_default/baseof.html",
+        "<!DOCTYPE html><html><body>{{ block \"main\" . }}{{ end }}</body></html>",
+    );
+    write(
+        "content/piles/_index.md",
+        "---\ntitle: Piles\n---\n# Piles\n\nUne pile est LIFO.\n",
+    );
+    let (site, out, emitted) = (p.to_str().unwrap(), dir.join("out"), dir.join("c.jsonl"));
+    let run = |what: &str| {
+        let (out, emitted) = (out.to_str().unwrap(), emitted.to_str().unwrap());
+        chsr(&[
+            "index",
+            what,
+            site,
+            "--subject",
+            "nsi",
+            "--level",
+            "terminale",
+            "--lang",
+            "fr",
+            "--out",
+            out,
+            "--emit-chunks",
+            emitted,
+        ])
+    };
+    let chunks = || std::fs::read_to_string(&emitted).unwrap();
+    // As a built site: the error names the generator, the command and where the site will be.
+    let o = run("--site");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    for part in [
+        "(Hugo), not a built site",
+        "`hugo`",
+        "cours/public",
+        "--markdown",
+    ] {
+        assert!(err.contains(part), "{err}");
+    }
+    // Its Markdown pages are `content/`, not the templates.
+    ok(&run("--markdown"));
+    assert!(chunks().contains("est LIFO") && !chunks().contains("block"));
+    // Built, the site in `public/` is what is read.
+    write("public/index.html", "<!DOCTYPE html><html lang=\"fr\"><body><main><h1>Cours</h1><p>Le sommaire.</p></main></body></html>");
+    write("public/piles/index.html", "<!DOCTYPE html><html lang=\"fr\"><body><main><h1>Piles</h1><p>Une pile, construite.</p></main></body></html>");
+    ok(&run("--site"));
+    assert!(chunks().contains("pile, construite") && !chunks().contains("block"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

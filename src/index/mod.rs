@@ -8,7 +8,7 @@
 //! | [`markdown`] | Markdown with front matter → the same reader |
 //! | [`docsify`] | a Docsify site: its Markdown files at Docsify's addresses |
 //! | [`snippets`] | MkDocs snippets (`--8<--`): the files a Markdown source includes |
-//! | [`mkdocs`] | an MkDocs project given as a source: its built site, or its pages |
+//! | [`projects`] | a site generator's project given as a source (MkDocs, Hugo, Jekyll, Sphinx…): its built site, or its pages |
 //! | [`chunk`] | blocks → chunk records (`chsr build`'s format) |
 //! | [`bundle`] | the self-contained folder: shards, Wasm package, client, element, search page |
 //! | [`report`] | the build report, the chunks as JSONL, the interface language: a run's outputs |
@@ -32,7 +32,7 @@ pub mod duplicates;
 pub mod html;
 pub mod lessons;
 pub mod markdown;
-pub mod mkdocs;
+pub mod projects;
 pub mod report;
 pub mod reveal;
 #[cfg(not(target_arch = "wasm32"))]
@@ -98,6 +98,20 @@ pub enum IndexError {
         /// What failed.
         message: String,
     },
+    /// A source folder is a site generator's project whose site has not been built
+    /// (`not_built`): its HTML files are templates.
+    NotBuilt {
+        /// The project folder.
+        path: String,
+        /// The generator (`Hugo`).
+        generator: &'static str,
+        /// The command that builds the site (`hugo`).
+        build: &'static str,
+        /// Where the built site goes, relative to the project (`public`).
+        site_dir: String,
+        /// Whether the project's pages are Markdown that `--markdown` reads.
+        markdown: bool,
+    },
     /// The command line does not say what to index, or mixes its ways of saying it (`usage`).
     Usage {
         /// What is wrong.
@@ -115,6 +129,7 @@ impl IndexError {
             IndexError::Unscoped { .. } => "unscoped",
             IndexError::Page { .. } => "page",
             IndexError::Build { .. } => "build",
+            IndexError::NotBuilt { .. } => "not_built",
             IndexError::Usage { .. } => "usage",
         }
     }
@@ -137,6 +152,19 @@ impl fmt::Display for IndexError {
                 missing[0].replace('_', "-")
             ),
             IndexError::Page { page, message } => write!(f, "{page}: {message}"),
+            IndexError::NotBuilt {
+                path,
+                generator,
+                build,
+                site_dir,
+                markdown,
+            } => {
+                write!(f, "{path}: a site generator's project ({generator}), not a built site ({site_dir}/index.html not found): build it first (`{build}` in that folder), then index the site it writes, {path}/{site_dir}")?;
+                if *markdown {
+                    write!(f, "; or index its Markdown pages as they are, with --markdown or format = \"markdown\"")?;
+                }
+                Ok(())
+            }
             IndexError::Build { message } | IndexError::Usage { message } => {
                 write!(f, "{message}")
             }

@@ -41,14 +41,14 @@ pub struct Args {
 
 impl Args {
     /// The configuration the arguments give; `read` reads the configuration file's text, each
-    /// source's `mkdocs.yml` ([`Config::recognise_mkdocs`]) and each HTML or Docsify source's
-    /// `index.html` ([`Config::recognise_docsify`]).
+    /// source's site generator configuration ([`Config::recognise_projects`]) and each HTML or
+    /// Docsify source's `index.html` ([`Config::recognise_docsify`]).
     pub fn config(
         &self,
         read: impl Fn(&Path) -> Result<String, IndexError>,
     ) -> Result<Config, IndexError> {
         let mut cfg = self.config_only(&read)?;
-        cfg.recognise_mkdocs(|p| read(p).ok());
+        cfg.recognise_projects(|p| read(p).ok())?;
         cfg.recognise_docsify(|p| read(p).ok());
         Ok(cfg)
     }

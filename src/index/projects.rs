@@ -1,0 +1,383 @@
+//! Site generators' project folders. A folder that holds a generator's configuration
+//! (`mkdocs.yml`, `hugo.toml`, `_config.yml`, `book.toml`, `conf.py`, …) is a project, not a
+//! site: its HTML files are the theme's templates, its Markdown files the pages before they are
+//! built. Given as a built site (`--site`, an HTML source), what is read is the site the project
+//! builds (MkDocs' `site_dir`, Hugo's `public/`, Jekyll's `_site/`, Sphinx's `_build/html/`, …),
+//! and when that has not been built yet the error says how to build it; given as Markdown sources
+//! (`--markdown`), the folder of its pages when the generator keeps them apart (MkDocs'
+//! `docs_dir`, Hugo's `content/`, mdBook's `src/`, Docusaurus' `docs/`): the project's own
+//! `README.md`, the files its pages include and its theme's templates are not pages. MkDocs
+//! snippets are then looked for from the project's folder, as MkDocs does
+//! ([`super::included_paths`]).
+//!
+//! Each generator is recognised by its configuration file alone, read with the caller's `read`
+//! (the core stays I/O-free). A folder whose root page is a built page (an `index.html` that is
+//! not a Jekyll template with front matter) is a built site whatever else it holds: a published
+//! branch may keep a `_config.yml` for GitHub Pages.
+
+use super::config::{Config, Format};
+use super::IndexError;
+use std::path::Path;
+
+/// A generator's project: where it writes its site and keeps its pages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Project {
+    /// The generator's name (`MkDocs`, `Hugo`, …).
+    pub generator: &'static str,
+    /// The command that builds the site.
+    pub build: &'static str,
+    /// Where the built site is, relative to the project folder (`site`, `public`, `_build/html`).
+    pub site_dir: String,
+    /// Where its Markdown pages are, when apart from the project's other files (`docs`,
+    /// `content`, `src`); `None`: the folder itself, or pages that are not Markdown.
+    pub pages_dir: Option<String>,
+    /// Whether its pages are Markdown files that `--markdown` reads.
+    pub markdown: bool,
+}
+
+/// The value of a top-level key in a configuration file read line by line (YAML `key: value` or
+/// TOML `key = value`, the key compared without case as Hugo does; a trailing comment and quotes
+/// removed). Line by line because real files hold what a strict reader refuses (`!!python/name:`
+/// tags in `mkdocs.yml`).
+fn key(text: &str, name: &str) -> Option<String> {
+    keyed(text, name, false)
+}
+
+/// [`key`] at any indentation (Quarto's `project:` → `output-dir:`).
+fn nested_key(text: &str, name: &str) -> Option<String> {
+    keyed(text, name, true)
+}
+
+fn keyed(text: &str, name: &str, nested: bool) -> Option<String> {
+    text.lines().find_map(|l| {
+        let l = if nested { l.trim_start() } else { l };
+        let rest = l.get(..name.len())?;
+        if !rest.eq_ignore_ascii_case(name) {
+            return None;
+        }
+        let v = l[name.len()..].trim_start();
+        let v = v.strip_prefix(':').or_else(|| v.strip_prefix('='))?;
+        let v = v.split(" #").next().unwrap_or(v).trim();
+        let v = v.trim_matches(['"', '\'']).trim_end_matches('/');
+        (!v.is_empty()).then(|| v.to_string())
+    })
+}
+
+/// The project a folder is, from the configuration files `read` finds in it (`read("mkdocs.yml")`:
+/// the file's text, `None` when absent), or `None` for a folder that is no project.
+pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
+    let first = |names: &[&str]| names.iter().find_map(|n| read(n));
+    let project = |generator, build, site_dir: String, pages_dir: Option<String>, markdown| {
+        Some(Project {
+            generator,
+            build,
+            site_dir,
+            pages_dir,
+            markdown,
+        })
+    };
+    let or = |v: Option<String>, default: &str| v.unwrap_or_else(|| default.into());
+    if let Some(y) = first(&["mkdocs.yml", "mkdocs.yaml"]) {
+        let site = or(key(&y, "site_dir"), "site");
+        return project(
+            "MkDocs",
+            "mkdocs build",
+            site,
+            Some(or(key(&y, "docs_dir"), "docs")),
+            true,
+        );
+    }
+    let hugo = first(&["hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json"]).or_else(|| {
+        first(&["config.toml", "config.yaml", "config.yml"]).filter(|c| key(c, "baseURL").is_some())
+    });
+    if let Some(h) = hugo {
+        let site = or(key(&h, "publishDir"), "public");
+        return project(
+            "Hugo",
+            "hugo",
+            site,
+            Some(or(key(&h, "contentDir"), "content")),
+            true,
+        );
+    }
+    if let Some(q) = read("_quarto.yml") {
+        let book = q.lines().any(|l| l.trim() == "type: book");
+        let site = or(
+            nested_key(&q, "output-dir"),
+            if book { "_book" } else { "_site" },
+        );
+        return project("Quarto", "quarto render", site, None, false);
+    }
+    if let Some(b) = read("_bookdown.yml") {
+        let site = or(key(&b, "output_dir"), "_book");
+        let build = "Rscript -e 'bookdown::render_book()'";
+        return project("bookdown", build, site, None, false);
+    }
+    if read("myst.yml").is_some() {
+        let build = "myst build --html";
+        return project(
+            "Jupyter Book (mystmd)",
+            build,
+            "_build/html".into(),
+            None,
+            true,
+        );
+    }
+    if let Some(c) = read("_config.yml") {
+        if read("_toc.yml").is_some() {
+            let build = "jupyter-book build .";
+            return project("Jupyter Book", build, "_build/html".into(), None, true);
+        }
+        let site = or(key(&c, "destination"), "_site");
+        return project("Jekyll", "bundle exec jekyll build", site, None, true);
+    }
+    if let Some(b) = read("book.toml") {
+        let site = or(key(&b, "build-dir"), "book");
+        return project(
+            "mdBook",
+            "mdbook build",
+            site,
+            Some(or(key(&b, "src"), "src")),
+            true,
+        );
+    }
+    let docusaurus = ["js", "ts", "mjs", "cjs"].map(|e| format!("docusaurus.config.{e}"));
+    if docusaurus.iter().any(|f| read(f).is_some()) {
+        return project(
+            "Docusaurus",
+            "npm run build",
+            "build".into(),
+            Some("docs".into()),
+            true,
+        );
+    }
+    let vitepress = ["js", "ts", "mjs", "mts"].map(|e| format!(".vitepress/config.{e}"));
+    if vitepress.iter().any(|f| read(f).is_some()) {
+        let build = "npx vitepress build";
+        return project("VitePress", build, ".vitepress/dist".into(), None, true);
+    }
+    if read("conf.py").is_some() {
+        let build = "sphinx-build -b html . _build/html";
+        return project("Sphinx", build, "_build/html".into(), None, false);
+    }
+    if read("source/conf.py").is_some() {
+        let build = "sphinx-build -b html source build/html";
+        return project("Sphinx", build, "build/html".into(), None, false);
+    }
+    None
+}
+
+/// Whether a folder's root page is a built page: an `index.html` that is not a Jekyll source
+/// page (front matter first).
+fn built_root(read: &dyn Fn(&str) -> Option<String>) -> bool {
+    read("index.html").is_some_and(|t| {
+        !t.trim_start_matches('\u{feff}')
+            .trim_start()
+            .starts_with("---")
+    })
+}
+
+impl Config {
+    /// Points each HTML or Markdown source that is a generator's project ([`detect`]) at the
+    /// site it builds or at its pages; `read` reads a file (`None`: absent or unreadable).
+    /// An HTML source whose project has not been built is an error that says how to build it.
+    pub fn recognise_projects(
+        &mut self,
+        read: impl Fn(&Path) -> Option<String>,
+    ) -> Result<(), IndexError> {
+        for s in &mut self.sources {
+            if matches!(s.format, Format::Docsify(_)) {
+                continue;
+            }
+            let root = s.path.clone();
+            let at = |name: &str| read(&root.join(name));
+            if s.format == Format::Html && built_root(&at) {
+                continue;
+            }
+            let Some(p) = detect(&at) else { continue };
+            match s.format {
+                Format::Markdown => {
+                    if let Some(d) = p.pages_dir {
+                        s.path = root.join(d);
+                    }
+                }
+                _ => {
+                    if read(&root.join(&p.site_dir).join("index.html")).is_none() {
+                        return Err(IndexError::NotBuilt {
+                            path: root.display().to_string(),
+                            generator: p.generator,
+                            build: p.build,
+                            site_dir: p.site_dir,
+                            markdown: p.markdown,
+                        });
+                    }
+                    s.path = root.join(p.site_dir);
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn files(list: &[(&str, &str)]) -> HashMap<String, String> {
+        list.iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    fn of(list: &[(&str, &str)]) -> Option<Project> {
+        let f = files(list);
+        detect(&|n| f.get(n).cloned())
+    }
+
+    #[test]
+    fn the_folders_mkdocs_yml_names_or_its_defaults() {
+        let yml = "site_name: NSI\ndocs_dir: 'cours/'  # the pages\nmarkdown_extensions:\n  - pymdownx.emoji:\n      emoji_index: !!python/name:material.extensions.emoji.twemoji\n";
+        let p = of(&[("mkdocs.yml", yml)]).unwrap();
+        assert_eq!((p.docs(), p.site_dir.as_str()), ("cours", "site"));
+        let q = of(&[(
+            "mkdocs.yaml",
+            "site_name: x\n  docs_dir: nested, not top level\n",
+        )])
+        .unwrap();
+        assert_eq!((q.docs(), q.site_dir.as_str()), ("docs", "site"));
+    }
+
+    impl Project {
+        fn docs(&self) -> &str {
+            self.pages_dir.as_deref().unwrap_or("")
+        }
+    }
+
+    #[test]
+    fn each_generator_by_its_configuration_and_where_it_writes() {
+        // (files, generator, site folder, pages folder)
+        type Case<'a> = (&'a [(&'a str, &'a str)], &'a str, &'a str, &'a str);
+        let cases: &[Case] = &[
+            (
+                &[("hugo.toml", "title = 'x'\n")],
+                "Hugo",
+                "public",
+                "content",
+            ),
+            (
+                &[(
+                    "config.toml",
+                    "baseURL = 'https://x/'\npublishDir = \"docs\"\ncontentDir = 'pages'\n",
+                )],
+                "Hugo",
+                "docs",
+                "pages",
+            ),
+            (&[("_config.yml", "title: x\n")], "Jekyll", "_site", ""),
+            (
+                &[("_config.yml", "destination: ./out\n")],
+                "Jekyll",
+                "./out",
+                "",
+            ),
+            (
+                &[("_config.yml", "title: x\n"), ("_toc.yml", "root: intro\n")],
+                "Jupyter Book",
+                "_build/html",
+                "",
+            ),
+            (
+                &[("myst.yml", "version: 1\n")],
+                "Jupyter Book (mystmd)",
+                "_build/html",
+                "",
+            ),
+            (
+                &[(
+                    "book.toml",
+                    "[book]\nsrc = \"pages\"\n[build]\nbuild-dir = \"site\"\n",
+                )],
+                "mdBook",
+                "site",
+                "pages",
+            ),
+            (
+                &[("docusaurus.config.ts", "export default {}")],
+                "Docusaurus",
+                "build",
+                "docs",
+            ),
+            (
+                &[("_quarto.yml", "project:\n  type: website\n")],
+                "Quarto",
+                "_site",
+                "",
+            ),
+            (
+                &[("_quarto.yml", "project:\n  type: book\n")],
+                "Quarto",
+                "_book",
+                "",
+            ),
+            (
+                &[(
+                    "_quarto.yml",
+                    "project:\n  type: website\n  output-dir: docs\n",
+                )],
+                "Quarto",
+                "docs",
+                "",
+            ),
+            (
+                &[("_bookdown.yml", "book_filename: x\n")],
+                "bookdown",
+                "_book",
+                "",
+            ),
+            (
+                &[("conf.py", "project = 'x'\n")],
+                "Sphinx",
+                "_build/html",
+                "",
+            ),
+            (
+                &[("source/conf.py", "project = 'x'\n")],
+                "Sphinx",
+                "build/html",
+                "",
+            ),
+            (
+                &[(".vitepress/config.mts", "export default {}")],
+                "VitePress",
+                ".vitepress/dist",
+                "",
+            ),
+        ];
+        for (list, generator, site, pages) in cases {
+            let p = of(list).unwrap_or_else(|| panic!("{list:?}: no project"));
+            assert_eq!(
+                (p.generator, p.site_dir.as_str(), p.docs()),
+                (*generator, *site, *pages),
+                "{list:?}"
+            );
+        }
+        // A `config.toml` without Hugo's `baseURL` is some other tool's.
+        assert_eq!(of(&[("config.toml", "[tool]\nname = 'x'\n")]), None);
+        assert_eq!(of(&[("index.html", "<html></html>")]), None);
+    }
+
+    #[test]
+    fn a_built_root_page_makes_a_built_site_but_a_jekyll_template_does_not() {
+        let built = files(&[
+            ("index.html", "<!DOCTYPE html><html></html>"),
+            ("_config.yml", "include: [_static]\n"),
+        ]);
+        assert!(built_root(&|n| built.get(n).cloned()));
+        let source = files(&[(
+            "index.html",
+            "---\nlayout: home\n---\n<p>{{ site.title }}</p>",
+        )]);
+        assert!(!built_root(&|n| source.get(n).cloned()));
+    }
+}
