@@ -1,8 +1,9 @@
 //! Markdown sources → the same HTML reader as built sites.
 //!
-//! YAML front matter (between `---` lines) gives the title and any metadata field (`subject`,
-//! `level`, `doc_type`, `chapter`, …, as in the JSONL format); `search: {exclude: true}` (MkDocs
-//! Material), `draft: true` or `chsr_ignore: true` leave the page out. MkDocs/Python-Markdown
+//! YAML front matter (between `---` lines), or Hugo's TOML (between `+++` lines), gives the
+//! title and any metadata field (`subject`, `level`, `doc_type`, `chapter`, …, as in the JSONL
+//! format); `search: {exclude: true}` (MkDocs Material), `draft: true` or `chsr_ignore: true`
+//! leave the page out. Hugo's shortcodes are read by [`super::hugo`]. MkDocs/Python-Markdown
 //! admonitions (`!!! type "Title"`, collapsible `???`/`???+`), Docusaurus admonitions
 //! (`:::type Title` … `:::`) and content tabs (`=== "Label"`) become the blocks the HTML reader
 //! knows; the rest is CommonMark with tables, math and GitHub's alerts (`> [!NOTE]`, read as
@@ -49,6 +50,9 @@ type Front<'a> = (Vec<(String, String)>, Option<String>, &'a str);
 
 fn front_matter(text: &str) -> Result<Front<'_>, String> {
     let t = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if let Some(front) = toml_front_matter(t) {
+        return front;
+    }
     let Some(rest) = t
         .strip_prefix("---")
         .filter(|r| r.starts_with('\n') || r.starts_with("\r\n"))
@@ -96,6 +100,42 @@ fn front_matter(text: &str) -> Result<Front<'_>, String> {
         return Err("front matter is not a mapping of keys to values".into());
     }
     Ok((out, excluded, body))
+}
+
+/// Hugo's TOML front matter (between `+++` lines), if `t` starts with one: its scalar values
+/// (dates as written), `draft = true` leaving the page out.
+fn toml_front_matter(t: &str) -> Option<Result<Front<'_>, String>> {
+    let rest = t
+        .strip_prefix("+++")
+        .filter(|r| r.starts_with('\n') || r.starts_with("\r\n"))?;
+    let Some(end) = rest.find("\n+++") else {
+        return Some(Err("front matter opened with +++ but never closed".into()));
+    };
+    let body = rest[end + 4..].trim_start_matches('+');
+    let body = body.split_once('\n').map(|(_, b)| b).unwrap_or("");
+    let table = match rest[..end].parse::<toml::Table>() {
+        Ok(t) => t,
+        Err(e) => return Some(Err(format!("front matter (TOML): {}", e.message()))),
+    };
+    let mut out = Vec::new();
+    let mut excluded = None;
+    for (k, v) in &table {
+        let scalar = match v {
+            toml::Value::String(s) => Some(s.clone()),
+            toml::Value::Integer(i) => Some(i.to_string()),
+            toml::Value::Float(f) => Some(f.to_string()),
+            toml::Value::Boolean(b) => Some(b.to_string()),
+            toml::Value::Datetime(d) => Some(d.to_string()),
+            _ => None,
+        };
+        if k == "draft" && v.as_bool() == Some(true) {
+            excluded = Some("draft = true in its front matter".into());
+        }
+        if let Some(s) = scalar {
+            out.push((k.replace('-', "_"), s));
+        }
+    }
+    Some(Ok((out, excluded, body)))
 }
 
 /// Rewrites admonitions and tabs into HTML blocks around Markdown (CommonMark reads the Markdown
@@ -372,7 +412,7 @@ pub fn body_html(body: &str) -> String {
 /// [`body_html`] with the headings' anchors (those without an explicit `{#id}`) made by `slug`
 /// from their text, in order.
 pub fn body_html_with(body: &str, slug: &mut dyn FnMut(&str) -> String) -> String {
-    let md = blocks(&attr_lists(body));
+    let md = blocks(&attr_lists(&super::hugo::shortcodes(body)));
     let opts = Options::ENABLE_TABLES
         | Options::ENABLE_HEADING_ATTRIBUTES
         | Options::ENABLE_MATH
@@ -444,6 +484,32 @@ mod tests {
         assert!(x.excluded.is_some());
         assert!(read("---\ntitle: [unclosed\n---\nx").is_err());
         assert!(read("---\ntitle: a\nno end").is_err());
+    }
+
+    #[test]
+    fn hugo_pages_toml_front_matter_and_shortcodes() {
+        let p = read(
+            "+++\ntitle = \"Les files\"\ndate = 2024-09-01\nweight = 2\ntags = [\"nsi\"]\n+++\n\n# Les files\n\nUne file.\n\n{{< details \"Correction\" >}}\nOn défile.\n{{< /details >}}\n",
+        )
+        .unwrap();
+        assert!(p.front.contains(&("title".into(), "Les files".into())));
+        assert!(p.front.contains(&("date".into(), "2024-09-01".into())));
+        assert!(
+            !p.html.contains("+++") && !p.html.contains("{{<"),
+            "{}",
+            p.html
+        );
+        assert!(
+            p.html.contains("<summary>Correction</summary>"),
+            "{}",
+            p.html
+        );
+        assert!(read("+++\ndraft = true\n+++\nx")
+            .unwrap()
+            .excluded
+            .is_some());
+        assert!(read("+++\ntitle = \n+++\nx").is_err());
+        assert!(read("+++\ntitle = 'a'\nno end").is_err());
     }
 
     #[test]

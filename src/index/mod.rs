@@ -7,6 +7,7 @@
 //! | [`html`] | built HTML → blocks with their headings, exercises and corrections (HTML5 parser) |
 //! | [`markdown`] | Markdown with front matter → the same reader |
 //! | [`docsify`] | a Docsify site: its Markdown files at Docsify's addresses |
+//! | [`hugo`] | Hugo's shortcodes in Markdown sources: blocks, code, or their text |
 //! | [`snippets`] | MkDocs snippets (`--8<--`): the files a Markdown source includes |
 //! | [`projects`] | a site generator's project given as a source (MkDocs, Hugo, Jekyll, Sphinx…): its built site, or its pages |
 //! | [`chunk`] | blocks → chunk records (`chsr build`'s format) |
@@ -30,6 +31,7 @@ pub mod config;
 pub mod docsify;
 pub mod duplicates;
 pub mod html;
+pub mod hugo;
 pub mod lessons;
 pub mod markdown;
 pub mod projects;

@@ -1,0 +1,247 @@
+//! Hugo's shortcodes in Markdown sources (`{{< name args >}}`, `{{% name args %}}`), read as
+//! the site shows them. A shortcode is a template the site's theme fills in, so its output is not
+//! in the source; what a student reads around it is:
+//!
+//! - a collapsible block (`details`, `expand`, `spoiler`) is one, titled by its `title` or
+//!   `summary` argument or its first (`{{< details "Correction" >}}`): a correction is read as a
+//!   correction, as on the built site;
+//! - a note (`notice`, `hint`, `alert`, `admonition`, `callout`, or one named by its kind:
+//!   `note`, `tip`, `warning`…) is an admonition of that kind, titled by its `title` argument or
+//!   the one after its kind (`{{% notice tip "Exercice 2" %}}`);
+//! - a tab (`tab`) is a content tab titled by its `title` or `name` argument or its first;
+//! - `highlight` is a code block in its language;
+//! - any other shortcode that encloses text (`{{< columns >}} … {{< /columns >}}`) gives way to
+//!   its text, and one that does not (`figure`, `youtube`, `ref`) is left out.
+//!
+//! Blocks are written as `pymdownx.blocks` (`/// details | Correction` … `///`, one slash more a
+//! level of nesting), which [`super::markdown`] reads as MkDocs' own. Code is left as it is: a
+//! shortcode in a fenced block is an example of one.
+
+use super::markdown::Fences;
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// A shortcode: `<` or `%` (1), `/` of a closing one (2), name (3), arguments (4).
+static SHORTCODE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\{\{([<%])\s*(/?)\s*([\w./-]+)((?:[^>%}]|[>%][^}]|\}[^}])*?)\s*[>%]\}\}")
+        .expect("valid regex")
+});
+/// One argument: `key="value"`, `key=value`, `"value"` or `value`.
+static ARG: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?:([\w-]+)=)?(?:"([^"]*)"|'([^']*)'|`([^`]*)`|([^\s"'`]+))"#)
+        .expect("valid regex")
+});
+
+/// What an enclosing shortcode becomes.
+enum Kind {
+    /// `/// details | title` (kind given by `type:`).
+    Details(String),
+    /// `/// admonition | title` of a kind.
+    Note(String, String),
+    /// `/// tab | title`.
+    Tab(String),
+    /// A code fence in a language.
+    Code(String),
+    /// Its text alone.
+    Text,
+}
+
+/// The arguments of a shortcode: named ones and, in order, the positional ones.
+fn args(s: &str) -> (Vec<(String, String)>, Vec<String>) {
+    let (mut named, mut positional) = (Vec::new(), Vec::new());
+    for c in ARG.captures_iter(s) {
+        let v = (2..=5)
+            .find_map(|i| c.get(i))
+            .map_or("", |m| m.as_str())
+            .to_string();
+        match c.get(1) {
+            Some(k) => named.push((k.as_str().to_ascii_lowercase(), v)),
+            None => positional.push(v),
+        }
+    }
+    (named, positional)
+}
+
+const NOTE_KINDS: &[&str] = &[
+    "note",
+    "tip",
+    "info",
+    "warning",
+    "danger",
+    "caution",
+    "important",
+    "attention",
+    "success",
+    "question",
+    "example",
+    "abstract",
+];
+
+fn kind(name: &str, raw: &str) -> Kind {
+    let (named, pos) = args(raw);
+    let get = |keys: &[&str]| {
+        keys.iter()
+            .find_map(|k| named.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()))
+    };
+    let name = name.to_ascii_lowercase();
+    match name.as_str() {
+        "details" | "expand" | "spoiler" | "collapse" => {
+            let title = get(&["title", "summary"]).or_else(|| pos.first().cloned());
+            Kind::Details(title.unwrap_or_default())
+        }
+        "tab" => Kind::Tab(
+            get(&["title", "name"])
+                .or_else(|| pos.first().cloned())
+                .unwrap_or_default(),
+        ),
+        "highlight" => Kind::Code(pos.first().cloned().unwrap_or_default()),
+        "notice" | "hint" | "alert" | "admonition" | "callout" => {
+            let kind = get(&["type", "style", "color"])
+                .or_else(|| pos.first().cloned())
+                .filter(|k| k.chars().all(|c| c.is_alphanumeric() || c == '-'))
+                .unwrap_or_else(|| "note".into());
+            let title = get(&["title"]).or_else(|| pos.get(1).cloned());
+            Kind::Note(kind, title.unwrap_or_default())
+        }
+        n if NOTE_KINDS.contains(&n) => Kind::Note(
+            name.clone(),
+            get(&["title"])
+                .or_else(|| pos.first().cloned())
+                .unwrap_or_default(),
+        ),
+        _ => Kind::Text,
+    }
+}
+
+/// `md` with Hugo's shortcodes read as the module says. Text without `{{<` or `{{%` is
+/// returned as it is.
+pub fn shortcodes(md: &str) -> String {
+    if !md.contains("{{<") && !md.contains("{{%") {
+        return md.to_string();
+    }
+    let lines: Vec<&str> = md.lines().collect();
+    // Whether a closing `{{< /name >}}` follows line `i` (then the shortcode encloses text).
+    let closes_after = |i: usize, name: &str| {
+        lines[i + 1..].iter().any(|l| {
+            SHORTCODE
+                .captures_iter(l)
+                .any(|c| &c[2] == "/" && c[3].eq_ignore_ascii_case(name))
+        })
+    };
+    let mut out = String::with_capacity(md.len());
+    let mut fences = Fences::default();
+    // Open enclosing shortcodes: name, and the line that closes each (None: nothing).
+    let mut open: Vec<(String, Option<String>)> = Vec::new();
+    let mut in_code = false;
+    for (i, line) in lines.iter().enumerate() {
+        let alone = SHORTCODE.captures(line.trim()).filter(|c| {
+            c.get(0)
+                .is_some_and(|m| m.as_str().len() == line.trim().len())
+        });
+        if in_code {
+            // Inside `highlight`: only its closing ends it.
+            if alone
+                .as_ref()
+                .is_some_and(|c| &c[2] == "/" && c[3].eq_ignore_ascii_case("highlight"))
+            {
+                in_code = false;
+                if let Some((_, Some(end))) = open.pop() {
+                    out.push_str(&end);
+                    out.push('\n');
+                }
+            } else {
+                out.push_str(line);
+                out.push('\n');
+            }
+            continue;
+        }
+        if fences.code(line) {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        if let Some(c) = alone {
+            let name = c[3].to_string();
+            if &c[2] == "/" {
+                if let Some(at) = open
+                    .iter()
+                    .rposition(|(n, _)| n.eq_ignore_ascii_case(&name))
+                {
+                    for (_, end) in open.drain(at..).rev() {
+                        if let Some(end) = end {
+                            out.push_str(&end);
+                            out.push('\n');
+                        }
+                    }
+                }
+                continue;
+            }
+            if closes_after(i, &name) {
+                let pad = &line[..line.len() - line.trim_start().len()];
+                let slashes = format!("{pad}{}", "/".repeat(3 + open.len()));
+                let (start, end) = match kind(&name, &c[4]) {
+                    Kind::Details(t) => (Some(format!("{slashes} details | {t}")), Some(slashes)),
+                    Kind::Note(k, t) => (
+                        Some(format!("{slashes} admonition | {t}\n{pad}    type: {k}")),
+                        Some(slashes),
+                    ),
+                    Kind::Tab(t) => (Some(format!("{slashes} tab | {t}")), Some(slashes)),
+                    Kind::Code(lang) => {
+                        in_code = true;
+                        (Some(format!("{pad}```{lang}")), Some(format!("{pad}```")))
+                    }
+                    Kind::Text => (None, None),
+                };
+                if let Some(s) = start {
+                    out.push_str(&s);
+                    out.push('\n');
+                }
+                open.push((name, end));
+                continue;
+            }
+        }
+        // Shortcodes within a line: their text stays, the tags go.
+        out.push_str(&SHORTCODE.replace_all(line, ""));
+        out.push('\n');
+    }
+    for (_, end) in open.into_iter().rev().flat_map(|(n, e)| e.map(|e| (n, e))) {
+        out.push_str(&end);
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_become_pymdownx_blocks_and_other_tags_give_way_to_their_text() {
+        let md = "Une file. {{< figure src=\"f.png\" >}}\n\n{{< details \"Correction\" >}}\nOn enfile.\n{{< /details >}}\n\n\
+                  {{% notice tip \"Exercice 2\" %}}\nÉcrire `enfiler`.\n{{% /notice %}}\n\n{{< tabs >}}\n{{% tab title=\"Énoncé\" %}}\n\
+                  Le sujet.\n{{% /tab %}}\n{{< /tabs >}}\n\n{{< mark >}}important{{< /mark >}}, vu {{< ref \"p.md\" >}}.\n";
+        let out = shortcodes(md);
+        assert_eq!(
+            out,
+            "Une file. \n\n/// details | Correction\nOn enfile.\n///\n\n/// admonition | Exercice 2\n    type: tip\n\
+             Écrire `enfiler`.\n///\n\n//// tab | Énoncé\nLe sujet.\n////\n\nimportant, vu .\n"
+        );
+    }
+
+    #[test]
+    fn highlight_is_code_and_code_is_left_as_it_is() {
+        let md = "{{< highlight python >}}\ndef f():\n    return \"{{< x >}}\"\n{{< /highlight >}}\n```\n{{< details \"Exemple\" >}}\n```\n";
+        assert_eq!(
+            shortcodes(md),
+            "```python\ndef f():\n    return \"{{< x >}}\"\n```\n```\n{{< details \"Exemple\" >}}\n```\n"
+        );
+        // A shortcode that no closing one follows encloses nothing: it is left out. Indented
+        // blocks keep their indentation; text without shortcodes is unchanged.
+        assert_eq!(shortcodes("{{< details Correction >}}\nfin"), "\nfin\n");
+        assert_eq!(
+            shortcodes("  {{% hint warning %}}\n  Attention.\n  {{% /hint %}}\n"),
+            "  /// admonition | \n      type: warning\n  Attention.\n  ///\n"
+        );
+        assert_eq!(shortcodes("a {{ b }} c"), "a {{ b }} c");
+    }
+}
