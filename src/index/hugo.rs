@@ -119,7 +119,8 @@ pub fn shortcodes(md: &str) -> String {
     if !md.contains("{{<") && !md.contains("{{%") {
         return md.to_string();
     }
-    let lines: Vec<&str> = md.lines().collect();
+    let joined = joined_calls(md);
+    let lines: Vec<&str> = joined.iter().map(String::as_str).collect();
     // Whether a closing `{{< /name >}}` follows line `i` (then the shortcode encloses text).
     let closes_after = |i: usize, name: &str| {
         lines[i + 1..].iter().any(|l| {
@@ -211,6 +212,30 @@ pub fn shortcodes(md: &str) -> String {
     out
 }
 
+/// The lines of `md`, a shortcode written over several lines (`{{< asciinema` … `speed=2 >}}`)
+/// joined into one, outside code blocks.
+fn joined_calls(md: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut fences = Fences::default();
+    let mut open = false;
+    for line in md.lines() {
+        if open {
+            let last = out.last_mut().expect("an open call has its line");
+            last.push(' ');
+            last.push_str(line.trim());
+        } else if fences.code(line) {
+            out.push(line.to_string());
+            continue;
+        } else {
+            out.push(line.to_string());
+        }
+        let last = out.last().expect("just pushed");
+        let start = last.rfind("{{<").into_iter().chain(last.rfind("{{%")).max();
+        open = start.is_some_and(|at| !last[at..].contains(">}}") && !last[at..].contains("%}}"));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -243,5 +268,10 @@ mod tests {
             "  /// admonition | \n      type: warning\n  Attention.\n  ///\n"
         );
         assert_eq!(shortcodes("a {{ b }} c"), "a {{ b }} c");
+        // A call written over several lines is one.
+        assert_eq!(
+            shortcodes("Voir :\n{{< asciinema\n  cast=\"a.cast\"\n  speed=2 >}}\nFin.\n"),
+            "Voir :\n\nFin.\n"
+        );
     }
 }

@@ -92,13 +92,10 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
     });
     if let Some(h) = hugo {
         let site = or(key(&h, "publishDir"), "public");
-        return project(
-            "Hugo",
-            "hugo",
-            site,
-            Some(or(key(&h, "contentDir"), "content")),
-            true,
-        );
+        // A multilingual site names a content folder a language: the first is read (give the
+        // others as sources of their own).
+        let content = key(&h, "contentDir").or_else(|| nested_key(&h, "contentDir"));
+        return project("Hugo", "hugo", site, Some(or(content, "content")), true);
     }
     if let Some(q) = read("_quarto.yml") {
         let book = q.lines().any(|l| l.trim() == "type: book");
@@ -273,6 +270,12 @@ mod tests {
                 "Hugo",
                 "docs",
                 "pages",
+            ),
+            (
+                &[("hugo.toml", "[languages.fr]\n  contentDir = 'content.fr'\n")],
+                "Hugo",
+                "public",
+                "content.fr",
             ),
             (&[("_config.yml", "title: x\n")], "Jekyll", "_site", ""),
             (
