@@ -412,7 +412,8 @@ pub fn body_html(body: &str) -> String {
 /// [`body_html`] with the headings' anchors (those without an explicit `{#id}`) made by `slug`
 /// from their text, in order.
 pub fn body_html_with(body: &str, slug: &mut dyn FnMut(&str) -> String) -> String {
-    let md = blocks(&attr_lists(&super::hugo::shortcodes(body)));
+    let md = super::templates::strip(&super::hugo::shortcodes(body));
+    let md = blocks(&attr_lists(&md));
     let opts = Options::ENABLE_TABLES
         | Options::ENABLE_HEADING_ATTRIBUTES
         | Options::ENABLE_MATH

@@ -9,6 +9,7 @@
 //! | [`docsify`] | a Docsify site: its Markdown files at Docsify's addresses |
 //! | [`hugo`] | Hugo's shortcodes in Markdown sources: blocks, code, or their text |
 //! | [`snippets`] | MkDocs snippets (`--8<--`): the files a Markdown source includes |
+//! | [`templates`] | Liquid and Jinja tags and expressions in Markdown sources, left out |
 //! | [`projects`] | a site generator's project given as a source (MkDocs, Hugo, Jekyll, Sphinx…): its built site, or its pages |
 //! | [`chunk`] | blocks → chunk records (`chsr build`'s format) |
 //! | [`bundle`] | the self-contained folder: shards, Wasm package, client, element, search page |
@@ -40,6 +41,7 @@ pub mod reveal;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod run;
 pub mod snippets;
+pub mod templates;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
