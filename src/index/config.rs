@@ -211,6 +211,19 @@ pub struct Source {
     pub rules: Vec<Rule>,
     /// Structure patterns.
     pub structure: Structure,
+    /// Where a Markdown source's pages are served, as its generator writes them.
+    pub page_urls: PageUrls,
+}
+
+/// Where the site built from Markdown sources serves a page `a/b.md`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PageUrls {
+    /// At `a/b/` (MkDocs, Hugo, Docusaurus; the default).
+    #[default]
+    Folders,
+    /// At `a/b.html` (Quarto, bookdown, Jupyter Book, mdBook, Jekyll, VitePress; and any
+    /// `.qmd` or `.Rmd` page).
+    Html,
 }
 
 /// Page format of a source.
@@ -599,6 +612,7 @@ impl Config {
                 base: rule(file, &at, &[], false, &s.fields, &[])?,
                 rules,
                 structure,
+                page_urls: PageUrls::default(),
             });
         }
         let mut names = std::collections::BTreeSet::new();
@@ -647,6 +661,7 @@ impl Config {
                 base,
                 rules: Vec::new(),
                 structure: Structure::default(),
+                page_urls: PageUrls::default(),
             }],
             site: SitePage::default(),
             file: None,

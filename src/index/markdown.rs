@@ -4,8 +4,9 @@
 //! title and any metadata field (`subject`, `level`, `doc_type`, `chapter`, …, as in the JSONL
 //! format); `search: {exclude: true}` (MkDocs Material), `draft: true` or `chsr_ignore: true`
 //! leave the page out. Hugo's shortcodes are read by [`super::hugo`]. MkDocs/Python-Markdown
-//! admonitions (`!!! type "Title"`, collapsible `???`/`???+`), Docusaurus admonitions
-//! (`:::type Title` … `:::`) and content tabs (`=== "Label"`) become the blocks the HTML reader
+//! admonitions (`!!! type "Title"`, collapsible `???`/`???+`), Docusaurus and VitePress
+//! admonitions (`:::type Title` … `:::`), Pandoc's fenced divs (Quarto callouts, `::: {.exercise}`)
+//! and content tabs (`=== "Label"`) become the blocks the HTML reader
 //! knows; the rest is CommonMark with tables, math and GitHub's alerts (`> [!NOTE]`, read as
 //! quotes) (`pulldown-cmark`). Headings get the slugs MkDocs would give them, so links open at
 //! the section.
@@ -193,17 +194,29 @@ fn blocks(md: &str) -> String {
             i = j;
             continue;
         }
-        if let Some(head) = trimmed.strip_prefix(":::").filter(|h| !h.trim().is_empty()) {
-            let mut parts = head.trim().splitn(2, char::is_whitespace);
-            let kind = parts.next().unwrap_or("note").to_string();
-            let title = parts.next().unwrap_or("").trim().to_string();
-            let mut j = i + 1;
+        if let Some(c) = COLON_FENCE.captures(line).filter(|c| !c[2].is_empty()) {
+            // A Docusaurus or VitePress admonition (`:::tip Titre`, `::: details Titre`) or a
+            // Pandoc fenced div (`::: {.callout-note title="Titre"}`), until the colon line that
+            // closes it: fences opened inside it close first.
+            let (block, kind, title) = colon_head(&c[2]);
+            let (mut j, mut depth, mut inner) = (i + 1, 1, Fences::default());
             let mut body = Vec::new();
-            while j < lines.len() && lines[j].trim() != ":::" {
-                body.push(lines[j]);
+            while j < lines.len() {
+                let l = lines[j];
+                if !inner.code(l) {
+                    match COLON_FENCE.captures(l) {
+                        Some(c) if c[2].is_empty() => depth -= 1,
+                        Some(_) => depth += 1,
+                        None => {}
+                    }
+                }
+                if depth == 0 {
+                    break;
+                }
+                body.push(l);
                 j += 1;
             }
-            Block::Admonition.write(&mut out, 0, &kind, &title, &body.join("\n"));
+            block.write(&mut out, indent, &kind, &title, &body.join("\n"));
             i = j + 1;
             continue;
         }
@@ -243,6 +256,87 @@ fn blocks(md: &str) -> String {
         i += 1;
     }
     out
+}
+
+/// A line of three or more colons (1) and what follows them (2): a block opens when (2) is not
+/// empty, and closes when it is.
+static COLON_FENCE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*(:{3,})\s*(.*?)\s*$").expect("valid regex"));
+
+/// Pandoc divs that lay out their content (columns, tab sets, what a format shows or hides,
+/// speaker notes): their text as it is.
+const LAYOUT_DIVS: &[&str] = &[
+    "columns",
+    "column",
+    "panel-tabset",
+    "panel-sidebar",
+    "panel-fill",
+    "panel-center",
+    "panel-input",
+    "content-visible",
+    "content-hidden",
+    "cell",
+    "cell-output",
+    "figure",
+    "center",
+    "incremental",
+    "nonincremental",
+    "notes",
+    "aside",
+    "fragment",
+    "r-stack",
+    "layout",
+    "border",
+    "hidden",
+];
+
+/// What a colon block's head says: the block, its kind and its title. `{.callout-tip
+/// title="Exercice 2"}` (Quarto) is an admonition `tip` titled "Exercice 2", `{#exr-1 .exercise}`
+/// an admonition `exercise`, `tip Titre` or `tip[Titre]` (Docusaurus) an admonition `tip`,
+/// `details Titre` (VitePress) a collapsible block; a layout div is its text alone.
+fn colon_head(head: &str) -> (Block, String, String) {
+    let (kind, title) = match head.strip_prefix('{') {
+        Some(attrs) => {
+            let attrs = attrs.rsplit_once('}').map_or(attrs, |(a, _)| a);
+            let class = attrs
+                .split_whitespace()
+                .find_map(|t| t.strip_prefix('.'))
+                .unwrap_or("");
+            let title = attrs.find("title=").map_or("", |at| {
+                let v = &attrs[at + 6..];
+                match v.strip_prefix('"') {
+                    Some(q) => q.split('"').next().unwrap_or(""),
+                    None => v.split_whitespace().next().unwrap_or(""),
+                }
+            });
+            (class.to_string(), title.to_string())
+        }
+        None => match head
+            .split_once('[')
+            .filter(|(k, _)| !k.contains(char::is_whitespace))
+        {
+            Some((k, t)) => (
+                k.to_string(),
+                t.rsplit_once(']').map_or(t, |(t, _)| t).into(),
+            ),
+            None => {
+                let (word, rest) = head.split_once(char::is_whitespace).unwrap_or((head, ""));
+                (word.to_string(), rest.trim().to_string())
+            }
+        },
+    };
+    let kind = kind
+        .strip_prefix("callout-")
+        .unwrap_or(&kind)
+        .to_ascii_lowercase();
+    let block = if kind.is_empty() || LAYOUT_DIVS.contains(&kind.as_str()) {
+        Block::Plain
+    } else if kind == "details" {
+        Block::Details
+    } else {
+        Block::Admonition
+    };
+    (block, kind, title)
 }
 
 /// A titled block of Markdown sources, as the HTML reader knows it from built sites.
@@ -511,6 +605,36 @@ mod tests {
             .is_some());
         assert!(read("+++\ntitle = \n+++\nx").is_err());
         assert!(read("+++\ntitle = 'a'\nno end").is_err());
+    }
+
+    #[test]
+    fn colon_blocks_of_docusaurus_vitepress_and_pandoc() {
+        let p = read(
+            "::: {.callout-tip title=\"Exercice 1\"}\nEmpiler 3.\n\n:::: {.callout-note collapse=\"true\"}\nOn obtient 3.\n::::\n:::\n\n\
+             ::: {.columns}\n::: {.column width=\"50%\"}\nÀ gauche.\n:::\n:::\n\n:::tip[Astuce du jour]\nLIFO.\n:::\n\n\
+             ::: details Correction\nDépiler.\n:::\n\n::: {#exr-2 .exercise}\nTrier.\n:::\n\n```md\n::: {.callout-note}\n```\nFin.\n",
+        )
+        .unwrap();
+        let h = &p.html;
+        for part in [
+            "<div class=\"admonition tip\">\n<p class=\"admonition-title\">Exercice 1</p>",
+            "<div class=\"admonition note\">",
+            "<p class=\"admonition-title\">Astuce du jour</p>",
+            "<summary>Correction</summary>",
+            "<div class=\"admonition exercise\">",
+            "<p>À gauche.</p>",
+            "::: {.callout-note}",
+            "<p>Fin.</p>",
+        ] {
+            assert!(h.contains(part), "{part}: {h}");
+        }
+        // The nested callout stays inside the exercise; the layout divs leave no block.
+        let (tip, rest) = h.split_once("Exercice 1").unwrap();
+        assert!(!tip.contains("On obtient") && rest.find("On obtient") < rest.find("À gauche"));
+        assert!(
+            !h.contains("columns") && h.matches(":::").count() == 1,
+            "{h}"
+        );
     }
 
     #[test]

@@ -9,9 +9,10 @@
 //! | [`docsify`] | a Docsify site: its Markdown files at Docsify's addresses |
 //! | [`hugo`] | Hugo's shortcodes in Markdown sources: blocks, code, or their text |
 //! | [`snippets`] | MkDocs snippets (`--8<--`): the files a Markdown source includes |
-//! | [`templates`] | Liquid and Jinja tags and expressions in Markdown sources, left out |
+//! | [`templates`] | Liquid and Jinja template tags in Markdown sources, left out |
 //! | [`projects`] | a site generator's project given as a source (MkDocs, Hugo, Jekyll, Sphinx…): its built site, or its pages |
 //! | [`chunk`] | blocks → chunk records (`chsr build`'s format) |
+//! | [`urls`] | where a page is served: its URL path, its source's base URL |
 //! | [`bundle`] | the self-contained folder: shards, Wasm package, client, element, search page |
 //! | [`report`] | the build report, the chunks as JSONL, the interface language: a run's outputs |
 //! | `run` | (native) the whole command: walks folders, reads files, writes the bundle |
@@ -42,6 +43,7 @@ pub mod reveal;
 pub mod run;
 pub mod snippets;
 pub mod templates;
+pub mod urls;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 
@@ -51,6 +53,10 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
+use urls::markdown_stem;
+#[cfg(not(target_arch = "wasm32"))]
+pub use urls::{base_url, relative_url};
+pub use urls::{configured_url, page_url_path, relative_url_between};
 #[cfg(not(target_arch = "wasm32"))]
 use {config::Config, rayon::prelude::*, std::path::PathBuf};
 
@@ -247,7 +253,8 @@ pub fn index_file(name: &str) -> bool {
 pub fn page_extensions(format: &Format) -> &'static [&'static str] {
     match format {
         Format::Html => &[".html", ".htm"],
-        Format::Markdown | Format::Docsify(_) => &[".md", ".markdown"],
+        Format::Markdown => &[".md", ".markdown", ".qmd", ".rmd"],
+        Format::Docsify(_) => &[".md", ".markdown"],
     }
 }
 
@@ -318,77 +325,6 @@ pub fn list_pages(source: &Source) -> Result<Vec<String>, IndexError> {
         return Err(no_pages(source));
     }
     Ok(out)
-}
-
-/// The URL path of a page relative to its site's root: `a/b/index.html` → `a/b/`, a Markdown
-/// `a/b.md` → `a/b/` (the pretty URLs of MkDocs, Hugo, Docusaurus and Jekyll), a Docsify
-/// site's `a/b.md` → `#/a/b` ([`docsify::url_path`]).
-pub fn page_url_path(rel: &str, source: &Source) -> String {
-    let encoded: Vec<String> = rel.split('/').map(encode_segment).collect();
-    let path = encoded.join("/");
-    match &source.format {
-        Format::Docsify(shell) => docsify::url_path(rel, &path, shell),
-        Format::Html => path
-            .strip_suffix("index.html")
-            .map(str::to_string)
-            .unwrap_or(path),
-        Format::Markdown => {
-            let stem = path.trim_end_matches(".markdown").trim_end_matches(".md");
-            let lower = stem.to_lowercase();
-            if lower == "index" || lower == "readme" || lower == "_index" {
-                String::new()
-            } else if let Some(d) = ["/index", "/readme", "/_index"]
-                .iter()
-                .find_map(|s| lower.strip_suffix(s).map(|_| s.len()))
-            {
-                format!("{}/", &stem[..stem.len() - d])
-            } else {
-                format!("{stem}/")
-            }
-        }
-    }
-}
-
-/// One path segment percent-encoded where a URL needs it.
-fn encode_segment(s: &str) -> String {
-    let mut out = String::new();
-    for c in s.chars() {
-        match c {
-            ' ' => out.push_str("%20"),
-            '#' => out.push_str("%23"),
-            '?' => out.push_str("%3F"),
-            '%' => out.push_str("%25"),
-            '"' => out.push_str("%22"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// The relative URL from folder `from` to folder `to` (both canonical, absolute), ending in `/`
-/// (empty when they are the same folder).
-pub fn relative_url_between(from: &Path, to: &Path) -> String {
-    let ac: Vec<_> = from.components().collect();
-    let bc: Vec<_> = to.components().collect();
-    let common = ac.iter().zip(&bc).take_while(|(x, y)| x == y).count();
-    let mut out = "../".repeat(ac.len() - common);
-    for c in &bc[common..] {
-        out.push_str(&encode_segment(&c.as_os_str().to_string_lossy()));
-        out.push('/');
-    }
-    out
-}
-
-/// The relative URL from folder `from` to folder `to` (both existing), ending in `/`.
-#[cfg(not(target_arch = "wasm32"))]
-pub fn relative_url(from: &Path, to: &Path) -> Result<String, IndexError> {
-    let canon = |p: &Path| {
-        std::fs::canonicalize(p).map_err(|e| IndexError::Io {
-            path: p.display().to_string(),
-            message: e.to_string(),
-        })
-    };
-    Ok(relative_url_between(&canon(from)?, &canon(to)?))
 }
 
 /// A page read: what became of it, its chunks, and warnings.
@@ -660,10 +596,7 @@ pub fn read_page(
             .trim_end_matches(".html")
             .trim_end_matches('/')
             .to_string(),
-        Format::Markdown | Format::Docsify(_) => rel
-            .trim_end_matches(".md")
-            .trim_end_matches(".markdown")
-            .to_string(),
+        Format::Markdown | Format::Docsify(_) => markdown_stem(rel).to_string(),
     };
     let key_path = if key_path.is_empty() {
         "index".to_string()
@@ -739,26 +672,6 @@ pub fn included_paths(source: &Source, rel: &str, name: &str) -> Vec<std::path::
         paths.insert(0, source.path.join("..").join(name));
     }
     paths
-}
-
-/// Where a source is served, as configured (`url`), ending in `/`; `None`: relative to the
-/// bundle (see [`relative_url_between`]).
-pub fn configured_url(source: &Source) -> Option<String> {
-    match &source.url {
-        Some(u) if u.ends_with('/') => Some(u.clone()),
-        Some(u) => Some(format!("{u}/")),
-        None => None,
-    }
-}
-
-/// The folder a source is served from, as a URL ending in `/`: its configured `url`, else its
-/// place relative to the bundle folder `out` (deployed together, as uploaded).
-#[cfg(not(target_arch = "wasm32"))]
-pub fn base_url(source: &Source, out: &Path) -> Result<String, IndexError> {
-    match configured_url(source) {
-        Some(u) => Ok(u),
-        None => relative_url(out, &source.path),
-    }
 }
 
 /// Where `chsr index` looks for the Wasm package when `--pkg` is not given: `$CHSR_PKG`, then

@@ -15,7 +15,7 @@
 //! not a Jekyll template with front matter) is a built site whatever else it holds: a published
 //! branch may keep a `_config.yml` for GitHub Pages.
 
-use super::config::{Config, Format};
+use super::config::{Config, Format, PageUrls};
 use super::IndexError;
 use std::path::Path;
 
@@ -33,6 +33,8 @@ pub struct Project {
     pub pages_dir: Option<String>,
     /// Whether its pages are Markdown files that `--markdown` reads.
     pub markdown: bool,
+    /// Where it serves a Markdown page.
+    pub page_urls: PageUrls,
 }
 
 /// The value of a top-level key in a configuration file read line by line (YAML `key: value` or
@@ -68,12 +70,19 @@ fn keyed(text: &str, name: &str, nested: bool) -> Option<String> {
 pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
     let first = |names: &[&str]| names.iter().find_map(|n| read(n));
     let project = |generator, build, site_dir: String, pages_dir: Option<String>, markdown| {
+        // MkDocs, Hugo and Docusaurus give a page its folder; the others write `page.html`.
+        let folders = ["MkDocs", "Hugo", "Docusaurus"].contains(&generator);
         Some(Project {
             generator,
             build,
             site_dir,
             pages_dir,
             markdown,
+            page_urls: if folders {
+                PageUrls::Folders
+            } else {
+                PageUrls::Html
+            },
         })
     };
     let or = |v: Option<String>, default: &str| v.unwrap_or_else(|| default.into());
@@ -103,12 +112,12 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
             nested_key(&q, "output-dir"),
             if book { "_book" } else { "_site" },
         );
-        return project("Quarto", "quarto render", site, None, false);
+        return project("Quarto", "quarto render", site, None, true);
     }
     if let Some(b) = read("_bookdown.yml") {
         let site = or(key(&b, "output_dir"), "_book");
         let build = "Rscript -e 'bookdown::render_book()'";
-        return project("bookdown", build, site, None, false);
+        return project("bookdown", build, site, None, true);
     }
     if read("myst.yml").is_some() {
         let build = "myst build --html";
@@ -126,7 +135,17 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
             return project("Jupyter Book", build, "_build/html".into(), None, true);
         }
         let site = or(key(&c, "destination"), "_site");
-        return project("Jekyll", "bundle exec jekyll build", site, None, true);
+        let jekyll = project("Jekyll", "bundle exec jekyll build", site, None, true);
+        // `permalink: pretty` gives each page its folder.
+        let pretty = key(&c, "permalink").as_deref() == Some("pretty");
+        return jekyll.map(|p| Project {
+            page_urls: if pretty {
+                PageUrls::Folders
+            } else {
+                p.page_urls
+            },
+            ..p
+        });
     }
     if let Some(b) = read("book.toml") {
         let site = or(key(&b, "build-dir"), "book");
@@ -197,6 +216,7 @@ impl Config {
                     if let Some(d) = p.pages_dir {
                         s.path = root.join(d);
                     }
+                    s.page_urls = p.page_urls;
                 }
                 _ => {
                     if read(&root.join(&p.site_dir).join("index.html")).is_none() {
@@ -365,6 +385,15 @@ mod tests {
                 "{list:?}"
             );
         }
+        // Where each serves a Markdown page.
+        let urls = |list: &[(&str, &str)]| of(list).unwrap().page_urls;
+        assert_eq!(urls(&[("mkdocs.yml", "")]), PageUrls::Folders);
+        assert_eq!(urls(&[("hugo.toml", "")]), PageUrls::Folders);
+        assert_eq!(urls(&[("_quarto.yml", "")]), PageUrls::Html);
+        assert_eq!(urls(&[("book.toml", "")]), PageUrls::Html);
+        assert_eq!(urls(&[("_config.yml", "title: x\n")]), PageUrls::Html);
+        let pretty = [("_config.yml", "permalink: pretty\n")];
+        assert_eq!(urls(&pretty), PageUrls::Folders);
         // A `config.toml` without Hugo's `baseURL` is some other tool's.
         assert_eq!(of(&[("config.toml", "[tool]\nname = 'x'\n")]), None);
         assert_eq!(of(&[("index.html", "<html></html>")]), None);
