@@ -507,6 +507,7 @@ pub fn body_html(body: &str) -> String {
 /// from their text, in order.
 pub fn body_html_with(body: &str, slug: &mut dyn FnMut(&str) -> String) -> String {
     let md = super::templates::strip(&super::hugo::shortcodes(body));
+    let md = super::myst::directives(&md);
     let md = blocks(&attr_lists(&md));
     let opts = Options::ENABLE_TABLES
         | Options::ENABLE_HEADING_ATTRIBUTES

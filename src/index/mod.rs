@@ -7,6 +7,7 @@
 //! | [`html`] | built HTML → blocks with their headings, exercises and corrections (HTML5 parser) |
 //! | [`markdown`] | Markdown with front matter → the same reader |
 //! | [`docsify`] | a Docsify site: its Markdown files at Docsify's addresses |
+//! | [`myst`] | MyST directives in Markdown sources (Jupyter Book): admonitions, exercises, tabs |
 //! | [`hugo`] | Hugo's shortcodes in Markdown sources: blocks, code, or their text |
 //! | [`snippets`] | MkDocs snippets (`--8<--`): the files a Markdown source includes |
 //! | [`templates`] | Liquid and Jinja template tags in Markdown sources, left out |
@@ -36,6 +37,7 @@ pub mod html;
 pub mod hugo;
 pub mod lessons;
 pub mod markdown;
+pub mod myst;
 pub mod projects;
 pub mod report;
 pub mod reveal;

@@ -1,0 +1,182 @@
+//! MyST directives in Markdown sources (Jupyter Book, mystmd, Sphinx with MyST): a directive is
+//! a fence named in braces, ```` ```{note} ```` … ```` ``` ```` or `:::{note}` … `:::`, its
+//! options (`:class: dropdown`) first in its body. Read as the built book shows them:
+//!
+//! - an admonition (`note`, `tip`, `warning`, …, or `admonition` with its title) is one of its
+//!   kind; with `:class: dropdown`, a collapsible block, as `dropdown` is;
+//! - `exercise` (sphinx-exercise) is an exercise titled by its argument, `solution` a
+//!   correction; a proof directive (`prf:theorem`, `prf:definition`, …) an admonition of its
+//!   kind; `tab-item` a content tab titled by its argument;
+//! - a layout directive (`tab-set`, `card`, `grid`, `margin`, `sidebar`, …) gives way to its
+//!   text, and a table of contents (`toctree`, `tableofcontents`) is left out;
+//! - any other (`code-cell`, `figure`, `math`, …) is left as written: code stays code.
+//!
+//! Blocks are written as `pymdownx.blocks` (one slash more a level of nesting), which
+//! [`super::markdown`] reads, as it does [`super::hugo`]'s.
+
+use super::markdown::Fences;
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// A directive's opening fence: indentation (1), fence (2), name (3), argument (4).
+static DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(\s*)(`{3,}|~{3,}|:{3,})\{([\w:-]+)\}\s*(.*?)\s*$").expect("valid regex")
+});
+
+/// A directive's option line (`:class: dropdown`, `:hidden:`).
+static OPTION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*:[A-Za-z][\w-]*:(\s|$)").expect("valid regex"));
+
+const ADMONITIONS: &[&str] = &[
+    "note",
+    "tip",
+    "hint",
+    "important",
+    "warning",
+    "caution",
+    "attention",
+    "danger",
+    "error",
+    "seealso",
+    "admonition",
+];
+const LAYOUT: &[&str] = &[
+    "tab-set",
+    "card",
+    "grid",
+    "grid-item",
+    "grid-item-card",
+    "margin",
+    "sidebar",
+    "topic",
+    "epigraph",
+    "pull-quote",
+    "div",
+    "container",
+    "only",
+    "glossary",
+    "rubric",
+    "card-carousel",
+];
+const CONTENTS: &[&str] = &["toctree", "tableofcontents", "contents", "bibliography"];
+
+/// What a directive becomes ([`read_as`] gives `None` for one left as written).
+enum Read {
+    /// A `pymdownx.blocks` block: its name, title and kind (`type:`).
+    Block(&'static str, String, String),
+    /// Its text alone.
+    Text,
+    /// Nothing.
+    Out,
+}
+
+fn read_as(name: &str, arg: &str, dropdown: bool) -> Option<Read> {
+    let name = name.to_ascii_lowercase();
+    let (kind, bare) = match name.strip_prefix("prf:") {
+        Some(k) => (k.to_string(), true),
+        None => (name.clone(), false),
+    };
+    let arg = arg.to_string();
+    Some(match kind.as_str() {
+        _ if bare => Read::Block("admonition", arg, kind),
+        "dropdown" => Read::Block("details", arg, "note".into()),
+        "admonition" if dropdown => Read::Block("details", arg, "note".into()),
+        "admonition" => Read::Block("admonition", arg, "note".into()),
+        k if ADMONITIONS.contains(&k) && dropdown => Read::Block("details", arg, kind),
+        k if ADMONITIONS.contains(&k) => Read::Block("admonition", arg, kind),
+        "exercise" => Read::Block("admonition", arg, "exercise".into()),
+        "solution" => Read::Block("admonition", String::new(), "solution".into()),
+        "tab-item" => Read::Block("tab", arg, String::new()),
+        k if LAYOUT.contains(&k) => Read::Text,
+        k if CONTENTS.contains(&k) => Read::Out,
+        _ => return None,
+    })
+}
+
+/// `md` with its MyST directives read as the module says. Text without `{` after a fence is
+/// returned as it is.
+pub fn directives(md: &str) -> String {
+    if !md.contains("```{") && !md.contains(":::{") && !md.contains("~~~{") {
+        return md.to_string();
+    }
+    let lines: Vec<&str> = md.lines().collect();
+    let mut out = String::with_capacity(md.len());
+    write(&lines, 0, &mut out);
+    out
+}
+
+/// A directive opening at `lines[i]` that this module reads: its indentation, its reading,
+/// its body (options left out) and the line after it.
+fn directive<'a>(lines: &'a [&'a str], i: usize) -> Option<(String, Read, &'a [&'a str], usize)> {
+    let c = DIRECTIVE.captures(lines[i])?;
+    let fence = c.get(2)?.as_str();
+    // The body ends at the fence written again (inner ones are shorter).
+    let end = lines[i + 1..].iter().position(|l| l.trim() == fence)?;
+    let body = &lines[i + 1..i + 1 + end];
+    // Options first: `:key: value` lines, or a `---` block of them.
+    let (mut skip, mut dropdown) = (0, false);
+    if body.first().map(|l| l.trim()) == Some("---") {
+        skip = body[1..]
+            .iter()
+            .position(|l| l.trim() == "---")
+            .map_or(0, |e| e + 2);
+        dropdown = body[..skip].iter().any(|l| l.contains("dropdown"));
+    }
+    while skip < body.len() && OPTION.is_match(body[skip]) {
+        dropdown |= body[skip].contains(":class:") && body[skip].contains("dropdown");
+        skip += 1;
+    }
+    let read = read_as(&c[3], &c[4], dropdown)?;
+    Some((c[1].to_string(), read, &body[skip..], i + 2 + end))
+}
+
+/// Writes `lines` with their directives read, nested `depth` blocks deep.
+fn write(lines: &[&str], depth: usize, out: &mut String) {
+    let mut fences = Fences::default();
+    let mut i = 0;
+    while i < lines.len() {
+        // Inside a code block (```` ```python ```` showing a directive), everything is code.
+        let found = fences.closing().is_none().then(|| directive(lines, i));
+        let Some(Some((pad, read, body, next))) = found else {
+            fences.code(lines[i]);
+            out.push_str(lines[i]);
+            out.push('\n');
+            i += 1;
+            continue;
+        };
+        match read {
+            Read::Block(name, title, kind) => {
+                let slashes = format!("{pad}{}", "/".repeat(3 + depth));
+                out.push_str(&format!("{slashes} {name} | {title}\n"));
+                if !kind.is_empty() && name != "tab" {
+                    out.push_str(&format!("{pad}    type: {kind}\n"));
+                }
+                write(body, depth + 1, out);
+                out.push_str(&slashes);
+                out.push('\n');
+            }
+            Read::Text => write(body, depth, out),
+            Read::Out => {}
+        }
+        i = next;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn directives_become_blocks_and_code_stays_code() {
+        let md = "```{note}\nUne pile.\n```\n\n````{exercise} Empiler\n:label: ex-1\n\nEmpiler 3.\n\n```{code-cell} python\np.append(3)\n```\n````\n\n\
+                  :::{solution} ex-1\n:class: dropdown\nOn obtient 3.\n:::\n\n```{admonition} Attention\n:class: dropdown\nLIFO.\n```\n\n\
+                  ::::{tab-set}\n:::{tab-item} Python\nliste\n:::\n::::\n\n```{toctree}\n:hidden:\ncours\n```\n\n```python\n```{note}\n```\n";
+        assert_eq!(
+            directives(md),
+            "/// admonition | \n    type: note\nUne pile.\n///\n\n/// admonition | Empiler\n    type: exercise\n\nEmpiler 3.\n\n\
+             ```{code-cell} python\np.append(3)\n```\n///\n\n/// admonition | \n    type: solution\nOn obtient 3.\n///\n\n\
+             /// details | Attention\n    type: note\nLIFO.\n///\n\n/// tab | Python\nliste\n///\n\n\n```python\n```{note}\n```\n"
+        );
+        assert_eq!(directives("sans directive"), "sans directive");
+    }
+}
