@@ -49,23 +49,33 @@ pub struct MarkdownPage {
 /// Front-matter pairs, why it excludes the page (if it does), and the body after it.
 type Front<'a> = (Vec<(String, String)>, Option<String>, &'a str);
 
+/// The text between a `fence` line (`---`, `+++`) that `t` starts with and the next one, and
+/// the body after it; `None` when `t` does not start with one, `Err` when none closes it.
+fn fenced<'a>(t: &'a str, fence: &str) -> Option<Result<(&'a str, &'a str), String>> {
+    let rest = t
+        .strip_prefix(fence)
+        .filter(|r| r.starts_with('\n') || r.starts_with("\r\n"))?;
+    let Some(end) = rest.find(&format!("\n{fence}")) else {
+        return Some(Err(format!(
+            "front matter opened with {fence} but never closed"
+        )));
+    };
+    let body =
+        rest[end + 1 + fence.len()..].trim_start_matches(fence.chars().next().unwrap_or('-'));
+    let body = body.split_once('\n').map(|(_, b)| b).unwrap_or("");
+    Some(Ok((&rest[..end], body)))
+}
+
 fn front_matter(text: &str) -> Result<Front<'_>, String> {
     let t = text.strip_prefix('\u{feff}').unwrap_or(text);
-    if let Some(front) = toml_front_matter(t) {
-        return front;
+    if let Some(front) = fenced(t, "+++") {
+        let (toml, body) = front?;
+        return toml_front_matter(toml, body);
     }
-    let Some(rest) = t
-        .strip_prefix("---")
-        .filter(|r| r.starts_with('\n') || r.starts_with("\r\n"))
-    else {
+    let Some(front) = fenced(t, "---") else {
         return Ok((Vec::new(), None, t));
     };
-    let Some(end) = rest.find("\n---") else {
-        return Err("front matter opened with --- but never closed".into());
-    };
-    let yaml = &rest[..end];
-    let body = rest[end + 4..].trim_start_matches(['-']);
-    let body = body.split_once('\n').map(|(_, b)| b).unwrap_or("");
+    let (yaml, body) = front?;
     let docs = YamlLoader::load_from_str(yaml).map_err(|e| format!("front matter: {e}"))?;
     let mut out = Vec::new();
     let mut excluded = None;
@@ -103,21 +113,12 @@ fn front_matter(text: &str) -> Result<Front<'_>, String> {
     Ok((out, excluded, body))
 }
 
-/// Hugo's TOML front matter (between `+++` lines), if `t` starts with one: its scalar values
-/// (dates as written), `draft = true` leaving the page out.
-fn toml_front_matter(t: &str) -> Option<Result<Front<'_>, String>> {
-    let rest = t
-        .strip_prefix("+++")
-        .filter(|r| r.starts_with('\n') || r.starts_with("\r\n"))?;
-    let Some(end) = rest.find("\n+++") else {
-        return Some(Err("front matter opened with +++ but never closed".into()));
-    };
-    let body = rest[end + 4..].trim_start_matches('+');
-    let body = body.split_once('\n').map(|(_, b)| b).unwrap_or("");
-    let table = match rest[..end].parse::<toml::Table>() {
-        Ok(t) => t,
-        Err(e) => return Some(Err(format!("front matter (TOML): {}", e.message()))),
-    };
+/// Hugo's TOML front matter (the text between its `+++` lines): its scalar values (dates as
+/// written), `draft = true` leaving the page out.
+fn toml_front_matter<'a>(toml: &str, body: &'a str) -> Result<Front<'a>, String> {
+    let table = toml
+        .parse::<toml::Table>()
+        .map_err(|e| format!("front matter (TOML): {}", e.message()))?;
     let mut out = Vec::new();
     let mut excluded = None;
     for (k, v) in &table {
@@ -136,7 +137,7 @@ fn toml_front_matter(t: &str) -> Option<Result<Front<'_>, String>> {
             out.push((k.replace('-', "_"), s));
         }
     }
-    Some(Ok((out, excluded, body)))
+    Ok((out, excluded, body))
 }
 
 /// Rewrites admonitions and tabs into HTML blocks around Markdown (CommonMark reads the Markdown
