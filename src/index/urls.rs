@@ -30,37 +30,26 @@ pub fn page_url_path(rel: &str, source: &Source) -> String {
             .strip_suffix("index.html")
             .map(str::to_string)
             .unwrap_or(path),
-        // Quarto and R Markdown write `page.html` beside the source (`index.html` is the
-        // folder's page), as do the generators of [`PageUrls::Html`].
-        Format::Markdown
-            if source.page_urls == PageUrls::Html
-                || [".qmd", ".rmd"]
-                    .iter()
-                    .any(|e| path.to_lowercase().ends_with(e)) =>
-        {
-            // A folder's `index` (mdBook: its `README`) is the folder's page.
-            let stem = markdown_stem(&path);
-            let (folder, name) = stem.rsplit_once('/').map_or(("", stem), |(f, n)| (f, n));
-            if name.eq_ignore_ascii_case("index") || name.eq_ignore_ascii_case("readme") {
-                if folder.is_empty() {
-                    String::new()
-                } else {
-                    format!("{folder}/")
-                }
-            } else {
-                format!("{stem}.html")
-            }
-        }
         Format::Markdown => {
             let stem = markdown_stem(&path);
-            let lower = stem.to_lowercase();
-            if lower == "index" || lower == "readme" || lower == "_index" {
-                String::new()
-            } else if let Some(d) = ["/index", "/readme", "/_index"]
+            let (folder, name) = match stem.rsplit_once('/') {
+                Some((f, n)) => (format!("{f}/"), n),
+                None => (String::new(), stem),
+            };
+            // Quarto and R Markdown write `page.html` beside the source, as do the generators
+            // of [`PageUrls::Html`]; the others give a page its folder.
+            let html = source.page_urls == PageUrls::Html
+                || [".qmd", ".rmd"]
+                    .iter()
+                    .any(|e| path.to_lowercase().ends_with(e));
+            // A folder's `index`, `README` (mdBook, GitHub) or `_index` (Hugo) is its page.
+            if ["index", "readme", "_index"]
                 .iter()
-                .find_map(|s| lower.strip_suffix(s).map(|_| s.len()))
+                .any(|n| name.eq_ignore_ascii_case(n))
             {
-                format!("{}/", &stem[..stem.len() - d])
+                folder
+            } else if html {
+                format!("{stem}.html")
             } else {
                 format!("{stem}/")
             }
