@@ -17,7 +17,7 @@
 //! level of nesting), which [`super::markdown`] reads as MkDocs' own. Code is left as it is: a
 //! shortcode in a fenced block is an example of one.
 
-use super::markdown::Fences;
+use super::markdown::{arguments, Fences};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -26,12 +26,6 @@ static SHORTCODE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\{\{([<%])\s*(/?)\s*([\w./-]+)((?:[^>%}]|[>%][^}]|\}[^}])*?)\s*[>%]\}\}")
         .expect("valid regex")
 });
-/// One argument: `key="value"`, `key=value`, `"value"` or `value`.
-static ARG: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?:([\w-]+)=)?(?:"([^"]*)"|'([^']*)'|`([^`]*)`|([^\s"'`]+))"#)
-        .expect("valid regex")
-});
-
 /// What an enclosing shortcode becomes.
 enum Kind {
     /// `/// details | title` (kind given by `type:`).
@@ -44,22 +38,6 @@ enum Kind {
     Code(String),
     /// Its text alone.
     Text,
-}
-
-/// The arguments of a shortcode: named ones and, in order, the positional ones.
-fn args(s: &str) -> (Vec<(String, String)>, Vec<String>) {
-    let (mut named, mut positional) = (Vec::new(), Vec::new());
-    for c in ARG.captures_iter(s) {
-        let v = (2..=5)
-            .find_map(|i| c.get(i))
-            .map_or("", |m| m.as_str())
-            .to_string();
-        match c.get(1) {
-            Some(k) => named.push((k.as_str().to_ascii_lowercase(), v)),
-            None => positional.push(v),
-        }
-    }
-    (named, positional)
 }
 
 const NOTE_KINDS: &[&str] = &[
@@ -78,7 +56,7 @@ const NOTE_KINDS: &[&str] = &[
 ];
 
 fn kind(name: &str, raw: &str) -> Kind {
-    let (named, pos) = args(raw);
+    let (named, pos) = arguments(raw);
     let get = |keys: &[&str]| {
         keys.iter()
             .find_map(|k| named.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone()))

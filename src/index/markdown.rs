@@ -264,6 +264,30 @@ fn blocks(md: &str) -> String {
 static COLON_FENCE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\s*(:{3,})\s*(.*?)\s*$").expect("valid regex"));
 
+/// One argument: `key="value"`, `key=value`, `"value"` or `value` (quoted with `'` or `` ` ``
+/// too).
+static ARG: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?:([\w-]+)=)?(?:"([^"]*)"|'([^']*)'|`([^`]*)`|([^\s"'`]+))"#)
+        .expect("valid regex")
+});
+
+/// The arguments of a Hugo shortcode or the attributes of a Pandoc div (`.callout-tip
+/// title="Exercice 1"`): named ones (keys lowercased) and, in order, the others.
+pub(super) fn arguments(s: &str) -> (Vec<(String, String)>, Vec<String>) {
+    let (mut named, mut positional) = (Vec::new(), Vec::new());
+    for c in ARG.captures_iter(s) {
+        let v = (2..=5)
+            .find_map(|i| c.get(i))
+            .map_or("", |m| m.as_str())
+            .to_string();
+        match c.get(1) {
+            Some(k) => named.push((k.as_str().to_ascii_lowercase(), v)),
+            None => positional.push(v),
+        }
+    }
+    (named, positional)
+}
+
 /// Pandoc divs that lay out their content (columns, tab sets, what a format shows or hides,
 /// speaker notes): their text as it is.
 const LAYOUT_DIVS: &[&str] = &[
@@ -298,18 +322,15 @@ const LAYOUT_DIVS: &[&str] = &[
 fn colon_head(head: &str) -> (Block, String, String) {
     let (kind, title) = match head.strip_prefix('{') {
         Some(attrs) => {
-            let attrs = attrs.rsplit_once('}').map_or(attrs, |(a, _)| a);
-            let class = attrs
-                .split_whitespace()
+            let (named, others) = arguments(attrs.rsplit_once('}').map_or(attrs, |(a, _)| a));
+            let class = others
+                .iter()
                 .find_map(|t| t.strip_prefix('.'))
                 .unwrap_or("");
-            let title = attrs.find("title=").map_or("", |at| {
-                let v = &attrs[at + 6..];
-                match v.strip_prefix('"') {
-                    Some(q) => q.split('"').next().unwrap_or(""),
-                    None => v.split_whitespace().next().unwrap_or(""),
-                }
-            });
+            let title = named
+                .iter()
+                .find(|(k, _)| k == "title")
+                .map_or("", |(_, v)| v);
             (class.to_string(), title.to_string())
         }
         None => match head
