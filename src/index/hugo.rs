@@ -99,14 +99,16 @@ pub fn shortcodes(md: &str) -> String {
     }
     let joined = joined_calls(md);
     let lines: Vec<&str> = joined.iter().map(String::as_str).collect();
-    // Whether a closing `{{< /name >}}` follows line `i` (then the shortcode encloses text).
-    let closes_after = |i: usize, name: &str| {
-        lines[i + 1..].iter().any(|l| {
-            SHORTCODE
-                .captures_iter(l)
-                .any(|c| &c[2] == "/" && c[3].eq_ignore_ascii_case(name))
-        })
-    };
+    // The last line that closes each shortcode (`{{< /name >}}`, names lowercased): one that
+    // opens before it encloses text.
+    let mut last_closing = std::collections::HashMap::new();
+    for (i, l) in lines.iter().enumerate() {
+        for c in SHORTCODE.captures_iter(l).filter(|c| &c[2] == "/") {
+            last_closing.insert(c[3].to_ascii_lowercase(), i);
+        }
+    }
+    let closes_after =
+        |i: usize, name: &str| last_closing.get(&name.to_ascii_lowercase()) > Some(&i);
     let mut out = String::with_capacity(md.len());
     let mut fences = Fences::default();
     // Open enclosing shortcodes: name, and the line that closes each (None: nothing).
