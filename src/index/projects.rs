@@ -65,35 +65,49 @@ fn keyed(text: &str, name: &str, nested: bool) -> Option<String> {
     })
 }
 
+impl Project {
+    /// A generator's project whose site is in `site_dir`, its Markdown pages in its own folder,
+    /// served at `page.html`.
+    fn new(generator: &'static str, build: &'static str, site_dir: String) -> Project {
+        Project {
+            generator,
+            build,
+            site_dir,
+            pages_dir: None,
+            markdown: true,
+            page_urls: PageUrls::Html,
+        }
+    }
+
+    /// Its Markdown pages in a folder of their own.
+    fn pages(self, dir: String) -> Project {
+        Project {
+            pages_dir: Some(dir),
+            ..self
+        }
+    }
+
+    /// A page served at its folder (`page/`).
+    fn folder_urls(self) -> Project {
+        Project {
+            page_urls: PageUrls::Folders,
+            ..self
+        }
+    }
+}
+
 /// The project a folder is, from the configuration files `read` finds in it (`read("mkdocs.yml")`:
 /// the file's text, `None` when absent), or `None` for a folder that is no project.
 pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
     let first = |names: &[&str]| names.iter().find_map(|n| read(n));
-    let project = |generator, build, site_dir: String, pages_dir: Option<String>, markdown| {
-        // MkDocs, Hugo and Docusaurus give a page its folder; the others write `page.html`.
-        let folders = ["MkDocs", "Hugo", "Docusaurus"].contains(&generator);
-        Some(Project {
-            generator,
-            build,
-            site_dir,
-            pages_dir,
-            markdown,
-            page_urls: if folders {
-                PageUrls::Folders
-            } else {
-                PageUrls::Html
-            },
-        })
-    };
     let or = |v: Option<String>, default: &str| v.unwrap_or_else(|| default.into());
     if let Some(y) = first(&["mkdocs.yml", "mkdocs.yaml"]) {
         let site = or(key(&y, "site_dir"), "site");
-        return project(
-            "MkDocs",
-            "mkdocs build",
-            site,
-            Some(or(key(&y, "docs_dir"), "docs")),
-            true,
+        let docs = or(key(&y, "docs_dir"), "docs");
+        return Some(
+            Project::new("MkDocs", "mkdocs build", site)
+                .pages(docs)
+                .folder_urls(),
         );
     }
     let hugo = first(&["hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json"]).or_else(|| {
@@ -104,81 +118,67 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
         // A multilingual site names a content folder a language: the first is read (give the
         // others as sources of their own).
         let content = key(&h, "contentDir").or_else(|| nested_key(&h, "contentDir"));
-        return project("Hugo", "hugo", site, Some(or(content, "content")), true);
+        let content = or(content, "content");
+        return Some(
+            Project::new("Hugo", "hugo", site)
+                .pages(content)
+                .folder_urls(),
+        );
     }
     if let Some(q) = read("_quarto.yml") {
         let book = q.lines().any(|l| l.trim() == "type: book");
-        let site = or(
-            nested_key(&q, "output-dir"),
-            if book { "_book" } else { "_site" },
-        );
-        return project("Quarto", "quarto render", site, None, true);
+        let default = if book { "_book" } else { "_site" };
+        let site = or(nested_key(&q, "output-dir"), default);
+        return Some(Project::new("Quarto", "quarto render", site));
     }
     if let Some(b) = read("_bookdown.yml") {
         let site = or(key(&b, "output_dir"), "_book");
         let build = "Rscript -e 'bookdown::render_book()'";
-        return project("bookdown", build, site, None, true);
+        return Some(Project::new("bookdown", build, site));
     }
     if read("myst.yml").is_some() {
-        let build = "myst build --html";
-        return project(
-            "Jupyter Book (mystmd)",
-            build,
-            "_build/html".into(),
-            None,
-            true,
-        );
+        let (name, build) = ("Jupyter Book (mystmd)", "myst build --html");
+        return Some(Project::new(name, build, "_build/html".into()));
     }
     if let Some(c) = read("_config.yml") {
         if read("_toc.yml").is_some() {
             let build = "jupyter-book build .";
-            return project("Jupyter Book", build, "_build/html".into(), None, true);
+            return Some(Project::new("Jupyter Book", build, "_build/html".into()));
         }
         let site = or(key(&c, "destination"), "_site");
-        let jekyll = project("Jekyll", "bundle exec jekyll build", site, None, true);
+        let jekyll = Project::new("Jekyll", "bundle exec jekyll build", site);
         // `permalink: pretty` gives each page its folder.
         let pretty = key(&c, "permalink").as_deref() == Some("pretty");
-        return jekyll.map(|p| Project {
-            page_urls: if pretty {
-                PageUrls::Folders
-            } else {
-                p.page_urls
-            },
-            ..p
-        });
+        return Some(if pretty { jekyll.folder_urls() } else { jekyll });
     }
     if let Some(b) = read("book.toml") {
         let site = or(key(&b, "build-dir"), "book");
-        return project(
-            "mdBook",
-            "mdbook build",
-            site,
-            Some(or(key(&b, "src"), "src")),
-            true,
-        );
+        let src = or(key(&b, "src"), "src");
+        return Some(Project::new("mdBook", "mdbook build", site).pages(src));
     }
     let docusaurus = ["js", "ts", "mjs", "cjs"].map(|e| format!("docusaurus.config.{e}"));
     if docusaurus.iter().any(|f| read(f).is_some()) {
-        return project(
-            "Docusaurus",
-            "npm run build",
-            "build".into(),
-            Some("docs".into()),
-            true,
-        );
+        let project = Project::new("Docusaurus", "npm run build", "build".into());
+        return Some(project.pages("docs".into()).folder_urls());
     }
     let vitepress = ["js", "ts", "mjs", "mts"].map(|e| format!(".vitepress/config.{e}"));
     if vitepress.iter().any(|f| read(f).is_some()) {
         let build = "npx vitepress build";
-        return project("VitePress", build, ".vitepress/dist".into(), None, true);
+        return Some(Project::new("VitePress", build, ".vitepress/dist".into()));
     }
+    // Sphinx's pages are reStructuredText, which `--markdown` does not read.
+    let sphinx = |build, site: &str| Project {
+        markdown: false,
+        ..Project::new("Sphinx", build, site.into())
+    };
     if read("conf.py").is_some() {
-        let build = "sphinx-build -b html . _build/html";
-        return project("Sphinx", build, "_build/html".into(), None, false);
+        return Some(sphinx("sphinx-build -b html . _build/html", "_build/html"));
     }
     if read("source/conf.py").is_some() {
-        let build = "sphinx-build -b html source build/html";
-        return project("Sphinx", build, "build/html".into(), None, false);
+        return Some(sphinx(
+            "sphinx-build -b html source build/html",
+            "build/html",
+        ));
     }
     None
 }
