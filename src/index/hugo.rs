@@ -17,7 +17,7 @@
 //! level of nesting), which [`super::markdown`] reads as MkDocs' own. Code is left as it is: a
 //! shortcode in a fenced block is an example of one.
 
-use super::markdown::{arguments, Fences};
+use super::markdown::{arguments, slash_block, Fences};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -159,14 +159,14 @@ pub fn shortcodes(md: &str) -> String {
             }
             if closes_after(i, &name) {
                 let pad = &line[..line.len() - line.trim_start().len()];
-                let slashes = format!("{pad}{}", "/".repeat(3 + open.len()));
+                let block = |name, title: &str, kind: &str| {
+                    let (start, end) = slash_block(pad, open.len(), name, title, kind);
+                    (Some(start), Some(end))
+                };
                 let (start, end) = match kind(&name, &c[4]) {
-                    Kind::Details(t) => (Some(format!("{slashes} details | {t}")), Some(slashes)),
-                    Kind::Note(k, t) => (
-                        Some(format!("{slashes} admonition | {t}\n{pad}    type: {k}")),
-                        Some(slashes),
-                    ),
-                    Kind::Tab(t) => (Some(format!("{slashes} tab | {t}")), Some(slashes)),
+                    Kind::Details(t) => block("details", &t, ""),
+                    Kind::Note(k, t) => block("admonition", &t, &k),
+                    Kind::Tab(t) => block("tab", &t, ""),
                     Kind::Code(lang) => {
                         in_code = true;
                         (Some(format!("{pad}```{lang}")), Some(format!("{pad}```")))

@@ -288,6 +288,25 @@ pub(super) fn arguments(s: &str) -> (Vec<(String, String)>, Vec<String>) {
     (named, positional)
 }
 
+/// The first lines and the last of a `pymdownx.blocks` block, which [`blocks`] reads back: `name`
+/// (`admonition`, `details`, `tab`) titled `title`, of kind `kind` (none when empty), indented by
+/// `pad` and nested `depth` blocks deep (a slash more a level). Hugo's shortcodes and MyST's
+/// directives are written this way.
+pub(super) fn slash_block(
+    pad: &str,
+    depth: usize,
+    name: &str,
+    title: &str,
+    kind: &str,
+) -> (String, String) {
+    let slashes = format!("{pad}{}", "/".repeat(3 + depth));
+    let mut start = format!("{slashes} {name} | {title}");
+    if !kind.is_empty() {
+        start.push_str(&format!("\n{pad}    type: {kind}"));
+    }
+    (start, slashes)
+}
+
 /// Pandoc divs that lay out their content (columns, tab sets, what a format shows or hides,
 /// speaker notes): their text as it is.
 const LAYOUT_DIVS: &[&str] = &[

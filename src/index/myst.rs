@@ -14,7 +14,7 @@
 //! Blocks are written as `pymdownx.blocks` (one slash more a level of nesting), which
 //! [`super::markdown`] reads, as it does [`super::hugo`]'s.
 
-use super::markdown::Fences;
+use super::markdown::{slash_block, Fences};
 use regex::Regex;
 use std::sync::LazyLock;
 
@@ -62,7 +62,7 @@ const CONTENTS: &[&str] = &["toctree", "tableofcontents", "contents", "bibliogra
 
 /// What a directive becomes ([`read_as`] gives `None` for one left as written).
 enum Read {
-    /// A `pymdownx.blocks` block: its name, title and kind (`type:`).
+    /// A `pymdownx.blocks` block: its name, title and kind (`type:`; none for a tab).
     Block(&'static str, String, String),
     /// Its text alone.
     Text,
@@ -146,13 +146,11 @@ fn write(lines: &[&str], depth: usize, out: &mut String) {
         };
         match read {
             Read::Block(name, title, kind) => {
-                let slashes = format!("{pad}{}", "/".repeat(3 + depth));
-                out.push_str(&format!("{slashes} {name} | {title}\n"));
-                if !kind.is_empty() && name != "tab" {
-                    out.push_str(&format!("{pad}    type: {kind}\n"));
-                }
+                let (start, end) = slash_block(&pad, depth, name, &title, &kind);
+                out.push_str(&start);
+                out.push('\n');
                 write(body, depth + 1, out);
-                out.push_str(&slashes);
+                out.push_str(&end);
                 out.push('\n');
             }
             Read::Text => write(body, depth, out),
