@@ -11,6 +11,10 @@
 //!   text, and a table of contents (`toctree`, `tableofcontents`) is left out;
 //! - any other (`code-cell`, `figure`, `math`, …) is left as written: code stays code.
 //!
+//! Outside code, a target label (a `(label)=` line before a heading) is left out, and a role
+//! (`` {download}`the notebook <./nb.ipynb>` ``, `` {ref}`piles` ``) shows its text, without
+//! the target in angle brackets; `` {math}`x^2` `` is math.
+//!
 //! Blocks are written as `pymdownx.blocks` (one slash more a level of nesting), which
 //! [`super::markdown`] reads, as it does [`super::hugo`]'s.
 
@@ -21,6 +25,16 @@ use std::sync::LazyLock;
 /// A directive's opening fence: indentation (1), fence (2), name (3), argument (4).
 static DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(\s*)(`{3,}|~{3,}|:{3,})\{([\w:-]+)\}\s*(.*?)\s*$").expect("valid regex")
+});
+
+/// A target label's line: `(label)=`.
+static LABEL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*\([^()\s]+\)=\s*$").expect("valid regex"));
+
+/// A role: what precedes it (1: not a backtick or a word, so `` `{note}` `` in code is no role),
+/// its name (2), its text (3) and target (4, in angle brackets).
+static ROLE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(^|[^`\w])\{([\w:-]+)\}`([^`<]*?)\s*(?:<([^`>]*)>)?`").expect("valid regex")
 });
 
 /// A directive's option line (`:class: dropdown`, `:hidden:`).
@@ -93,10 +107,11 @@ fn read_as(name: &str, arg: &str, dropdown: bool) -> Option<Read> {
     })
 }
 
-/// `md` with its MyST directives read as the module says. Text without `{` after a fence is
-/// returned as it is.
+/// `md` with its MyST directives, labels and roles read as the module says. Text without
+/// their syntax is returned as it is.
 pub fn directives(md: &str) -> String {
-    if !md.contains("```{") && !md.contains(":::{") && !md.contains("~~~{") {
+    let fenced = ["```{", ":::{", "~~~{"].iter().any(|f| md.contains(f));
+    if !fenced && !md.contains(")=") && !md.contains("}`") {
         return md.to_string();
     }
     let lines: Vec<&str> = md.lines().collect();
@@ -138,9 +153,15 @@ fn write(lines: &[&str], depth: usize, out: &mut String) {
         // Inside a code block (```` ```python ```` showing a directive), everything is code.
         let found = fences.closing().is_none().then(|| directive(lines, i));
         let Some(Some((pad, read, body, next))) = found else {
+            let code = fences.closing().is_some();
             fences.code(lines[i]);
-            out.push_str(lines[i]);
-            out.push('\n');
+            if code || fences.closing().is_some() {
+                out.push_str(lines[i]);
+                out.push('\n');
+            } else if !LABEL.is_match(lines[i]) {
+                out.push_str(&roles(lines[i]));
+                out.push('\n');
+            }
             i += 1;
             continue;
         };
@@ -160,6 +181,24 @@ fn write(lines: &[&str], depth: usize, out: &mut String) {
     }
 }
 
+/// A line with its roles written as their text (math as `$…$`).
+fn roles(line: &str) -> std::borrow::Cow<'_, str> {
+    ROLE.replace_all(line, |c: &regex::Captures| {
+        // Inside inline code (an odd number of backticks before it) it is code: `{1}` in
+        // `` `s = {1}` and `t` `` is a set.
+        let at = c.get(2).map_or(0, |m| m.start());
+        if line[..at].matches('`').count() % 2 == 1 {
+            return c[0].to_string();
+        }
+        let text = match (c[3].trim(), c.get(4)) {
+            ("", Some(target)) => target.as_str().to_string(),
+            (t, _) if &c[2] == "math" => format!("${t}$"),
+            (t, _) => t.trim_start_matches('~').to_string(),
+        };
+        format!("{}{text}", &c[1])
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -176,5 +215,16 @@ mod tests {
              /// details | Attention\n    type: note\nLIFO.\n///\n\n/// tab | Python\nliste\n///\n\n\n```python\n```{note}\n```\n"
         );
         assert_eq!(directives("sans directive"), "sans directive");
+    }
+
+    #[test]
+    fn labels_are_left_out_and_roles_show_their_text() {
+        let md = "(piles)=\n# Piles\n\nVoir {ref}`files`, {download}`le carnet <./piles.ipynb>` et {math}`O(1)`.\n\
+                  La directive `{note}` et `{ref}`, `s = {x}` et `t`.\n\n```python\n(x)=\nf\"{a}`b`\"\n```\n";
+        assert_eq!(
+            directives(md),
+            "# Piles\n\nVoir files, le carnet et $O(1)$.\nLa directive `{note}` et `{ref}`, `s = {x}` et `t`.\n\n\
+             ```python\n(x)=\nf\"{a}`b`\"\n```\n"
+        );
     }
 }
