@@ -782,3 +782,94 @@ fn a_generators_project_folder_is_read_as_the_site_it_builds_or_says_how_to_buil
     assert!(chunks().contains("pile, construite") && !chunks().contains("block"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_jupyter_books_notebooks_are_pages_and_its_build_and_packages_are_not() {
+    // A Jupyter Book project built once: its `_build/` holds copies of every page (the executed
+    // notebook, the sources the site offers), and an npm tool's `node_modules/` a README.
+    let dir = tmp("jupyter-book");
+    let p = dir.join("livre");
+    let write = |path: &str, text: &str| {
+        let f = p.join(path);
+        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+        std::fs::write(f, text).unwrap();
+    };
+    write("_config.yml", "title: NSI\n");
+    write("_toc.yml", "format: jb-book\nroot: intro\n");
+    write("intro.md", "# Introduction\n\nLe livre du cours.\n");
+    let notebook = r##"{"nbformat": 4, "metadata": {"kernelspec": {"language": "python"}}, "cells": [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# Les piles\n", "\n", "Une pile est une structure LIFO."]},
+        {"cell_type": "code", "metadata": {}, "source": "p = [1, 2]\nprint(p.pop())", "outputs": [{"output_type": "stream", "name": "stdout", "text": "2\n"}]}
+    ]}"##;
+    write("chapitres/piles.ipynb", notebook);
+    write("_build/jupyter_execute/chapitres/piles.ipynb", notebook);
+    write(
+        "_build/html/_sources/intro.md",
+        "# Introduction\n\nLe livre du cours.\n",
+    );
+    write(
+        "node_modules/outil/README.md",
+        "# outil\n\nInstall with npm.\n",
+    );
+    let (out, emitted) = (dir.join("out"), dir.join("c.jsonl"));
+    let index = || {
+        chsr(&[
+            "index",
+            "--markdown",
+            p.to_str().unwrap(),
+            "--subject",
+            "nsi",
+            "--level",
+            "terminale",
+            "--lang",
+            "fr",
+            "--out",
+            out.to_str().unwrap(),
+            "--emit-chunks",
+            emitted.to_str().unwrap(),
+        ])
+    };
+    ok(&index());
+    let chunks: Vec<serde_json::Value> = std::fs::read_to_string(&emitted)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let urls: Vec<&str> = chunks.iter().map(|c| c["url"].as_str().unwrap()).collect();
+    // The notebook is a page where Jupyter Book serves it, with its code and what it printed;
+    // nothing is read from `_build/` or `node_modules/`.
+    assert!(
+        urls.iter()
+            .any(|u| u.contains("livre/chapitres/piles.html#les-piles")),
+        "{urls:?}"
+    );
+    assert!(
+        urls.iter()
+            .all(|u| !u.contains("_build") && !u.contains("node_modules")),
+        "{urls:?}"
+    );
+    let text: String = chunks.iter().map(|c| c["text"].as_str().unwrap()).collect();
+    assert!(
+        text.contains("structure LIFO") && text.contains("p.pop()"),
+        "{text}"
+    );
+    assert!(!text.contains("Install with npm"), "{text}");
+    // Without the project's configuration, a notebook is a file the site offers, not a page.
+    std::fs::remove_file(p.join("_toc.yml")).unwrap();
+    std::fs::remove_file(p.join("_config.yml")).unwrap();
+    ok(&index());
+    let plain = std::fs::read_to_string(&emitted).unwrap();
+    assert!(!plain.contains("structure LIFO") && plain.contains("livre du cours"));
+    // A notebook that is not one is an error naming the page.
+    write("_config.yml", "title: NSI\n");
+    write("_toc.yml", "format: jb-book\nroot: intro\n");
+    write("chapitres/casse.ipynb", "{\"cells\": [");
+    let o = index();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success());
+    assert!(
+        err.contains("chapitres/casse.ipynb") && err.contains("not a Jupyter notebook"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -163,9 +163,10 @@ const byBytes = (a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 /**
  * Every page file under `dir` with one of `exts`, as sorted `/`-separated relative paths:
- * `list_pages` in src/index/mod.rs (entries by name, `.`-names left out, folders followed).
+ * `list_pages` in src/index/mod.rs (entries by name, `.`-names left out, folders followed when
+ * `walks(rel)`: the indexer's `walksFolder`).
  */
-function listPages(dir, exts) {
+function listPages(dir, exts, walks) {
   const out = [];
   const walk = (d, rel) => {
     let names;
@@ -179,7 +180,9 @@ function listPages(dir, exts) {
       if (name.startsWith('.')) continue;
       const p = join(d, name);
       const r = rel === '' ? name : `${rel}/${name}`;
-      if (isDir(p)) walk(p, r);
+      if (isDir(p)) {
+        if (walks(r)) walk(p, r);
+      }
       else if (exts.some((x) => name.toLowerCase().endsWith(x))) out.push(r);
     }
   };
@@ -288,7 +291,7 @@ function index({ opts, skipUnscoped }) {
   const sources = ix.sources();
   const pages = sources.map((s, i) => {
     if (!isDir(s.path)) ix.checkPages(i, false, 0);
-    const list = listPages(s.path, s.extensions);
+    const list = listPages(s.path, s.extensions, (r) => ix.walksFolder(i, r));
     ix.checkPages(i, true, list.length);
     return list;
   });

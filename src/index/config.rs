@@ -213,6 +213,13 @@ pub struct Source {
     pub structure: Structure,
     /// Where a Markdown source's pages are served, as its generator writes them.
     pub page_urls: PageUrls,
+    /// Whether its Jupyter notebooks (`*.ipynb`) are pages: a Markdown source whose generator
+    /// renders them (Jupyter Book, mystmd, Quarto, MkDocs with `mkdocs-jupyter`).
+    pub notebooks: bool,
+    /// Folders not looked into for pages, relative to the source: the output of a generator
+    /// whose pages are in its project's own folder (Jupyter Book's `_build`, Quarto's `_site`,
+    /// Jekyll's `_site` and `vendor`). `node_modules` is never looked into ([`super::walks`]).
+    pub skip_folders: Vec<String>,
 }
 
 /// Where the site built from Markdown sources serves a page `a/b.md`.
@@ -613,6 +620,8 @@ impl Config {
                 rules,
                 structure,
                 page_urls: PageUrls::default(),
+                notebooks: false,
+                skip_folders: Vec::new(),
             });
         }
         let mut names = std::collections::BTreeSet::new();
@@ -662,6 +671,8 @@ impl Config {
                 rules: Vec::new(),
                 structure: Structure::default(),
                 page_urls: PageUrls::default(),
+                notebooks: false,
+                skip_folders: Vec::new(),
             }],
             site: SitePage::default(),
             file: None,

@@ -38,6 +38,7 @@ pub mod hugo;
 pub mod lessons;
 pub mod markdown;
 pub mod myst;
+pub mod notebooks;
 pub mod projects;
 pub mod report;
 pub mod reveal;
@@ -251,13 +252,23 @@ pub fn index_file(name: &str) -> bool {
     stem.eq_ignore_ascii_case("index") || stem.eq_ignore_ascii_case("readme")
 }
 
-/// File name endings of a format's pages (compared with the lowercased file name).
-pub fn page_extensions(format: &Format) -> &'static [&'static str] {
-    match format {
+/// File name endings of a source's pages (compared with the lowercased file name): its
+/// format's, and Jupyter notebooks where its generator renders them ([`Source::notebooks`]).
+pub fn page_extensions(source: &Source) -> &'static [&'static str] {
+    match source.format {
         Format::Html => &[".html", ".htm"],
+        Format::Markdown if source.notebooks => &[".md", ".markdown", ".qmd", ".rmd", ".ipynb"],
         Format::Markdown => &[".md", ".markdown", ".qmd", ".rmd"],
         Format::Docsify(_) => &[".md", ".markdown"],
     }
+}
+
+/// Whether the folder at `rel` (relative to the source, `/`-separated) is looked into for
+/// pages: not a generator's output ([`Source::skip_folders`]) nor `node_modules` (packages'
+/// READMEs, never a course's pages).
+pub fn walks(source: &Source, rel: &str) -> bool {
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    name != "node_modules" && !source.skip_folders.iter().any(|f| f == rel)
 }
 
 /// The error for a source whose path is not a folder.
@@ -285,11 +296,17 @@ pub fn no_pages(source: &Source) -> IndexError {
 }
 
 /// Every page file of a source, as `/`-separated paths relative to it, sorted: entries by file
-/// name (bytes), names starting with `.` left out, folders followed, files kept by
-/// [`page_extensions`]. (`bin/chsr.mjs` walks folders the same way.)
+/// name (bytes), names starting with `.` left out, folders followed where [`walks`] says, files
+/// kept by [`page_extensions`]. (`bin/chsr.mjs` walks folders the same way.)
 #[cfg(not(target_arch = "wasm32"))]
 pub fn list_pages(source: &Source) -> Result<Vec<String>, IndexError> {
-    fn walk(dir: &Path, rel: &str, exts: &[&str], out: &mut Vec<String>) -> Result<(), IndexError> {
+    fn walk(
+        source: &Source,
+        dir: &Path,
+        rel: &str,
+        exts: &[&str],
+        out: &mut Vec<String>,
+    ) -> Result<(), IndexError> {
         let io = |e: std::io::Error| IndexError::Io {
             path: dir.display().to_string(),
             message: e.to_string(),
@@ -311,7 +328,9 @@ pub fn list_pages(source: &Source) -> Result<Vec<String>, IndexError> {
                 format!("{rel}/{name}")
             };
             if path.is_dir() {
-                walk(&path, &r, exts, out)?;
+                if walks(source, &r) {
+                    walk(source, &path, &r, exts, out)?;
+                }
             } else if exts.iter().any(|x| name.to_lowercase().ends_with(x)) {
                 out.push(r);
             }
@@ -322,7 +341,7 @@ pub fn list_pages(source: &Source) -> Result<Vec<String>, IndexError> {
         return Err(not_a_folder(source));
     }
     let mut out = Vec::new();
-    walk(&source.path, "", page_extensions(&source.format), &mut out)?;
+    walk(source, &source.path, "", page_extensions(source), &mut out)?;
     if out.is_empty() {
         return Err(no_pages(source));
     }
@@ -535,6 +554,16 @@ pub fn read_page(
             (reader.read(&text, &heading_rules, false), Vec::new())
         }
         markdown_like => {
+            let notebook;
+            let text = if rel.to_ascii_lowercase().ends_with(".ipynb") {
+                notebook = notebooks::markdown(&text).map_err(|m| IndexError::Page {
+                    page: page_name.clone(),
+                    message: m,
+                })?;
+                &notebook
+            } else {
+                &text
+            };
             // A file included twice on a page (a statement shown, then its source) is read once.
             let read_once = RefCell::new(HashMap::<String, Option<String>>::new());
             let file = |name: &str| {
@@ -548,8 +577,8 @@ pub fn read_page(
             };
             let mut missing = Vec::new();
             let md = match markdown_like {
-                Format::Docsify(_) => docsify::read(&docsify::embed(&text, &file, &mut missing)),
-                _ => markdown::read(&snippets::expand(&text, &file, &mut missing)),
+                Format::Docsify(_) => docsify::read(&docsify::embed(text, &file, &mut missing)),
+                _ => markdown::read(&snippets::expand(text, &file, &mut missing)),
             };
             for name in missing {
                 warnings.push(format!("{page_name}: {name:?}, a file it includes, was not found (looked for from the site's root and the page's folder, and for a snippet the MkDocs project's folder): left out"));

@@ -35,6 +35,11 @@ pub struct Project {
     pub markdown: bool,
     /// Where it serves a Markdown page.
     pub page_urls: PageUrls,
+    /// Whether it renders Jupyter notebooks (`*.ipynb`) as pages.
+    pub notebooks: bool,
+    /// Folders of its pages' folder that are not pages (its output, installed packages), when
+    /// its pages are in the project's own folder: the first folder of `site_dir`, and more.
+    pub not_pages: Vec<String>,
 }
 
 /// The value of a top-level key in a configuration file read line by line (YAML `key: value` or
@@ -69,6 +74,7 @@ impl Project {
     /// A generator's project whose site is in `site_dir`, its Markdown pages in its own folder,
     /// served at `page.html`.
     fn new(generator: &'static str, build: &'static str, site_dir: String) -> Project {
+        let output = site_dir.split('/').next().unwrap_or_default().to_string();
         Project {
             generator,
             build,
@@ -76,6 +82,16 @@ impl Project {
             pages_dir: None,
             markdown: true,
             page_urls: PageUrls::Html,
+            notebooks: false,
+            not_pages: vec![output],
+        }
+    }
+
+    /// Its Jupyter notebooks rendered as pages.
+    fn notebooks(self) -> Project {
+        Project {
+            notebooks: true,
+            ..self
         }
     }
 
@@ -104,11 +120,16 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
     if let Some(y) = first(&["mkdocs.yml", "mkdocs.yaml"]) {
         let site = or(key(&y, "site_dir"), "site");
         let docs = or(key(&y, "docs_dir"), "docs");
-        return Some(
-            Project::new("MkDocs", "mkdocs build", site)
-                .pages(docs)
-                .folder_urls(),
-        );
+        let mkdocs = Project::new("MkDocs", "mkdocs build", site)
+            .pages(docs)
+            .folder_urls();
+        // The `mkdocs-jupyter` plugin renders notebooks as pages; without it they are files
+        // the site offers for download.
+        let jupyter = y.lines().any(|l| {
+            let l = l.trim_start().trim_start_matches('-').trim_start();
+            l.starts_with("mkdocs-jupyter") || l.starts_with("\"mkdocs-jupyter\"")
+        });
+        return Some(if jupyter { mkdocs.notebooks() } else { mkdocs });
     }
     let hugo = first(&["hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json"]).or_else(|| {
         first(&["config.toml", "config.yaml", "config.yml"]).filter(|c| key(c, "baseURL").is_some())
@@ -129,7 +150,7 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
         let book = q.lines().any(|l| l.trim() == "type: book");
         let default = if book { "_book" } else { "_site" };
         let site = or(nested_key(&q, "output-dir"), default);
-        return Some(Project::new("Quarto", "quarto render", site));
+        return Some(Project::new("Quarto", "quarto render", site).notebooks());
     }
     if let Some(b) = read("_bookdown.yml") {
         let site = or(key(&b, "output_dir"), "_book");
@@ -138,15 +159,18 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
     }
     if read("myst.yml").is_some() {
         let (name, build) = ("Jupyter Book (mystmd)", "myst build --html");
-        return Some(Project::new(name, build, "_build/html".into()));
+        return Some(Project::new(name, build, "_build/html".into()).notebooks());
     }
     if let Some(c) = read("_config.yml") {
         if read("_toc.yml").is_some() {
             let build = "jupyter-book build .";
-            return Some(Project::new("Jupyter Book", build, "_build/html".into()));
+            return Some(Project::new("Jupyter Book", build, "_build/html".into()).notebooks());
         }
         let site = or(key(&c, "destination"), "_site");
-        let jekyll = Project::new("Jekyll", "bundle exec jekyll build", site);
+        let mut jekyll = Project::new("Jekyll", "bundle exec jekyll build", site);
+        // Gems installed beside the site (`bundle config path vendor/bundle`), which Jekyll
+        // leaves out too.
+        jekyll.not_pages.push("vendor".into());
         // `permalink: pretty` gives each page its folder.
         let pretty = key(&c, "permalink").as_deref() == Some("pretty");
         return Some(if pretty { jekyll.folder_urls() } else { jekyll });
@@ -213,10 +237,12 @@ impl Config {
             let Some(p) = detect(&at) else { continue };
             match s.format {
                 Format::Markdown => {
-                    if let Some(d) = p.pages_dir {
-                        s.path = root.join(d);
+                    match p.pages_dir {
+                        Some(d) => s.path = root.join(d),
+                        None => s.skip_folders = p.not_pages,
                     }
                     s.page_urls = p.page_urls;
+                    s.notebooks = p.notebooks;
                 }
                 _ => {
                     if read(&root.join(&p.site_dir).join("index.html")).is_none() {
@@ -411,5 +437,26 @@ mod tests {
             "---\nlayout: home\n---\n<p>{{ site.title }}</p>",
         )]);
         assert!(!built_root(&|n| source.get(n).cloned()));
+    }
+
+    #[test]
+    fn notebooks_are_pages_where_the_generator_renders_them_and_its_output_is_not() {
+        let nb = |list: &[(&str, &str)]| of(list).unwrap().notebooks;
+        assert!(nb(&[("_config.yml", "title: x\n"), ("_toc.yml", "root: intro\n")]));
+        assert!(nb(&[("myst.yml", "version: 1\n")]));
+        assert!(nb(&[("_quarto.yml", "project:\n  type: website\n")]));
+        let plugin = "plugins:\n  - search\n  - mkdocs-jupyter:\n      execute: false\n";
+        assert!(nb(&[("mkdocs.yml", plugin)]));
+        // Without the plugin, MkDocs copies a notebook as a file to download.
+        assert!(!nb(&[("mkdocs.yml", "plugins:\n  - search\n")]));
+        assert!(!nb(&[("_config.yml", "title: x\n")]));
+        assert!(!nb(&[("book.toml", "")]));
+        // The folders beside the pages that are its output or installed packages.
+        let not_pages = |list: &[(&str, &str)]| of(list).unwrap().not_pages;
+        let jupyter_book = [("_config.yml", ""), ("_toc.yml", "")];
+        assert_eq!(not_pages(&jupyter_book), ["_build"]);
+        assert_eq!(not_pages(&[("_quarto.yml", "")]), ["_site"]);
+        let jekyll = [("_config.yml", "destination: docs\n")];
+        assert_eq!(not_pages(&jekyll), ["docs", "vendor"]);
     }
 }

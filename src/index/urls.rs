@@ -8,10 +8,11 @@ use super::docsify;
 use super::IndexError;
 use std::path::Path;
 
-/// A Markdown page's path without its extension (`.md`, `.markdown`, `.qmd`, `.Rmd`).
+/// A Markdown page's path without its extension (`.md`, `.markdown`, `.qmd`, `.Rmd`, or a
+/// notebook's `.ipynb`).
 pub(crate) fn markdown_stem(path: &str) -> &str {
     let lower = path.to_ascii_lowercase();
-    [".markdown", ".md", ".qmd", ".rmd"]
+    [".markdown", ".md", ".qmd", ".rmd", ".ipynb"]
         .iter()
         .find(|e| lower.ends_with(*e))
         .map_or(path, |e| &path[..path.len() - e.len()])
@@ -145,6 +146,8 @@ mod tests {
             (&md, "cours/piles.qmd", "cours/piles.html"),
             (&md, "cours/index.qmd", "cours/"),
             (&md, "chapitre-2.Rmd", "chapitre-2.html"),
+            (&md, "tp/tableaux.ipynb", "tp/tableaux/"),
+            (&quarto, "tp/tableaux.ipynb", "tp/tableaux.html"),
             (&quarto, "cours/piles.md", "cours/piles.html"),
             (&quarto, "index.md", ""),
             (&quarto, "chapitre/README.md", "chapitre/"),

@@ -14,7 +14,9 @@
 use super::config::{Args, Config, Format};
 use super::html::Reader;
 use super::report::{self, Report};
-use super::{bundle, configured_url, page_extensions, read_page, skip_reason, IndexError, Indexed};
+use super::{
+    bundle, configured_url, page_extensions, read_page, skip_reason, walks, IndexError, Indexed,
+};
 use crate::build::BuildOutput;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -143,10 +145,16 @@ impl ChsrIndexer {
                     Format::Markdown => "markdown",
                     Format::Docsify(_) => "docsify",
                 },
-                extensions: page_extensions(&s.format),
+                extensions: page_extensions(s),
             })
             .collect();
         to_js(&v)
+    }
+
+    /// Whether the folder at `rel` in source `i` is looked into for pages ([`walks`]).
+    #[wasm_bindgen(js_name = walksFolder)]
+    pub fn walks_folder(&self, i: usize, rel: &str) -> Result<bool, JsError> {
+        Ok(walks(self.source(i)?, rel))
     }
 
     /// Throws the native CLI's error when source `i`'s path is not a folder, or holds no page
