@@ -8,8 +8,10 @@
 /// and WordPress themes), a code block's language label, Sphinx's in-page toctree of child pages
 /// and its generated index of terms and modules, mystmd's front matter but for its title (badges,
 /// links, date and DOI) and its previous / next links, PreTeXt's keyboard help beside each
-/// diagram). An SVG image is never read, but HTML that an `<svg>` holds in a `<foreignObject>`
-/// is (Marp's slides put each slide there).
+/// diagram, the prompts of a notebook converted to HTML (`In [1]:`, by nbconvert for
+/// `mkdocs-jupyter`, and by nbsphinx), its cells' tag bar and the hidden copy of each cell's code
+/// that `mkdocs-jupyter`'s copy button reads). An SVG image is never read, but HTML that an
+/// `<svg>` holds in a `<foreignObject>` is (Marp's slides put each slide there).
 pub(super) const ALWAYS_SKIP: &str = "script, style, noscript, template, nav, header, footer, aside:not(.admonition), \
 form, button, input, select, textarea, svg:not(:has(foreignObject)), iframe, canvas, audio, video, object, embed, img, \
 [data-chsr-ignore], [hidden], [aria-hidden=true], .headerlink, .anchor-link, a.hash-link, .md-source-file, .md-content__button, \
@@ -22,4 +24,5 @@ form, button, input, select, textarea, svg:not(:has(foreignObject)), iframe, can
 #markdown-toc, .bd-toc, .tocsection, .prev-next-area, .prev-next-bottom, .sphinxsidebar, .contents.topic, \
 .header-anchor, .custom-block-title, [class*=skipToContent], .skip-link, .skip-to-content, [class*=language-] > span.lang, \
 .toctree-wrapper, .genindextable, .genindex-jumpbox, .modindextable, .modindex-jumpbox, \
-.myst-fm-block-header, .myst-fm-block-date-doi, .myst-footer-links, .diagcess__instructions, .ptx-content-footer";
+.myst-fm-block-header, .myst-fm-block-date-doi, .myst-footer-links, .diagcess__instructions, .ptx-content-footer, \
+.jp-InputPrompt, .jp-OutputPrompt, .input_prompt, .output_prompt, .nbinput .prompt, .nboutput .prompt, .celltoolbar, .clipboard-copy-txt";

@@ -109,6 +109,34 @@ fn sphinx_and_jupyter_book_furniture_is_left_out() {
 }
 
 #[test]
+fn a_notebook_converted_to_html_is_read_without_its_prompts_tags_and_hidden_copies() {
+    // nbconvert's JupyterLab template as mkdocs-jupyter writes it (a prompt, a tag bar, the
+    // copy button's hidden copy of the code), and nbsphinx's prompt.
+    let p = read(
+        r##"<html><body><main><h1>Piles</h1>
+            <div class="jp-Cell jp-CodeCell celltag_exo"><div class="jp-InputArea">
+            <div class="jp-InputPrompt jp-InputArea-prompt">In [1]:</div>
+            <div class="jp-CodeMirrorEditor"><div class="celltoolbar"><span class="cell-tag">exo</span></div>
+            <div class="highlight-ipynb hl-python"><pre><span class="n">p</span> = [1, 2]</pre></div>
+            <div class="clipboard-copy-txt" id="cell-1">p = [1, 2]</div></div></div>
+            <div class="jp-OutputArea"><div class="jp-OutputPrompt jp-OutputArea-prompt">Out[1]:</div>
+            <div class="jp-RenderedText"><pre>[1, 2]</pre></div></div></div>
+            <div class="nbinput docutils container"><div class="prompt highlight-none"><pre>[2]:</pre></div>
+            <div class="input_area highlight-ipython3"><pre>p.pop()</pre></div></div>
+            </main></body></html>"##,
+    );
+    let text: String = p.blocks.iter().map(|b| format!("{}\n", b.text)).collect();
+    assert_eq!(text.matches("p = [1, 2]").count(), 1, "{text}");
+    for noise in ["In [1]", "Out[1]", "exo", "[2]:"] {
+        assert!(!text.contains(noise), "{noise} in {text}");
+    }
+    assert!(
+        text.contains("[1, 2]") && text.contains("p.pop()"),
+        "{text}"
+    );
+}
+
+#[test]
 fn mystmd_front_matter_and_page_links_are_left_out() {
     // Jupyter Book 2 (mystmd): each page opens with a front-matter block holding its title, then
     // its badges and links (edit, GitHub, downloads), its authors and its date and DOI, and ends
