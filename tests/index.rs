@@ -424,9 +424,11 @@ fn markdown_sources_go_through_the_same_chunker() {
     let ex = find(&chunks, |c| c["doc_type"] == "exercise");
     let sol = find(&chunks, |c| c["doc_type"] == "solution");
     assert_eq!(sol["answers"], ex["id"]);
+    // A folder of Markdown pages is read as MkDocs shows it: its pretty URLs and
+    // Python-Markdown's anchors, without accents.
     assert_eq!(
         sol["url"],
-        "https://example.org/cours/chapitre-1/piles/#définition"
+        "https://example.org/cours/chapitre-1/piles/#definition"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -870,6 +872,84 @@ fn a_jupyter_books_notebooks_are_pages_and_its_build_and_packages_are_not() {
     assert!(
         err.contains("chapitres/casse.ipynb") && err.contains("not a Jupyter notebook"),
         "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn markdown_pages_link_to_their_headings_where_they_are_read() {
+    // One page; where it is read decides its address and its headings' anchors.
+    let dir = tmp("anchors");
+    let p = dir.join("cours");
+    let write = |path: &str, text: &str| {
+        let f = p.join(path);
+        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+        std::fs::write(f, text).unwrap();
+    };
+    let page = "# Les piles\n\n## 2.1 Définition\n\nUne pile est LIFO.\n\n## Exercice 1 : empiler\n\nEmpiler 3.\n\n\
+                ## Exercice 1 : empiler\n\nEmpiler 4.\n";
+    write("docs/piles.md", page);
+    let (out, emitted) = (dir.join("out"), dir.join("c.jsonl"));
+    let (out_arg, emitted_arg) = (out.to_str().unwrap(), emitted.to_str().unwrap());
+    let urls = |source: &str, url: Option<&str>| {
+        let mut args = vec![
+            "index",
+            "--markdown",
+            source,
+            "--subject",
+            "nsi",
+            "--level",
+            "terminale",
+            "--lang",
+            "fr",
+            "--out",
+            out_arg,
+            "--emit-chunks",
+            emitted_arg,
+        ];
+        if let Some(u) = url {
+            args.extend(["--url", u]);
+        }
+        ok(&chsr(&args));
+        std::fs::read_to_string(&emitted)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                let c: serde_json::Value = serde_json::from_str(l).unwrap();
+                c["url"].as_str().unwrap().to_string()
+            })
+            .collect::<Vec<_>>()
+    };
+    let docs = p.join("docs");
+    let docs = docs.to_str().unwrap();
+    // On GitHub: the file itself, GitHub's anchors (each space a `-`, accents kept, repeats
+    // numbered).
+    let github = "https://github.com/prof/nsi/blob/main/docs/";
+    assert_eq!(
+        urls(docs, Some(github)),
+        [
+            format!("{github}piles.md#21-définition"),
+            format!("{github}piles.md#exercice-1--empiler"),
+            format!("{github}piles.md#exercice-1--empiler-1"),
+        ]
+    );
+    // On GitLab (a self-hosted one), its own anchors.
+    let gitlab = "https://forge.apps.education.fr/prof/nsi/-/blob/main/docs/";
+    assert_eq!(
+        urls(docs, Some(gitlab))[1],
+        format!("{gitlab}piles.md#exercice-1-empiler")
+    );
+    // Built by MkDocs (the project's folder given): its page, Python-Markdown's anchors
+    // (accents dropped, repeats `_1`).
+    write("mkdocs.yml", "site_name: NSI\n");
+    let site = "https://prof.github.io/nsi/";
+    assert_eq!(
+        urls(p.to_str().unwrap(), Some(site)),
+        [
+            format!("{site}piles/#21-definition"),
+            format!("{site}piles/#exercice-1-empiler"),
+            format!("{site}piles/#exercice-1-empiler_1"),
+        ]
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -213,6 +213,8 @@ pub struct Source {
     pub structure: Structure,
     /// Where a Markdown source's pages are served, as its generator writes them.
     pub page_urls: PageUrls,
+    /// How the site that shows a Markdown source's pages makes its headings' anchors.
+    pub anchors: super::anchors::Anchors,
     /// Whether its Jupyter notebooks (`*.ipynb`) are pages: a Markdown source whose generator
     /// renders them (Jupyter Book, mystmd, Quarto, MkDocs with `mkdocs-jupyter`).
     pub notebooks: bool,
@@ -231,6 +233,9 @@ pub enum PageUrls {
     /// At `a/b.html` (Quarto, bookdown, Jupyter Book, mdBook, Jekyll, VitePress; and any
     /// `.qmd` or `.Rmd` page).
     Html,
+    /// At `a/b.md` itself, as a code forge shows a repository's files (a source whose `url` is
+    /// a GitHub, GitLab or Gitea file view: [`super::forges`]).
+    Files,
 }
 
 /// Page format of a source.
@@ -620,6 +625,7 @@ impl Config {
                 rules,
                 structure,
                 page_urls: PageUrls::default(),
+                anchors: Default::default(),
                 notebooks: false,
                 skip_folders: Vec::new(),
             });
@@ -671,6 +677,7 @@ impl Config {
                 rules: Vec::new(),
                 structure: Structure::default(),
                 page_urls: PageUrls::default(),
+                anchors: Default::default(),
                 notebooks: false,
                 skip_folders: Vec::new(),
             }],

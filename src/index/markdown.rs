@@ -12,7 +12,7 @@
 //! the section.
 
 use super::html::slug;
-use pulldown_cmark::{html, CowStr, Event, Options, Parser, Tag};
+use pulldown_cmark::{html, CowStr, Event, Options, Parser, Tag, TagEnd};
 use regex::Regex;
 use std::sync::LazyLock;
 use yaml_rust2::{Yaml, YamlLoader};
@@ -570,7 +570,8 @@ pub fn body_html_with(body: &str, slug: &mut dyn FnMut(&str) -> String) -> Strin
         {
             let mut text = String::new();
             let mut j = i + 1;
-            while j < events.len() && !matches!(events[j], Event::End(_)) {
+            // The heading's whole text, its emphasis and links included.
+            while j < events.len() && !matches!(events[j], Event::End(TagEnd::Heading(_))) {
                 if let Event::Text(t) | Event::Code(t) = &events[j] {
                     text.push_str(t);
                 }

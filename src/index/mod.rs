@@ -27,12 +27,14 @@
 //! the npm package's `bin/chsr.mjs` does those in Node and calls the core through Wasm, so both
 //! write the same bytes.
 
+pub mod anchors;
 pub mod bundle;
 pub mod chunk;
 pub mod compact;
 pub mod config;
 pub mod docsify;
 pub mod duplicates;
+pub mod forges;
 pub mod html;
 pub mod hugo;
 pub mod lessons;
@@ -578,7 +580,14 @@ pub fn read_page(
             let mut missing = Vec::new();
             let md = match markdown_like {
                 Format::Docsify(_) => docsify::read(&docsify::embed(text, &file, &mut missing)),
-                _ => markdown::read(&snippets::expand(text, &file, &mut missing)),
+                _ => {
+                    let text = snippets::expand(text, &file, &mut missing);
+                    // Anchors as the site (or forge) that shows the page makes them.
+                    markdown::read_as(&text, |body| {
+                        let mut slugs = anchors::Slugs::new(source.anchors);
+                        markdown::body_html_with(body, &mut |t| slugs.slug(t))
+                    })
+                }
             };
             for name in missing {
                 warnings.push(format!("{page_name}: {name:?}, a file it includes, was not found (looked for from the site's root and the page's folder, and for a snippet the MkDocs project's folder): left out"));

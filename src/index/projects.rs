@@ -15,7 +15,9 @@
 //! not a Jekyll template with front matter) is a built site whatever else it holds: a published
 //! branch may keep a `_config.yml` for GitHub Pages.
 
+use super::anchors::Anchors;
 use super::config::{Config, Format, PageUrls};
+use super::forges;
 use super::IndexError;
 use std::path::Path;
 
@@ -35,6 +37,8 @@ pub struct Project {
     pub markdown: bool,
     /// Where it serves a Markdown page.
     pub page_urls: PageUrls,
+    /// How it makes its headings' anchors.
+    pub anchors: Anchors,
     /// Whether it renders Jupyter notebooks (`*.ipynb`) as pages.
     pub notebooks: bool,
     /// Folders of its pages' folder that are not pages (its output, installed packages), when
@@ -82,9 +86,16 @@ impl Project {
             pages_dir: None,
             markdown: true,
             page_urls: PageUrls::Html,
+            anchors: Anchors::GitHub,
             notebooks: false,
             not_pages: vec![output],
         }
+    }
+
+    /// Its headings' anchors made as `anchors` says (GitHub's by default: Hugo, Docusaurus,
+    /// Jekyll's GFM, mdBook, mystmd).
+    fn anchors(self, anchors: Anchors) -> Project {
+        Project { anchors, ..self }
     }
 
     /// Its Jupyter notebooks rendered as pages.
@@ -122,7 +133,8 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
         let docs = or(key(&y, "docs_dir"), "docs");
         let mkdocs = Project::new("MkDocs", "mkdocs build", site)
             .pages(docs)
-            .folder_urls();
+            .folder_urls()
+            .anchors(Anchors::MkDocs);
         // The `mkdocs-jupyter` plugin renders notebooks as pages; without it they are files
         // the site offers for download.
         let jupyter = y.lines().any(|l| {
@@ -150,12 +162,13 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
         let book = q.lines().any(|l| l.trim() == "type: book");
         let default = if book { "_book" } else { "_site" };
         let site = or(nested_key(&q, "output-dir"), default);
-        return Some(Project::new("Quarto", "quarto render", site).notebooks());
+        let quarto = Project::new("Quarto", "quarto render", site);
+        return Some(quarto.notebooks().anchors(Anchors::Pandoc));
     }
     if let Some(b) = read("_bookdown.yml") {
         let site = or(key(&b, "output_dir"), "_book");
         let build = "Rscript -e 'bookdown::render_book()'";
-        return Some(Project::new("bookdown", build, site));
+        return Some(Project::new("bookdown", build, site).anchors(Anchors::Pandoc));
     }
     if read("myst.yml").is_some() {
         let (name, build) = ("Jupyter Book (mystmd)", "myst build --html");
@@ -164,7 +177,9 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
     if let Some(c) = read("_config.yml") {
         if read("_toc.yml").is_some() {
             let build = "jupyter-book build .";
-            return Some(Project::new("Jupyter Book", build, "_build/html".into()).notebooks());
+            let book = Project::new("Jupyter Book", build, "_build/html".into());
+            // Jupyter Book 1 builds with Sphinx: docutils' section ids.
+            return Some(book.notebooks().anchors(Anchors::Docutils));
         }
         let site = or(key(&c, "destination"), "_site");
         let mut jekyll = Project::new("Jekyll", "bundle exec jekyll build", site);
@@ -188,11 +203,13 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
     let vitepress = ["js", "ts", "mjs", "mts"].map(|e| format!(".vitepress/config.{e}"));
     if vitepress.iter().any(|f| read(f).is_some()) {
         let build = "npx vitepress build";
-        return Some(Project::new("VitePress", build, ".vitepress/dist".into()));
+        let vitepress = Project::new("VitePress", build, ".vitepress/dist".into());
+        return Some(vitepress.anchors(Anchors::VitePress));
     }
     // Sphinx's pages are reStructuredText, which `--markdown` does not read.
     let sphinx = |build, site: &str| Project {
         markdown: false,
+        anchors: Anchors::Docutils,
         ..Project::new("Sphinx", build, site.into())
     };
     if read("conf.py").is_some() {
@@ -234,6 +251,15 @@ impl Config {
             if s.format == Format::Html && built_root(&at) {
                 continue;
             }
+            // Markdown read on a forge: each file at its own address, notebooks included.
+            let forge = (s.format == Format::Markdown)
+                .then(|| s.url.as_deref().and_then(forges::forge_of))
+                .flatten();
+            if let Some(anchors) = forge {
+                s.page_urls = PageUrls::Files;
+                s.anchors = anchors;
+                s.notebooks = true;
+            }
             let Some(p) = detect(&at) else { continue };
             match s.format {
                 Format::Markdown => {
@@ -241,8 +267,11 @@ impl Config {
                         Some(d) => s.path = root.join(d),
                         None => s.skip_folders = p.not_pages,
                     }
-                    s.page_urls = p.page_urls;
-                    s.notebooks = p.notebooks;
+                    if forge.is_none() {
+                        s.page_urls = p.page_urls;
+                        s.anchors = p.anchors;
+                        s.notebooks = p.notebooks;
+                    }
                 }
                 _ => {
                     if read(&root.join(&p.site_dir).join("index.html")).is_none() {
@@ -442,7 +471,10 @@ mod tests {
     #[test]
     fn notebooks_are_pages_where_the_generator_renders_them_and_its_output_is_not() {
         let nb = |list: &[(&str, &str)]| of(list).unwrap().notebooks;
-        assert!(nb(&[("_config.yml", "title: x\n"), ("_toc.yml", "root: intro\n")]));
+        assert!(nb(&[
+            ("_config.yml", "title: x\n"),
+            ("_toc.yml", "root: intro\n")
+        ]));
         assert!(nb(&[("myst.yml", "version: 1\n")]));
         assert!(nb(&[("_quarto.yml", "project:\n  type: website\n")]));
         let plugin = "plugins:\n  - search\n  - mkdocs-jupyter:\n      execute: false\n";

@@ -31,6 +31,7 @@ pub fn page_url_path(rel: &str, source: &Source) -> String {
             .strip_suffix("index.html")
             .map(str::to_string)
             .unwrap_or(path),
+        Format::Markdown if source.page_urls == PageUrls::Files => path,
         Format::Markdown => {
             let stem = markdown_stem(&path);
             let (folder, name) = match stem.rsplit_once('/') {
