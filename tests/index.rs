@@ -953,3 +953,73 @@ fn markdown_pages_link_to_their_headings_where_they_are_read() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_jekyll_projects_posts_and_collections_are_pages_where_jekyll_serves_them() {
+    let dir = tmp("jekyll");
+    let p = dir.join("site");
+    let write = |path: &str, text: &str| {
+        let f = p.join(path);
+        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+        std::fs::write(f, text).unwrap();
+    };
+    write(
+        "_config.yml",
+        "title: NSI\ncollections:\n  cours:\n    output: true\n  staffers:\n",
+    );
+    write(
+        "index.md",
+        "---\ntitle: Accueil\n---\n# Accueil\n\nLe cours de NSI.\n",
+    );
+    write(
+        "_posts/2024-09-02-rentree.md",
+        "---\ntitle: Rentrée\n---\n# Rentrée\n\nLes cours reprennent lundi.\n",
+    );
+    write("_cours/piles.md", "# Les piles\n\nUne pile est LIFO.\n");
+    write("_staffers/prof.md", "# M. Prof\n\nBureau 12.\n");
+    write("_includes/pied.md", "Licence CC BY-SA.\n");
+    let (out, report, emitted) = (dir.join("out"), dir.join("r.json"), dir.join("c.jsonl"));
+    let arg = |x: &Path| x.to_str().unwrap().to_string();
+    ok(&chsr(&[
+        "index",
+        "--markdown",
+        &arg(&p),
+        "--subject",
+        "nsi",
+        "--level",
+        "terminale",
+        "--lang",
+        "fr",
+        "--url",
+        "https://prof.github.io/nsi/",
+        "--out",
+        &arg(&out),
+        "--emit-chunks",
+        &arg(&emitted),
+        "--report",
+        &arg(&report),
+    ]));
+    let chunks = std::fs::read_to_string(&emitted).unwrap();
+    for url in [
+        "https://prof.github.io/nsi/#accueil",
+        "https://prof.github.io/nsi/2024/09/02/rentree.html#rentrée",
+        "https://prof.github.io/nsi/cours/piles.html#les-piles",
+    ] {
+        assert!(
+            chunks.contains(&format!("\"url\":\"{url}\"")),
+            "{url} in {chunks}"
+        );
+    }
+    assert!(
+        !chunks.contains("Bureau 12") && !chunks.contains("Licence"),
+        "{chunks}"
+    );
+    // What Jekyll does not publish is listed as left out, with why.
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let skipped = r["skipped"].as_array().unwrap();
+    assert_eq!(skipped.len(), 2, "{skipped:?}");
+    assert!(skipped
+        .iter()
+        .all(|s| s[1].as_str().unwrap().contains("Jekyll does not publish")));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -26,6 +26,8 @@
 //!
 //! Every problem is an [`IndexError::Config`] naming the file and the key.
 
+pub use super::publishing::PageUrls;
+use super::publishing::Publishing;
 use super::IndexError;
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use regex::Regex;
@@ -211,31 +213,9 @@ pub struct Source {
     pub rules: Vec<Rule>,
     /// Structure patterns.
     pub structure: Structure,
-    /// Where a Markdown source's pages are served, as its generator writes them.
-    pub page_urls: PageUrls,
-    /// How the site that shows a Markdown source's pages makes its headings' anchors.
-    pub anchors: super::anchors::Anchors,
-    /// Whether its Jupyter notebooks (`*.ipynb`) are pages: a Markdown source whose generator
-    /// renders them (Jupyter Book, mystmd, Quarto, MkDocs with `mkdocs-jupyter`).
-    pub notebooks: bool,
-    /// Folders not looked into for pages, relative to the source: the output of a generator
-    /// whose pages are in its project's own folder (Jupyter Book's `_build`, Quarto's `_site`,
-    /// Jekyll's `_site` and `vendor`). `node_modules` is never looked into ([`super::walks`]).
-    pub skip_folders: Vec<String>,
-}
-
-/// Where the site built from Markdown sources serves a page `a/b.md`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum PageUrls {
-    /// At `a/b/` (MkDocs, Hugo, Docusaurus; the default).
-    #[default]
-    Folders,
-    /// At `a/b.html` (Quarto, bookdown, Jupyter Book, mdBook, Jekyll, VitePress; and any
-    /// `.qmd` or `.Rmd` page).
-    Html,
-    /// At `a/b.md` itself, as a code forge shows a repository's files (a source whose `url` is
-    /// a GitHub, GitLab or Gitea file view: [`super::forges`]).
-    Files,
+    /// How the site built from it publishes its pages, when they are Markdown (set by
+    /// [`Config::recognise_projects`] from its generator's project or forge).
+    pub publishing: Publishing,
 }
 
 /// Page format of a source.
@@ -624,10 +604,7 @@ impl Config {
                 base: rule(file, &at, &[], false, &s.fields, &[])?,
                 rules,
                 structure,
-                page_urls: PageUrls::default(),
-                anchors: Default::default(),
-                notebooks: false,
-                skip_folders: Vec::new(),
+                publishing: Publishing::default(),
             });
         }
         let mut names = std::collections::BTreeSet::new();
@@ -676,10 +653,7 @@ impl Config {
                 base,
                 rules: Vec::new(),
                 structure: Structure::default(),
-                page_urls: PageUrls::default(),
-                anchors: Default::default(),
-                notebooks: false,
-                skip_folders: Vec::new(),
+                publishing: Publishing::default(),
             }],
             site: SitePage::default(),
             file: None,

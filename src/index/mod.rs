@@ -42,6 +42,7 @@ pub mod markdown;
 pub mod myst;
 pub mod notebooks;
 pub mod projects;
+pub mod publishing;
 pub mod report;
 pub mod reveal;
 #[cfg(not(target_arch = "wasm32"))]
@@ -255,22 +256,16 @@ pub fn index_file(name: &str) -> bool {
 }
 
 /// File name endings of a source's pages (compared with the lowercased file name): its
-/// format's, and Jupyter notebooks where its generator renders them ([`Source::notebooks`]).
+/// format's, and Jupyter notebooks where its generator renders them ([`publishing::Publishing::notebooks`]).
 pub fn page_extensions(source: &Source) -> &'static [&'static str] {
     match source.format {
         Format::Html => &[".html", ".htm"],
-        Format::Markdown if source.notebooks => &[".md", ".markdown", ".qmd", ".rmd", ".ipynb"],
+        Format::Markdown if source.publishing.notebooks => {
+            &[".md", ".markdown", ".qmd", ".rmd", ".ipynb"]
+        }
         Format::Markdown => &[".md", ".markdown", ".qmd", ".rmd"],
         Format::Docsify(_) => &[".md", ".markdown"],
     }
-}
-
-/// Whether the folder at `rel` (relative to the source, `/`-separated) is looked into for
-/// pages: not a generator's output ([`Source::skip_folders`]) nor `node_modules` (packages'
-/// READMEs, never a course's pages).
-pub fn walks(source: &Source, rel: &str) -> bool {
-    let name = rel.rsplit('/').next().unwrap_or(rel);
-    name != "node_modules" && !source.skip_folders.iter().any(|f| f == rel)
 }
 
 /// The error for a source whose path is not a folder.
@@ -298,7 +293,8 @@ pub fn no_pages(source: &Source) -> IndexError {
 }
 
 /// Every page file of a source, as `/`-separated paths relative to it, sorted: entries by file
-/// name (bytes), names starting with `.` left out, folders followed where [`walks`] says, files
+/// name (bytes), names starting with `.` left out, folders followed where [`publishing::walks`]
+/// says, files
 /// kept by [`page_extensions`]. (`bin/chsr.mjs` walks folders the same way.)
 #[cfg(not(target_arch = "wasm32"))]
 pub fn list_pages(source: &Source) -> Result<Vec<String>, IndexError> {
@@ -330,7 +326,7 @@ pub fn list_pages(source: &Source) -> Result<Vec<String>, IndexError> {
                 format!("{rel}/{name}")
             };
             if path.is_dir() {
-                if walks(source, &r) {
+                if publishing::walks(&source.publishing, &r) {
                     walk(source, &path, &r, exts, out)?;
                 }
             } else if exts.iter().any(|x| name.to_lowercase().ends_with(x)) {
@@ -421,6 +417,11 @@ pub fn skip_reason(source: &Source, rel: &str) -> Option<&'static str> {
     }
     if source.format == Format::Html && (rel == "404.html" || language_404(rel)) {
         return Some("the site's 404 page (a root 404.html is never indexed)");
+    }
+    if source.format == Format::Markdown {
+        if let Some(why) = source.publishing.unpublished(rel) {
+            return Some(why);
+        }
     }
     if let Format::Docsify(shell) = &source.format {
         if docsify::partial(rel, shell) {
@@ -584,7 +585,7 @@ pub fn read_page(
                     let text = snippets::expand(text, &file, &mut missing);
                     // Anchors as the site (or forge) that shows the page makes them.
                     markdown::read_as(&text, |body| {
-                        let mut slugs = anchors::Slugs::new(source.anchors);
+                        let mut slugs = anchors::Slugs::new(source.publishing.anchors);
                         markdown::body_html_with(body, &mut |t| slugs.slug(t))
                     })
                 }

@@ -18,6 +18,7 @@
 use super::anchors::Anchors;
 use super::config::{Config, Format, PageUrls};
 use super::forges;
+use super::publishing::{Jekyll, Publishing};
 use super::IndexError;
 use std::path::Path;
 
@@ -35,15 +36,9 @@ pub struct Project {
     pub pages_dir: Option<String>,
     /// Whether its pages are Markdown files that `--markdown` reads.
     pub markdown: bool,
-    /// Where it serves a Markdown page.
-    pub page_urls: PageUrls,
-    /// How it makes its headings' anchors.
-    pub anchors: Anchors,
-    /// Whether it renders Jupyter notebooks (`*.ipynb`) as pages.
-    pub notebooks: bool,
-    /// Folders of its pages' folder that are not pages (its output, installed packages), when
-    /// its pages are in the project's own folder: the first folder of `site_dir`, and more.
-    pub not_pages: Vec<String>,
+    /// How it publishes its Markdown pages. Its `output` folders (the first folder of
+    /// `site_dir`, and more) apply when its pages are in the project's own folder.
+    pub publishing: Publishing,
 }
 
 /// The value of a top-level key in a configuration file read line by line (YAML `key: value` or
@@ -85,25 +80,30 @@ impl Project {
             site_dir,
             pages_dir: None,
             markdown: true,
-            page_urls: PageUrls::Html,
-            anchors: Anchors::GitHub,
-            notebooks: false,
-            not_pages: vec![output],
+            publishing: Publishing {
+                urls: PageUrls::Html,
+                anchors: Anchors::GitHub,
+                output: vec![output],
+                ..Publishing::default()
+            },
         }
+    }
+
+    /// Its publishing changed by `f`.
+    fn with(mut self, f: impl FnOnce(&mut Publishing)) -> Project {
+        f(&mut self.publishing);
+        self
     }
 
     /// Its headings' anchors made as `anchors` says (GitHub's by default: Hugo, Docusaurus,
     /// Jekyll's GFM, mdBook, mystmd).
     fn anchors(self, anchors: Anchors) -> Project {
-        Project { anchors, ..self }
+        self.with(|p| p.anchors = anchors)
     }
 
     /// Its Jupyter notebooks rendered as pages.
     fn notebooks(self) -> Project {
-        Project {
-            notebooks: true,
-            ..self
-        }
+        self.with(|p| p.notebooks = true)
     }
 
     /// Its Markdown pages in a folder of their own.
@@ -116,10 +116,7 @@ impl Project {
 
     /// A page served at its folder (`page/`).
     fn folder_urls(self) -> Project {
-        Project {
-            page_urls: PageUrls::Folders,
-            ..self
-        }
+        self.with(|p| p.urls = PageUrls::Folders)
     }
 }
 
@@ -182,10 +179,17 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
             return Some(book.notebooks().anchors(Anchors::Docutils));
         }
         let site = or(key(&c, "destination"), "_site");
-        let mut jekyll = Project::new("Jekyll", "bundle exec jekyll build", site);
-        // Gems installed beside the site (`bundle config path vendor/bundle`), which Jekyll
-        // leaves out too.
-        jekyll.not_pages.push("vendor".into());
+        let jekyll = Project::new("Jekyll", "bundle exec jekyll build", site).with(|p| {
+            // Gems installed beside the site (`bundle config path vendor/bundle`), which
+            // Jekyll leaves out too.
+            p.output.push("vendor".into());
+            let collections = jekyll_outputs(&c).into_iter().map(|n| format!("_{n}"));
+            p.jekyll = Some(Jekyll {
+                published: std::iter::once("_posts".to_string())
+                    .chain(collections)
+                    .collect(),
+            });
+        });
         // `permalink: pretty` gives each page its folder.
         let pretty = key(&c, "permalink").as_deref() == Some("pretty");
         return Some(if pretty { jekyll.folder_urls() } else { jekyll });
@@ -193,7 +197,8 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
     if let Some(b) = read("book.toml") {
         let site = or(key(&b, "build-dir"), "book");
         let src = or(key(&b, "src"), "src");
-        return Some(Project::new("mdBook", "mdbook build", site).pages(src));
+        let book = Project::new("mdBook", "mdbook build", site).pages(src);
+        return Some(book.with(|p| p.contents.push("SUMMARY.md".into())));
     }
     let docusaurus = ["js", "ts", "mjs", "cjs"].map(|e| format!("docusaurus.config.{e}"));
     if docusaurus.iter().any(|f| read(f).is_some()) {
@@ -209,8 +214,7 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
     // Sphinx's pages are reStructuredText, which `--markdown` does not read.
     let sphinx = |build, site: &str| Project {
         markdown: false,
-        anchors: Anchors::Docutils,
-        ..Project::new("Sphinx", build, site.into())
+        ..Project::new("Sphinx", build, site.into()).anchors(Anchors::Docutils)
     };
     if read("conf.py").is_some() {
         return Some(sphinx("sphinx-build -b html . _build/html", "_build/html"));
@@ -222,6 +226,39 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
         ));
     }
     None
+}
+
+/// The collections a Jekyll `_config.yml` outputs as pages (`collections:` → `cours:` →
+/// `output: true`), read line by line as the rest of the file is.
+fn jekyll_outputs(config: &str) -> Vec<String> {
+    let mut lines = config
+        .lines()
+        .skip_while(|l| !l.starts_with("collections:"));
+    if lines.next().is_none() {
+        return Vec::new();
+    }
+    let block: Vec<&str> = lines
+        .take_while(|l| l.trim().is_empty() || l.starts_with([' ', '\t']))
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .collect();
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let Some(top) = block.iter().map(|l| indent(l)).min() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut current = None;
+    for l in block {
+        let t = l.trim();
+        if indent(l) == top {
+            current = t.split_once(':').map(|(name, _)| name.trim().to_string());
+        } else if let Some(name) = &current {
+            let t = t.split(" #").next().unwrap_or(t).replace(' ', "");
+            if t == "output:true" && !out.contains(name) {
+                out.push(name.clone());
+            }
+        }
+    }
+    out
 }
 
 /// Whether a folder's root page is a built page: an `index.html` that is not a Jekyll source
@@ -256,21 +293,25 @@ impl Config {
                 .then(|| s.url.as_deref().and_then(forges::forge_of))
                 .flatten();
             if let Some(anchors) = forge {
-                s.page_urls = PageUrls::Files;
-                s.anchors = anchors;
-                s.notebooks = true;
+                s.publishing = Publishing {
+                    urls: PageUrls::Files,
+                    anchors,
+                    notebooks: true,
+                    ..Publishing::default()
+                };
             }
             let Some(p) = detect(&at) else { continue };
             match s.format {
                 Format::Markdown => {
-                    match p.pages_dir {
-                        Some(d) => s.path = root.join(d),
-                        None => s.skip_folders = p.not_pages,
+                    let mut publishing = p.publishing;
+                    if let Some(d) = p.pages_dir {
+                        s.path = root.join(d);
+                        publishing.output.clear();
                     }
-                    if forge.is_none() {
-                        s.page_urls = p.page_urls;
-                        s.anchors = p.anchors;
-                        s.notebooks = p.notebooks;
+                    match forge {
+                        // Read on a forge, the project's output folders are still not pages.
+                        Some(_) => s.publishing.output = publishing.output,
+                        None => s.publishing = publishing,
                     }
                 }
                 _ => {
@@ -441,7 +482,7 @@ mod tests {
             );
         }
         // Where each serves a Markdown page.
-        let urls = |list: &[(&str, &str)]| of(list).unwrap().page_urls;
+        let urls = |list: &[(&str, &str)]| of(list).unwrap().publishing.urls;
         assert_eq!(urls(&[("mkdocs.yml", "")]), PageUrls::Folders);
         assert_eq!(urls(&[("hugo.toml", "")]), PageUrls::Folders);
         assert_eq!(urls(&[("_quarto.yml", "")]), PageUrls::Html);
@@ -470,7 +511,7 @@ mod tests {
 
     #[test]
     fn notebooks_are_pages_where_the_generator_renders_them_and_its_output_is_not() {
-        let nb = |list: &[(&str, &str)]| of(list).unwrap().notebooks;
+        let nb = |list: &[(&str, &str)]| of(list).unwrap().publishing.notebooks;
         assert!(nb(&[
             ("_config.yml", "title: x\n"),
             ("_toc.yml", "root: intro\n")
@@ -484,11 +525,27 @@ mod tests {
         assert!(!nb(&[("_config.yml", "title: x\n")]));
         assert!(!nb(&[("book.toml", "")]));
         // The folders beside the pages that are its output or installed packages.
-        let not_pages = |list: &[(&str, &str)]| of(list).unwrap().not_pages;
+        let not_pages = |list: &[(&str, &str)]| of(list).unwrap().publishing.output;
         let jupyter_book = [("_config.yml", ""), ("_toc.yml", "")];
         assert_eq!(not_pages(&jupyter_book), ["_build"]);
         assert_eq!(not_pages(&[("_quarto.yml", "")]), ["_site"]);
         let jekyll = [("_config.yml", "destination: docs\n")];
         assert_eq!(not_pages(&jekyll), ["docs", "vendor"]);
+    }
+
+    #[test]
+    fn what_jekyll_and_mdbook_publish() {
+        let config = "title: Cours\ncollections:\n  # les cours\n  cours:\n    output: true # publiés\n    permalink: /:collection/:name\n  staffers:\n    output: false\n  modules:\ndefaults:\n  - scope:\n      output: true\n";
+        assert_eq!(jekyll_outputs(config), ["cours"]);
+        assert_eq!(
+            jekyll_outputs("collections: [a, b]\n"),
+            Vec::<String>::new()
+        );
+        let p = of(&[("_config.yml", config)]).unwrap().publishing;
+        let published = p.jekyll.as_ref().map(|j| j.published.clone());
+        assert_eq!(published, Some(vec!["_posts".to_string(), "_cours".into()]));
+        assert!(p.unpublished("_modules/week-1.md").is_some());
+        let book = of(&[("book.toml", "")]).unwrap().publishing;
+        assert!(book.unpublished("SUMMARY.md").is_some() && book.jekyll.is_none());
     }
 }

@@ -20,10 +20,15 @@ pub(crate) fn markdown_stem(path: &str) -> &str {
 
 /// The URL path of a page relative to its site's root: `a/b/index.html` → `a/b/`, a Markdown
 /// `a/b.md` → `a/b/` (the pretty URLs of MkDocs, Hugo and Docusaurus) or `a/b.html` (the
-/// source's [`PageUrls`]; a `.qmd` or `.Rmd` page), a Docsify site's `a/b.md` → `#/a/b`
-/// ([`docsify::url_path`]).
+/// source's [`PageUrls`]; a `.qmd` or `.Rmd` page; a Jekyll post or collection where Jekyll
+/// serves it, [`super::publishing::Publishing::served_path`]), a Docsify site's `a/b.md` →
+/// `#/a/b` ([`docsify::url_path`]).
 pub fn page_url_path(rel: &str, source: &Source) -> String {
-    let encoded: Vec<String> = rel.split('/').map(encode_segment).collect();
+    let served = match source.format {
+        Format::Markdown => source.publishing.served_path(rel),
+        _ => rel.into(),
+    };
+    let encoded: Vec<String> = served.split('/').map(encode_segment).collect();
     let path = encoded.join("/");
     match &source.format {
         Format::Docsify(shell) => docsify::url_path(rel, &path, shell),
@@ -31,7 +36,7 @@ pub fn page_url_path(rel: &str, source: &Source) -> String {
             .strip_suffix("index.html")
             .map(str::to_string)
             .unwrap_or(path),
-        Format::Markdown if source.page_urls == PageUrls::Files => path,
+        Format::Markdown if source.publishing.urls == PageUrls::Files => path,
         Format::Markdown => {
             let stem = markdown_stem(&path);
             let (folder, name) = match stem.rsplit_once('/') {
@@ -40,7 +45,7 @@ pub fn page_url_path(rel: &str, source: &Source) -> String {
             };
             // Quarto and R Markdown write `page.html` beside the source, as do the generators
             // of [`PageUrls::Html`]; the others give a page its folder.
-            let html = source.page_urls == PageUrls::Html
+            let html = source.publishing.urls == PageUrls::Html
                 || [".qmd", ".rmd"]
                     .iter()
                     .any(|e| path.to_lowercase().ends_with(e));
@@ -123,6 +128,7 @@ pub fn base_url(source: &Source, out: &Path) -> Result<String, IndexError> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::publishing::Publishing;
     use super::*;
 
     #[test]
@@ -134,7 +140,18 @@ mod tests {
         };
         let (html, md) = (source("html"), source("markdown"));
         let quarto = Source {
-            page_urls: PageUrls::Html,
+            publishing: Publishing {
+                urls: PageUrls::Html,
+                ..Publishing::default()
+            },
+            ..md.clone()
+        };
+        let jekyll = Source {
+            publishing: Publishing {
+                urls: PageUrls::Html,
+                jekyll: Some(Default::default()),
+                ..Publishing::default()
+            },
             ..md.clone()
         };
         let cases = [
@@ -149,6 +166,12 @@ mod tests {
             (&md, "chapitre-2.Rmd", "chapitre-2.html"),
             (&md, "tp/tableaux.ipynb", "tp/tableaux/"),
             (&quarto, "tp/tableaux.ipynb", "tp/tableaux.html"),
+            (
+                &jekyll,
+                "_posts/2024-09-02-rentree.md",
+                "2024/09/02/rentree.html",
+            ),
+            (&jekyll, "_cours/piles.md", "cours/piles.html"),
             (&quarto, "cours/piles.md", "cours/piles.html"),
             (&quarto, "index.md", ""),
             (&quarto, "chapitre/README.md", "chapitre/"),

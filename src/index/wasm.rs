@@ -15,7 +15,8 @@ use super::config::{Args, Config, Format};
 use super::html::Reader;
 use super::report::{self, Report};
 use super::{
-    bundle, configured_url, page_extensions, read_page, skip_reason, walks, IndexError, Indexed,
+    bundle, configured_url, page_extensions, publishing, read_page, skip_reason, IndexError,
+    Indexed,
 };
 use crate::build::BuildOutput;
 use std::collections::BTreeMap;
@@ -151,10 +152,11 @@ impl ChsrIndexer {
         to_js(&v)
     }
 
-    /// Whether the folder at `rel` in source `i` is looked into for pages ([`walks`]).
+    /// Whether the folder at `rel` in source `i` is looked into for pages
+    /// ([`publishing::walks`]).
     #[wasm_bindgen(js_name = walksFolder)]
     pub fn walks_folder(&self, i: usize, rel: &str) -> Result<bool, JsError> {
-        Ok(walks(self.source(i)?, rel))
+        Ok(publishing::walks(&self.source(i)?.publishing, rel))
     }
 
     /// Throws the native CLI's error when source `i`'s path is not a folder, or holds no page
