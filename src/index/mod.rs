@@ -646,7 +646,10 @@ pub fn read_page(
     };
     let meta = chunk::PageMeta {
         key: format!("{}:{key_path}", source.name),
-        url: format!("{base_url}{}", page_url_path(rel, source)),
+        url: format!(
+            "{base_url}{}",
+            urls::page_url_path_with(rel, source, &front)
+        ),
         fragment: match source.format {
             Format::Docsify(_) => "?id=",
             _ => "#",

@@ -18,7 +18,7 @@
 use super::anchors::Anchors;
 use super::config::{Config, Format, PageUrls};
 use super::forges;
-use super::publishing::{Jekyll, Publishing};
+use super::publishing::{FrontUrls, Jekyll, Publishing};
 use super::IndexError;
 use std::path::Path;
 
@@ -149,11 +149,8 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
         // others as sources of their own).
         let content = key(&h, "contentDir").or_else(|| nested_key(&h, "contentDir"));
         let content = or(content, "content");
-        return Some(
-            Project::new("Hugo", "hugo", site)
-                .pages(content)
-                .folder_urls(),
-        );
+        let hugo = Project::new("Hugo", "hugo", site).pages(content);
+        return Some(hugo.folder_urls().with(|p| p.front_urls = FrontUrls::Hugo));
     }
     if let Some(q) = read("_quarto.yml") {
         let book = q.lines().any(|l| l.trim() == "type: book");
@@ -183,6 +180,7 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
             // Gems installed beside the site (`bundle config path vendor/bundle`), which
             // Jekyll leaves out too.
             p.output.push("vendor".into());
+            p.front_urls = FrontUrls::Jekyll;
             let collections = jekyll_outputs(&c).into_iter().map(|n| format!("_{n}"));
             p.jekyll = Some(Jekyll {
                 published: std::iter::once("_posts".to_string())
@@ -203,7 +201,8 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
     let docusaurus = ["js", "ts", "mjs", "cjs"].map(|e| format!("docusaurus.config.{e}"));
     if docusaurus.iter().any(|f| read(f).is_some()) {
         let project = Project::new("Docusaurus", "npm run build", "build".into());
-        return Some(project.pages("docs".into()).folder_urls());
+        let project = project.pages("docs".into()).folder_urls();
+        return Some(project.with(|p| p.front_urls = FrontUrls::Docusaurus));
     }
     let vitepress = ["js", "ts", "mjs", "mts"].map(|e| format!(".vitepress/config.{e}"));
     if vitepress.iter().any(|f| read(f).is_some()) {

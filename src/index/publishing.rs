@@ -26,6 +26,24 @@ pub struct Publishing {
     pub contents: Vec<String>,
     /// A Jekyll site's rules, when it is one.
     pub jekyll: Option<Jekyll>,
+    /// Which front matter keys, if any, set a page's address.
+    pub front_urls: FrontUrls,
+}
+
+/// The front matter keys that set a page's address, as its generator reads them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FrontUrls {
+    /// None (MkDocs, Quarto, mdBook, …).
+    #[default]
+    None,
+    /// Jekyll's `permalink: /cours/piles/` (one without `:` placeholders).
+    Jekyll,
+    /// Hugo's `url: /cours/piles/`, or `slug: piles` in place of the page's own name.
+    Hugo,
+    /// Docusaurus' `slug: /piles` (from the docs' root) or `slug: piles` (beside the page), or
+    /// `id: piles` in place of its name; it also serves `01-intro.md` as `intro`, without the
+    /// number that orders it.
+    Docusaurus,
 }
 
 /// Where the site built from Markdown sources serves a page `a/b.md`.
@@ -79,6 +97,14 @@ impl Publishing {
     /// at `2024/01/05/titre.md`, a collection's `_cours/piles.md` at `cours/piles.md`; any other
     /// as it is.
     pub fn served_path<'a>(&self, rel: &'a str) -> std::borrow::Cow<'a, str> {
+        if self.front_urls == FrontUrls::Docusaurus {
+            return rel
+                .split('/')
+                .map(without_number)
+                .collect::<Vec<_>>()
+                .join("/")
+                .into();
+        }
         if self.jekyll.is_none() {
             return rel.into();
         }
@@ -104,6 +130,75 @@ impl Publishing {
             Some(collection) => format!("{collection}/{rest}").into(),
             None => rel.into(),
         }
+    }
+}
+
+/// A path segment without the number Docusaurus orders it by (`01-intro.md` → `intro.md`,
+/// `2. Les piles` → `Les piles`; its `numberPrefixParser`: digits, then `-`, `_` or `.`, and a
+/// name that does not start with one of them).
+fn without_number(segment: &str) -> &str {
+    let digits = segment.len()
+        - segment
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .len();
+    if digits == 0 {
+        return segment;
+    }
+    let rest = segment[digits..].trim_start();
+    let after = rest.trim_start_matches(['-', '_', '.']);
+    if after.len() == rest.len() {
+        return segment;
+    }
+    let name = after.trim_start();
+    if name.is_empty() || name.starts_with(['-', '_', '.']) {
+        segment
+    } else {
+        name
+    }
+}
+
+/// Where a page's front matter says it is served (`front`: its keys and values), as a path
+/// from its source's root, when its generator reads such a key ([`FrontUrls`]); `default` is
+/// where it is served otherwise (`cours/piles/`).
+pub fn front_url(
+    publishing: &Publishing,
+    front: &[(String, String)],
+    default: &str,
+) -> Option<String> {
+    let get = |k: &str| {
+        front
+            .iter()
+            .find(|(f, _)| f == k)
+            .map(|(_, v)| v.trim())
+            .filter(|v| !v.is_empty())
+    };
+    // `slug` (or Docusaurus' `id`) in place of the page's last segment.
+    let renamed = |name: &str| {
+        let folder = default.trim_end_matches('/');
+        let folder = folder.rsplit_once('/').map_or("", |(f, _)| f);
+        let sep = if folder.is_empty() { "" } else { "/" };
+        format!("{folder}{sep}{name}/")
+    };
+    match publishing.front_urls {
+        FrontUrls::None => None,
+        FrontUrls::Jekyll => get("permalink")
+            .filter(|p| !p.contains(':'))
+            .map(|p| p.trim_start_matches('/').to_string()),
+        FrontUrls::Hugo => get("url")
+            .map(|u| u.trim_start_matches('/').to_string())
+            .or_else(|| get("slug").map(&renamed)),
+        FrontUrls::Docusaurus => match get("slug") {
+            Some(s) if s.starts_with('/') => {
+                let s = s.trim_matches('/');
+                Some(if s.is_empty() {
+                    String::new()
+                } else {
+                    format!("{s}/")
+                })
+            }
+            Some(s) => Some(renamed(s.trim_end_matches('/'))),
+            None => get("id").map(&renamed),
+        },
     }
 }
 
@@ -159,5 +254,66 @@ mod tests {
         assert!(walks(&book, "chapitres") && walks(&book, "chapitres/_build"));
         assert!(book.unpublished("SUMMARY.md").is_some());
         assert_eq!(book.unpublished("chapitres/SUMMARY.md"), None);
+    }
+
+    #[test]
+    fn front_matter_addresses_as_each_generator_reads_them() {
+        let with = |front_urls| Publishing {
+            front_urls,
+            ..Publishing::default()
+        };
+        let front = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        let url = |p: &Publishing, pairs: &[(&str, &str)], default: &str| {
+            front_url(p, &front(pairs), default)
+        };
+        let jekyll = with(FrontUrls::Jekyll);
+        assert_eq!(
+            url(&jekyll, &[("permalink", "/staff/")], "equipe.html").as_deref(),
+            Some("staff/")
+        );
+        assert_eq!(url(&jekyll, &[("permalink", "/:path/")], "a.html"), None);
+        let hugo = with(FrontUrls::Hugo);
+        assert_eq!(
+            url(&hugo, &[("url", "/cours/lifo/")], "cours/piles/").as_deref(),
+            Some("cours/lifo/")
+        );
+        assert_eq!(
+            url(&hugo, &[("slug", "lifo")], "cours/piles/").as_deref(),
+            Some("cours/lifo/")
+        );
+        let docusaurus = with(FrontUrls::Docusaurus);
+        assert_eq!(
+            url(&docusaurus, &[("slug", "/")], "intro/").as_deref(),
+            Some("")
+        );
+        assert_eq!(
+            url(&docusaurus, &[("slug", "/bases/piles")], "a/b/").as_deref(),
+            Some("bases/piles/")
+        );
+        assert_eq!(
+            url(&docusaurus, &[("slug", "lifo")], "bases/piles/").as_deref(),
+            Some("bases/lifo/")
+        );
+        assert_eq!(
+            url(&docusaurus, &[("id", "lifo")], "piles/").as_deref(),
+            Some("lifo/")
+        );
+        // Where the generator reads none of them, they say nothing.
+        assert_eq!(
+            url(&Publishing::default(), &[("slug", "lifo")], "piles/"),
+            None
+        );
+        assert_eq!(url(&docusaurus, &[("title", "Piles")], "piles/"), None);
+        // Docusaurus serves a numbered file or folder without its number.
+        let served = |rel| docusaurus.served_path(rel).into_owned();
+        assert_eq!(served("01-Bases/02_variables.md"), "Bases/variables.md");
+        assert_eq!(served("2. Les piles/index.md"), "Les piles/index.md");
+        assert_eq!(served("2024/bilan.md"), "2024/bilan.md");
+        assert_eq!(served("3-/x.md"), "3-/x.md");
     }
 }

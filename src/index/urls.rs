@@ -64,6 +64,21 @@ pub fn page_url_path(rel: &str, source: &Source) -> String {
     }
 }
 
+/// A page's URL path ([`page_url_path`]), or where its front matter says it is served when its
+/// generator reads that ([`super::publishing::front_url`]: Jekyll's `permalink`, Hugo's `url`
+/// and `slug`, Docusaurus' `slug` and `id`).
+pub fn page_url_path_with(rel: &str, source: &Source, front: &[(String, String)]) -> String {
+    let default = page_url_path(rel, source);
+    match super::publishing::front_url(&source.publishing, front, &default) {
+        Some(path) => path
+            .split('/')
+            .map(encode_segment)
+            .collect::<Vec<_>>()
+            .join("/"),
+        None => default,
+    }
+}
+
 /// One path segment percent-encoded where a URL needs it.
 fn encode_segment(s: &str) -> String {
     let mut out = String::new();
