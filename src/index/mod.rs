@@ -39,6 +39,7 @@ pub mod html;
 pub mod hugo;
 pub mod lessons;
 pub mod markdown;
+pub mod mdx;
 pub mod myst;
 pub mod notebooks;
 pub mod projects;
@@ -263,6 +264,7 @@ pub fn page_extensions(source: &Source) -> &'static [&'static str] {
         Format::Markdown if source.publishing.notebooks => {
             &[".md", ".markdown", ".qmd", ".rmd", ".ipynb"]
         }
+        Format::Markdown if source.publishing.mdx => &[".md", ".markdown", ".mdx"],
         Format::Markdown => &[".md", ".markdown", ".qmd", ".rmd"],
         Format::Docsify(_) => &[".md", ".markdown"],
     }
@@ -557,13 +559,18 @@ pub fn read_page(
             (reader.read(&text, &heading_rules, false), Vec::new())
         }
         markdown_like => {
-            let notebook;
-            let text = if rel.to_ascii_lowercase().ends_with(".ipynb") {
-                notebook = notebooks::markdown(&text).map_err(|m| IndexError::Page {
+            let converted;
+            let lower = rel.to_ascii_lowercase();
+            let text = if lower.ends_with(".ipynb") {
+                converted = notebooks::markdown(&text).map_err(|m| IndexError::Page {
                     page: page_name.clone(),
                     message: m,
                 })?;
-                &notebook
+                &converted
+            } else if lower.ends_with(".mdx") || source.publishing.mdx {
+                // Docusaurus reads its `.md` pages as MDX too.
+                converted = mdx::markdown(&text);
+                &converted
             } else {
                 &text
             };

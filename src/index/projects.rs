@@ -202,7 +202,10 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
     if docusaurus.iter().any(|f| read(f).is_some()) {
         let project = Project::new("Docusaurus", "npm run build", "build".into());
         let project = project.pages("docs".into()).folder_urls();
-        return Some(project.with(|p| p.front_urls = FrontUrls::Docusaurus));
+        return Some(project.with(|p| {
+            p.front_urls = FrontUrls::Docusaurus;
+            p.mdx = true;
+        }));
     }
     let vitepress = ["js", "ts", "mjs", "mts"].map(|e| format!(".vitepress/config.{e}"));
     if vitepress.iter().any(|f| read(f).is_some()) {
@@ -546,5 +549,10 @@ mod tests {
         assert!(p.unpublished("_modules/week-1.md").is_some());
         let book = of(&[("book.toml", "")]).unwrap().publishing;
         assert!(book.unpublished("SUMMARY.md").is_some() && book.jekyll.is_none());
+        // Docusaurus: MDX pages, front matter slugs; MkDocs: neither.
+        let docusaurus = of(&[("docusaurus.config.js", "")]).unwrap().publishing;
+        assert!(docusaurus.mdx && docusaurus.front_urls == FrontUrls::Docusaurus);
+        let mkdocs = of(&[("mkdocs.yml", "")]).unwrap().publishing;
+        assert!(!mkdocs.mdx && mkdocs.front_urls == FrontUrls::None);
     }
 }

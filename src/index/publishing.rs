@@ -17,6 +17,9 @@ pub struct Publishing {
     /// Whether its Jupyter notebooks (`*.ipynb`) are pages: a generator that renders them
     /// (Jupyter Book, mystmd, Quarto, MkDocs with `mkdocs-jupyter`) or a forge.
     pub notebooks: bool,
+    /// Whether its pages are MDX (Markdown with JSX), `*.mdx` files among them (Docusaurus,
+    /// which reads its `.md` pages as MDX too).
+    pub mdx: bool,
     /// Folders not looked into for pages, relative to the source: the output of a generator
     /// whose pages are in its project's own folder (Jupyter Book's `_build`, Quarto's `_site`,
     /// Jekyll's `_site` and `vendor`). `node_modules` is never looked into ([`walks`]).

@@ -8,11 +8,11 @@ use super::docsify;
 use super::IndexError;
 use std::path::Path;
 
-/// A Markdown page's path without its extension (`.md`, `.markdown`, `.qmd`, `.Rmd`, or a
-/// notebook's `.ipynb`).
+/// A Markdown page's path without its extension (`.md`, `.markdown`, `.mdx`, `.qmd`, `.Rmd`,
+/// or a notebook's `.ipynb`).
 pub(crate) fn markdown_stem(path: &str) -> &str {
     let lower = path.to_ascii_lowercase();
-    [".markdown", ".md", ".qmd", ".rmd", ".ipynb"]
+    [".markdown", ".mdx", ".md", ".qmd", ".rmd", ".ipynb"]
         .iter()
         .find(|e| lower.ends_with(*e))
         .map_or(path, |e| &path[..path.len() - e.len()])
