@@ -18,7 +18,7 @@
 use super::anchors::Anchors;
 use super::config::{Config, Format, PageUrls};
 use super::forges;
-use super::publishing::{FrontUrls, Jekyll, Publishing};
+use super::publishing::{FrontUrls, Jekyll, Publishing, Quarto};
 use super::IndexError;
 use std::path::Path;
 
@@ -156,7 +156,9 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
         let book = q.lines().any(|l| l.trim() == "type: book");
         let default = if book { "_book" } else { "_site" };
         let site = or(nested_key(&q, "output-dir"), default);
-        let quarto = Project::new("Quarto", "quarto render", site);
+        let render = yaml_list(&q, "render");
+        let quarto = Project::new("Quarto", "quarto render", site)
+            .with(|p| p.quarto = Some(Quarto { render }));
         return Some(quarto.notebooks().anchors(Anchors::Pandoc));
     }
     if let Some(b) = read("_bookdown.yml") {
@@ -228,6 +230,30 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
         ));
     }
     None
+}
+
+/// The items of the YAML list under key `name` at any indentation (`project:` → `render:` →
+/// `- index.qmd`), quotes removed, read line by line.
+fn yaml_list(text: &str, name: &str) -> Vec<String> {
+    let mut lines = text.lines();
+    let Some(head) = lines.find(|l| l.trim() == format!("{name}:")) else {
+        return Vec::new();
+    };
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let at = indent(head);
+    lines
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .take_while(|l| indent(l) > at || l.trim_start().starts_with("- ") && indent(l) == at)
+        .filter_map(|l| l.trim().strip_prefix("- "))
+        .map(|v| {
+            v.split(" #")
+                .next()
+                .unwrap_or(v)
+                .trim()
+                .trim_matches(['"', '\''])
+                .to_string()
+        })
+        .collect()
 }
 
 /// The collections a Jekyll `_config.yml` outputs as pages (`collections:` → `cours:` →
@@ -549,6 +575,14 @@ mod tests {
         assert!(p.unpublished("_modules/week-1.md").is_some());
         let book = of(&[("book.toml", "")]).unwrap().publishing;
         assert!(book.unpublished("SUMMARY.md").is_some() && book.jekyll.is_none());
+        // Quarto: its render targets, read from `project:`.
+        let yml = "project:\n  type: book\n  render:\n    - index.md\n    - \"!materials/*/no_render\" # brouillons\n\nformat: html\n";
+        assert_eq!(
+            yaml_list(yml, "render"),
+            ["index.md", "!materials/*/no_render"]
+        );
+        let quarto = of(&[("_quarto.yml", yml)]).unwrap().publishing;
+        assert_eq!(quarto.quarto.map(|q| q.render.len()), Some(2));
         // Docusaurus: MDX pages, front matter slugs; MkDocs: neither.
         let docusaurus = of(&[("docusaurus.config.js", "")]).unwrap().publishing;
         assert!(docusaurus.mdx && docusaurus.front_urls == FrontUrls::Docusaurus);

@@ -29,6 +29,8 @@ pub struct Publishing {
     pub contents: Vec<String>,
     /// A Jekyll site's rules, when it is one.
     pub jekyll: Option<Jekyll>,
+    /// A Quarto project's rules, when it is one.
+    pub quarto: Option<Quarto>,
     /// Which front matter keys, if any, set a page's address.
     pub front_urls: FrontUrls,
 }
@@ -73,6 +75,46 @@ pub struct Jekyll {
     pub published: Vec<String>,
 }
 
+/// What a Quarto project renders: every page but those whose name, or a folder's on their path,
+/// starts with `_` (includes, extensions) or `.`, and when its `_quarto.yml` lists `project:
+/// render:` targets, only those (globs from the project's folder; a `!` one leaves out what it
+/// matches, a folder with all it holds).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Quarto {
+    /// The `render` targets, as written.
+    pub render: Vec<String>,
+}
+
+impl Quarto {
+    /// Whether the render targets take the page at `rel`.
+    fn renders(&self, rel: &str) -> bool {
+        let matches = |pattern: &str| {
+            let Ok(glob) = globset::GlobBuilder::new(pattern.trim_start_matches("./"))
+                .literal_separator(true)
+                .build()
+            else {
+                return false;
+            };
+            let m = glob.compile_matcher();
+            // The page, or a folder it is in.
+            let mut path = rel;
+            loop {
+                if m.is_match(path) || m.is_match(format!("{path}/")) {
+                    return true;
+                }
+                match path.rsplit_once('/') {
+                    Some((parent, _)) => path = parent,
+                    None => return false,
+                }
+            }
+        };
+        let (out, take): (Vec<&String>, Vec<&String>) =
+            self.render.iter().partition(|p| p.starts_with('!'));
+        take.iter().any(|p| matches(p.trim_end_matches('/')))
+            && !out.iter().any(|p| matches(p[1..].trim_end_matches('/')))
+    }
+}
+
 /// Whether the folder at `rel` (relative to the source, `/`-separated) is looked into for
 /// pages: not a generator's output ([`Publishing::output`]) nor `node_modules` (packages'
 /// READMEs, never a course's pages).
@@ -88,6 +130,14 @@ impl Publishing {
             return Some(
                 "the book's table of contents (SUMMARY.md), which the site shows as its navigation",
             );
+        }
+        if let Some(quarto) = &self.quarto {
+            if rel.split('/').any(|s| s.starts_with('_')) {
+                return Some("a file or folder starting with _, which Quarto does not render (an include, an extension)");
+            }
+            if !quarto.render.is_empty() && !quarto.renders(rel) {
+                return Some("not among the render targets of the Quarto project (project: render: in _quarto.yml)");
+            }
         }
         let jekyll = self.jekyll.as_ref()?;
         let (top, _) = rel.split_once('/')?;
@@ -318,5 +368,44 @@ mod tests {
         assert_eq!(served("2. Les piles/index.md"), "Les piles/index.md");
         assert_eq!(served("2024/bilan.md"), "2024/bilan.md");
         assert_eq!(served("3-/x.md"), "3-/x.md");
+    }
+
+    #[test]
+    fn what_a_quarto_project_renders() {
+        let all = Publishing {
+            quarto: Some(Quarto::default()),
+            ..Publishing::default()
+        };
+        assert!(all.unpublished("_includes/rappel.qmd").is_some());
+        assert!(all.unpublished("cours/_partie.qmd").is_some());
+        assert_eq!(all.unpublished("cours/piles.qmd"), None);
+        // A project's render targets, as the Quarto course template lists them.
+        let listed = Publishing {
+            quarto: Some(Quarto {
+                render: [
+                    "index.md",
+                    "setup.md",
+                    "materials/*",
+                    "!materials/*/no_render",
+                ]
+                .map(String::from)
+                .to_vec(),
+            }),
+            ..Publishing::default()
+        };
+        for rel in [
+            "index.md",
+            "materials/01-piles.md",
+            "materials/tp/files.qmd",
+        ] {
+            assert_eq!(listed.unpublished(rel), None, "{rel}");
+        }
+        for rel in [
+            "LICENSE.md",
+            "README.md",
+            "materials/tp/no_render/brouillon.md",
+        ] {
+            assert!(listed.unpublished(rel).is_some(), "{rel}");
+        }
     }
 }
