@@ -197,8 +197,12 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
     if let Some(b) = read("book.toml") {
         let site = or(key(&b, "build-dir"), "book");
         let src = or(key(&b, "src"), "src");
+        let summary = read(&format!("{src}/SUMMARY.md"));
         let book = Project::new("mdBook", "mdbook build", site).pages(src);
-        return Some(book.with(|p| p.contents.push("SUMMARY.md".into())));
+        return Some(book.with(|p| {
+            p.contents.push("SUMMARY.md".into());
+            p.listed = summary.as_deref().map(summary_chapters);
+        }));
     }
     let docusaurus = ["js", "ts", "mjs", "cjs"].map(|e| format!("docusaurus.config.{e}"));
     if docusaurus.iter().any(|f| read(f).is_some()) {
@@ -230,6 +234,24 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
         ));
     }
     None
+}
+
+/// The chapter files an mdBook `SUMMARY.md` links to (`- [Les piles](cours/piles.md)`), as
+/// paths from its folder (`./` and percent-encoded spaces undone; a draft chapter, `[Titre]()`,
+/// has none).
+fn summary_chapters(summary: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = summary;
+    while let Some(at) = rest.find("](") {
+        rest = &rest[at + 2..];
+        let Some(end) = rest.find(')') else { break };
+        let link = rest[..end].trim().split('#').next().unwrap_or("");
+        let link = link.trim_start_matches("./").replace("%20", " ");
+        if !link.is_empty() && !link.contains("://") {
+            out.push(link);
+        }
+    }
+    out
 }
 
 /// The items of the YAML list under key `name` at any indentation (`project:` → `render:` →
@@ -575,6 +597,15 @@ mod tests {
         assert!(p.unpublished("_modules/week-1.md").is_some());
         let book = of(&[("book.toml", "")]).unwrap().publishing;
         assert!(book.unpublished("SUMMARY.md").is_some() && book.jekyll.is_none());
+        // mdBook builds the chapters its SUMMARY.md links to, no other file.
+        let summary = "# Summary\n\n[Introduction](README.md)\n\n- [Piles](./cours/piles.md)\n  - [Files](cours/les%20files.md#intro)\n- [Brouillon]()\n- [Rust](https://www.rust-lang.org)\n";
+        let book = of(&[("book.toml", ""), ("src/SUMMARY.md", summary)])
+            .unwrap()
+            .publishing;
+        for rel in ["README.md", "cours/piles.md", "cours/les files.md"] {
+            assert_eq!(book.unpublished(rel), None, "{rel}");
+        }
+        assert!(book.unpublished("cours/brouillon.md").is_some());
         // Quarto: its render targets, read from `project:`.
         let yml = "project:\n  type: book\n  render:\n    - index.md\n    - \"!materials/*/no_render\" # brouillons\n\nformat: html\n";
         assert_eq!(

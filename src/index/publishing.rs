@@ -27,6 +27,9 @@ pub struct Publishing {
     /// Files that are not pages: mdBook's `SUMMARY.md` (the book's table of contents, shown as
     /// its navigation).
     pub contents: Vec<String>,
+    /// The pages its generator builds, when it builds only those it is given: the chapters an
+    /// mdBook's `SUMMARY.md` links to (paths from the source's root).
+    pub listed: Option<Vec<String>>,
     /// A Jekyll site's rules, when it is one.
     pub jekyll: Option<Jekyll>,
     /// A Quarto project's rules, when it is one.
@@ -129,6 +132,15 @@ impl Publishing {
         if self.contents.iter().any(|f| f == rel) {
             return Some(
                 "the book's table of contents (SUMMARY.md), which the site shows as its navigation",
+            );
+        }
+        if self
+            .listed
+            .as_ref()
+            .is_some_and(|l| !l.iter().any(|p| p == rel))
+        {
+            return Some(
+                "not a chapter of the book's SUMMARY.md, from which mdBook builds the book",
             );
         }
         if let Some(quarto) = &self.quarto {
