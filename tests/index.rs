@@ -18,6 +18,13 @@ fn tmp(name: &str) -> PathBuf {
     d
 }
 
+/// Writes `text` to `path` under `root`, making its folders.
+fn write_file(root: &Path, path: &str, text: &str) {
+    let f = root.join(path);
+    std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+    std::fs::write(f, text).unwrap();
+}
+
 fn chsr(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_chsr"))
         .args(args)
@@ -547,11 +554,7 @@ fn a_page_published_twice_is_indexed_once_and_the_report_names_the_copy() {
 fn without_a_chapter_a_lessons_pages_are_one_section() {
     let dir = tmp("lessons");
     let src = dir.join("site");
-    let page = |path: &str, text: &str| {
-        let p = src.join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    };
+    let page = |path: &str, text: &str| write_file(&src, path, text);
     // A lesson (its course and its exercises), and a course alone in its folder.
     page(
         "t1/boucles/cours.md",
@@ -728,11 +731,7 @@ fn a_generators_project_folder_is_read_as_the_site_it_builds_or_says_how_to_buil
     // A Hugo project, not built yet: its configuration, a theme template, a page's Markdown.
     let dir = tmp("project");
     let p = dir.join("cours");
-    let write = |path: &str, text: &str| {
-        let f = p.join(path);
-        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
-        std::fs::write(f, text).unwrap();
-    };
+    let write = |path: &str, text: &str| write_file(&p, path, text);
     write("hugo.toml", "baseURL = 'https://example.org/'\n");
     write(
         "layouts/_default/baseof.html",
@@ -791,11 +790,7 @@ fn a_jupyter_books_notebooks_are_pages_and_its_build_and_packages_are_not() {
     // notebook, the sources the site offers), and an npm tool's `node_modules/` a README.
     let dir = tmp("jupyter-book");
     let p = dir.join("livre");
-    let write = |path: &str, text: &str| {
-        let f = p.join(path);
-        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
-        std::fs::write(f, text).unwrap();
-    };
+    let write = |path: &str, text: &str| write_file(&p, path, text);
     write("_config.yml", "title: NSI\n");
     write("_toc.yml", "format: jb-book\nroot: intro\n");
     write("intro.md", "# Introduction\n\nLe livre du cours.\n");
@@ -881,11 +876,7 @@ fn markdown_pages_link_to_their_headings_where_they_are_read() {
     // One page; where it is read decides its address and its headings' anchors.
     let dir = tmp("anchors");
     let p = dir.join("cours");
-    let write = |path: &str, text: &str| {
-        let f = p.join(path);
-        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
-        std::fs::write(f, text).unwrap();
-    };
+    let write = |path: &str, text: &str| write_file(&p, path, text);
     let page = "# Les piles\n\n## 2.1 Définition\n\nUne pile est LIFO.\n\n## Exercice 1 : empiler\n\nEmpiler 3.\n\n\
                 ## Exercice 1 : empiler\n\nEmpiler 4.\n";
     write("docs/piles.md", page);
@@ -958,11 +949,7 @@ fn markdown_pages_link_to_their_headings_where_they_are_read() {
 fn a_jekyll_projects_posts_and_collections_are_pages_where_jekyll_serves_them() {
     let dir = tmp("jekyll");
     let p = dir.join("site");
-    let write = |path: &str, text: &str| {
-        let f = p.join(path);
-        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
-        std::fs::write(f, text).unwrap();
-    };
+    let write = |path: &str, text: &str| write_file(&p, path, text);
     write(
         "_config.yml",
         "title: NSI\ncollections:\n  cours:\n    output: true\n  staffers:\n",
