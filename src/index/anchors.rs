@@ -16,8 +16,9 @@ pub enum Anchors {
     /// gets `_1`, `_2`.
     #[default]
     MkDocs,
-    /// github-slugger (GitHub, Docusaurus; Hugo's `github` IDs, Jekyll's GFM, mdBook, mystmd):
-    /// lowercase, punctuation and symbols removed, each space a `-`; a repeat gets `-1`, `-2`.
+    /// github-slugger (GitHub, Docusaurus; Hugo's `github` IDs, Jekyll's GFM, mdBook; mystmd
+    /// too, unchecked): lowercase, punctuation and symbols removed, each space a `-`; a repeat
+    /// gets `-1`, `-2`.
     GitHub,
     /// GitLab (and its self-hosted forges): as GitHub, then runs of `-` squeezed into one.
     GitLab,

@@ -96,7 +96,7 @@ impl Project {
     }
 
     /// Its headings' anchors made as `anchors` says (GitHub's by default: Hugo, Docusaurus,
-    /// Jekyll's GFM, mdBook, mystmd).
+    /// Jekyll's GFM, mdBook; mystmd, whose own rule is unchecked).
     fn anchors(self, anchors: Anchors) -> Project {
         self.with(|p| p.anchors = anchors)
     }
