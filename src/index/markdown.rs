@@ -2,7 +2,8 @@
 //!
 //! YAML front matter (between `---` lines), or Hugo's TOML (between `+++` lines), gives the
 //! title and any metadata field (`subject`, `level`, `doc_type`, `chapter`, …, as in the JSONL
-//! format); `search: {exclude: true}` (MkDocs Material), `draft: true` or `chsr_ignore: true`
+//! format); `search: {exclude: true}` (MkDocs Material), `draft: true`, `published: false`
+//! (Jekyll), `build: {render: never}` (Hugo) or `chsr_ignore: true`
 //! leave the page out. Hugo's shortcodes are read by [`super::hugo`]. MkDocs/Python-Markdown
 //! admonitions (`!!! type "Title"`, collapsible `???`/`???+`), Docusaurus and VitePress
 //! admonitions (`:::type Title` … `:::`), Pandoc's fenced divs (Quarto callouts, `::: {.exercise}`)
@@ -96,6 +97,16 @@ fn front_matter(text: &str) -> Result<Front<'_>, String> {
                 ("chsr_ignore", Yaml::Boolean(true)) => {
                     excluded = Some("chsr_ignore: true in its front matter".into())
                 }
+                // Jekyll's unpublished page, and Hugo's page it does not render.
+                ("published", Yaml::Boolean(false)) => {
+                    excluded = Some("published: false in its front matter".into())
+                }
+                ("build", Yaml::Hash(b))
+                    if b.get(&Yaml::String("render".into()))
+                        == Some(&Yaml::String("never".into())) =>
+                {
+                    excluded = Some("build: render: never in its front matter".into())
+                }
                 ("search", Yaml::Hash(s))
                     if s.get(&Yaml::String("exclude".into())) == Some(&Yaml::Boolean(true)) =>
                 {
@@ -114,7 +125,7 @@ fn front_matter(text: &str) -> Result<Front<'_>, String> {
 }
 
 /// Hugo's TOML front matter (the text between its `+++` lines): its scalar values (dates as
-/// written), `draft = true` leaving the page out.
+/// written), `draft = true` or `[build] render = 'never'` leaving the page out.
 fn toml_front_matter<'a>(toml: &str, body: &'a str) -> Result<Front<'a>, String> {
     let table = toml
         .parse::<toml::Table>()
@@ -132,6 +143,10 @@ fn toml_front_matter<'a>(toml: &str, body: &'a str) -> Result<Front<'a>, String>
         };
         if k == "draft" && v.as_bool() == Some(true) {
             excluded = Some("draft = true in its front matter".into());
+        }
+        let render = v.get("render").and_then(|r| r.as_str());
+        if k == "build" && render == Some("never") {
+            excluded = Some("build: render = 'never' in its front matter".into());
         }
         if let Some(s) = scalar {
             out.push((k.replace('-', "_"), s));
@@ -646,6 +661,17 @@ mod tests {
             .unwrap()
             .excluded
             .is_some());
+        // Jekyll's and Hugo's ways of keeping a page off the site.
+        for front in ["published: false", "build:\n  render: never"] {
+            let page = read(&format!("---\n{front}\n---\nx")).unwrap();
+            assert!(page.excluded.is_some(), "{front}");
+        }
+        assert!(read("---\npublished: true\n---\nx")
+            .unwrap()
+            .excluded
+            .is_none());
+        let toml = read("+++\ntitle = 'x'\n[build]\nrender = 'never'\n+++\nx").unwrap();
+        assert!(toml.excluded.is_some());
         assert!(read("+++\ntitle = \n+++\nx").is_err());
         assert!(read("+++\ntitle = 'a'\nno end").is_err());
     }
