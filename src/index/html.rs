@@ -268,7 +268,7 @@ impl Reader {
         page
     }
 
-    fn skipped(&self, e: ElementRef<'_>) -> bool {
+    pub(super) fn skipped(&self, e: ElementRef<'_>) -> bool {
         self.skip.matches(&e) || self.extra_skip.iter().any(|s| s.matches(&e))
     }
 

@@ -137,6 +137,41 @@ fn a_notebook_converted_to_html_is_read_without_its_prompts_tags_and_hidden_copi
 }
 
 #[test]
+fn pyodide_mkdocs_themes_editors_terminals_and_hidden_corrections_are_left_out() {
+    // pyodide-mkdocs-theme 5.7 (MkDocs Material): an exercise's statement, its Python editor
+    // (buttons with tooltips, an attempts counter, the correction encrypted until a student
+    // has tried), a terminal and its buttons, a quiz question and its encrypted remark.
+    let p = read(
+        r##"<html><body><article class="md-content__inner"><h1>Piles</h1>
+            <h2 id="ex1">Exercice 1</h2><p>Écrire une fonction <code>est_pair</code>.</p>
+            <div id="global_editor_1" class="py_mk_ide"><div class="py_mk_wrapper md-typeset">
+            <span class="comment tooltip"><span class="tooltiptext bottom">(Dés-)Active le code après la ligne # Tests</span></span>
+            <div class="compteur"><span class="compteur_txt">5/5</span></div>
+            <div class="py_mk_hidden" id="solution_editor_1">.128013=iPuamb) yg(vn:dscSorw</div></div></div>
+            <div class="term_wrapper"><div class="py_mk_wrapper term_solo py_mk_terminal"></div>
+            <div class="term_btns_wrapper"><div class="tooltip"><span class="tooltiptext">Tronquer ou non le feedback</span></div></div></div>
+            <div class="admonition tip py_mk_admonition_qcm"><p>Que vaut n après la boucle ?</p>
+            <details class="tip py_mk_hidden py_mk_encrypted_qcm"><summary>Remarque</summary>050I040z0l0h</details></div>
+            </article></body></html>"##,
+    );
+    let text: String = p.blocks.iter().map(|b| format!("{}\n", b.text)).collect();
+    assert!(
+        text.contains("Écrire une fonction") && text.contains("Que vaut n"),
+        "{text}"
+    );
+    for noise in [
+        "Active le code",
+        "5/5",
+        "iPuamb",
+        "Tronquer",
+        "Remarque",
+        "050I040z",
+    ] {
+        assert!(!text.contains(noise), "{noise} in {text}");
+    }
+}
+
+#[test]
 fn mystmd_front_matter_and_page_links_are_left_out() {
     // Jupyter Book 2 (mystmd): each page opens with a front-matter block holding its title, then
     // its badges and links (edit, GitHub, downloads), its authors and its date and DOI, and ends

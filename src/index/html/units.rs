@@ -45,8 +45,16 @@ impl Walker<'_, '_> {
     }
 
     pub(super) fn admonition_title(&self, e: ElementRef<'_>) -> Option<String> {
+        // Not one inside what the page never shows (a hidden block's summary); titles are
+        // left out of the text themselves, and so may be the headings that hold them.
+        let shown = |h: &ElementRef<'_>| {
+            !h.ancestors()
+                .take_while(|a| a.id() != e.id())
+                .filter_map(ElementRef::wrap)
+                .any(|a| self.r.skipped(a) && !self.r.admonition_title.matches(&a))
+        };
         e.select(&self.r.admonition_title)
-            .next()
+            .find(shown)
             .map(|h| clean_title(&self.r.inline(h)))
             .filter(|s| !s.is_empty())
     }
