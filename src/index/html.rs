@@ -283,7 +283,7 @@ impl Reader {
     fn inline_into(&self, e: ElementRef<'_>, out: &mut String) {
         for child in e.children() {
             match child.value() {
-                Node::Text(t) => out.push_str(t),
+                Node::Text(t) if parts::displayed(t) => out.push_str(t),
                 Node::Element(_) => {
                     let Some(c) = ElementRef::wrap(child) else {
                         continue;
@@ -442,7 +442,7 @@ impl Walker<'_, '_> {
     fn children(&mut self, e: ElementRef<'_>) {
         for child in e.children() {
             match child.value() {
-                Node::Text(t) => self.inline.push_str(t),
+                Node::Text(t) if parts::displayed(t) => self.inline.push_str(t),
                 Node::Element(_) => {
                     if let Some(c) = ElementRef::wrap(child) {
                         self.element(c);

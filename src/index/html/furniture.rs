@@ -10,9 +10,10 @@
 /// links, date and DOI) and its previous / next links, PreTeXt's keyboard help beside each
 /// diagram, the prompts of a notebook converted to HTML (`In [1]:`, by nbconvert for
 /// `mkdocs-jupyter`, and by nbsphinx), its cells' tag bar and the hidden copy of each cell's code
-/// that `mkdocs-jupyter`'s copy button reads; pyodide-mkdocs-theme's Python editors and
-/// terminals, whose text is their buttons' tooltips, and what it hides until a student has
-/// tried: encrypted corrections and remarks). An SVG image is never read, but HTML that an
+/// that `mkdocs-jupyter`'s copy button reads; pyodide-mkdocs-theme's terminals, its editors'
+/// tooltips and attempt counters, its quizzes' encrypted remarks and the placeholder diagram it
+/// hides; its corrections are read when it does not encrypt them, and its encrypted ones are not
+/// text, [`super::parts::displayed`]). An SVG image is never read, but HTML that an
 /// `<svg>` holds in a `<foreignObject>` is (Marp's slides put each slide there).
 pub(super) const ALWAYS_SKIP: &str = "script, style, noscript, template, nav, header, footer, aside:not(.admonition), \
 form, button, input, select, textarea, svg:not(:has(foreignObject)), iframe, canvas, audio, video, object, embed, img, \
@@ -28,4 +29,5 @@ form, button, input, select, textarea, svg:not(:has(foreignObject)), iframe, can
 .toctree-wrapper, .genindextable, .genindex-jumpbox, .modindextable, .modindex-jumpbox, \
 .myst-fm-block-header, .myst-fm-block-date-doi, .myst-footer-links, .diagcess__instructions, .ptx-content-footer, \
 .jp-InputPrompt, .jp-OutputPrompt, .input_prompt, .output_prompt, .nbinput .prompt, .nboutput .prompt, .celltoolbar, .clipboard-copy-txt, \
-.py_mk_ide, .py_mk_terminal, .term_btns_wrapper, .py_mk_hidden";
+.py_mk_terminal, .term_btns_wrapper, .compteur_wrapper, .py_mk_ide .tooltiptext, .py_mk_encrypted_qcm, \
+.py_mk_hidden > pre.mermaid";

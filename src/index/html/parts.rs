@@ -53,13 +53,21 @@ pub(super) fn math_source(e: ElementRef<'_>) -> Option<String> {
     None
 }
 
+/// Whether a text node is text a page shows: none holding control characters (but tab and line
+/// breaks), which no browser displays, is: the compressed or encrypted data a theme keeps in the
+/// page for its scripts (pyodide-mkdocs-theme's corrections, until a student has tried).
+pub(super) fn displayed(t: &str) -> bool {
+    !t.chars()
+        .any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+}
+
 /// The text of a code block, every space kept, line numbers left out, and the lines mdBook
 /// hides in a Rust example (`<span class="boring">`, the `fn main() {` wrapper a reader sees
 /// only by unfolding it).
 pub(super) fn collect_code(e: ElementRef<'_>, out: &mut String) {
     for child in e.children() {
         match child.value() {
-            Node::Text(t) => out.push_str(t),
+            Node::Text(t) if displayed(t) => out.push_str(t),
             Node::Element(_) => {
                 if let Some(c) = ElementRef::wrap(child) {
                     let skip = c

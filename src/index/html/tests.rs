@@ -137,27 +137,35 @@ fn a_notebook_converted_to_html_is_read_without_its_prompts_tags_and_hidden_copi
 }
 
 #[test]
-fn pyodide_mkdocs_themes_editors_terminals_and_hidden_corrections_are_left_out() {
+fn pyodide_mkdocs_themes_widgets_are_left_out_and_its_plain_corrections_read() {
     // pyodide-mkdocs-theme 5.7 (MkDocs Material): an exercise's statement, its Python editor
-    // (buttons with tooltips, an attempts counter, the correction encrypted until a student
-    // has tried), a terminal and its buttons, a quiz question and its encrypted remark.
-    let p = read(
-        r##"<html><body><article class="md-content__inner"><h1>Piles</h1>
+    // (a tooltip, an attempts counter), its correction after it, encrypted (compressed bytes
+    // with record separators) or not, a terminal and its buttons, a quiz question and its
+    // encrypted remark, the placeholder diagram it hides.
+    let page = |correction: &str| {
+        read(&format!(
+            r##"<html><body><article class="md-content__inner"><h1>Piles</h1>
             <h2 id="ex1">Exercice 1</h2><p>Écrire une fonction <code>est_pair</code>.</p>
             <div id="global_editor_1" class="py_mk_ide"><div class="py_mk_wrapper md-typeset">
             <span class="comment tooltip"><span class="tooltiptext bottom">(Dés-)Active le code après la ligne # Tests</span></span>
-            <div class="compteur"><span class="compteur_txt">5/5</span></div>
-            <div class="py_mk_hidden" id="solution_editor_1">.128013=iPuamb) yg(vn:dscSorw</div></div></div>
+            <div class="compteur_wrapper"><div class="compteur">5/5</div></div></div></div>
+            <div class="py_mk_hidden" id="solution_editor_1">{correction}</div>
             <div class="term_wrapper"><div class="py_mk_wrapper term_solo py_mk_terminal"></div>
             <div class="term_btns_wrapper"><div class="tooltip"><span class="tooltiptext">Tronquer ou non le feedback</span></div></div></div>
             <div class="admonition tip py_mk_admonition_qcm"><p>Que vaut n après la boucle ?</p>
             <details class="tip py_mk_hidden py_mk_encrypted_qcm"><summary>Remarque</summary>050I040z0l0h</details></div>
-            </article></body></html>"##,
-    );
-    let text: String = p.blocks.iter().map(|b| format!("{}\n", b.text)).collect();
+            <div class="admonition tip py_mk_hidden"><pre class="mermaid"><code>graph TB
+                a</code></pre></div>
+            </article></body></html>"##
+        ))
+    };
+    let text =
+        |p: &PageText| -> String { p.blocks.iter().map(|b| format!("{}\n", b.text)).collect() };
+    let encrypted = page(".128013\u{1e}=iPuamb) yg(vn:dscSorw\u{1e}050q0A0F0f");
+    let t = text(&encrypted);
     assert!(
-        text.contains("Écrire une fonction") && text.contains("Que vaut n"),
-        "{text}"
+        t.contains("Écrire une fonction") && t.contains("Que vaut n"),
+        "{t}"
     );
     for noise in [
         "Active le code",
@@ -166,9 +174,21 @@ fn pyodide_mkdocs_themes_editors_terminals_and_hidden_corrections_are_left_out()
         "Tronquer",
         "Remarque",
         "050I040z",
+        "graph TB",
     ] {
-        assert!(!text.contains(noise), "{noise} in {text}");
+        assert!(!t.contains(noise), "{noise} in {t}");
     }
+    // Not encrypted, the correction is read, as a correction.
+    let plain = page(
+        r#"<details class="tip"><summary>Solution</summary><pre><code>def est_pair(n):
+    return n % 2 == 0</code></pre></details>"#,
+    );
+    let solution = plain
+        .blocks
+        .iter()
+        .find(|b| b.text.contains("return n % 2 == 0"))
+        .map(|b| plain.ctxs[b.ctx].role);
+    assert_eq!(solution, Some(Role::Solution), "{}", text(&plain));
 }
 
 #[test]
