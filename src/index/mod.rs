@@ -257,7 +257,8 @@ pub fn index_file(name: &str) -> bool {
 }
 
 /// File name endings of a source's pages (compared with the lowercased file name): its
-/// format's, and Jupyter notebooks where its generator renders them ([`publishing::Publishing::notebooks`]).
+/// format's, Jupyter notebooks where its generator renders them
+/// ([`publishing::Publishing::notebooks`]) and MDX files where it reads them (`mdx`).
 pub fn page_extensions(source: &Source) -> &'static [&'static str] {
     match source.format {
         Format::Html => &[".html", ".htm"],
@@ -296,8 +297,7 @@ pub fn no_pages(source: &Source) -> IndexError {
 
 /// Every page file of a source, as `/`-separated paths relative to it, sorted: entries by file
 /// name (bytes), names starting with `.` left out, folders followed where [`publishing::walks`]
-/// says, files
-/// kept by [`page_extensions`]. (`bin/chsr.mjs` walks folders the same way.)
+/// says, files kept by [`page_extensions`]. (`bin/chsr.mjs` walks folders the same way.)
 #[cfg(not(target_arch = "wasm32"))]
 pub fn list_pages(source: &Source) -> Result<Vec<String>, IndexError> {
     fn walk(
