@@ -1,7 +1,8 @@
 //! How the site built from Markdown sources publishes them, as its generator (or the code forge
-//! that shows them) does: where each page is served, its headings' anchors, which files are
-//! pages (notebooks, Jekyll's `_` folders, mdBook's `SUMMARY.md`) and which folders are the
-//! generator's output rather than pages. Set for a source by
+//! that shows them) does: where each page is served (front matter addresses included), its
+//! headings' anchors, which files are pages (notebooks, MDX, Jekyll's `_` folders, mdBook's
+//! chapters, Quarto's render targets) and which folders are the generator's output rather than
+//! pages. Set for a source by
 //! [`super::config::Config::recognise_projects`]; read when its pages are listed
 //! ([`walks`], [`Publishing::unpublished`]) and linked ([`super::urls::page_url_path`]).
 
@@ -79,7 +80,7 @@ pub struct Jekyll {
 }
 
 /// What a Quarto project renders: every page but those whose name, or a folder's on their path,
-/// starts with `_` (includes, extensions) or `.`, and when its `_quarto.yml` lists `project:
+/// starts with `_` (includes, extensions; a `.` one is never looked into), and when its `_quarto.yml` lists `project:
 /// render:` targets, only those (globs from the project's folder; a `!` one leaves out what it
 /// matches, a folder with all it holds).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
