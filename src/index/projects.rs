@@ -128,10 +128,15 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
     if let Some(y) = first(&["mkdocs.yml", "mkdocs.yaml"]) {
         let site = or(key(&y, "site_dir"), "site");
         let docs = or(key(&y, "docs_dir"), "docs");
+        // What its build leaves out: `/templates/` always, then its own patterns.
+        let mut excluded = vec!["/templates/".to_string()];
+        excluded.extend(yaml_lines(&y, "exclude_docs"));
+        excluded.extend(yaml_lines(&y, "draft_docs"));
         let mkdocs = Project::new("MkDocs", "mkdocs build", site)
             .pages(docs)
             .folder_urls()
-            .anchors(Anchors::MkDocs);
+            .anchors(Anchors::MkDocs)
+            .with(|p| p.excluded = excluded);
         // The `mkdocs-jupyter` plugin renders notebooks as pages; without it they are files
         // the site offers for download.
         let jupyter = y.lines().any(|l| {
@@ -252,6 +257,25 @@ fn summary_chapters(summary: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// The lines of a top-level YAML block scalar (`exclude_docs: |` and the indented lines after
+/// it), or its one inline value; comments and blank lines left out.
+fn yaml_lines(text: &str, name: &str) -> Vec<String> {
+    let mut lines = text.lines();
+    let Some(head) = lines.find(|l| l.starts_with(&format!("{name}:"))) else {
+        return Vec::new();
+    };
+    let value = head[name.len() + 1..].trim();
+    if !value.starts_with(['|', '>']) {
+        return key(head, name).into_iter().collect();
+    }
+    lines
+        .take_while(|l| l.trim().is_empty() || l.starts_with([' ', '\t']))
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(String::from)
+        .collect()
 }
 
 /// The items of the YAML list under key `name` at any indentation (`project:` → `render:` →
@@ -606,6 +630,13 @@ mod tests {
             assert_eq!(book.unpublished(rel), None, "{rel}");
         }
         assert!(book.unpublished("cours/brouillon.md").is_some());
+        // MkDocs: what `exclude_docs` and `draft_docs` leave out, and `templates/`.
+        let yml = "site_name: NSI\nexclude_docs: |\n  *.py.md\n  # brouillons\n  /drafts/\ndraft_docs: _wip.md\nnav:\n  - index.md\n";
+        let mkdocs = of(&[("mkdocs.yml", yml)]).unwrap().publishing;
+        assert_eq!(
+            mkdocs.excluded,
+            ["/templates/", "*.py.md", "/drafts/", "_wip.md"]
+        );
         // Quarto: its render targets, read from `project:`.
         let yml = "project:\n  type: book\n  render:\n    - index.md\n    - \"!materials/*/no_render\" # brouillons\n\nformat: html\n";
         assert_eq!(

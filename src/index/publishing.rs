@@ -31,6 +31,9 @@ pub struct Publishing {
     /// The pages its generator builds, when it builds only those it is given: the chapters an
     /// mdBook's `SUMMARY.md` links to (paths from the source's root).
     pub listed: Option<Vec<String>>,
+    /// Pages its build leaves out, as gitignore-style patterns from the pages' folder: MkDocs'
+    /// `exclude_docs` and `draft_docs`, and the `templates/` folder it always leaves out.
+    pub excluded: Vec<String>,
     /// A Jekyll site's rules, when it is one.
     pub jekyll: Option<Jekyll>,
     /// A Quarto project's rules, when it is one.
@@ -119,6 +122,44 @@ impl Quarto {
     }
 }
 
+/// Whether gitignore-style `patterns` (MkDocs' `exclude_docs`) leave out the page at `rel`: the
+/// last pattern that matches it or a folder on its path decides (`!` takes back); one without a
+/// `/` but at its end matches a name at any depth, `/drafts/` only from the root, and a trailing
+/// `/` only folders.
+fn ignored(patterns: &[String], rel: &str) -> bool {
+    let mut out = false;
+    for pattern in patterns {
+        let (back, p) = match pattern.strip_prefix('!') {
+            Some(rest) => (true, rest),
+            None => (false, pattern.as_str()),
+        };
+        let folder = p.ends_with('/');
+        let p = p.trim_end_matches('/');
+        let glob = if p.contains('/') {
+            p.trim_start_matches('/').to_string()
+        } else {
+            format!("**/{p}")
+        };
+        let Ok(glob) = globset::GlobBuilder::new(&glob)
+            .literal_separator(true)
+            .build()
+        else {
+            continue;
+        };
+        let m = glob.compile_matcher();
+        let mut hit = !folder && m.is_match(rel);
+        let mut path = rel;
+        while let Some((parent, _)) = path.rsplit_once('/') {
+            hit |= m.is_match(parent);
+            path = parent;
+        }
+        if hit {
+            out = !back;
+        }
+    }
+    out
+}
+
 /// Whether the folder at `rel` (relative to the source, `/`-separated) is looked into for
 /// pages: not a generator's output ([`Publishing::output`]) nor `node_modules` (packages'
 /// READMEs, never a course's pages).
@@ -143,6 +184,9 @@ impl Publishing {
             return Some(
                 "not a chapter of the book's SUMMARY.md, from which mdBook builds the book",
             );
+        }
+        if ignored(&self.excluded, rel) {
+            return Some("left out of the site by the project's exclude_docs or draft_docs (or in its templates/ folder)");
         }
         if let Some(quarto) = &self.quarto {
             if rel.split('/').any(|s| s.starts_with('_')) {
@@ -419,6 +463,38 @@ mod tests {
             "materials/tp/no_render/brouillon.md",
         ] {
             assert!(listed.unpublished(rel).is_some(), "{rel}");
+        }
+    }
+
+    #[test]
+    fn what_mkdocs_exclude_docs_leaves_out() {
+        let site = Publishing {
+            excluded: [
+                "/templates/",
+                "*.py.md",
+                "/brouillons/",
+                "old/",
+                "!old/garder.md",
+            ]
+            .map(String::from)
+            .to_vec(),
+            ..Publishing::default()
+        };
+        for rel in [
+            "templates/base.md",
+            "tp/exo.py.md",
+            "brouillons/piles.md",
+            "cours/old/piles.md",
+        ] {
+            assert!(site.unpublished(rel).is_some(), "{rel}");
+        }
+        for rel in [
+            "cours/templates/x.md",
+            "cours/brouillons/x.md",
+            "old/garder.md",
+            "cours/old.md",
+        ] {
+            assert_eq!(site.unpublished(rel), None, "{rel}");
         }
     }
 }
