@@ -216,6 +216,8 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
         return Some(project.with(|p| {
             p.front_urls = FrontUrls::Docusaurus;
             p.mdx = true;
+            // Partials (`_rappel.mdx`), which pages import, are no pages of their own.
+            p.excluded = vec!["_*".into()];
         }));
     }
     let vitepress = ["js", "ts", "mjs", "mts"].map(|e| format!(".vitepress/config.{e}"));
@@ -648,6 +650,9 @@ mod tests {
         // Docusaurus: MDX pages, front matter slugs; MkDocs: neither.
         let docusaurus = of(&[("docusaurus.config.js", "")]).unwrap().publishing;
         assert!(docusaurus.mdx && docusaurus.front_urls == FrontUrls::Docusaurus);
+        assert!(docusaurus.unpublished("bases/_rappel.mdx").is_some());
+        assert!(docusaurus.unpublished("_partials/x.md").is_some());
+        assert_eq!(docusaurus.unpublished("bases/piles.mdx"), None);
         let mkdocs = of(&[("mkdocs.yml", "")]).unwrap().publishing;
         assert!(!mkdocs.mdx && mkdocs.front_urls == FrontUrls::None);
     }

@@ -32,7 +32,8 @@ pub struct Publishing {
     /// mdBook's `SUMMARY.md` links to (paths from the source's root).
     pub listed: Option<Vec<String>>,
     /// Pages its build leaves out, as gitignore-style patterns from the pages' folder: MkDocs'
-    /// `exclude_docs` and `draft_docs`, and the `templates/` folder it always leaves out.
+    /// `exclude_docs` and `draft_docs`, and the `templates/` folder it always leaves out;
+    /// Docusaurus' partials, files and folders whose name starts with `_`.
     pub excluded: Vec<String>,
     /// A Jekyll site's rules, when it is one.
     pub jekyll: Option<Jekyll>,
@@ -186,7 +187,7 @@ impl Publishing {
             );
         }
         if ignored(&self.excluded, rel) {
-            return Some("left out of the site by the project's exclude_docs or draft_docs (or in its templates/ folder)");
+            return Some("left out of the site by its generator (MkDocs' exclude_docs, draft_docs and templates/ folder; Docusaurus' _ partials)");
         }
         if let Some(quarto) = &self.quarto {
             if rel.split('/').any(|s| s.starts_with('_')) {
