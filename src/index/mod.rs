@@ -39,6 +39,7 @@ pub mod html;
 pub mod hugo;
 pub mod lessons;
 pub mod markdown;
+pub mod mdbook;
 pub mod mdx;
 pub mod myst;
 pub mod notebooks;
@@ -573,6 +574,18 @@ pub fn read_page(
                 &converted
             } else {
                 &text
+            };
+            let included;
+            let text = if source.publishing.mdbook_includes {
+                let mut missing = Vec::new();
+                let read = |p: &str| include(&source.path.join(p));
+                included = mdbook::includes(text, rel, &read, &mut missing);
+                for name in missing {
+                    warnings.push(format!("{page_name}: {name:?}, a file it includes ({{{{#include}}}}), was not found from the page's folder inside the source: left out"));
+                }
+                &included
+            } else {
+                text
             };
             // A file included twice on a page (a statement shown, then its source) is read once.
             let read_once = RefCell::new(HashMap::<String, Option<String>>::new());

@@ -206,6 +206,7 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
         let book = Project::new("mdBook", "mdbook build", site).pages(src);
         return Some(book.with(|p| {
             p.contents.push("SUMMARY.md".into());
+            p.mdbook_includes = true;
             p.listed = summary.as_deref().map(summary_chapters);
         }));
     }

@@ -25,6 +25,9 @@ pub struct Publishing {
     /// whose pages are in its project's own folder (Jupyter Book's `_build`, Quarto's `_site`,
     /// Jekyll's `_site` and `vendor`). `node_modules` is never looked into ([`walks`]).
     pub output: Vec<String>,
+    /// Whether its pages' `{{#include file}}` directives are expanded (mdBook,
+    /// [`super::mdbook`]).
+    pub mdbook_includes: bool,
     /// Files that are not pages: mdBook's `SUMMARY.md` (the book's table of contents, shown as
     /// its navigation).
     pub contents: Vec<String>,
