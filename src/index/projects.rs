@@ -262,66 +262,62 @@ fn summary_chapters(summary: &str) -> Vec<String> {
     out
 }
 
-/// The lines of a top-level YAML block scalar (`exclude_docs: |` and the indented lines after
-/// it), or its one inline value; comments and blank lines left out.
-fn yaml_lines(text: &str, name: &str) -> Vec<String> {
+/// The line of key `name` (`top`: at the line's start, as a top-level key; else at any
+/// indentation) and the lines under it: indented deeper (or a list's `- ` items at its own
+/// indentation), blank lines and comments left out. Read line by line as the rest of a
+/// configuration file is ([`key`]).
+fn yaml_block<'a>(text: &'a str, name: &str, top: bool) -> Option<(&'a str, Vec<&'a str>)> {
+    let head_of = |l: &str| {
+        let t = if top { l } else { l.trim_start() };
+        t.strip_prefix(name).is_some_and(|r| r.starts_with(':'))
+    };
     let mut lines = text.lines();
-    let Some(head) = lines.find(|l| l.starts_with(&format!("{name}:"))) else {
+    let head = lines.find(|l| head_of(l))?;
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let at = indent(head);
+    let block = lines
+        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .take_while(|l| indent(l) > at || (indent(l) == at && l.trim_start().starts_with("- ")))
+        .collect();
+    Some((head, block))
+}
+
+/// The lines of a top-level YAML block scalar (`exclude_docs: |` and the indented lines after
+/// it), or its one inline value.
+fn yaml_lines(text: &str, name: &str) -> Vec<String> {
+    let Some((head, block)) = yaml_block(text, name, true) else {
         return Vec::new();
     };
-    let value = head[name.len() + 1..].trim();
-    if !value.starts_with(['|', '>']) {
+    if !head[name.len() + 1..].trim().starts_with(['|', '>']) {
         return key(head, name).into_iter().collect();
     }
-    lines
-        .take_while(|l| l.trim().is_empty() || l.starts_with([' ', '\t']))
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(String::from)
-        .collect()
+    block.iter().map(|l| l.trim().to_string()).collect()
 }
 
 /// The items of the YAML list under key `name` at any indentation (`project:` → `render:` →
-/// `- index.qmd`), quotes removed, read line by line.
+/// `- index.qmd`), quotes and comments removed.
 fn yaml_list(text: &str, name: &str) -> Vec<String> {
-    let mut lines = text.lines();
-    let Some(head) = lines.find(|l| l.trim() == format!("{name}:")) else {
+    let Some((_, block)) = yaml_block(text, name, false) else {
         return Vec::new();
     };
-    let indent = |l: &str| l.len() - l.trim_start().len();
-    let at = indent(head);
-    lines
-        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
-        .take_while(|l| indent(l) > at || l.trim_start().starts_with("- ") && indent(l) == at)
+    block
+        .iter()
         .filter_map(|l| l.trim().strip_prefix("- "))
         .map(|v| {
-            v.split(" #")
-                .next()
-                .unwrap_or(v)
-                .trim()
-                .trim_matches(['"', '\''])
-                .to_string()
+            let v = v.split(" #").next().unwrap_or(v);
+            v.trim().trim_matches(['"', '\'']).to_string()
         })
         .collect()
 }
 
 /// The collections a Jekyll `_config.yml` outputs as pages (`collections:` → `cours:` →
-/// `output: true`), read line by line as the rest of the file is.
+/// `output: true`).
 fn jekyll_outputs(config: &str) -> Vec<String> {
-    let mut lines = config
-        .lines()
-        .skip_while(|l| !l.starts_with("collections:"));
-    if lines.next().is_none() {
-        return Vec::new();
-    }
-    let block: Vec<&str> = lines
-        .take_while(|l| l.trim().is_empty() || l.starts_with([' ', '\t']))
-        .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
-        .collect();
-    let indent = |l: &str| l.len() - l.trim_start().len();
-    let Some(top) = block.iter().map(|l| indent(l)).min() else {
+    let Some((_, block)) = yaml_block(config, "collections", true) else {
         return Vec::new();
     };
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let top = block.iter().map(|l| indent(l)).min().unwrap_or(0);
     let mut out = Vec::new();
     let mut current = None;
     for l in block {
