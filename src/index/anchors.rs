@@ -4,7 +4,7 @@
 //! and writes each space as a `-` (`exercice-1--la-pile` for `Exercice 1 : la pile`), Pandoc
 //! keeps `.`, Sphinx drops leading digits, and each numbers a repeated heading its own way.
 
-use crate::unicode::decompose_canonical;
+use crate::analysis::fold_accents;
 use std::collections::HashMap;
 
 /// How a generator or forge makes a heading's anchor.
@@ -95,25 +95,22 @@ impl Slugs {
 /// `normalize('NFKD', …).encode('ascii', 'ignore')`, for the characters a heading holds: spaces
 /// of other widths are spaces, superscript digits digits, the `fi` and `fl` ligatures letters).
 fn ascii(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\u{a0}' | '\u{2000}'..='\u{200a}' | '\u{202f}' | '\u{205f}' | '\u{3000}' => {
-                out.push(' ')
-            }
-            '¹' => out.push('1'),
-            '²' => out.push('2'),
-            '³' => out.push('3'),
-            'ﬁ' => out.push_str("fi"),
-            'ﬂ' => out.push_str("fl"),
-            c => decompose_canonical(c, &mut |x| {
-                if x.is_ascii() {
-                    out.push(x)
-                }
-            }),
-        }
-    }
-    out
+    let compatible: String = text
+        .chars()
+        .map(|c| match c {
+            '\u{a0}' | '\u{2000}'..='\u{200a}' | '\u{202f}' | '\u{205f}' | '\u{3000}' => ' ',
+            '¹' => '1',
+            '²' => '2',
+            '³' => '3',
+            c => c,
+        })
+        .collect::<String>()
+        .replace('ﬁ', "fi")
+        .replace('ﬂ', "fl");
+    fold_accents(&compatible)
+        .chars()
+        .filter(char::is_ascii)
+        .collect()
 }
 
 /// `text` without emoji shortcodes (`:star:`, `:arrow_right:`; a name starts with a letter, so
@@ -208,16 +205,9 @@ fn base(style: Anchors, text: &str) -> String {
                 .to_string()
         }
         Anchors::VitePress => {
-            // NFKD without its combining marks; every run of spaces and ASCII punctuation (`_`
-            // and `-` included) one `-`.
-            let mut t = String::with_capacity(text.len());
-            for c in text.chars() {
-                decompose_canonical(c, &mut |x| {
-                    if !('\u{300}'..='\u{36f}').contains(&x) {
-                        t.push(x)
-                    }
-                });
-            }
+            // Without its accents (NFKD without combining marks); every run of spaces and ASCII
+            // punctuation (`_` and `-` included) one `-`.
+            let t = fold_accents(text);
             let special =
                 |c: char| c.is_whitespace() || c.is_ascii_punctuation() || "“”‘’".contains(c);
             let s = join_runs(&t, special);
