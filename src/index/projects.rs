@@ -18,7 +18,7 @@
 use super::anchors::Anchors;
 use super::config::{Config, Format, PageUrls};
 use super::forges;
-use super::publishing::{FrontUrls, Jekyll, Publishing, Quarto};
+use super::publishing::{FrontUrls, Jekyll, Patterns, Publishing, Quarto};
 use super::IndexError;
 use std::path::Path;
 
@@ -136,7 +136,7 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
             .pages(docs)
             .folder_urls()
             .anchors(Anchors::MkDocs)
-            .with(|p| p.excluded = excluded);
+            .with(|p| p.excluded = Patterns::gitignore(&excluded));
         // The `mkdocs-jupyter` plugin renders notebooks as pages; without it they are files
         // the site offers for download.
         let jupyter = y.lines().any(|l| {
@@ -162,8 +162,11 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
         let default = if book { "_book" } else { "_site" };
         let site = or(nested_key(&q, "output-dir"), default);
         let render = yaml_list(&q, "render");
-        let quarto = Project::new("Quarto", "quarto render", site)
-            .with(|p| p.quarto = Some(Quarto { render }));
+        let quarto = Project::new("Quarto", "quarto render", site).with(|p| {
+            p.quarto = Some(Quarto {
+                render: Patterns::rooted(&render),
+            })
+        });
         return Some(quarto.notebooks().anchors(Anchors::Pandoc));
     }
     if let Some(b) = read("_bookdown.yml") {
@@ -218,7 +221,7 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
             p.front_urls = FrontUrls::Docusaurus;
             p.mdx = true;
             // Partials (`_rappel.mdx`), which pages import, are no pages of their own.
-            p.excluded = vec!["_*".into()];
+            p.excluded = Patterns::gitignore(&["_*".into()]);
         }));
     }
     let vitepress = ["js", "ts", "mjs", "mts"].map(|e| format!(".vitepress/config.{e}"));
@@ -633,7 +636,7 @@ mod tests {
         let yml = "site_name: NSI\nexclude_docs: |\n  *.py.md\n  # brouillons\n  /drafts/\ndraft_docs: _wip.md\nnav:\n  - index.md\n";
         let mkdocs = of(&[("mkdocs.yml", yml)]).unwrap().publishing;
         assert_eq!(
-            mkdocs.excluded,
+            mkdocs.excluded.written().collect::<Vec<_>>(),
             ["/templates/", "*.py.md", "/drafts/", "_wip.md"]
         );
         // Quarto: its render targets, read from `project:`.
@@ -643,7 +646,7 @@ mod tests {
             ["index.md", "!materials/*/no_render"]
         );
         let quarto = of(&[("_quarto.yml", yml)]).unwrap().publishing;
-        assert_eq!(quarto.quarto.map(|q| q.render.len()), Some(2));
+        assert_eq!(quarto.quarto.map(|q| q.render.written().count()), Some(2));
         // Docusaurus: MDX pages, front matter slugs; MkDocs: neither.
         let docusaurus = of(&[("docusaurus.config.js", "")]).unwrap().publishing;
         assert!(docusaurus.mdx && docusaurus.front_urls == FrontUrls::Docusaurus);

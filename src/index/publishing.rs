@@ -37,7 +37,7 @@ pub struct Publishing {
     /// Pages its build leaves out, as gitignore-style patterns from the pages' folder: MkDocs'
     /// `exclude_docs` and `draft_docs`, and the `templates/` folder it always leaves out;
     /// Docusaurus' partials, files and folders whose name starts with `_`.
-    pub excluded: Vec<String>,
+    pub excluded: Patterns,
     /// A Jekyll site's rules, when it is one.
     pub jekyll: Option<Jekyll>,
     /// A Quarto project's rules, when it is one.
@@ -93,75 +93,110 @@ pub struct Jekyll {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Quarto {
     /// The `render` targets, as written.
-    pub render: Vec<String>,
+    pub render: Patterns,
 }
 
-impl Quarto {
-    /// Whether the render targets take the page at `rel`.
-    fn renders(&self, rel: &str) -> bool {
-        let matches = |pattern: &str| {
-            let Ok(glob) = globset::GlobBuilder::new(pattern.trim_start_matches("./"))
-                .literal_separator(true)
-                .build()
-            else {
-                return false;
-            };
-            let m = glob.compile_matcher();
-            // The page, or a folder it is in.
-            let mut path = rel;
-            loop {
-                if m.is_match(path) || m.is_match(format!("{path}/")) {
-                    return true;
-                }
-                match path.rsplit_once('/') {
-                    Some((parent, _)) => path = parent,
-                    None => return false,
-                }
-            }
-        };
-        let (out, take): (Vec<&String>, Vec<&String>) =
-            self.render.iter().partition(|p| p.starts_with('!'));
-        take.iter().any(|p| matches(p.trim_end_matches('/')))
-            && !out.iter().any(|p| matches(p[1..].trim_end_matches('/')))
+/// Path patterns compiled once (globs from the source's root, `*` not crossing a `/`; a `!` one
+/// takes back what it matches): a pattern hits a page when it matches the page or a folder on
+/// its path.
+#[derive(Clone, Debug, Default)]
+pub struct Patterns(Vec<Pattern>);
+
+#[derive(Clone, Debug)]
+struct Pattern {
+    written: String,
+    back: bool,
+    folder: bool,
+    matcher: Option<globset::GlobMatcher>,
+}
+
+impl PartialEq for Patterns {
+    fn eq(&self, other: &Self) -> bool {
+        self.written().eq(other.written())
     }
 }
 
-/// Whether gitignore-style `patterns` (MkDocs' `exclude_docs`) leave out the page at `rel`: the
-/// last pattern that matches it or a folder on its path decides (`!` takes back); one without a
-/// `/` but at its end matches a name at any depth, `/drafts/` only from the root, and a trailing
-/// `/` only folders.
-fn ignored(patterns: &[String], rel: &str) -> bool {
-    let mut out = false;
-    for pattern in patterns {
-        let (back, p) = match pattern.strip_prefix('!') {
-            Some(rest) => (true, rest),
-            None => (false, pattern.as_str()),
-        };
-        let folder = p.ends_with('/');
-        let p = p.trim_end_matches('/');
-        let glob = if p.contains('/') {
-            p.trim_start_matches('/').to_string()
-        } else {
-            format!("**/{p}")
-        };
-        let Ok(glob) = globset::GlobBuilder::new(&glob)
-            .literal_separator(true)
-            .build()
-        else {
-            continue;
-        };
-        let m = glob.compile_matcher();
-        let mut hit = !folder && m.is_match(rel);
+impl Eq for Patterns {}
+
+impl Patterns {
+    /// Gitignore-style patterns (MkDocs' `exclude_docs`): one without a `/` but at its end
+    /// matches a name at any depth, `/drafts/` only from the root, a trailing `/` only folders.
+    pub fn gitignore(list: &[String]) -> Patterns {
+        Patterns::compile(list, |p| {
+            if p.contains('/') {
+                p.trim_start_matches('/').to_string()
+            } else {
+                format!("**/{p}")
+            }
+        })
+    }
+
+    /// Patterns from the root (Quarto's render targets: `materials/*`, `!materials/*/no_render`).
+    pub fn rooted(list: &[String]) -> Patterns {
+        Patterns::compile(list, |p| p.trim_start_matches("./").to_string())
+    }
+
+    fn compile(list: &[String], glob: impl Fn(&str) -> String) -> Patterns {
+        Patterns(
+            list.iter()
+                .map(|written| {
+                    let (back, p) = match written.strip_prefix('!') {
+                        Some(rest) => (true, rest),
+                        None => (false, written.as_str()),
+                    };
+                    let folder = p.ends_with('/');
+                    let matcher = globset::GlobBuilder::new(&glob(p.trim_end_matches('/')))
+                        .literal_separator(true)
+                        .build()
+                        .ok()
+                        .map(|g| g.compile_matcher());
+                    Pattern {
+                        written: written.clone(),
+                        back,
+                        folder,
+                        matcher,
+                    }
+                })
+                .collect(),
+        )
+    }
+
+    /// The patterns as written.
+    pub fn written(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|p| p.written.as_str())
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    fn hits(p: &Pattern, rel: &str) -> bool {
+        let Some(m) = &p.matcher else { return false };
+        let mut hit = !p.folder && m.is_match(rel);
         let mut path = rel;
         while let Some((parent, _)) = path.rsplit_once('/') {
             hit |= m.is_match(parent);
             path = parent;
         }
-        if hit {
-            out = !back;
-        }
+        hit
     }
-    out
+
+    /// Whether they leave out the page at `rel`, gitignore's way: the last pattern that hits it
+    /// decides.
+    pub fn ignore(&self, rel: &str) -> bool {
+        self.0
+            .iter()
+            .rev()
+            .find(|p| Patterns::hits(p, rel))
+            .is_some_and(|p| !p.back)
+    }
+
+    /// Whether they take the page at `rel`, Quarto's way: a pattern hits it and no `!` one does.
+    pub fn take(&self, rel: &str) -> bool {
+        let (back, take): (Vec<&Pattern>, Vec<&Pattern>) = self.0.iter().partition(|p| p.back);
+        take.iter().any(|p| Patterns::hits(p, rel)) && !back.iter().any(|p| Patterns::hits(p, rel))
+    }
 }
 
 /// Whether the folder at `rel` (relative to the source, `/`-separated) is looked into for
@@ -189,14 +224,14 @@ impl Publishing {
                 "not a chapter of the book's SUMMARY.md, from which mdBook builds the book",
             );
         }
-        if ignored(&self.excluded, rel) {
+        if self.excluded.ignore(rel) {
             return Some("left out of the site by its generator (MkDocs' exclude_docs, draft_docs and templates/ folder; Docusaurus' _ partials)");
         }
         if let Some(quarto) = &self.quarto {
             if rel.split('/').any(|s| s.starts_with('_')) {
                 return Some("a file or folder starting with _, which Quarto does not render (an include, an extension)");
             }
-            if !quarto.render.is_empty() && !quarto.renders(rel) {
+            if !quarto.render.is_empty() && !quarto.render.take(rel) {
                 return Some("not among the render targets of the Quarto project (project: render: in _quarto.yml)");
             }
         }
@@ -443,14 +478,15 @@ mod tests {
         // A project's render targets, as the Quarto course template lists them.
         let listed = Publishing {
             quarto: Some(Quarto {
-                render: [
-                    "index.md",
-                    "setup.md",
-                    "materials/*",
-                    "!materials/*/no_render",
-                ]
-                .map(String::from)
-                .to_vec(),
+                render: Patterns::rooted(
+                    &[
+                        "index.md",
+                        "setup.md",
+                        "materials/*",
+                        "!materials/*/no_render",
+                    ]
+                    .map(String::from),
+                ),
             }),
             ..Publishing::default()
         };
@@ -473,15 +509,16 @@ mod tests {
     #[test]
     fn what_mkdocs_exclude_docs_leaves_out() {
         let site = Publishing {
-            excluded: [
-                "/templates/",
-                "*.py.md",
-                "/brouillons/",
-                "old/",
-                "!old/garder.md",
-            ]
-            .map(String::from)
-            .to_vec(),
+            excluded: Patterns::gitignore(
+                &[
+                    "/templates/",
+                    "*.py.md",
+                    "/brouillons/",
+                    "old/",
+                    "!old/garder.md",
+                ]
+                .map(String::from),
+            ),
             ..Publishing::default()
         };
         for rel in [
