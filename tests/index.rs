@@ -1010,3 +1010,60 @@ fn a_jekyll_projects_posts_and_collections_are_pages_where_jekyll_serves_them() 
         .all(|s| s[1].as_str().unwrap().contains("Jekyll does not publish")));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn an_mdbooks_chapters_include_files_from_anywhere_in_the_book_and_nothing_outside_it() {
+    let dir = tmp("mdbook");
+    let b = dir.join("livre");
+    let write = |path: &str, text: &str| write_file(&b, path, text);
+    write(
+        "book.toml",
+        "[book]\ntitle = \"Rust en NSI\"\nsrc = \"./src\"\n",
+    );
+    write("src/SUMMARY.md", "# Sommaire\n\n- [Les piles](piles.md)\n");
+    // The listings live beside `src/`, as in the Rust book.
+    write(
+        "listings/piles/src/main.rs",
+        "// ANCHOR: empiler\nfn empiler(p: &mut Vec<i32>, x: i32) { p.push(x) }\n// ANCHOR_END: empiler\n",
+    );
+    write("../secret.md", "Mot de passe du serveur.\n");
+    write(
+        "src/piles.md",
+        "# Les piles\n\nUne pile se remplit par le haut.\n\n```rust\n{{#rustdoc_include ../listings/piles/src/main.rs:empiler}}\n```\n\n{{#include ../../secret.md}}\n",
+    );
+    let (out, report, emitted) = (dir.join("out"), dir.join("r.json"), dir.join("c.jsonl"));
+    let arg = |x: &Path| x.to_str().unwrap().to_string();
+    ok(&chsr(&[
+        "index",
+        "--markdown",
+        &arg(&b),
+        "--subject",
+        "nsi",
+        "--level",
+        "terminale",
+        "--lang",
+        "fr",
+        "--out",
+        &arg(&out),
+        "--emit-chunks",
+        &arg(&emitted),
+        "--report",
+        &arg(&report),
+    ]));
+    let chunks = std::fs::read_to_string(&emitted).unwrap();
+    assert!(
+        chunks.contains("fn empiler(p: &mut Vec<i32>, x: i32)"),
+        "{chunks}"
+    );
+    assert!(
+        !chunks.contains("Mot de passe") && !chunks.contains("ANCHOR"),
+        "{chunks}"
+    );
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let warnings = r["warnings"].as_array().unwrap();
+    assert!(
+        warnings.len() == 1 && warnings[0].as_str().unwrap().contains("../../secret.md"),
+        "{warnings:?}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -3,7 +3,8 @@
 //! blocks too. A part of the file can be named: `file.rs:2` (a line), `:2:10`, `:2:`, `::10`
 //! (lines, from 1), or `file.rs:name` (the lines between `ANCHOR: name` and `ANCHOR_END:
 //! name`, the markers' lines left out). Paths are from the including file's folder and must stay
-//! inside the source folder; an escaped directive (`\{{#include …}}`) is text, without its
+//! inside the book (the folder of its `book.toml`: the Rust book's listings are beside `src/`);
+//! an escaped directive (`\{{#include …}}`) is text, without its
 //! backslash. Included files are expanded in turn, a few levels deep.
 
 use regex::Regex;
@@ -17,9 +18,9 @@ static DIRECTIVE: LazyLock<Regex> = LazyLock::new(|| {
 /// How deep included files are expanded.
 const DEPTH: usize = 5;
 
-/// `text`, a page at `rel` (source-relative), with its includes expanded; `read` reads a
-/// source-relative file, and a directive whose file is outside the source or not found is
-/// left out and named in `missing`.
+/// `text`, a page at `rel` (from the book's root: `src/cours/piles.md`), with its includes
+/// expanded; `read` reads a file from the book's root, and a directive whose file is outside
+/// the book or not found is left out and named in `missing`.
 pub fn includes(
     text: &str,
     rel: &str,
@@ -27,6 +28,12 @@ pub fn includes(
     missing: &mut Vec<String>,
 ) -> String {
     expand(text, folder(rel), read, missing, DEPTH)
+}
+
+/// The pages' folder `src` (`book.toml`'s `src`) as a path from the book's root without `.`
+/// or `..`; empty when it is the root or would leave it (includes then stay in the pages' folder).
+pub fn in_book(src: &str) -> String {
+    resolve("", src).unwrap_or_default()
 }
 
 fn folder(rel: &str) -> &str {
@@ -69,9 +76,9 @@ fn expand(
         .into_owned()
 }
 
-/// `name` from folder `dir`, as a source-relative path; `None` when it leaves the source.
+/// `name` from folder `dir`, as a path from the book's root; `None` when it leaves the book.
 fn resolve(dir: &str, name: &str) -> Option<String> {
-    if name.starts_with('/') || name.contains("://") {
+    if name.starts_with(['/', '\\']) || name.contains("://") || name.get(1..2) == Some(":") {
         return None;
     }
     let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
@@ -152,5 +159,15 @@ mod tests {
              Écrire `{{#include fichier.md}}`.  \n"
         );
         assert_eq!(missing, ["../../hors.md", "absent.md"]);
+    }
+
+    #[test]
+    fn the_pages_folder_is_a_plain_path_inside_the_book() {
+        assert_eq!(in_book("./src/"), "src");
+        assert_eq!(in_book("livre/./chapitres"), "livre/chapitres");
+        assert_eq!(in_book("."), "");
+        // A pages folder outside the book keeps includes inside the pages' folder.
+        assert_eq!(in_book("../src"), "");
+        assert_eq!(in_book("C:/livre"), "");
     }
 }

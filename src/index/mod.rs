@@ -576,12 +576,20 @@ pub fn read_page(
                 &text
             };
             let included;
-            let text = if source.publishing.mdbook_includes {
+            let text = if let Some(pages) = &source.publishing.mdbook_includes {
+                // Paths from the book's root, which is `pages` above the source folder.
+                let up = pages.split('/').filter(|c| !c.is_empty());
+                let book = up.fold(source.path.clone(), |p, _| p.join(".."));
+                let read = |p: &str| include(&book.join(p));
+                let at = if pages.is_empty() {
+                    rel.to_string()
+                } else {
+                    format!("{pages}/{rel}")
+                };
                 let mut missing = Vec::new();
-                let read = |p: &str| include(&source.path.join(p));
-                included = mdbook::includes(text, rel, &read, &mut missing);
+                included = mdbook::includes(text, &at, &read, &mut missing);
                 for name in missing {
-                    warnings.push(format!("{page_name}: {name:?}, a file it includes ({{{{#include}}}}), was not found from the page's folder inside the source: left out"));
+                    warnings.push(format!("{page_name}: {name:?}, a file it includes ({{{{#include}}}}), was not found from the page's folder inside the book: left out"));
                 }
                 &included
             } else {

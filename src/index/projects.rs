@@ -18,6 +18,7 @@
 use super::anchors::Anchors;
 use super::config::{Config, Format, PageUrls};
 use super::forges;
+use super::mdbook;
 use super::publishing::{FrontUrls, Jekyll, Patterns, Publishing, Quarto};
 use super::IndexError;
 use std::path::Path;
@@ -206,10 +207,10 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
         let site = or(key(&b, "build-dir"), "book");
         let src = or(key(&b, "src"), "src");
         let summary = read(&format!("{src}/SUMMARY.md"));
-        let book = Project::new("mdBook", "mdbook build", site).pages(src);
+        let book = Project::new("mdBook", "mdbook build", site).pages(src.clone());
         return Some(book.with(|p| {
             p.contents.push("SUMMARY.md".into());
-            p.mdbook_includes = true;
+            p.mdbook_includes = Some(mdbook::in_book(&src));
             p.listed = summary.as_deref().map(summary_chapters);
         }));
     }

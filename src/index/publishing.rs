@@ -25,9 +25,11 @@ pub struct Publishing {
     /// whose pages are in its project's own folder (Jupyter Book's `_build`, Quarto's `_site`,
     /// Jekyll's `_site` and `vendor`). `node_modules` is never looked into ([`walks`]).
     pub output: Vec<String>,
-    /// Whether its pages' `{{#include file}}` directives are expanded (mdBook,
-    /// [`super::mdbook`]).
-    pub mdbook_includes: bool,
+    /// Where its pages are in the book whose `{{#include file}}` directives are expanded
+    /// (mdBook, [`super::mdbook`]): the pages' folder from the book's root (`src`), or `None`
+    /// when a generator has no such directive. An include may name any file of the book (the
+    /// Rust book's listings are beside `src/`, not in it), none outside it.
+    pub mdbook_includes: Option<String>,
     /// Files that are not pages: mdBook's `SUMMARY.md` (the book's table of contents, shown as
     /// its navigation).
     pub contents: Vec<String>,
