@@ -1067,3 +1067,83 @@ fn an_mdbooks_chapters_include_files_from_anywhere_in_the_book_and_nothing_outsi
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_pages_folder_given_alone_is_published_as_its_project_or_github_pages_publishes_it() {
+    let dir = tmp("alone");
+    let arg = |x: &Path| x.to_str().unwrap().to_string();
+    // Index `folder` with `url`; the URLs of its chunks.
+    let urls = |folder: &Path, url: &str| {
+        let emitted = dir.join("c.jsonl");
+        ok(&chsr(&[
+            "index",
+            "--markdown",
+            &arg(folder),
+            "--subject",
+            "nsi",
+            "--level",
+            "terminale",
+            "--lang",
+            "fr",
+            "--url",
+            url,
+            "--out",
+            &arg(&dir.join("out")),
+            "--emit-chunks",
+            &arg(&emitted),
+        ]));
+        let mut urls: Vec<String> = std::fs::read_to_string(&emitted)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                serde_json::from_str::<Value>(l).unwrap()["url"]
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect();
+        urls.sort();
+        urls.dedup();
+        urls
+    };
+    // An mdBook's `src/` given without its `book.toml`: its chapters at `page.html`, its
+    // SUMMARY.md no page.
+    let book = dir.join("livre");
+    write_file(&book, "book.toml", "[book]\ntitle = \"NSI\"\n");
+    write_file(
+        &book,
+        "src/SUMMARY.md",
+        "# Sommaire\n\n- [Les piles](piles.md)\n",
+    );
+    write_file(&book, "src/piles.md", "# Les piles\n\nUne pile est LIFO.\n");
+    assert_eq!(
+        urls(&book.join("src"), "https://nsi.example.org/livre/"),
+        ["https://nsi.example.org/livre/piles.html#les-piles"]
+    );
+    // A folder of Markdown served by GitHub Pages, which builds it with Jekyll.
+    let plain = dir.join("depot");
+    write_file(&plain, "README.md", "# Accueil\n\nLe cours de NSI.\n");
+    write_file(
+        &plain,
+        "cours/piles.md",
+        "# Les piles : LIFO\n\nUne pile.\n",
+    );
+    write_file(&plain, "_brouillons/files.md", "# Les files\n\nÀ venir.\n");
+    assert_eq!(
+        urls(&plain, "https://prof.github.io/nsi/"),
+        [
+            "https://prof.github.io/nsi/#accueil",
+            "https://prof.github.io/nsi/cours/piles.html#les-piles--lifo",
+        ]
+    );
+    // Anywhere else, a plain folder is served as MkDocs serves one (`cours/piles/`).
+    assert_eq!(
+        urls(&plain, "https://nsi.example.org/"),
+        [
+            "https://nsi.example.org/#accueil",
+            "https://nsi.example.org/_brouillons/files/#les-files",
+            "https://nsi.example.org/cours/piles/#les-piles-lifo",
+        ]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

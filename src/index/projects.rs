@@ -348,6 +348,36 @@ fn built_root(read: &dyn Fn(&str) -> Option<String>) -> bool {
     })
 }
 
+/// How a folder of Markdown pages that is no project is published: as its project publishes
+/// it when it is the pages folder of the project above it (`docs/` given alone, `mkdocs.yml`
+/// beside it), else, served by GitHub Pages (a `url` on `*.github.io`), as GitHub Pages builds
+/// a folder with no configuration: Jekyll with its defaults (`cours/piles.md` →
+/// `cours/piles.html`, GitHub's anchors, `_` folders not published). `None`: neither.
+fn published_alone(
+    root: &Path,
+    read: &dyn Fn(&Path) -> Option<String>,
+    url: Option<&str>,
+) -> Option<Publishing> {
+    let above = root.join("..");
+    let project = root
+        .file_name()
+        .and_then(|name| {
+            let p = detect(&|n: &str| read(&above.join(n)))?;
+            let pages = Path::new(p.pages_dir.as_deref()?).file_name()?;
+            (pages == name).then_some(p)
+        })
+        .or_else(|| {
+            let host = url?.split_once("://")?.1.split('/').next()?;
+            let pages = host.to_ascii_lowercase().ends_with(".github.io");
+            pages.then(|| detect(&|n: &str| (n == "_config.yml").then(String::new)))?
+        })?;
+    let mut publishing = project.publishing;
+    if project.pages_dir.is_some() {
+        publishing.output.clear();
+    }
+    Some(publishing)
+}
+
 impl Config {
     /// Points each HTML or Markdown source that is a generator's project ([`detect`]) at the
     /// site it builds or at its pages; `read` reads a file (`None`: absent or unreadable).
@@ -377,7 +407,14 @@ impl Config {
                     ..Publishing::default()
                 };
             }
-            let Some(p) = detect(&at) else { continue };
+            let Some(p) = detect(&at) else {
+                if s.format == Format::Markdown && forge.is_none() {
+                    if let Some(p) = published_alone(&root, &read, s.url.as_deref()) {
+                        s.publishing = p;
+                    }
+                }
+                continue;
+            };
             match s.format {
                 Format::Markdown => {
                     let mut publishing = p.publishing;
