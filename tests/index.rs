@@ -1147,3 +1147,44 @@ fn a_pages_folder_given_alone_is_published_as_its_project_or_github_pages_publis
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_report_counts_a_doc_type_alias_as_the_type_it_is_stored_as() {
+    let dir = tmp("alias");
+    write_file(
+        &dir,
+        "cours/piles.md",
+        "# Les piles\n\nUne pile est LIFO.\n",
+    );
+    write_file(&dir, "cours/exercices.md", "# Exercices\n\nEmpiler 3.\n");
+    write_file(
+        &dir,
+        "chsr.toml",
+        "[[source]]\npath = \"cours\"\nformat = \"markdown\"\nsubject = \"nsi\"\nlevel = \"terminale\"\nlang = \"fr\"\n\n\
+         [[source.rule]]\npages = [\"exercices.md\"]\ndoc_type = \"exercice\"\n",
+    );
+    let report = dir.join("r.json");
+    let arg = |x: &Path| x.to_str().unwrap().to_string();
+    let o = chsr(&[
+        "index",
+        "--config",
+        &arg(&dir.join("chsr.toml")),
+        "--out",
+        &arg(&dir.join("out")),
+        "--report",
+        &arg(&report),
+    ]);
+    ok(&o);
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(
+        r["doc_types"],
+        serde_json::json!({"exercise": 1, "textbook_section": 1})
+    );
+    // The summary printed at the end says the same.
+    let summary = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        summary.contains("doc types: exercise 1, textbook_section 1"),
+        "{summary}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

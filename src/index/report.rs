@@ -145,7 +145,9 @@ impl Report {
             ..Report::default()
         };
         for c in &indexed.chunks {
-            *report.doc_types.entry(c.doc_type.clone()).or_default() += 1;
+            // Counted as stored: an alias (`exercice`) as its canonical type, as students see it.
+            let doc_type = crate::doctype::canonical(&c.doc_type).unwrap_or(&c.doc_type);
+            *report.doc_types.entry(doc_type.to_string()).or_default() += 1;
             *report
                 .scopes
                 .entry(format!("{} / {}", c.subject, c.level))
