@@ -1188,3 +1188,49 @@ fn the_report_counts_a_doc_type_alias_as_the_type_it_is_stored_as() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_latin1_page_is_read_in_the_charset_it_declares_and_its_accents_are_kept() {
+    let dir = tmp("latin1");
+    let site = dir.join("site");
+    let page = b"<!doctype html><html lang=\"fr\"><head><meta http-equiv=\"Content-Type\" \
+        content=\"text/html; charset=iso-8859-1\"><title>Piles</title></head><body><main>\
+        <h1>Les piles</h1><p>Le dernier \xe9l\xe9ment ajout\xe9 est le premier retir\xe9.</p>\
+        </main></body></html>";
+    std::fs::create_dir_all(site.join("cours")).unwrap();
+    std::fs::write(site.join("cours/piles.html"), page).unwrap();
+    let (emitted, report) = (dir.join("c.jsonl"), dir.join("r.json"));
+    let arg = |x: &Path| x.to_str().unwrap().to_string();
+    ok(&chsr(&[
+        "index",
+        "--site",
+        &arg(&site),
+        "--subject",
+        "nsi",
+        "--level",
+        "premiere",
+        "--out",
+        &arg(&dir.join("out")),
+        "--emit-chunks",
+        &arg(&emitted),
+        "--report",
+        &arg(&report),
+    ]));
+    let chunks = std::fs::read_to_string(&emitted).unwrap();
+    assert!(
+        chunks.contains("Le dernier élément ajouté est le premier retiré."),
+        "{chunks}"
+    );
+    // The report says how the page was read.
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let warnings = r["warnings"].to_string();
+    assert!(
+        warnings.contains("cours/piles.html: read as windows-1252 (the charset it declares)"),
+        "{warnings}"
+    );
+    // A search finds it by its accented words.
+    let shards = arg(&dir.join("out/shards"));
+    let found = ok(&chsr(&["search", "--shards", &shards, "élément retiré"]));
+    assert!(found.contains("premier retiré"), "{found}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

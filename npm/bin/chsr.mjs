@@ -273,9 +273,10 @@ const seconds = (from) => (performance.now() - from) / 1000;
 /** `chsr index`: src/index/run.rs, step by step. */
 function index({ opts, skipUnscoped }) {
   const w = loadIndexer();
+  // A file's bytes (the configuration, a generator's, a file a page includes): Rust decodes them.
   const readConfig = (file) => {
     try {
-      return fs.readFileSync(file, 'utf8');
+      return fs.readFileSync(file);
     } catch (e) {
       throw new Error(osMessage(e));
     }

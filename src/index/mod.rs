@@ -5,6 +5,7 @@
 //! |---|---|
 //! | [`config`] | `chsr.toml`: sources, scope values, rules reading metadata from paths and headings |
 //! | [`html`] | built HTML → blocks with their headings, exercises and corrections (HTML5 parser) |
+//! | [`charset`] | a page's bytes as text: UTF-8, or the charset it declares (Latin-1 pages) |
 //! | [`markdown`] | Markdown with front matter → the same reader |
 //! | [`docsify`] | a Docsify site: its Markdown files at Docsify's addresses |
 //! | [`myst`] | MyST directives in Markdown sources (Jupyter Book): admonitions, exercises, tabs |
@@ -29,6 +30,7 @@
 
 pub mod anchors;
 pub mod bundle;
+pub mod charset;
 pub mod chunk;
 pub mod compact;
 pub mod config;
@@ -383,7 +385,7 @@ pub fn read_sources(
                         message: e.to_string(),
                     })
                 };
-                let include = |p: &Path| std::fs::read_to_string(p).ok();
+                let include = |p: &Path| std::fs::read(p).ok().map(|b| charset::decode(&b).0);
                 let r = read_page(
                     source,
                     &reader,
@@ -501,15 +503,8 @@ pub fn read_page(
         .collect();
     let bytes = load()?;
     let mut warnings = Vec::new();
-    let text = match String::from_utf8(bytes) {
-        Ok(t) => t,
-        Err(e) => {
-            warnings.push(format!(
-                "{page_name}: not valid UTF-8; unreadable bytes replaced"
-            ));
-            String::from_utf8_lossy(e.as_bytes()).into_owned()
-        }
-    };
+    let (text, how) = charset::decode(&bytes);
+    warnings.extend(how.map(|how| format!("{page_name}: {how}")));
     let mut fields: Vec<(&'static str, String)> = Vec::new();
     let mut heading_rules = Vec::new();
     let (mut exercise_dt, mut solution_dt, mut section_by) = (None, None, None);

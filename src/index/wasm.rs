@@ -69,15 +69,27 @@ pub struct ChsrIndexer {
     output: Option<BuildOutput>,
     warnings: Vec<String>,
     report: Option<Report>,
-    /// The caller's `read(file)`: the configuration file, a Docsify shell, a snippet's file.
+    /// The caller's `read(file)`: the bytes (or text) of the configuration file, a Docsify
+    /// shell, a snippet's file.
     read: js_sys::Function,
+}
+
+/// What the caller's `read(file)` returned: a file's bytes (a `Uint8Array`, such as Node's
+/// `Buffer`), or its text.
+fn file_bytes(v: JsValue) -> Option<Vec<u8>> {
+    match v.as_string() {
+        Some(text) => Some(text.into_bytes()),
+        None => v
+            .is_instance_of::<js_sys::Uint8Array>()
+            .then(|| js_sys::Uint8Array::new(&v).to_vec()),
+    }
 }
 
 #[wasm_bindgen]
 impl ChsrIndexer {
     /// Reads the command line's arguments (`{config, site, markdown, subject, level, lang,
-    /// docType, url}`); `read(file)` returns a text file (the configuration, a Docsify site's `index.html`, a
-    /// file a Markdown source includes), or throws.
+    /// docType, url}`); `read(file)` returns a file's bytes (the configuration, a Docsify site's
+    /// `index.html`, a file a Markdown source includes; its text will do), or throws.
     #[wasm_bindgen(constructor)]
     pub fn new(
         args: JsValue,
@@ -110,8 +122,8 @@ impl ChsrIndexer {
                         .as_string()
                         .unwrap_or_default())
                 })?;
-            v.as_string()
-                .ok_or_else(|| io("read(file) did not return a string".into()))
+            let bytes = file_bytes(v).ok_or_else(|| io("read(file) returned no bytes".into()))?;
+            String::from_utf8(bytes).map_err(|_| io("stream did not contain valid UTF-8".into()))
         };
         let cfg = args.config(read).map_err(js_err)?;
         let readers = cfg
@@ -209,7 +221,8 @@ impl ChsrIndexer {
         };
         let include = |p: &Path| {
             let path = JsValue::from_str(&p.display().to_string());
-            self.read.call1(&JsValue::NULL, &path).ok()?.as_string()
+            let bytes = file_bytes(self.read.call1(&JsValue::NULL, &path).ok()?)?;
+            Some(super::charset::decode(&bytes).0)
         };
         let page = read_page(
             source,
