@@ -1234,3 +1234,83 @@ fn a_latin1_page_is_read_in_the_charset_it_declares_and_its_accents_are_kept() {
     assert!(found.contains("premier retiré"), "{found}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_site_prepared_for_pagefind_is_read_as_its_attributes_say() {
+    let dir = tmp("pagefind");
+    let site = dir.join("site");
+    let page = |body: &str| {
+        format!("<!doctype html><html lang=\"fr\"><head><title>x</title></head><body>{body}</body></html>")
+    };
+    // Its pages mark their content; one part of it is for Pagefind to skip.
+    write_file(
+        &site,
+        "cours/piles/index.html",
+        &page(
+            "<div class=\"banner\"><p>Inscriptions ouvertes jusqu'au 3 octobre.</p></div>\
+               <div data-pagefind-body><h1>Les piles</h1><p>Une pile est LIFO.</p>\
+               <p data-pagefind-ignore>Dernière modification : 2 septembre.</p></div>",
+        ),
+    );
+    write_file(
+        &site,
+        "cours/files/index.html",
+        &page("<main data-pagefind-body><h1>Les files</h1><p>Une file est FIFO.</p></main>"),
+    );
+    // A page without the mark, which Pagefind leaves out once other pages have it, and one whose
+    // content says to skip it.
+    write_file(
+        &site,
+        "plan/index.html",
+        &page("<main><h1>Plan du site</h1><p>Piles, files.</p></main>"),
+    );
+    write_file(
+        &site,
+        "brouillon/index.html",
+        &page("<main data-pagefind-body data-pagefind-ignore=\"all\"><h1>Brouillon</h1><p>À venir.</p></main>"),
+    );
+    let (emitted, report) = (dir.join("c.jsonl"), dir.join("r.json"));
+    let arg = |x: &Path| x.to_str().unwrap().to_string();
+    ok(&chsr(&[
+        "index",
+        "--site",
+        &arg(&site),
+        "--subject",
+        "nsi",
+        "--level",
+        "terminale",
+        "--lang",
+        "fr",
+        "--out",
+        &arg(&dir.join("out")),
+        "--emit-chunks",
+        &arg(&emitted),
+        "--report",
+        &arg(&report),
+    ]));
+    let texts: Vec<String> = std::fs::read_to_string(&emitted)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["text"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            "Les files\nUne file est FIFO.",
+            "Les piles\nUne pile est LIFO."
+        ]
+    );
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let skipped = r["skipped"].to_string();
+    assert!(
+        skipped.contains("data-pagefind-ignore on the content")
+            && skipped.contains("no data-pagefind-body"),
+        "{skipped}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -101,6 +101,7 @@ mod tests {
             chunks: chunks.len(),
             skipped: None,
             default_section: true,
+            pagefind_body: false,
         };
         (outcome, chunks)
     }

@@ -1,7 +1,8 @@
 //! Built HTML → the page's text, block by block, with the structure that gives it meaning.
 //!
 //! The page is parsed by a real HTML5 parser (`html5ever`, through `scraper`). Only the main
-//! content is read (`[data-chsr-body]`, else the first content selector naming one region);
+//! content is read (`[data-chsr-body]`, else Pagefind's `[data-pagefind-body]`, else the first
+//! content selector naming one region);
 //! navigation, headers, footers, sidebars, search UI, scripts and line numbers never are.
 //! Blocks stay whole: a paragraph, a list item, a table (as a pipe table), a code block (fenced,
 //! every space kept), math as its TeX source. Headings give the section path and the anchor a
@@ -82,6 +83,9 @@ pub struct PageText {
     pub skip: Option<String>,
     /// The page's language (`<html lang>`, primary subtag, lowercase).
     pub lang: Option<String>,
+    /// Whether its content is marked with Pagefind's `data-pagefind-body`
+    /// ([`super::pagefind`]).
+    pub pagefind_body: bool,
 }
 
 /// A heading rule: `(field, level, pattern, template)`.
@@ -109,6 +113,7 @@ pub struct Reader {
     extra_skip: Vec<Selector>,
     content: Vec<Selector>,
     body: Selector,
+    pagefind_body: Selector,
     h1: Selector,
     headings: Selector,
     title: Selector,
@@ -145,6 +150,7 @@ impl Reader {
                 .filter_map(|s| Selector::parse(s).ok())
                 .collect(),
             body: sel("[data-chsr-body]"),
+            pagefind_body: sel("[data-pagefind-body]"),
             h1: sel("h1"),
             headings: sel("h1, h2, h3, h4, h5, h6"),
             title: sel("title"),
@@ -211,16 +217,21 @@ impl Reader {
         if doc.select(&self.single_doc).nth(1).is_some() {
             page.skip = Some("the whole project on one page (Sphinx singlehtml), a copy".into());
         }
+        let pagefind = doc.select(&self.pagefind_body).next();
+        page.pagefind_body = pagefind.is_some();
         let root = doc
             .select(&self.body)
             .next()
+            .or(pagefind)
             .or_else(|| parts::content_root(&doc, &self.content));
         let Some(root) = root else {
             page.skip = Some("no content element".into());
             return page;
         };
-        if root.value().attr("data-chsr-ignore").is_some() {
-            page.skip = Some("data-chsr-ignore on the content".into());
+        for ignore in ["data-chsr-ignore", "data-pagefind-ignore"] {
+            if root.value().attr(ignore).is_some() {
+                page.skip = Some(format!("{ignore} on the content"));
+            }
         }
         let h1 = root
             .select(&self.h1)

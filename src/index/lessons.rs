@@ -136,6 +136,7 @@ mod tests {
             chunks,
             skipped: None,
             default_section,
+            pagefind_body: false,
         }
     }
 

@@ -12,6 +12,7 @@
 //! | [`hugo`] | Hugo's shortcodes in Markdown sources: blocks, code, or their text |
 //! | [`snippets`] | MkDocs snippets (`--8<--`): the files a Markdown source includes |
 //! | [`templates`] | Liquid and Jinja template tags in Markdown sources, left out |
+//! | [`pagefind`] | a site prepared for Pagefind: its `data-pagefind-body` and `-ignore` attributes |
 //! | [`projects`] | a site generator's project given as a source (MkDocs, Hugo, Jekyll, Sphinx…): its built site, or its pages |
 //! | [`chunk`] | blocks → chunk records (`chsr build`'s format) |
 //! | [`urls`] | where a page is served: its URL path, its source's base URL |
@@ -45,6 +46,7 @@ pub mod mdbook;
 pub mod mdx;
 pub mod myst;
 pub mod notebooks;
+pub mod pagefind;
 pub mod projects;
 pub mod publishing;
 pub mod report;
@@ -208,6 +210,8 @@ pub struct PageOutcome {
     /// Whether its section is the page for want of a chapter (`section_by` not set to `page` or
     /// `heading`): [`lessons::group`] may then give it its lesson folder's section.
     pub default_section: bool,
+    /// Whether its content is marked with `data-pagefind-body` ([`pagefind`]).
+    pub pagefind_body: bool,
 }
 
 /// The chunks of every source and what happened to each page.
@@ -243,10 +247,12 @@ impl Indexed {
             .collect()
     }
 
-    /// Once every page is in: leaves out the pages that repeat another's text
+    /// Once every page is in: leaves out the pages Pagefind would not index
+    /// ([`pagefind::only_marked_pages`]) and those that repeat another's text
     /// ([`duplicates::drop_duplicates`]), then gives lesson folders their section
     /// ([`lessons::group`]). Idempotent.
     pub fn settle(&mut self) {
+        pagefind::only_marked_pages(self);
         duplicates::drop_duplicates(self);
         lessons::group(self);
     }
@@ -490,6 +496,7 @@ pub fn read_page(
         chunks: 0,
         skipped: None,
         default_section: false,
+        pagefind_body: false,
     };
     let skip = |mut o: PageOutcome, why: String| {
         o.skipped = Some(why);
@@ -630,6 +637,7 @@ pub fn read_page(
     if let Some(why) = page.skip.take() {
         return skip(outcome, why);
     }
+    outcome.pagefind_body = page.pagefind_body;
     // Page-level values: the page's language as a fallback, then meta tags / front matter.
     // A Docsify site's pages have the language of the page that shows them.
     let site_lang = match &source.format {
