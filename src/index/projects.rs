@@ -135,9 +135,11 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
         excluded.extend(yaml_lines(&y, "draft_docs"));
         let mkdocs = Project::new("MkDocs", "mkdocs build", site)
             .pages(docs)
-            .folder_urls()
             .anchors(Anchors::MkDocs)
             .with(|p| p.excluded = Patterns::gitignore(&excluded));
+        // `use_directory_urls: false` (a site that also opens from a folder) serves `page.html`.
+        let files = key(&y, "use_directory_urls").is_some_and(|v| yaml_false(&v));
+        let mkdocs = if files { mkdocs } else { mkdocs.folder_urls() };
         // The `mkdocs-jupyter` plugin renders notebooks as pages; without it they are files
         // the site offers for download.
         let jupyter = y.lines().any(|l| {
@@ -156,7 +158,10 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
         let content = key(&h, "contentDir").or_else(|| nested_key(&h, "contentDir"));
         let content = or(content, "content");
         let hugo = Project::new("Hugo", "hugo", site).pages(content);
-        return Some(hugo.folder_urls().with(|p| p.front_urls = FrontUrls::Hugo));
+        let hugo = hugo.with(|p| p.front_urls = FrontUrls::Hugo);
+        // `uglyURLs = true` serves `page.html`.
+        let ugly = key(&h, "uglyURLs").is_some_and(|v| v.eq_ignore_ascii_case("true"));
+        return Some(if ugly { hugo } else { hugo.folder_urls() });
     }
     if let Some(q) = read("_quarto.yml") {
         let book = q.lines().any(|l| l.trim() == "type: book");
@@ -296,6 +301,13 @@ fn yaml_lines(text: &str, name: &str) -> Vec<String> {
         return key(head, name).into_iter().collect();
     }
     block.iter().map(|l| l.trim().to_string()).collect()
+}
+
+/// Whether a YAML value is false as PyYAML (MkDocs' reader) reads it: `false`, `no` or `off`.
+fn yaml_false(v: &str) -> bool {
+    ["false", "no", "off"]
+        .iter()
+        .any(|f| v.eq_ignore_ascii_case(f))
 }
 
 /// The items of the YAML list under key `name` at any indentation (`project:` → `render:` →
@@ -599,6 +611,16 @@ mod tests {
         let urls = |list: &[(&str, &str)]| of(list).unwrap().publishing.urls;
         assert_eq!(urls(&[("mkdocs.yml", "")]), PageUrls::Folders);
         assert_eq!(urls(&[("hugo.toml", "")]), PageUrls::Folders);
+        // Unless told to serve `page.html`.
+        let files = [(
+            "mkdocs.yml",
+            "site_name: x\nuse_directory_urls: False  # hors ligne\n",
+        )];
+        assert_eq!(urls(&files), PageUrls::Html);
+        let kept = [("mkdocs.yml", "use_directory_urls: true\n")];
+        assert_eq!(urls(&kept), PageUrls::Folders);
+        assert_eq!(urls(&[("hugo.toml", "uglyURLs = true\n")]), PageUrls::Html);
+        assert_eq!(urls(&[("hugo.yaml", "uglyurls: true\n")]), PageUrls::Html);
         assert_eq!(urls(&[("_quarto.yml", "")]), PageUrls::Html);
         assert_eq!(urls(&[("book.toml", "")]), PageUrls::Html);
         assert_eq!(urls(&[("_config.yml", "title: x\n")]), PageUrls::Html);
