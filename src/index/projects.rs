@@ -211,6 +211,7 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
     if let Some(b) = read("book.toml") {
         let site = or(key(&b, "build-dir"), "book");
         let src = or(key(&b, "src"), "src");
+        let src = src.trim_start_matches("./").to_string();
         let summary = read(&format!("{src}/SUMMARY.md"));
         let book = Project::new("mdBook", "mdbook build", site).pages(src.clone());
         return Some(book.with(|p| {
