@@ -1141,7 +1141,15 @@ fn a_pages_folder_given_alone_is_published_as_its_project_or_github_pages_publis
             "https://prof.github.io/nsi/cours/piles.html#les-piles--lifo",
         ]
     );
-    // Anywhere else, a plain folder is served as MkDocs serves one (`cours/piles/`).
+    // Under its own domain, which its `CNAME` file names.
+    write_file(&plain, "CNAME", "nsi.example.org\n");
+    assert_eq!(
+        urls(&plain, "https://nsi.example.org/")[1],
+        "https://nsi.example.org/cours/piles.html#les-piles--lifo"
+    );
+    // With `.nojekyll`, GitHub Pages builds nothing; anywhere else, a plain folder is served as
+    // MkDocs serves one (`cours/piles/`).
+    write_file(&plain, ".nojekyll", "");
     assert_eq!(
         urls(&plain, "https://nsi.example.org/"),
         [

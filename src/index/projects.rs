@@ -363,9 +363,10 @@ fn built_root(read: &dyn Fn(&str) -> Option<String>) -> bool {
 
 /// How a folder of Markdown pages that is no project is published: as its project publishes
 /// it when it is the pages folder of the project above it (`docs/` given alone, `mkdocs.yml`
-/// beside it), else, served by GitHub Pages (a `url` on `*.github.io`), as GitHub Pages builds
-/// a folder with no configuration: Jekyll with its defaults (`cours/piles.md` →
-/// `cours/piles.html`, GitHub's anchors, `_` folders not published). `None`: neither.
+/// beside it), else, served by GitHub Pages (a `url` on `*.github.io`, or a `CNAME` file; no
+/// `.nojekyll`), as GitHub Pages builds a folder with no configuration: Jekyll with its defaults
+/// (`cours/piles.md` → `cours/piles.html`, GitHub's anchors, `_` folders not published). `None`:
+/// neither.
 fn published_alone(
     root: &Path,
     read: &dyn Fn(&Path) -> Option<String>,
@@ -380,9 +381,15 @@ fn published_alone(
             (pages == name).then_some(p)
         })
         .or_else(|| {
-            let host = url?.split_once("://")?.1.split('/').next()?;
-            let pages = host.to_ascii_lowercase().ends_with(".github.io");
-            pages.then(|| detect(&|n: &str| (n == "_config.yml").then(String::new)))?
+            // GitHub Pages: a `*.github.io` address, or the `CNAME` file that gives it a domain
+            // of its own; with `.nojekyll` it serves the Markdown files as they are.
+            let host = url
+                .and_then(|u| u.split_once("://"))
+                .and_then(|(_, rest)| rest.split('/').next());
+            let github = host.is_some_and(|h| h.to_ascii_lowercase().ends_with(".github.io"))
+                || read(&root.join("CNAME")).is_some();
+            let jekyll = github && read(&root.join(".nojekyll")).is_none();
+            jekyll.then(|| detect(&|n: &str| (n == "_config.yml").then(String::new)))?
         })?;
     let mut publishing = project.publishing;
     if project.pages_dir.is_some() {
