@@ -381,10 +381,22 @@ fn a_bad_config_names_the_file_and_the_key() {
 /// `chsr index --markdown src` (NSI, French, at `level`, with `extra` arguments) into `dir`: the
 /// chunks it emits.
 fn index_markdown(src: &Path, dir: &Path, level: &str, extra: &[&str]) -> Vec<Value> {
-    let (out, chunks) = (dir.join("out"), dir.join("c.jsonl"));
+    index_folder("--markdown", src, dir, level, extra).0
+}
+
+/// `chsr index DOOR src` (`--site` or `--markdown`; NSI, French, at `level`, with `extra`
+/// arguments) into `dir` (the bundle in `out/`): the chunks it emits and its JSON report.
+fn index_folder(
+    door: &str,
+    src: &Path,
+    dir: &Path,
+    level: &str,
+    extra: &[&str],
+) -> (Vec<Value>, Value) {
+    let (out, chunks, report) = (dir.join("out"), dir.join("c.jsonl"), dir.join("r.json"));
     let mut args = vec![
         "index",
-        "--markdown",
+        door,
         src.to_str().unwrap(),
         "--subject",
         "informatique (NSI)",
@@ -396,14 +408,18 @@ fn index_markdown(src: &Path, dir: &Path, level: &str, extra: &[&str]) -> Vec<Va
         out.to_str().unwrap(),
         "--emit-chunks",
         chunks.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
     ];
     args.extend_from_slice(extra);
     ok(&chsr(&args));
-    std::fs::read_to_string(chunks)
+    let chunks = std::fs::read_to_string(chunks)
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+        .collect();
+    let report = serde_json::from_str(&std::fs::read_to_string(report).unwrap()).unwrap();
+    (chunks, report)
 }
 
 #[test]
@@ -965,28 +981,9 @@ fn a_jekyll_projects_posts_and_collections_are_pages_where_jekyll_serves_them() 
     write("_cours/piles.md", "# Les piles\n\nUne pile est LIFO.\n");
     write("_staffers/prof.md", "# M. Prof\n\nBureau 12.\n");
     write("_includes/pied.md", "Licence CC BY-SA.\n");
-    let (out, report, emitted) = (dir.join("out"), dir.join("r.json"), dir.join("c.jsonl"));
-    let arg = |x: &Path| x.to_str().unwrap().to_string();
-    ok(&chsr(&[
-        "index",
-        "--markdown",
-        &arg(&p),
-        "--subject",
-        "nsi",
-        "--level",
-        "terminale",
-        "--lang",
-        "fr",
-        "--url",
-        "https://prof.github.io/nsi/",
-        "--out",
-        &arg(&out),
-        "--emit-chunks",
-        &arg(&emitted),
-        "--report",
-        &arg(&report),
-    ]));
-    let chunks = std::fs::read_to_string(&emitted).unwrap();
+    let url = ["--url", "https://prof.github.io/nsi/"];
+    let (chunks, r) = index_folder("--markdown", &p, &dir, "terminale", &url);
+    let chunks = serde_json::to_string(&chunks).unwrap();
     for url in [
         "https://prof.github.io/nsi/#accueil",
         "https://prof.github.io/nsi/2024/09/02/rentree.html#rentrée",
@@ -1002,7 +999,6 @@ fn a_jekyll_projects_posts_and_collections_are_pages_where_jekyll_serves_them() 
         "{chunks}"
     );
     // What Jekyll does not publish is listed as left out, with why.
-    let r: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     let skipped = r["skipped"].as_array().unwrap();
     assert_eq!(skipped.len(), 2, "{skipped:?}");
     assert!(skipped
@@ -1031,26 +1027,8 @@ fn an_mdbooks_chapters_include_files_from_anywhere_in_the_book_and_nothing_outsi
         "src/piles.md",
         "# Les piles\n\nUne pile se remplit par le haut.\n\n```rust\n{{#rustdoc_include ../listings/piles/src/main.rs:empiler}}\n```\n\n{{#include ../../secret.md}}\n",
     );
-    let (out, report, emitted) = (dir.join("out"), dir.join("r.json"), dir.join("c.jsonl"));
-    let arg = |x: &Path| x.to_str().unwrap().to_string();
-    ok(&chsr(&[
-        "index",
-        "--markdown",
-        &arg(&b),
-        "--subject",
-        "nsi",
-        "--level",
-        "terminale",
-        "--lang",
-        "fr",
-        "--out",
-        &arg(&out),
-        "--emit-chunks",
-        &arg(&emitted),
-        "--report",
-        &arg(&report),
-    ]));
-    let chunks = std::fs::read_to_string(&emitted).unwrap();
+    let (chunks, r) = index_folder("--markdown", &b, &dir, "terminale", &[]);
+    let chunks = serde_json::to_string(&chunks).unwrap();
     assert!(
         chunks.contains("fn empiler(p: &mut Vec<i32>, x: i32)"),
         "{chunks}"
@@ -1059,7 +1037,6 @@ fn an_mdbooks_chapters_include_files_from_anywhere_in_the_book_and_nothing_outsi
         !chunks.contains("Mot de passe") && !chunks.contains("ANCHOR"),
         "{chunks}"
     );
-    let r: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     let warnings: Vec<&str> = r["warnings"]
         .as_array()
         .unwrap()
@@ -1076,36 +1053,12 @@ fn an_mdbooks_chapters_include_files_from_anywhere_in_the_book_and_nothing_outsi
 #[test]
 fn a_pages_folder_given_alone_is_published_as_its_project_or_github_pages_publishes_it() {
     let dir = tmp("alone");
-    let arg = |x: &Path| x.to_str().unwrap().to_string();
     // Index `folder` with `url`; the URLs of its chunks.
     let urls = |folder: &Path, url: &str| {
-        let emitted = dir.join("c.jsonl");
-        ok(&chsr(&[
-            "index",
-            "--markdown",
-            &arg(folder),
-            "--subject",
-            "nsi",
-            "--level",
-            "terminale",
-            "--lang",
-            "fr",
-            "--url",
-            url,
-            "--out",
-            &arg(&dir.join("out")),
-            "--emit-chunks",
-            &arg(&emitted),
-        ]));
-        let mut urls: Vec<String> = std::fs::read_to_string(&emitted)
-            .unwrap()
-            .lines()
-            .map(|l| {
-                serde_json::from_str::<Value>(l).unwrap()["url"]
-                    .as_str()
-                    .unwrap()
-                    .to_string()
-            })
+        let (chunks, _) = index_folder("--markdown", folder, &dir, "terminale", &["--url", url]);
+        let mut urls: Vec<String> = chunks
+            .iter()
+            .map(|c| c["url"].as_str().unwrap().to_string())
             .collect();
         urls.sort();
         urls.dedup();
@@ -1212,38 +1165,26 @@ fn a_latin1_page_is_read_in_the_charset_it_declares_and_its_accents_are_kept() {
         </main></body></html>";
     std::fs::create_dir_all(site.join("cours")).unwrap();
     std::fs::write(site.join("cours/piles.html"), page).unwrap();
-    let (emitted, report) = (dir.join("c.jsonl"), dir.join("r.json"));
-    let arg = |x: &Path| x.to_str().unwrap().to_string();
-    ok(&chsr(&[
-        "index",
-        "--site",
-        &arg(&site),
-        "--subject",
-        "nsi",
-        "--level",
-        "premiere",
-        "--out",
-        &arg(&dir.join("out")),
-        "--emit-chunks",
-        &arg(&emitted),
-        "--report",
-        &arg(&report),
-    ]));
-    let chunks = std::fs::read_to_string(&emitted).unwrap();
+    let (chunks, r) = index_folder("--site", &site, &dir, "premiere", &[]);
+    let chunks = serde_json::to_string(&chunks).unwrap();
     assert!(
         chunks.contains("Le dernier élément ajouté est le premier retiré."),
         "{chunks}"
     );
     // The report says how the page was read.
-    let r: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     let warnings = r["warnings"].to_string();
     assert!(
         warnings.contains("cours/piles.html: read as windows-1252 (the charset it declares)"),
         "{warnings}"
     );
     // A search finds it by its accented words.
-    let shards = arg(&dir.join("out/shards"));
-    let found = ok(&chsr(&["search", "--shards", &shards, "élément retiré"]));
+    let shards = dir.join("out/shards");
+    let found = ok(&chsr(&[
+        "search",
+        "--shards",
+        shards.to_str().unwrap(),
+        "élément retiré",
+    ]));
     assert!(found.contains("premier retiré"), "{found}");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -1282,35 +1223,8 @@ fn a_site_prepared_for_pagefind_is_read_as_its_attributes_say() {
         "brouillon/index.html",
         &page("<main data-pagefind-body data-pagefind-ignore=\"all\"><h1>Brouillon</h1><p>À venir.</p></main>"),
     );
-    let (emitted, report) = (dir.join("c.jsonl"), dir.join("r.json"));
-    let arg = |x: &Path| x.to_str().unwrap().to_string();
-    ok(&chsr(&[
-        "index",
-        "--site",
-        &arg(&site),
-        "--subject",
-        "nsi",
-        "--level",
-        "terminale",
-        "--lang",
-        "fr",
-        "--out",
-        &arg(&dir.join("out")),
-        "--emit-chunks",
-        &arg(&emitted),
-        "--report",
-        &arg(&report),
-    ]));
-    let texts: Vec<String> = std::fs::read_to_string(&emitted)
-        .unwrap()
-        .lines()
-        .map(|l| {
-            serde_json::from_str::<Value>(l).unwrap()["text"]
-                .as_str()
-                .unwrap()
-                .to_string()
-        })
-        .collect();
+    let (chunks, r) = index_folder("--site", &site, &dir, "terminale", &[]);
+    let texts: Vec<&str> = chunks.iter().map(|c| c["text"].as_str().unwrap()).collect();
     assert_eq!(
         texts,
         [
@@ -1318,7 +1232,6 @@ fn a_site_prepared_for_pagefind_is_read_as_its_attributes_say() {
             "Les piles\nUne pile est LIFO."
         ]
     );
-    let r: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     let skipped = r["skipped"].to_string();
     assert!(
         skipped.contains("data-pagefind-ignore on the content")
