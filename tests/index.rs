@@ -1196,14 +1196,17 @@ fn a_site_prepared_for_pagefind_is_read_as_its_attributes_say() {
     let page = |body: &str| {
         format!("<!doctype html><html lang=\"fr\"><head><title>x</title></head><body>{body}</body></html>")
     };
-    // Its pages mark their content; one part of it is for Pagefind to skip.
+    // Its pages mark their content (one of them in two parts); one part of it is for Pagefind
+    // to skip.
     write_file(
         &site,
         "cours/piles/index.html",
         &page(
             "<div class=\"banner\"><p>Inscriptions ouvertes jusqu'au 3 octobre.</p></div>\
                <div data-pagefind-body><h1>Les piles</h1><p>Une pile est LIFO.</p>\
-               <p data-pagefind-ignore>Dernière modification : 2 septembre.</p></div>",
+               <p data-pagefind-ignore>Dernière modification : 2 septembre.</p></div>\
+               <div class=\"pub\"><p>Stage de rentrée : inscrivez-vous.</p></div>\
+               <section data-pagefind-body><p>Empiler 3 puis dépiler rend 3.</p></section>",
         ),
     );
     write_file(
@@ -1229,7 +1232,7 @@ fn a_site_prepared_for_pagefind_is_read_as_its_attributes_say() {
         texts,
         [
             "Les files\nUne file est FIFO.",
-            "Les piles\nUne pile est LIFO."
+            "Les piles\nUne pile est LIFO.\n\nEmpiler 3 puis dépiler rend 3."
         ]
     );
     let skipped = r["skipped"].to_string();

@@ -114,6 +114,8 @@ pub struct Reader {
     content: Vec<Selector>,
     body: Selector,
     pagefind_body: Selector,
+    /// What is outside every `[data-pagefind-body]` of a page that has several.
+    pagefind_outside: Selector,
     h1: Selector,
     headings: Selector,
     title: Selector,
@@ -151,6 +153,9 @@ impl Reader {
                 .collect(),
             body: sel("[data-chsr-body]"),
             pagefind_body: sel("[data-pagefind-body]"),
+            pagefind_outside: sel(
+                ":not([data-pagefind-body]):not([data-pagefind-body] *):not(:has([data-pagefind-body]))",
+            ),
             h1: sel("h1"),
             headings: sel("h1, h2, h3, h4, h5, h6"),
             title: sel("title"),
@@ -217,12 +222,14 @@ impl Reader {
         if doc.select(&self.single_doc).nth(1).is_some() {
             page.skip = Some("the whole project on one page (Sphinx singlehtml), a copy".into());
         }
-        let pagefind = doc.select(&self.pagefind_body).next();
-        page.pagefind_body = pagefind.is_some();
-        let root = doc
-            .select(&self.body)
-            .next()
-            .or(pagefind)
+        // Pagefind reads every element marked as content: several are read from the element
+        // that holds them all, less what is outside each of them.
+        let bodies: Vec<ElementRef> = doc.select(&self.pagefind_body).collect();
+        page.pagefind_body = !bodies.is_empty();
+        let chsr_body = doc.select(&self.body).next();
+        let outside_bodies = chsr_body.is_none() && bodies.len() > 1;
+        let root = chsr_body
+            .or_else(|| common_ancestor(&bodies))
             .or_else(|| parts::content_root(&doc, &self.content));
         let Some(root) = root else {
             page.skip = Some("no content element".into());
@@ -271,6 +278,7 @@ impl Reader {
             inline: String::new(),
             list_depth: 0,
             in_item: false,
+            outside_bodies,
             page: &mut page,
         };
         w.attrs_of(root);
@@ -383,6 +391,9 @@ struct Walker<'a, 'p> {
     inline: String,
     list_depth: usize,
     in_item: bool,
+    /// Whether the content is several `[data-pagefind-body]` elements, what is outside them
+    /// left out.
+    outside_bodies: bool,
     page: &'p mut PageText,
 }
 
@@ -465,7 +476,7 @@ impl Walker<'_, '_> {
     }
 
     fn element(&mut self, e: ElementRef<'_>) {
-        if self.r.skipped(e) {
+        if self.r.skipped(e) || (self.outside_bodies && self.r.pagefind_outside.matches(&e)) {
             return;
         }
         if follows_link(e) {
@@ -662,6 +673,17 @@ impl Walker<'_, '_> {
 mod furniture;
 mod kind;
 mod parts;
+
+/// The innermost element holding every one of `els` (itself for one); `None` for none.
+fn common_ancestor<'a>(els: &[ElementRef<'a>]) -> Option<ElementRef<'a>> {
+    let first = *els.first()?;
+    let holds = |a: &ElementRef<'a>, e: &ElementRef<'a>| {
+        e.id() == a.id() || e.ancestors().any(|x| x.id() == a.id())
+    };
+    std::iter::once(first)
+        .chain(first.ancestors().filter_map(ElementRef::wrap))
+        .find(|a| els.iter().all(|e| holds(a, e)))
+}
 #[cfg(test)]
 mod tests;
 mod title;

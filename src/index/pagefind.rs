@@ -1,7 +1,7 @@
 //! A site prepared for Pagefind, read as its author told Pagefind to read it. Its attributes
 //! say what is the content and what is not: `data-pagefind-ignore` leaves an element out (any
-//! value; on the content element, the page) and `data-pagefind-body` marks a page's content
-//! ([`super::html`] reads both, after chsr's own `data-chsr-ignore` and `data-chsr-body`).
+//! value; on the content element, the page) and `data-pagefind-body` marks a page's content,
+//! in one element or several (what lies between them is not read; [`super::html`] reads both, after chsr's own `data-chsr-ignore` and `data-chsr-body`).
 //! Pagefind indexes only the pages that have `data-pagefind-body` once any page of the site has
 //! it (Astro Starlight marks every documentation page so, not its 404 page or its landing pages
 //! built otherwise): so does a source here, and the other pages are listed as left out with why.
