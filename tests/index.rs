@@ -1243,3 +1243,54 @@ fn a_site_prepared_for_pagefind_is_read_as_its_attributes_say() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_readme_beside_its_folders_index_page_is_where_the_generator_puts_it() {
+    let dir = tmp("readme");
+    let urls = |folder: &Path, url: &str| {
+        let (chunks, r) = index_folder("--markdown", folder, &dir, "terminale", &["--url", url]);
+        let urls: Vec<String> = chunks
+            .iter()
+            .map(|c| c["url"].as_str().unwrap().to_string())
+            .collect();
+        (urls, r["skipped"].to_string())
+    };
+    let write = |root: &Path| {
+        write_file(root, "index.md", "# Accueil\n\nLe cours de NSI.\n");
+        write_file(root, "README.md", "# Le dépôt\n\nLes sources du site.\n");
+        write_file(
+            root,
+            "cours/README.md",
+            "# Les piles\n\nUne pile est LIFO.\n",
+        );
+    };
+    // MkDocs publishes the index in the README's place (and a README alone as the index).
+    let mkdocs = dir.join("mkdocs");
+    write_file(&mkdocs, "mkdocs.yml", "site_name: NSI\n");
+    write(&mkdocs.join("docs"));
+    let (found, skipped) = urls(&mkdocs, "https://nsi.example.org/");
+    assert_eq!(
+        found,
+        [
+            "https://nsi.example.org/cours/#les-piles",
+            "https://nsi.example.org/#accueil"
+        ]
+    );
+    assert!(
+        skipped.contains("which MkDocs publishes in its place"),
+        "{skipped}"
+    );
+    // GitHub Pages (Jekyll) serves it at README.html.
+    let pages = dir.join("pages");
+    write(&pages);
+    let (found, _) = urls(&pages, "https://prof.github.io/nsi/");
+    assert_eq!(
+        found,
+        [
+            "https://prof.github.io/nsi/README.html#le-dépôt",
+            "https://prof.github.io/nsi/cours/#les-piles",
+            "https://prof.github.io/nsi/#accueil",
+        ]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

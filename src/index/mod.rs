@@ -505,6 +505,13 @@ pub fn read_page(
     if let Some(why) = skip_reason(source, rel) {
         return skip(outcome, why.into());
     }
+    let exists = |p: &str| include(&source.path.join(p)).is_some();
+    let readme = (source.format == Format::Markdown)
+        .then(|| source.publishing.readme_beside_index(rel, &exists))
+        .flatten();
+    if let Some(Err(why)) = readme {
+        return skip(outcome, why.into());
+    }
     let rules: Vec<&Rule> = std::iter::once(&source.base)
         .chain(source.rules.iter().filter(|r| applies(r, rel)))
         .collect();
@@ -534,7 +541,7 @@ pub fn read_page(
         solution_dt = r.solution_doc_type.clone().or(solution_dt);
         section_by = r.section_by.or(section_by);
     }
-    let (page, front) = match &source.format {
+    let (page, mut front) = match &source.format {
         Format::Html => {
             let lower = text
                 .get(..text.len().min(4096))
@@ -638,6 +645,12 @@ pub fn read_page(
         return skip(outcome, why);
     }
     outcome.pagefind_body = page.pagefind_body;
+    // After any address of its own, where its generator serves a README beside an index page.
+    front.extend(
+        readme
+            .and_then(Result::ok)
+            .map(|p| ("permalink".to_string(), p)),
+    );
     // Page-level values: the page's language as a fallback, then meta tags / front matter.
     // A Docsify site's pages have the language of the page that shows them.
     let site_lang = match &source.format {

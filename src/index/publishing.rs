@@ -210,6 +210,37 @@ pub fn walks(publishing: &Publishing, rel: &str) -> bool {
 }
 
 impl Publishing {
+    /// What becomes of a folder's `README.md` with an index page beside it (`index.md`,
+    /// `index.markdown`, `index.html`; `exists` says whether a file of the source is there):
+    /// Jekyll (GitHub Pages) serves it at `README.html` (`Ok`: that address, as a `permalink`),
+    /// MkDocs and a plain folder publish the index in its place (`Err`: why it is no page).
+    /// `None`: no index beside it, or a generator whose README is the folder's page.
+    pub fn readme_beside_index(
+        &self,
+        rel: &str,
+        exists: &dyn Fn(&str) -> bool,
+    ) -> Option<Result<String, &'static str>> {
+        let (folder, name) = rel.rsplit_once('/').map_or(("", rel), |(f, n)| (f, n));
+        let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
+        let at = |f: &str| {
+            if folder.is_empty() {
+                f.to_string()
+            } else {
+                format!("{folder}/{f}")
+            }
+        };
+        let index = ["index.md", "index.markdown", "index.html"];
+        if !stem.eq_ignore_ascii_case("readme") || !index.iter().any(|i| exists(&at(i))) {
+            return None;
+        }
+        if self.jekyll.is_some() {
+            return Some(Ok(format!("/{}", at(&format!("{stem}.html")))));
+        }
+        (self.anchors == Anchors::MkDocs && self.urls == PageUrls::Folders).then_some(Err(
+            "a README beside its folder's index page, which MkDocs publishes in its place",
+        ))
+    }
+
     /// Why the page at `rel` is not a page of the site on its own, if it is not.
     pub fn unpublished(&self, rel: &str) -> Option<&'static str> {
         if self.contents.iter().any(|f| f == rel) {
