@@ -1294,3 +1294,66 @@ fn a_readme_beside_its_folders_index_page_is_where_the_generator_puts_it() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_hugo_projects_pages_are_linked_where_hugo_serves_them() {
+    // Checked against the site Hugo 0.111 builds from these files: `public/theme1/les_arbres/`,
+    // `public/theme1/les-graphes-é/`, `public/cours/readme/`, `public/cours/piles/` and no page
+    // for the leaf bundle's `annexe.md` or `extra/sous.md`.
+    let dir = tmp("hugo");
+    let site = dir.join("site");
+    let page = |title: &str| format!("---\ntitle: {title}\n---\n# {title}\n\nTexte.\n");
+    write_file(
+        &site,
+        "hugo.toml",
+        "baseURL = 'https://ex.org/'\ntitle = 'NSI'\n",
+    );
+    for (path, title) in [
+        ("content/Theme1/Les_Arbres.md", "Arbres"),
+        ("content/Theme1/Les Graphes é.md", "Graphes"),
+        ("content/cours/README.md", "Lisez-moi"),
+        ("content/cours/piles/index.md", "Piles"),
+        ("content/cours/piles/annexe.md", "Annexe"),
+        ("content/cours/piles/extra/sous.md", "Sous"),
+    ] {
+        write_file(&site, path, &page(title));
+    }
+    let (chunks, r) = index_folder(
+        "--markdown",
+        &site,
+        &dir,
+        "terminale",
+        &["--url", "https://ex.org/"],
+    );
+    let urls: Vec<&str> = chunks.iter().map(|c| c["url"].as_str().unwrap()).collect();
+    assert_eq!(
+        urls,
+        [
+            "https://ex.org/theme1/les-graphes-é/#graphes",
+            "https://ex.org/theme1/les_arbres/#arbres",
+            "https://ex.org/cours/readme/#lisez-moi",
+            "https://ex.org/cours/piles/#piles",
+        ]
+    );
+    let skipped = r["skipped"].to_string();
+    assert_eq!(
+        skipped.matches("a resource of a Hugo leaf bundle").count(),
+        2,
+        "{skipped}"
+    );
+    // With `disablePathToLower`, the files' own case.
+    write_file(
+        &site,
+        "hugo.toml",
+        "baseURL = 'https://ex.org/'\ndisablePathToLower = true\n",
+    );
+    let (chunks, _) = index_folder(
+        "--markdown",
+        &site,
+        &dir,
+        "terminale",
+        &["--url", "https://ex.org/"],
+    );
+    assert_eq!(chunks[1]["url"], "https://ex.org/Theme1/Les_Arbres/#arbres");
+    let _ = std::fs::remove_dir_all(&dir);
+}

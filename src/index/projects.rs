@@ -158,7 +158,12 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
         let content = key(&h, "contentDir").or_else(|| nested_key(&h, "contentDir"));
         let content = or(content, "content");
         let hugo = Project::new("Hugo", "hugo", site).pages(content);
-        let hugo = hugo.with(|p| p.front_urls = FrontUrls::Hugo);
+        let disabled =
+            key(&h, "disablePathToLower").is_some_and(|v| v.eq_ignore_ascii_case("true"));
+        let hugo = hugo.with(|p| {
+            p.front_urls = FrontUrls::Hugo;
+            p.lower_case_urls = !disabled;
+        });
         // `uglyURLs = true` serves `page.html`.
         let ugly = key(&h, "uglyURLs").is_some_and(|v| v.eq_ignore_ascii_case("true"));
         return Some(if ugly { hugo } else { hugo.folder_urls() });

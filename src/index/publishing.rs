@@ -46,6 +46,8 @@ pub struct Publishing {
     pub quarto: Option<Quarto>,
     /// Which front matter keys, if any, set a page's address.
     pub front_urls: FrontUrls,
+    /// Whether its addresses are lower case (Hugo's, unless `disablePathToLower = true`).
+    pub lower_case_urls: bool,
 }
 
 /// The front matter keys that set a page's address, as its generator reads them.
@@ -214,7 +216,9 @@ impl Publishing {
     /// `index.markdown`, `index.html`; `exists` says whether a file of the source is there):
     /// Jekyll (GitHub Pages) serves it at `README.html` (`Ok`: that address, as a `permalink`),
     /// MkDocs and a plain folder publish the index in its place (`Err`: why it is no page).
-    /// `None`: no index beside it, or a generator whose README is the folder's page.
+    /// And in Hugo, a page inside a leaf bundle (a folder with an `index.md`, not the site's
+    /// root) is one of its resources, which Hugo does not publish as a page (`Err`).
+    /// `None`: none of these.
     pub fn readme_beside_index(
         &self,
         rel: &str,
@@ -222,19 +226,28 @@ impl Publishing {
     ) -> Option<Result<String, &'static str>> {
         let (folder, name) = rel.rsplit_once('/').map_or(("", rel), |(f, n)| (f, n));
         let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
-        let at = |f: &str| {
-            if folder.is_empty() {
-                f.to_string()
+        let at = |f: &str, file: &str| {
+            if f.is_empty() {
+                file.to_string()
             } else {
-                format!("{folder}/{f}")
+                format!("{f}/{file}")
             }
         };
         let index = ["index.md", "index.markdown", "index.html"];
-        if !stem.eq_ignore_ascii_case("readme") || !index.iter().any(|i| exists(&at(i))) {
+        let has_index = |f: &str| index.iter().any(|i| exists(&at(f, i)));
+        if self.front_urls == FrontUrls::Hugo {
+            let mut folders = std::iter::successors(Some(folder), |f: &&str| {
+                f.rsplit_once('/').map(|(parent, _)| parent)
+            });
+            let resource = !stem.eq_ignore_ascii_case("index")
+                && folders.any(|f| !f.is_empty() && has_index(f));
+            return resource.then_some(Err("a resource of a Hugo leaf bundle (a folder with an index.md), which Hugo does not publish as a page"));
+        }
+        if !stem.eq_ignore_ascii_case("readme") || !has_index(folder) {
             return None;
         }
         if self.jekyll.is_some() {
-            return Some(Ok(format!("/{}", at(&format!("{stem}.html")))));
+            return Some(Ok(format!("/{}", at(folder, &format!("{stem}.html")))));
         }
         (self.anchors == Anchors::MkDocs && self.urls == PageUrls::Folders).then_some(Err(
             "a README beside its folder's index page, which MkDocs publishes in its place",
@@ -279,6 +292,16 @@ impl Publishing {
     /// at `2024/01/05/titre.md`, a collection's `_cours/piles.md` at `cours/piles.md`; any other
     /// as it is.
     pub fn served_path<'a>(&self, rel: &'a str) -> std::borrow::Cow<'a, str> {
+        if self.front_urls == FrontUrls::Hugo {
+            // `Thème 1/Les Arbres.md` at `thème-1/les-arbres/`.
+            let path = rel.replace(' ', "-");
+            return if self.lower_case_urls {
+                path.to_lowercase()
+            } else {
+                path
+            }
+            .into();
+        }
         if self.front_urls == FrontUrls::Docusaurus {
             return rel
                 .split('/')

@@ -4,6 +4,7 @@
 
 use super::config::{Format, PageUrls, Source};
 use super::docsify;
+use super::publishing::FrontUrls;
 #[cfg(not(target_arch = "wasm32"))]
 use super::IndexError;
 use std::path::Path;
@@ -49,10 +50,14 @@ pub fn page_url_path(rel: &str, source: &Source) -> String {
                 || [".qmd", ".rmd"]
                     .iter()
                     .any(|e| path.to_lowercase().ends_with(e));
-            // A folder's `index`, `README` (mdBook, GitHub) or `_index` (Hugo) is its page.
-            if ["index", "readme", "_index"]
-                .iter()
-                .any(|n| name.eq_ignore_ascii_case(n))
+            // A folder's `index`, `README` (mdBook, GitHub; not Hugo's, a page of its own) or
+            // `_index` (Hugo) is its page.
+            let hugo = source.publishing.front_urls == FrontUrls::Hugo;
+            let readme = name.eq_ignore_ascii_case("readme") && !hugo;
+            if readme
+                || ["index", "_index"]
+                    .iter()
+                    .any(|n| name.eq_ignore_ascii_case(n))
             {
                 folder
             } else if html {
