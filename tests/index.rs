@@ -1298,8 +1298,9 @@ fn a_readme_beside_its_folders_index_page_is_where_the_generator_puts_it() {
 #[test]
 fn a_hugo_projects_pages_are_linked_where_hugo_serves_them() {
     // Checked against the site Hugo 0.111 builds from these files: `public/theme1/les_arbres/`,
-    // `public/theme1/les-graphes-é/`, `public/cours/readme/`, `public/cours/piles/` and no page
-    // for the leaf bundle's `annexe.md` or `extra/sous.md`.
+    // `public/theme1/les-graphes-é/`, `public/cours/readme/`, `public/cours/piles/`,
+    // `public/cours/les-files/`, `public/Arbres/Binaires/` and no page for the leaf bundle's
+    // `annexe.md` or `extra/sous.md`.
     let dir = tmp("hugo");
     let site = dir.join("site");
     let page = |title: &str| format!("---\ntitle: {title}\n---\n# {title}\n\nTexte.\n");
@@ -1318,6 +1319,18 @@ fn a_hugo_projects_pages_are_linked_where_hugo_serves_them() {
     ] {
         write_file(&site, path, &page(title));
     }
+    // A `slug` made an address as a file name is, a `url` taken as written.
+    let front = |key: &str, title: &str| format!("---\n{key}\n---\n# {title}\n\nTexte.\n");
+    write_file(
+        &site,
+        "content/cours/s.md",
+        &front("slug: Les Files", "Files"),
+    );
+    write_file(
+        &site,
+        "content/cours/u.md",
+        &front("url: /Arbres/Binaires/", "Binaires"),
+    );
     let (chunks, r) = index_folder(
         "--markdown",
         &site,
@@ -1333,6 +1346,8 @@ fn a_hugo_projects_pages_are_linked_where_hugo_serves_them() {
             "https://ex.org/theme1/les_arbres/#arbres",
             "https://ex.org/cours/readme/#lisez-moi",
             "https://ex.org/cours/piles/#piles",
+            "https://ex.org/cours/les-files/#files",
+            "https://ex.org/Arbres/Binaires/#binaires",
         ]
     );
     let skipped = r["skipped"].to_string();

@@ -389,9 +389,10 @@ pub fn front_url(
         FrontUrls::Jekyll => get("permalink")
             .filter(|p| !p.contains(':'))
             .map(|p| p.trim_start_matches('/').to_string()),
+        // Hugo takes `url` as written, and makes a `slug` an address as it does a file name.
         FrontUrls::Hugo => get("url")
             .map(|u| u.trim_start_matches('/').to_string())
-            .or_else(|| get("slug").map(&renamed)),
+            .or_else(|| get("slug").map(|s| renamed(&publishing.served_path(s)))),
         FrontUrls::Docusaurus => match get("slug") {
             Some(s) if s.starts_with('/') => {
                 let s = s.trim_matches('/');
