@@ -391,7 +391,7 @@ pub fn read_sources(
                         message: e.to_string(),
                     })
                 };
-                let include = |p: &Path| std::fs::read(p).ok().map(|b| charset::decode(&b).0);
+                let include = |p: &Path| std::fs::read(p).ok().map(|b| charset::decode(b).0);
                 let r = read_page(
                     source,
                     &reader,
@@ -517,7 +517,7 @@ pub fn read_page(
         .collect();
     let bytes = load()?;
     let mut warnings = Vec::new();
-    let (text, how) = charset::decode(&bytes);
+    let (text, how) = charset::decode(bytes);
     warnings.extend(how.map(|how| format!("{page_name}: {how}")));
     let mut fields: Vec<(&'static str, String)> = Vec::new();
     let mut heading_rules = Vec::new();

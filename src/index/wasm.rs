@@ -222,7 +222,7 @@ impl ChsrIndexer {
         let include = |p: &Path| {
             let path = JsValue::from_str(&p.display().to_string());
             let bytes = file_bytes(self.read.call1(&JsValue::NULL, &path).ok()?)?;
-            Some(super::charset::decode(&bytes).0)
+            Some(super::charset::decode(bytes).0)
         };
         let page = read_page(
             source,
