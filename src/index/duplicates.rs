@@ -47,8 +47,7 @@ pub fn drop_duplicates(indexed: &mut Indexed) -> usize {
         }
     }
     let groups: Vec<Vec<usize>> = groups.into_values().filter(|g| g.len() > 1).collect();
-    let mut keep = vec![true; indexed.chunks.len()];
-    let mut dropped = 0;
+    let mut left_out = Vec::new();
     for group in &groups {
         let kept = group
             .iter()
@@ -59,17 +58,30 @@ pub fn drop_duplicates(indexed: &mut Indexed) -> usize {
             "the same text as {} (indexed once)",
             indexed.pages[kept].path
         );
-        for &i in group.iter().filter(|&&i| i != kept) {
-            keep[spans[i].clone()].fill(false);
-            let p = &mut indexed.pages[i];
-            p.chunks = 0;
-            p.skipped = Some(why.clone());
-            dropped += 1;
-        }
+        left_out.extend(
+            group
+                .iter()
+                .filter(|&&i| i != kept)
+                .map(|&i| (i, why.clone())),
+        );
+    }
+    leave_out(indexed, left_out)
+}
+
+/// Leaves out the pages `(page, why)` of `indexed` once read: their chunks removed, the reason
+/// kept for the report; returns how many.
+pub(super) fn leave_out(indexed: &mut Indexed, pages: Vec<(usize, String)>) -> usize {
+    let spans = indexed.page_spans();
+    let mut keep = vec![true; indexed.chunks.len()];
+    for (i, why) in &pages {
+        keep[spans[*i].clone()].fill(false);
+        let p = &mut indexed.pages[*i];
+        p.chunks = 0;
+        p.skipped = Some(why.clone());
     }
     let mut keep = keep.into_iter();
     indexed.chunks.retain(|_| keep.next().unwrap_or(true));
-    dropped
+    pages.len()
 }
 
 #[cfg(test)]

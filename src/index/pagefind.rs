@@ -17,28 +17,14 @@ pub fn only_marked_pages(indexed: &mut Indexed) -> usize {
         .filter(|p| p.pagefind_body && p.skipped.is_none())
         .map(|p| p.source.as_str())
         .collect();
-    let leave_out: Vec<usize> = (0..indexed.pages.len())
+    let why = "no data-pagefind-body, which the site's other pages mark their content with \
+               (Pagefind indexes only those)";
+    let pages = (0..indexed.pages.len())
         .filter(|&i| {
             let p = &indexed.pages[i];
             !p.pagefind_body && p.skipped.is_none() && marked.contains(&p.source.as_str())
         })
+        .map(|i| (i, why.to_string()))
         .collect();
-    if leave_out.is_empty() {
-        return 0;
-    }
-    let spans = indexed.page_spans();
-    let mut keep = vec![true; indexed.chunks.len()];
-    for &i in &leave_out {
-        keep[spans[i].clone()].fill(false);
-        let p = &mut indexed.pages[i];
-        p.chunks = 0;
-        p.skipped = Some(
-            "no data-pagefind-body, which the site's other pages mark their content with \
-             (Pagefind indexes only those)"
-                .into(),
-        );
-    }
-    let mut keep = keep.into_iter();
-    indexed.chunks.retain(|_| keep.next().unwrap_or(true));
-    leave_out.len()
+    super::duplicates::leave_out(indexed, pages)
 }
