@@ -507,7 +507,7 @@ pub fn read_page(
     }
     let exists = |p: &str| include(&source.path.join(p)).is_some();
     let readme = (source.format == Format::Markdown)
-        .then(|| source.publishing.readme_beside_index(rel, &exists))
+        .then(|| source.publishing.by_an_index_page(rel, &exists))
         .flatten();
     if let Some(Err(why)) = readme {
         return skip(outcome, why.into());

@@ -219,7 +219,7 @@ impl Publishing {
     /// And in Hugo, a page inside a leaf bundle (a folder with an `index.md`, not the site's
     /// root) is one of its resources, which Hugo does not publish as a page (`Err`).
     /// `None`: none of these.
-    pub fn readme_beside_index(
+    pub fn by_an_index_page(
         &self,
         rel: &str,
         exists: &dyn Fn(&str) -> bool,
