@@ -181,15 +181,23 @@ impl Default for Structure {
                 r"|esercizi|esercizio|exercícios?|atividades?)\b"
             ))
             .unwrap(),
+            // A collapsible block's button may ask for it ("Show me the solution", "Voir la
+            // correction", "Afficher le corrigé": the Carpentries' lessons, Bootstrap themes).
             solution: Regex::new(concat!(
-                r"(?i)^\W*(corrections?|corrigés?|corrige|solutions?|réponses?|answers?|answer key|mark scheme",
+                r"(?i)^\W*((show|see|view|reveal|display|voir|afficher|montrer)(\s+me)?(\s+(the|an?|la|le|les|une?))?\s+)?",
+                r"(corrections?|corrigés?|corrige|solutions?|réponses?|answers?|answer key|mark scheme",
                 r"|oplossingen|oplossing|uitwerkingen|uitwerking|antwoorden|antwoord|musterlösungen|musterlösung|lösungen|lösung",
                 r"|soluci[oó]n|soluciones|respuestas?|soluzion[ei]|soluç(ão|ões)|respostas?)\b"
             ))
             .unwrap(),
             statement: Regex::new(r"(?i)^\W*(énoncés?|enonces?|statement|sujet|question)\b").unwrap(),
             skip: Regex::new(r"(?i)^\W*(sources? markdown|markdown source|source code of this page)\b").unwrap(),
-            exercise_classes: vec!["exercise".into(), "exercice".into(), "question".into()],
+            exercise_classes: vec![
+                "exercise".into(),
+                "exercice".into(),
+                "question".into(),
+                "challenge".into(),
+            ],
         }
     }
 }

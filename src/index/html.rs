@@ -164,7 +164,7 @@ impl Reader {
             single_doc: sel("span[id^='document-']"),
             tr: sel("tr"),
             cell: sel("th, td"),
-            admonition_title: sel(".admonition-title, .theme-admonition-heading, [class*=admonitionHeading], .callout-title, .callout-title-container, .custom-block-title, summary"),
+            admonition_title: sel(".admonition-title, .theme-admonition-heading, [class*=admonitionHeading], .callout-title, .callout-title-container, .custom-block-title, summary, .accordion-button, .accordion-header"),
             tab_labels: sel(".tabbed-labels > label, [role=tab]"),
             tab_panels: sel(".tabbed-content > .tabbed-block, [role=tabpanel]"),
             structure: structure.clone(),
@@ -559,6 +559,24 @@ impl Walker<'_, '_> {
             // headings outside it head what follows it.
             // An exercise marked up as its own article (PreTeXt's `article.exercise`) is an
             // exercise unit, labelled by its heading.
+            // The Carpentries' older lessons (Jekyll, kramdown's `{: .challenge}`): an
+            // exercise is a blockquote of that class, titled by its heading, and its
+            // correction a blockquote inside it whose heading says so.
+            "blockquote"
+                if v.classes().any(|c| {
+                    c == "solution" || self.r.structure.exercise_classes.iter().any(|x| x == c)
+                }) =>
+            {
+                self.scoped(|w| {
+                    let label = e.select(&w.r.headings).next().map(|h| w.r.inline(h));
+                    w.unit_block(e, label.map(|l| clean_title(&l)), true);
+                })
+            }
+            // A Bootstrap card is a box of its own: its headings (the Carpentries' lesson
+            // overview, "Questions" and "Objectives") do not head the text after it.
+            "div" if v.has_class("card", scraper::CaseSensitivity::AsciiCaseInsensitive) => {
+                self.scoped(|w| w.children(e))
+            }
             "section" | "article" => self.scoped(|w| {
                 let st = &w.r.structure;
                 if v.classes()
@@ -670,6 +688,8 @@ impl Walker<'_, '_> {
     }
 }
 
+#[cfg(test)]
+mod carpentries_tests;
 mod furniture;
 mod kind;
 mod parts;

@@ -20,12 +20,12 @@ form, button, input, select, textarea, svg:not(:has(foreignObject)), iframe, can
 [data-chsr-ignore], [data-pagefind-ignore], [hidden], [aria-hidden=true], .headerlink, .anchor-link, a.hash-link, .md-source-file, .md-content__button, \
 .md-nav, .md-header, .md-footer, .md-sidebar, .md-search, .md-dialog, .md-top, .md-tags, \
 .linenos, .linenodiv, .lineno, .katex-html, .MathJax_Preview, .visually-hidden, .sr-only, .screen-reader-text, .screen-reader-only, \
-.admonition-title, .theme-admonition-heading, [class*=admonitionHeading], .callout-title, .callout-title-container, \
+.admonition-title, .theme-admonition-heading, [class*=admonitionHeading], .callout-title, .callout-title-container, span.callout-header, .accordion-header, \
 .tabbed-labels, [role=tablist], .pagination-nav, .theme-doc-footer, .theme-doc-toc-mobile, .toc, #toc, .table-of-contents, \
 .breadcrumbs, .theme-doc-breadcrumbs, .edit-this-page, .prev-next, .page-nav, .post-nav, \
 [role=navigation], [role=banner], [role=contentinfo], [role=search], [role=button], \
 #markdown-toc, .bd-toc, .tocsection, .prev-next-area, .prev-next-bottom, .sphinxsidebar, .contents.topic, \
-.header-anchor, .custom-block-title, [class*=skipToContent], .skip-link, .skip-to-content, [class*=language-] > span.lang, \
+.header-anchor, .custom-block-title, .codewrapper > .code-label, [class*=skipToContent], .skip-link, .skip-to-content, [class*=language-] > span.lang, \
 .toctree-wrapper, .genindextable, .genindex-jumpbox, .modindextable, .modindex-jumpbox, \
 .myst-fm-block-header, .myst-fm-block-date-doi, .myst-footer-links, .diagcess__instructions, .ptx-content-footer, \
 .jp-InputPrompt, .jp-OutputPrompt, .input_prompt, .output_prompt, .nbinput .prompt, .nboutput .prompt, .celltoolbar, .clipboard-copy-txt, \

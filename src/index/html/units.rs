@@ -40,6 +40,7 @@ impl Walker<'_, '_> {
                     | "notices"
                     | "note-box"
                     | "custom-block"
+                    | "accordion-item"
             ) || c.starts_with("admonition_")
         })
     }
@@ -53,9 +54,14 @@ impl Walker<'_, '_> {
                 .filter_map(ElementRef::wrap)
                 .any(|a| self.r.skipped(a) && !self.r.admonition_title.matches(&a))
         };
-        e.select(&self.r.admonition_title)
-            .find(shown)
+        let first = e.select(&self.r.admonition_title).find(shown)?;
+        // A title element may hold the title in one of its own (Bootstrap's accordion button
+        // around its `.accordion-header`, as the Carpentries' lessons write it).
+        first
+            .select(&self.r.admonition_title)
             .map(|h| clean_title(&self.r.inline(h)))
+            .find(|s| !s.is_empty())
+            .or_else(|| Some(clean_title(&self.r.inline(first))))
             .filter(|s| !s.is_empty())
     }
 
@@ -132,7 +138,8 @@ impl Walker<'_, '_> {
             // A title that a heading of the block repeats (PreTeXt's `<summary><h5>`) is read
             // once, as that heading.
             let repeated = || {
-                let h = e.select(&self.r.headings).next();
+                // (not one left out as the title itself, as a Bootstrap accordion's header)
+                let h = e.select(&self.r.headings).find(|h| !self.r.skipped(*h));
                 h.is_some_and(|h| clean_title(&self.r.inline(h)) == t)
             };
             if !t.is_empty() && !repeated() {
