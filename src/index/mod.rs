@@ -12,6 +12,7 @@
 //! | [`hugo`] | Hugo's shortcodes in Markdown sources: blocks, code, or their text |
 //! | [`snippets`] | MkDocs snippets (`--8<--`): the files a Markdown source includes |
 //! | [`templates`] | Liquid and Jinja template tags in Markdown sources, left out |
+//! | [`duplicates`], [`copies`] | pages whose text other pages of their source hold, left out |
 //! | [`pagefind`] | a site prepared for Pagefind: its `data-pagefind-body` and `-ignore` attributes |
 //! | [`projects`] | a site generator's project given as a source (MkDocs, Hugo, Jekyll, Sphinx…): its built site, or its pages |
 //! | [`chunk`] | blocks → chunk records (`chsr build`'s format) |
@@ -35,6 +36,7 @@ pub mod charset;
 pub mod chunk;
 pub mod compact;
 pub mod config;
+pub mod copies;
 pub mod docsify;
 pub mod duplicates;
 pub mod forges;
@@ -249,11 +251,12 @@ impl Indexed {
 
     /// Once every page is in: leaves out the pages Pagefind would not index
     /// ([`pagefind::only_marked_pages`]) and those that repeat another's text
-    /// ([`duplicates::drop_duplicates`]), then gives lesson folders their section
+    /// ([`duplicates::drop_duplicates`]) or hold it ([`copies::drop_copies`]), then gives lesson folders their section
     /// ([`lessons::group`]). Idempotent.
     pub fn settle(&mut self) {
         pagefind::only_marked_pages(self);
         duplicates::drop_duplicates(self);
+        copies::drop_copies(self);
         lessons::group(self);
     }
 }

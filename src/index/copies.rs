@@ -1,0 +1,335 @@
+//! Copies: a page whose text other pages of its source already hold, passage for passage.
+//!
+//! Some generators publish a page's text a second time inside a larger page or beside it: the
+//! Carpentries' Workbench writes every episode again on one "all in one" page (`aio.html`) and
+//! again as the instructor's view (`instructor/…`, the same text with instructor notes), a
+//! "key points" page gathers every episode's key points, a print page holds the whole course.
+//! These are not duplicates ([`super::duplicates`]): the copy's chunks have other titles,
+//! headings and boundaries. Indexed, each passage would count twice or more in its section's
+//! evidence and fill several places of a result list with one text.
+//!
+//! A page is a **copy** when its text (each line of its chunks, their titles and headings
+//! aside) is on other pages of its source, in chunks of the same scope (subject, level,
+//! language, document type, chapter, section, topic, year, exam, paper, question…), but for at
+//! most 2 % of it (what the copy adds to gather its parts, "Content from Loops", or a line
+//! such as "Estimated time: 30 minutes"), and it holds at least 200 characters in lines of 30
+//! or more (a short page is never taken for a copy). Copies are left out one at a time, each
+//! time rechecking what the pages still indexed hold, so that every passage stays on an
+//! indexed page: first the page that the most other pages each hold a twentieth of (a page
+//! that gathers others), then the deeper page in the folders, then the later one in path
+//! order. The report names the pages that hold each copy's text.
+
+use super::Indexed;
+use crate::format::ChunkRecord;
+use std::collections::{HashMap, HashSet};
+
+/// A line at least this long (in characters) is a passage that must be elsewhere.
+const PASSAGE: usize = 30;
+/// A page with less text than this in passages is never a copy (too little to tell).
+const MIN_PAGE: usize = 200;
+
+/// What a chunk's lines are compared with besides their text: the scope its chunk has.
+fn scope(source: &str, c: &ChunkRecord) -> String {
+    let o = |v: &Option<String>| v.clone().unwrap_or_default();
+    [
+        source.to_string(),
+        c.subject.clone(),
+        c.level.clone(),
+        c.lang.clone(),
+        c.doc_type.clone(),
+        o(&c.source),
+        o(&c.chapter),
+        o(&c.section),
+        o(&c.topic),
+        o(&c.year),
+        o(&c.exam),
+        o(&c.paper),
+        o(&c.question_number),
+        o(&c.exercise_group),
+        o(&c.session),
+        o(&c.centre),
+    ]
+    .join("\u{1f}")
+}
+
+/// The lines of a chunk's text without its head (the page title, heading and label line).
+fn lines(c: &ChunkRecord) -> impl Iterator<Item = &str> {
+    let body = match c.title.as_deref() {
+        Some(t) if !t.is_empty() && c.text.starts_with(t) => {
+            c.text.split_once('\n').map_or("", |(_, b)| b)
+        }
+        _ => c.text.as_str(),
+    };
+    body.lines().map(str::trim).filter(|l| !l.is_empty())
+}
+
+/// One page's distinct lines, as ids, with their length in characters.
+struct PageLines {
+    lines: Vec<(usize, usize)>,
+    passage_chars: usize,
+    all_chars: usize,
+}
+
+/// Leaves out every page whose text other pages of its source hold (module docs); returns how
+/// many pages were left out. Run after [`super::duplicates::drop_duplicates`] and before
+/// [`super::lessons::group`]. Idempotent.
+pub fn drop_copies(indexed: &mut Indexed) -> usize {
+    let spans = indexed.page_spans();
+    let mut ids: HashMap<(String, &str), usize> = HashMap::new();
+    let mut pages: Vec<Option<PageLines>> = Vec::with_capacity(indexed.pages.len());
+    for (i, p) in indexed.pages.iter().enumerate() {
+        if p.skipped.is_some() || p.chunks == 0 {
+            pages.push(None);
+            continue;
+        }
+        let mut seen = HashSet::new();
+        let mut page = PageLines {
+            lines: Vec::new(),
+            passage_chars: 0,
+            all_chars: 0,
+        };
+        for c in &indexed.chunks[spans[i].clone()] {
+            let s = scope(&p.source, c);
+            for l in lines(c) {
+                let next = ids.len();
+                let id = *ids.entry((s.clone(), l)).or_insert(next);
+                if seen.insert(id) {
+                    let n = l.chars().count();
+                    page.lines.push((id, n));
+                    page.all_chars += n;
+                    if n >= PASSAGE {
+                        page.passage_chars += n;
+                    }
+                }
+            }
+        }
+        pages.push(Some(page));
+    }
+    // Which pages hold each line, and how many of them are still indexed.
+    let mut holders: Vec<Vec<usize>> = vec![Vec::new(); ids.len()];
+    for (i, p) in pages.iter().enumerate() {
+        for &(id, _) in p.iter().flat_map(|p| &p.lines) {
+            holders[id].push(i);
+        }
+    }
+    let mut live: Vec<usize> = holders.iter().map(Vec::len).collect();
+    let copy = |p: &PageLines, live: &[usize]| {
+        let uncovered: usize = p
+            .lines
+            .iter()
+            .filter(|&&(id, _)| live[id] < 2)
+            .map(|&(_, n)| n)
+            .sum();
+        p.passage_chars >= MIN_PAGE && uncovered * 50 <= p.all_chars
+    };
+    let mut candidates: Vec<usize> = (0..pages.len())
+        .filter(|&i| pages[i].as_ref().is_some_and(|p| copy(p, &live)))
+        .collect();
+    let mut left_out = Vec::new();
+    loop {
+        candidates.retain(|&i| pages[i].as_ref().is_some_and(|p| copy(p, &live)));
+        // The other indexed pages that hold a twentieth of a candidate's text or more, most
+        // of it first.
+        let others = |i: usize| {
+            let mut held: HashMap<usize, usize> = HashMap::new();
+            let page = pages[i].as_ref().expect("a candidate is indexed");
+            for &(id, n) in &page.lines {
+                for &h in &holders[id] {
+                    if h != i && pages[h].is_some() {
+                        *held.entry(h).or_default() += n;
+                    }
+                }
+            }
+            let mut held: Vec<(usize, usize)> = held
+                .into_iter()
+                .filter(|&(_, n)| n * 20 >= page.all_chars)
+                .collect();
+            held.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            held
+        };
+        let depth = |i: usize| indexed.pages[i].path.matches('/').count();
+        let Some((i, held)) = candidates
+            .iter()
+            .map(|&i| (i, others(i)))
+            .max_by_key(|(i, held)| (held.len(), depth(*i), *i))
+        else {
+            break;
+        };
+        for &(id, _) in pages[i].iter().flat_map(|p| &p.lines) {
+            live[id] -= 1;
+        }
+        pages[i] = None;
+        candidates.retain(|&c| c != i);
+        let named: Vec<&str> = held
+            .iter()
+            .take(2)
+            .map(|&(h, _)| indexed.pages[h].path.as_str())
+            .collect();
+        let more = match held.len().saturating_sub(2) {
+            0 => String::new(),
+            n => format!(" and {n} more"),
+        };
+        left_out.push((
+            i,
+            format!(
+                "a copy: its text is on other pages ({}{more})",
+                named.join(", ")
+            ),
+        ));
+    }
+    super::duplicates::leave_out(indexed, left_out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::PageOutcome;
+
+    /// A page titled `title` whose chunks hold these paragraphs, one chunk each.
+    fn page(path: &str, title: &str, texts: &[&str]) -> (PageOutcome, Vec<ChunkRecord>) {
+        let chunks: Vec<ChunkRecord> = texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| ChunkRecord {
+                id: format!("lesson:{path}:{i}"),
+                text: format!("{title} — Part {i}\n{t}"),
+                subject: "informatique".into(),
+                level: "l1".into(),
+                lang: "en".into(),
+                doc_type: "textbook_section".into(),
+                path: Some(path.into()),
+                title: Some(title.into()),
+                ..Default::default()
+            })
+            .collect();
+        let outcome = PageOutcome {
+            source: "lesson".into(),
+            path: path.into(),
+            chunks: chunks.len(),
+            skipped: None,
+            default_section: true,
+            pagefind_body: false,
+        };
+        (outcome, chunks)
+    }
+
+    fn indexed(pages: Vec<(PageOutcome, Vec<ChunkRecord>)>) -> Indexed {
+        let mut ix = Indexed::default();
+        for (o, c) in pages {
+            ix.add((o, c, Vec::new()));
+        }
+        ix
+    }
+
+    fn kept(ix: &Indexed) -> Vec<&str> {
+        ix.pages
+            .iter()
+            .filter(|p| p.skipped.is_none())
+            .map(|p| p.path.as_str())
+            .collect()
+    }
+
+    /// `n` passages of a lesson on `topic`, each a line of its own, all of one length.
+    fn passages(topic: &str, n: usize) -> Vec<String> {
+        (0..n)
+            .map(|i| {
+                format!(
+                    "{topic:>5}: passage {i:02} of the lesson, long enough to be one of its own."
+                )
+            })
+            .collect()
+    }
+
+    fn refs(v: &[String]) -> Vec<&str> {
+        v.iter().map(String::as_str).collect()
+    }
+
+    const NOTE: &str =
+        "Instructor note: learners often forget the colon at the end of the for line.";
+
+    #[test]
+    fn an_all_in_one_page_and_the_instructor_views_are_left_out_and_every_passage_is_kept() {
+        let (loops, files) = (passages("loops", 20), passages("files", 20));
+        let aio: Vec<&str> = refs(&loops).into_iter().chain(refs(&files)).collect();
+        let mut instructor_loops = refs(&loops);
+        instructor_loops.push(NOTE);
+        let mut instructor_files = refs(&files);
+        instructor_files.push("Estimated time: 30 minutes");
+        let mut ix = indexed(vec![
+            page("05-loop.html", "Loops", &refs(&loops)),
+            page("06-files.html", "Files", &refs(&files)),
+            page("aio.html", "All in One View", &aio),
+            page("instructor/05-loop.html", "Loops", &instructor_loops),
+            page("instructor/06-files.html", "Files", &instructor_files),
+        ]);
+        assert_eq!(drop_copies(&mut ix), 3);
+        // The page that gathers the others goes first; of two pages that hold each other's
+        // passages the deeper goes; the learner's page of loops goes for the instructor's,
+        // which adds a note to it (nothing lost).
+        assert_eq!(kept(&ix), ["06-files.html", "instructor/05-loop.html"]);
+        assert_eq!(
+            ix.pages[2].skipped.as_deref(),
+            Some("a copy: its text is on other pages (05-loop.html, 06-files.html and 2 more)")
+        );
+        assert_eq!(
+            ix.pages[4].skipped.as_deref(),
+            Some("a copy: its text is on other pages (06-files.html)")
+        );
+        assert_eq!(
+            ix.pages[0].skipped.as_deref(),
+            Some("a copy: its text is on other pages (instructor/05-loop.html)")
+        );
+        let texts: String = ix.chunks.iter().map(|c| c.text.as_str()).collect();
+        for t in loops.iter().chain(&files).map(String::as_str).chain([NOTE]) {
+            assert_eq!(texts.matches(t).count(), 1, "{t}");
+        }
+        assert_eq!(drop_copies(&mut ix), 0);
+    }
+
+    #[test]
+    fn a_page_with_a_passage_of_its_own_or_another_scope_is_kept() {
+        let loops = passages("loops", 20);
+        let mut more = refs(&loops);
+        more.push("A while loop runs for as long as its condition holds, maybe forever.");
+        let (a, ca) = page("loops.html", "Loops", &refs(&loops));
+        let (b, mut cb) = page("t2/loops.html", "Loops", &refs(&loops));
+        for c in &mut cb {
+            c.year = Some("2024".into());
+        }
+        let mut ix = indexed(vec![
+            (a, ca),
+            (b, cb),
+            page("loops-more.html", "Loops again", &more),
+            page("other-source.html", "Loops", &refs(&loops)),
+        ]);
+        ix.pages[3].source = "other".into();
+        // loops.html is all inside loops-more.html: it goes; nothing else does.
+        assert_eq!(drop_copies(&mut ix), 1);
+        assert_eq!(
+            kept(&ix),
+            ["t2/loops.html", "loops-more.html", "other-source.html"]
+        );
+    }
+
+    #[test]
+    fn a_short_page_or_one_with_short_lines_of_its_own_is_kept() {
+        let loops = passages("loops", 20);
+        let mut code = refs(&loops);
+        code.extend([
+            "x = 1",
+            "y = x + 1",
+            "print(x, y)",
+            "z = [x, y]",
+            "w = z * 2",
+        ]);
+        let mut ix = indexed(vec![
+            page("a.html", "A", &refs(&loops[..2])),
+            page("b.html", "B", &[&code.join("\n")]),
+            page("c.html", "C", &refs(&loops)),
+        ]);
+        // a.html has too little text to tell; b.html's short lines are its own (over 2 % of
+        // its text); c.html is all in b.html.
+        assert_eq!(drop_copies(&mut ix), 1);
+        assert_eq!(kept(&ix), ["a.html", "b.html"]);
+    }
+}
