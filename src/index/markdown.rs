@@ -563,8 +563,9 @@ pub fn body_html(body: &str) -> String {
 /// from their text, in order.
 pub fn body_html_with(body: &str, slug: &mut dyn FnMut(&str) -> String) -> String {
     let md = super::templates::strip(&super::hugo::shortcodes(body));
+    let md = super::templates::link_addresses(&md);
     let md = super::myst::directives(&md);
-    let md = blocks(&attr_lists(&md));
+    let md = blocks(&attr_lists(&super::kramdown::quoted_blocks(&md)));
     let opts = Options::ENABLE_TABLES
         | Options::ENABLE_HEADING_ATTRIBUTES
         | Options::ENABLE_MATH

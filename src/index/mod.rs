@@ -12,6 +12,7 @@
 //! | [`hugo`] | Hugo's shortcodes in Markdown sources: blocks, code, or their text |
 //! | [`snippets`] | MkDocs snippets (`--8<--`): the files a Markdown source includes |
 //! | [`templates`] | Liquid and Jinja template tags in Markdown sources, left out |
+//! | [`kramdown`] | Jekyll's classed blockquotes (`{: .challenge}`) as the exercises they are |
 //! | [`duplicates`], [`copies`] | pages whose text other pages of their source hold, left out |
 //! | [`pagefind`] | a site prepared for Pagefind: its `data-pagefind-body` and `-ignore` attributes |
 //! | [`projects`] | a site generator's project given as a source (MkDocs, Hugo, Jekyll, Sphinx…): its built site, or its pages |
@@ -42,6 +43,7 @@ pub mod duplicates;
 pub mod forges;
 pub mod html;
 pub mod hugo;
+pub mod kramdown;
 pub mod lessons;
 pub mod markdown;
 pub mod mdbook;

@@ -45,6 +45,30 @@ fn only_tag<'a>(line: &'a str, name: &str) -> Option<&'a str> {
 
 /// `md` without its template tags (see the module). Text without `{%` or `{#` is returned as it
 /// is.
+/// A link's address that starts with a template expression (`[loop]({{ page.root }}/ref.html)`,
+/// Jekyll's usual way to its site's root): the expression left out, so the link is read as a
+/// link (its spaces made it text, address and all).
+static LINK_EXPRESSION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"\]\((\s*\{\{[^{}]*\}\})+").expect("valid regex")
+});
+
+/// `md` with template expressions left out of the start of link addresses, outside code.
+pub fn link_addresses(md: &str) -> String {
+    if !md.contains("]({{") && !md.contains("]( {{") {
+        return md.to_string();
+    }
+    let mut fences = Fences::default();
+    let mut out: Vec<std::borrow::Cow<'_, str>> = Vec::new();
+    for line in md.lines() {
+        out.push(if fences.code(line) {
+            line.into()
+        } else {
+            LINK_EXPRESSION.replace_all(line, "](")
+        });
+    }
+    out.join("\n") + if md.ends_with('\n') { "\n" } else { "" }
+}
+
 pub fn strip(md: &str) -> String {
     if !md.contains("{%") && !md.contains("{#") {
         return md.to_string();
@@ -203,5 +227,14 @@ mod tests {
         // A heading's `{#id}` and a `{%` that nothing closes are text.
         let ids = "## Piles {#piles}\n\nUn {% sans fin.\n{# commentaire #}\n";
         assert_eq!(strip(ids), "## Piles {#piles}\n\nUn {% sans fin.\n");
+    }
+
+    #[test]
+    fn a_link_whose_address_starts_with_an_expression_is_read_as_a_link() {
+        let md = "We call it a [loop variable]({{ page.root }}/reference.html#loop-variable).\n```\n[x]({{ y }})\n```\n";
+        assert_eq!(
+            link_addresses(md),
+            "We call it a [loop variable](/reference.html#loop-variable).\n```\n[x]({{ y }})\n```\n"
+        );
     }
 }
