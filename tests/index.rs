@@ -1372,3 +1372,99 @@ fn a_hugo_projects_pages_are_linked_where_hugo_serves_them() {
     assert_eq!(chunks[1]["url"], "https://ex.org/Theme1/Les_Arbres/#arbres");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_carpentries_lesson_is_indexed_once_with_its_challenges_and_solutions() {
+    // The Workbench publishes each episode three times: the learner's page, the instructor's
+    // (the same with a note) and once more on the "all in one" page.
+    let dir = tmp("carpentries");
+    let site = dir.join("site");
+    let episode = |n: usize, note: &str| {
+        let prose: String = (0..12)
+            .map(|i| format!("<p>Episode {n}, paragraph {i}: a loop repeats the instructions of its body for each item.</p>\n"))
+            .collect();
+        format!(
+            "<section id=\"ep{n}\"><h2>Episode {n}</h2>{prose}{note}\
+             <div class=\"callout challenge\"><span class=\"callout-header\">Challenge</span>\
+             <div class=\"callout-inner\"><h3 class=\"callout-title\">Counting {n}</h3>\
+             <div class=\"callout-content\"><p>Write a loop that counts to {n}.</p></div></div></div>\
+             <div class=\"accordion challenge-accordion\"><div class=\"accordion-item\">\
+             <button class=\"accordion-button\"><h4 class=\"accordion-header\">Show me the solution</h4></button>\
+             <div class=\"accordion-collapse collapse\"><div class=\"accordion-body\">\
+             <pre><code>for i in range({n}):\n    print(i)</code></pre></div></div></div></div></section>"
+        )
+    };
+    let page = |title: &str, body: &str| {
+        format!("<!doctype html><html lang=\"en\"><head><title>{title}</title></head><body><main><h1>{title}</h1>{body}</main></body></html>")
+    };
+    write_file(&site, "01-loops.html", &page("Loops", &episode(1, "")));
+    write_file(&site, "02-more.html", &page("More loops", &episode(2, "")));
+    let note = "<div class=\"callout instructor\"><p>Instructor note: live-code this episode and let learners predict each output first.</p></div>";
+    write_file(
+        &site,
+        "instructor/01-loops.html",
+        &page("Loops", &episode(1, note)),
+    );
+    write_file(
+        &site,
+        "instructor/02-more.html",
+        &page("More loops", &episode(2, "")),
+    );
+    let aio = format!(
+        "<p>Content from Loops</p>{}<p>Content from More loops</p>{}",
+        episode(1, ""),
+        episode(2, "")
+    );
+    write_file(&site, "aio.html", &page("All in One View", &aio));
+    let (chunks, r) = index_folder("--site", &site, &dir, "terminale", &[]);
+    let paths: std::collections::BTreeSet<&str> =
+        chunks.iter().map(|c| c["path"].as_str().unwrap()).collect();
+    // The learner's first episode gives way to the instructor's, which adds its note.
+    assert_eq!(
+        paths.into_iter().collect::<Vec<_>>(),
+        ["02-more.html", "instructor/01-loops.html"]
+    );
+    let skipped = r["skipped"].to_string();
+    for p in ["aio.html", "01-loops.html", "instructor/02-more.html"] {
+        assert!(skipped.contains(p), "{p} not listed as left out: {skipped}");
+    }
+    assert!(
+        skipped.contains("a copy: its text is on other pages"),
+        "{skipped}"
+    );
+    // Every passage once, each challenge an exercise and its solution the correction answering it.
+    for t in [
+        "Episode 1, paragraph 3",
+        "Episode 2, paragraph 3",
+        "Instructor note",
+        "counts to 1",
+        "counts to 2",
+    ] {
+        let n = chunks
+            .iter()
+            .filter(|c| c["text"].as_str().unwrap().contains(t))
+            .count();
+        assert_eq!(n, 1, "{t}");
+    }
+    for n in [1, 2] {
+        let ex = chunks
+            .iter()
+            .find(|c| {
+                c["text"]
+                    .as_str()
+                    .unwrap()
+                    .contains(&format!("counts to {n}"))
+            })
+            .unwrap();
+        assert_eq!(ex["doc_type"], "exercise");
+        let sol = chunks
+            .iter()
+            .find(|c| c["text"].as_str().unwrap().contains(&format!("range({n})")))
+            .unwrap();
+        assert_eq!(
+            (&sol["doc_type"], &sol["answers"]),
+            (&"solution".into(), &ex["id"])
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
