@@ -272,6 +272,7 @@ impl Reader {
             hfields: Vec::new(),
             attrs: Vec::new(),
             units: Vec::new(),
+            hunits: Vec::new(),
             next_unit: 0,
             last_exercise: None,
             dirty: true,
@@ -385,6 +386,9 @@ struct Walker<'a, 'p> {
     hfields: Vec<(u8, &'static str, String)>,
     attrs: Vec<(usize, &'static str, String)>,
     units: Vec<Unit>,
+    /// Exercises and corrections titled by a heading, with its level: each holds what follows
+    /// its heading until a heading of its level or above ([`Walker::heading_unit`]).
+    hunits: Vec<(u8, Unit)>,
     next_unit: usize,
     last_exercise: Option<usize>,
     dirty: bool,
@@ -400,7 +404,7 @@ struct Walker<'a, 'p> {
 impl Walker<'_, '_> {
     fn ctx(&mut self) -> usize {
         if self.dirty || self.page.ctxs.is_empty() {
-            let u = self.units.last();
+            let u = self.unit();
             let mut attr_fields: Vec<(&'static str, String)> = Vec::new();
             for (_, f, v) in &self.attrs {
                 attr_fields.retain(|(g, _)| g != f);
@@ -636,6 +640,7 @@ impl Walker<'_, '_> {
             }
         }
         self.last_exercise = None;
+        self.heading_unit(level, &text);
         self.dirty = true;
     }
 

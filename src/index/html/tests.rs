@@ -688,3 +688,33 @@ fn articles_side_by_side_are_parts_of_the_content_or_a_list_of_posts() {
         list.skip
     );
 }
+
+#[test]
+fn a_heading_that_names_an_exercise_or_its_correction_makes_a_unit_until_the_next_heading() {
+    // A plain Markdown course (Docusaurus, QuantEcon's lectures, Jekyll): exercises and
+    // corrections as headings, not blocks.
+    let p = read(
+        r##"<main><h1>Boucles</h1><p>Une boucle répète.</p>
+        <h2>Exercice 1</h2><p>Afficher 1 à 3.</p>
+        <h3>Correction</h3><pre><code>for i in range(1, 4): print(i)</code></pre>
+        <h2>Exercice 2 : les tables</h2><p>Afficher la table de 7.</p>
+        <details><summary>Correction</summary><p>for i in range(11): print(7 * i)</p></details>
+        <h2>Solutions en ligne</h2><p>Basthon exécute Python dans le navigateur.</p>
+        <h2>Questions</h2><p>Pourquoi une boucle ?</p>
+        <h2>Pour aller plus loin</h2><p>Les compréhensions.</p></main>"##,
+    );
+    let of = |t: &str| &p.ctxs[p.blocks.iter().find(|b| b.text.contains(t)).unwrap().ctx];
+    let (ex1, ex2) = (of("Afficher 1"), of("table de 7"));
+    assert_eq!(
+        (ex1.role, ex1.label.as_deref()),
+        (Role::Exercise, Some("Exercice 1"))
+    );
+    assert_eq!(ex2.role, Role::Exercise);
+    assert_ne!(ex1.unit, ex2.unit);
+    let (s1, s2) = (of("range(1, 4)"), of("7 * i"));
+    assert_eq!((s1.role, s1.answers), (Role::Solution, ex1.unit));
+    assert_eq!((s2.role, s2.answers), (Role::Solution, ex2.unit));
+    for t in ["Une boucle", "Basthon", "Pourquoi", "compréhensions"] {
+        assert_eq!(of(t).role, Role::Prose, "{t}");
+    }
+}

@@ -3,7 +3,9 @@
 //! headings inside a section, an article or a collapsible block.
 
 use super::{clean_title, Role, Unit, Walker};
+use regex::Regex;
 use scraper::ElementRef;
+use std::sync::LazyLock;
 
 impl Walker<'_, '_> {
     /// Walks what `f` walks with the headings inside it heading it alone: a heading inside a
@@ -13,11 +15,63 @@ impl Walker<'_, '_> {
     pub(super) fn scoped(&mut self, f: impl FnOnce(&mut Self)) {
         self.flush();
         let outline = (self.headings.clone(), self.hfields.clone());
+        let hunits = self.hunits.len();
         f(self);
         self.flush();
         if self.headings != outline.0 {
             (self.headings, self.hfields) = outline;
             self.dirty = true;
+        }
+        if self.hunits.len() != hunits {
+            self.hunits.truncate(hunits);
+            self.dirty = true;
+        }
+    }
+
+    /// The unit what is read now belongs to: the innermost block's, else the heading's.
+    pub(super) fn unit(&self) -> Option<&Unit> {
+        self.units.last().or(self.hunits.last().map(|(_, u)| u))
+    }
+
+    /// A heading of `level` titled `text`: it ends the heading units of its level and below, and
+    /// starts one when it names an exercise ("Exercice 3", "Exercise 2.1") or a correction
+    /// ("Correction", which answers the exercise it follows), as a plain Markdown course
+    /// writes them; not inside a block, whose own title says what it is.
+    pub(super) fn heading_unit(&mut self, level: u8, text: &str) {
+        let ended = self
+            .hunits
+            .iter()
+            .rev()
+            .take_while(|(l, _)| *l >= level)
+            .find_map(|(_, u)| (u.role == Role::Exercise).then_some(u.unit).flatten());
+        self.hunits.retain(|(l, _)| *l < level);
+        if !self.units.is_empty() {
+            return;
+        }
+        let st = &self.r.structure;
+        let inside = self.hunits.last().map(|(_, u)| (u.role, u.unit));
+        let unit = if names(&st.solution, text, true) {
+            let answers = match inside {
+                Some((Role::Exercise, u)) => u,
+                _ => ended,
+            };
+            Some((Role::Solution, answers))
+        } else if names(&st.exercise, text, false) {
+            Some((Role::Exercise, None))
+        } else {
+            None
+        };
+        if let Some((role, answers)) = unit {
+            let u = Unit {
+                role,
+                unit: Some(self.new_unit()),
+                answers,
+                label: Some(text.to_string()),
+            };
+            if role == Role::Exercise {
+                self.last_exercise = u.unit;
+            }
+            self.hunits.push((level, u));
         }
     }
 
@@ -106,7 +160,7 @@ impl Walker<'_, '_> {
             && e.value()
                 .classes()
                 .any(|c| st.exercise_classes.iter().any(|x| x == c));
-        let inside = self.units.last().map(|u| (u.role, u.unit));
+        let inside = self.unit().map(|u| (u.role, u.unit));
         let unit = if !t.is_empty() && st.skip.is_match(&t) {
             return;
         } else if !t.is_empty() && st.solution.is_match(&t) {
@@ -171,4 +225,28 @@ impl Walker<'_, '_> {
         self.next_unit += 1;
         self.next_unit
     }
+}
+
+/// Whether a heading names what `word` matches: the word alone ("Exercices", "Correction"),
+/// with a number ("Exercice 3", "Exercise 2.1", "Exercice n°4") or a title after a colon or a
+/// dash ("Exercice : les piles"); a correction may also say what it corrects ("Correction de
+/// l'exercice 2", "Solution to Exercise 1"). Not a heading that only starts with the word
+/// ("Solutions en ligne", "Exercise numbering"), nor "Questions" without a number.
+fn names(word: &Regex, text: &str, correction: bool) -> bool {
+    static REST: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)^\s*((n[°o]\.?|#)?\s*(\d+|[ivxlc]+\b|[a-z]\b)|[:.\-–—(]|$)")
+            .expect("valid regex")
+    });
+    static OF: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)^\s*(de|du|des|d'|d’|of|to|for|à|aux?)\b").expect("valid regex")
+    });
+    word.find(text).is_some_and(|m| {
+        let rest = &text[m.end()..];
+        // "Questions" alone heads a lesson's guiding questions or a FAQ as often as exercises.
+        let numbered = rest.trim_start().starts_with(|c: char| c.is_ascii_digit());
+        if m.as_str().to_lowercase().contains("question") && !numbered {
+            return false;
+        }
+        REST.is_match(rest) || (correction && OF.is_match(rest))
+    })
 }
