@@ -164,7 +164,7 @@ impl Reader {
             single_doc: sel("span[id^='document-']"),
             tr: sel("tr"),
             cell: sel("th, td"),
-            admonition_title: sel(".admonition-title, .theme-admonition-heading, [class*=admonitionHeading], .callout-title, .callout-title-container, .custom-block-title, summary, .accordion-button, .accordion-header"),
+            admonition_title: sel(".admonition-title, .theme-admonition-heading, [class*=admonitionHeading], .callout-title, .callout-title-container, .custom-block-title, summary, .accordion-button, .accordion-header, td.icon, .exampleblock > .title, .sidebarblock > .title, .listingblock > .title"),
             tab_labels: sel(".tabbed-labels > label, [role=tab]"),
             tab_panels: sel(".tabbed-content > .tabbed-block, [role=tabpanel]"),
             structure: structure.clone(),
@@ -520,10 +520,16 @@ impl Walker<'_, '_> {
             "em" | "i" => self.wrap(e, "*"),
             "table" => {
                 self.flush();
-                if e.value().has_class(
-                    "highlighttable",
-                    scraper::CaseSensitivity::AsciiCaseInsensitive,
-                ) {
+                // A code table's line numbers, or an Asciidoctor admonition's icon and text
+                // cells: layout, not a table.
+                let layout = |e: ElementRef<'_>, class: &str| {
+                    e.value()
+                        .has_class(class, scraper::CaseSensitivity::AsciiCaseInsensitive)
+                };
+                let parent = e.parent().and_then(ElementRef::wrap);
+                if layout(e, "highlighttable")
+                    || parent.is_some_and(|p| layout(p, "admonitionblock"))
+                {
                     self.children(e);
                 } else {
                     self.table(e);
@@ -693,6 +699,8 @@ impl Walker<'_, '_> {
     }
 }
 
+#[cfg(test)]
+mod asciidoctor_tests;
 #[cfg(test)]
 mod carpentries_tests;
 mod furniture;

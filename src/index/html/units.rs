@@ -95,6 +95,10 @@ impl Walker<'_, '_> {
                     | "note-box"
                     | "custom-block"
                     | "accordion-item"
+                    | "admonitionblock"
+                    | "exampleblock"
+                    | "sidebarblock"
+                    | "listingblock"
             ) || c.starts_with("admonition_")
         })
     }
@@ -111,12 +115,23 @@ impl Walker<'_, '_> {
         let first = e.select(&self.r.admonition_title).find(shown)?;
         // A title element may hold the title in one of its own (Bootstrap's accordion button
         // around its `.accordion-header`, as the Carpentries' lessons write it).
-        first
+        let title = first
             .select(&self.r.admonition_title)
             .map(|h| clean_title(&self.r.inline(h)))
             .find(|s| !s.is_empty())
             .or_else(|| Some(clean_title(&self.r.inline(first))))
-            .filter(|s| !s.is_empty())
+            .filter(|s| !s.is_empty())?;
+        // Asciidoctor numbers an example block's title with its caption ("Example 1. ",
+        // "Exemple 1. "): the title is what the author wrote.
+        static CAPTION: LazyLock<Regex> =
+            LazyLock::new(|| Regex::new(r"^\p{L}+\s+\d+\.\s+").expect("valid regex"));
+        match e
+            .value()
+            .has_class("exampleblock", scraper::CaseSensitivity::CaseSensitive)
+        {
+            true => Some(CAPTION.replace(&title, "").into_owned()),
+            false => Some(title),
+        }
     }
 
     pub(super) fn is_tabs(&self, e: ElementRef<'_>) -> bool {

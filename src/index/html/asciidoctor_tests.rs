@@ -1,0 +1,47 @@
+//! Tests of the HTML reader on Asciidoctor's pages (AsciiDoc courses, Antora sites).
+use super::*;
+
+#[test]
+fn asciidoctor_blocks_are_read_as_their_titles_say() {
+    let p = Reader::new(&Structure::default()).read(
+        r##"<html lang="fr"><body class="article"><div id="header"><h1>Les boucles</h1>
+        <div id="toc" class="toc2"><div id="toctitle">Table des matières</div></div></div>
+        <div id="content"><div class="sect1"><h2 id="_la_boucle_for">1. La boucle for</h2><div class="sectionbody">
+        <div class="paragraph"><p>Une boucle répète un bloc.</p></div>
+        <div class="admonitionblock tip"><table><tr><td class="icon"><div class="title">Astuce</div></td>
+        <td class="content">Utiliser <code>range</code> pour compter.</td></tr></table></div>
+        <div class="exampleblock"><div class="title">Exemple 1. Exercice 1</div>
+        <div class="content"><div class="paragraph"><p>Afficher les entiers de 1 à 3.</p></div></div></div>
+        <div class="listingblock"><div class="title">Correction</div><div class="content">
+        <pre class="highlight"><code class="language-python" data-lang="python">for i in range(1, 4):
+    print(i)</code></pre></div></div>
+        <div class="listingblock"><div class="content"><pre>print("fin")</pre></div></div>
+        </div></div></div><div id="footer"><div id="footer-text">Dernière mise à jour 2024-09-01</div></div>
+        </body></html>"##,
+        &[],
+        false,
+    );
+    let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+    // An admonition is its title in bold and its text, not a table of its icon and text cells.
+    assert_eq!(
+        texts,
+        [
+            "Une boucle répète un bloc.",
+            "**Astuce**",
+            "Utiliser `range` pour compter.",
+            "Afficher les entiers de 1 à 3.",
+            "```python\nfor i in range(1, 4):\n    print(i)\n```",
+            "```\nprint(\"fin\")\n```",
+        ]
+    );
+    let of = |t: &str| &p.ctxs[p.blocks.iter().find(|b| b.text.contains(t)).unwrap().ctx];
+    // The example's caption ("Exemple 1. ") is Asciidoctor's; the title is the author's.
+    let ex = of("Afficher");
+    assert_eq!(
+        (ex.role, ex.label.as_deref()),
+        (Role::Exercise, Some("Exercice 1"))
+    );
+    let sol = of("range(1, 4)");
+    assert_eq!((sol.role, sol.answers), (Role::Solution, ex.unit));
+    assert_eq!(of("fin").role, Role::Prose);
+}
