@@ -27,6 +27,10 @@ use std::collections::{HashMap, HashSet};
 const PASSAGE: usize = 30;
 /// A page with less text than this in passages is never a copy (too little to tell).
 const MIN_PAGE: usize = 200;
+/// A line on more pages than this is the site's boilerplate ("Printable version"): it is
+/// covered wherever it is, but says nothing of which pages hold which (and weighing it on each
+/// of its pages for each of the others would cost their square).
+const BOILERPLATE: usize = 50;
 
 /// What a chunk's lines are compared with besides their text: the scope its chunk has.
 fn scope(source: &str, c: &ChunkRecord) -> String {
@@ -75,7 +79,8 @@ struct PageLines {
 /// [`super::lessons::group`]. Idempotent.
 pub fn drop_copies(indexed: &mut Indexed) -> usize {
     let spans = indexed.page_spans();
-    let mut ids: HashMap<(String, &str), usize> = HashMap::new();
+    let mut scopes: HashMap<String, usize> = HashMap::new();
+    let mut ids: HashMap<(usize, &str), usize> = HashMap::new();
     let mut pages: Vec<Option<PageLines>> = Vec::with_capacity(indexed.pages.len());
     for (i, p) in indexed.pages.iter().enumerate() {
         if p.skipped.is_some() || p.chunks == 0 {
@@ -89,10 +94,11 @@ pub fn drop_copies(indexed: &mut Indexed) -> usize {
             all_chars: 0,
         };
         for c in &indexed.chunks[spans[i].clone()] {
-            let s = scope(&p.source, c);
+            let next = scopes.len();
+            let s = *scopes.entry(scope(&p.source, c)).or_insert(next);
             for l in lines(c) {
                 let next = ids.len();
-                let id = *ids.entry((s.clone(), l)).or_insert(next);
+                let id = *ids.entry((s, l)).or_insert(next);
                 if seen.insert(id) {
                     let n = l.chars().count();
                     page.lines.push((id, n));
@@ -117,49 +123,73 @@ pub fn drop_copies(indexed: &mut Indexed) -> usize {
         let uncovered: usize = p
             .lines
             .iter()
-            .filter(|&&(id, _)| live[id] < 2)
+            .filter(|&&(id, _)| live[id] < 2 && holders[id].len() <= BOILERPLATE)
             .map(|&(_, n)| n)
             .sum();
         p.passage_chars >= MIN_PAGE && uncovered * 50 <= p.all_chars
     };
-    let mut candidates: Vec<usize> = (0..pages.len())
-        .filter(|&i| pages[i].as_ref().is_some_and(|p| copy(p, &live)))
-        .collect();
-    let mut left_out = Vec::new();
-    loop {
-        candidates.retain(|&i| pages[i].as_ref().is_some_and(|p| copy(p, &live)));
-        // The other indexed pages that hold a twentieth of a candidate's text or more, most
-        // of it first.
-        let others = |i: usize| {
-            let mut held: HashMap<usize, usize> = HashMap::new();
-            let page = pages[i].as_ref().expect("a candidate is indexed");
-            for &(id, n) in &page.lines {
-                for &h in &holders[id] {
-                    if h != i && pages[h].is_some() {
-                        *held.entry(h).or_default() += n;
-                    }
+    // The other indexed pages that hold a twentieth of page `i`'s text or more, most of it
+    // first.
+    let others = |i: usize, pages: &[Option<PageLines>]| {
+        let mut held: HashMap<usize, usize> = HashMap::new();
+        let page = pages[i].as_ref().expect("a candidate is indexed");
+        for &(id, n) in &page.lines {
+            if holders[id].len() > BOILERPLATE {
+                continue;
+            }
+            for &h in &holders[id] {
+                if h != i && pages[h].is_some() {
+                    *held.entry(h).or_default() += n;
                 }
             }
-            let mut held: Vec<(usize, usize)> = held
-                .into_iter()
-                .filter(|&(_, n)| n * 20 >= page.all_chars)
-                .collect();
-            held.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-            held
-        };
-        let depth = |i: usize| indexed.pages[i].path.matches('/').count();
-        let Some((i, held)) = candidates
-            .iter()
-            .map(|&i| (i, others(i)))
-            .max_by_key(|(i, held)| (held.len(), depth(*i), *i))
-        else {
-            break;
-        };
-        for &(id, _) in pages[i].iter().flat_map(|p| &p.lines) {
-            live[id] -= 1;
         }
-        pages[i] = None;
-        candidates.retain(|&c| c != i);
+        let mut held: Vec<(usize, usize)> = held
+            .into_iter()
+            .filter(|&(_, n)| n * 20 >= page.all_chars)
+            .collect();
+        held.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        held
+    };
+    // The copies and the pages holding each, updated as pages are left out: a page left out
+    // changes only the copies it held a share of (`watchers`) and the last page holding one of
+    // its lines, and makes no new copy.
+    let mut candidates: HashMap<usize, Vec<(usize, usize)>> = HashMap::new();
+    let mut watchers: Vec<Vec<usize>> = vec![Vec::new(); pages.len()];
+    for i in 0..pages.len() {
+        if pages[i].as_ref().is_some_and(|p| copy(p, &live)) {
+            let held = others(i, &pages);
+            held.iter().for_each(|&(h, _)| watchers[h].push(i));
+            candidates.insert(i, held);
+        }
+    }
+    let depth = |i: usize| indexed.pages[i].path.matches('/').count();
+    let mut left_out = Vec::new();
+    while let Some(i) = candidates
+        .iter()
+        .max_by_key(|(&i, held)| (held.len(), depth(i), i))
+        .map(|(&i, _)| i)
+    {
+        let held = candidates.remove(&i).unwrap_or_default();
+        let page = pages[i].take().expect("a candidate is indexed");
+        let mut touched: HashSet<usize> = std::mem::take(&mut watchers[i]).into_iter().collect();
+        for &(id, _) in &page.lines {
+            live[id] -= 1;
+            if live[id] == 1 {
+                touched.extend(holders[id].iter().copied().filter(|&h| pages[h].is_some()));
+            }
+        }
+        for q in touched {
+            if !candidates.contains_key(&q) {
+                continue;
+            }
+            if pages[q].as_ref().is_some_and(|p| copy(p, &live)) {
+                let held = others(q, &pages);
+                held.iter().for_each(|&(h, _)| watchers[h].push(q));
+                candidates.insert(q, held);
+            } else {
+                candidates.remove(&q);
+            }
+        }
         let named: Vec<&str> = held
             .iter()
             .take(2)
@@ -331,5 +361,22 @@ mod tests {
         // its text); c.html is all in b.html.
         assert_eq!(drop_copies(&mut ix), 1);
         assert_eq!(kept(&ix), ["a.html", "b.html"]);
+    }
+
+    #[test]
+    fn a_printable_copy_of_every_page_is_left_out_whatever_its_boilerplate() {
+        // Sixty pages, each with a printable copy that adds the same line: a line on more pages
+        // than a page could gather is still covered.
+        let mut all = Vec::new();
+        for i in 0..60 {
+            let text = passages(&format!("p{i:02}"), 10);
+            let mut printable = refs(&text);
+            printable.insert(0, "Printable version of this page, generated by the site.");
+            all.push(page(&format!("p{i:02}.html"), "P", &refs(&text)));
+            all.push(page(&format!("print/p{i:02}.html"), "P", &printable));
+        }
+        let mut ix = indexed(all);
+        assert_eq!(drop_copies(&mut ix), 60);
+        assert!(kept(&ix).iter().all(|p| !p.starts_with("print/")));
     }
 }
