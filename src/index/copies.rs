@@ -17,7 +17,9 @@
 //! time rechecking what the pages still indexed hold, so that every passage stays on an
 //! indexed page: first the page that the most other pages each hold a twentieth of (a page
 //! that gathers others), then the deeper page in the folders, then the later one in path
-//! order. The report names the pages that hold each copy's text.
+//! order. A page of exercises without their corrections is never left out for one that adds
+//! them (a worksheet and its corrected version are both indexed). The report names the pages that hold each
+//! copy's text.
 
 use super::Indexed;
 use crate::format::ChunkRecord;
@@ -72,6 +74,9 @@ struct PageLines {
     lines: Vec<(usize, usize)>,
     passage_chars: usize,
     all_chars: usize,
+    /// Whether it holds exercises, and corrections.
+    exercises: bool,
+    corrections: bool,
 }
 
 /// Leaves out every page whose text other pages of its source hold (module docs); returns how
@@ -92,8 +97,13 @@ pub fn drop_copies(indexed: &mut Indexed) -> usize {
             lines: Vec::new(),
             passage_chars: 0,
             all_chars: 0,
+            exercises: false,
+            corrections: false,
         };
         for c in &indexed.chunks[spans[i].clone()] {
+            let kind = crate::doctype::canonical(&c.doc_type);
+            page.exercises |= matches!(kind, Some("exercise" | "past_paper_question"));
+            page.corrections |= c.answers.is_some() || kind == Some("solution");
             let next = scopes.len();
             let s = *scopes.entry(scope(&p.source, c)).or_insert(next);
             for l in lines(c) {
@@ -156,8 +166,15 @@ pub fn drop_copies(indexed: &mut Indexed) -> usize {
     let mut candidates: HashMap<usize, Vec<(usize, usize)>> = HashMap::new();
     let mut watchers: Vec<Vec<usize>> = vec![Vec::new(); pages.len()];
     for i in 0..pages.len() {
-        if pages[i].as_ref().is_some_and(|p| copy(p, &live)) {
+        if let Some(p) = pages[i].as_ref().filter(|p| copy(p, &live)) {
             let held = others(i, &pages);
+            // A worksheet is kept beside its corrected version: a student looking for the
+            // exercises finds them without their answers.
+            let corrected =
+                |&(h, _): &(usize, usize)| pages[h].as_ref().is_some_and(|q| q.corrections);
+            if p.exercises && !p.corrections && held.iter().any(corrected) {
+                continue;
+            }
             held.iter().for_each(|&(h, _)| watchers[h].push(i));
             candidates.insert(i, held);
         }
@@ -378,5 +395,26 @@ mod tests {
         let mut ix = indexed(all);
         assert_eq!(drop_copies(&mut ix), 60);
         assert!(kept(&ix).iter().all(|p| !p.starts_with("print/")));
+    }
+
+    #[test]
+    fn a_worksheet_is_kept_beside_its_corrected_version() {
+        let statements = passages("td", 12);
+        let (sheet, mut cs) = page("td.html", "TD", &refs(&statements));
+        let (corrected, mut cc) = page(
+            "td-corrige.html",
+            "TD",
+            &[
+                &statements.join("\n"),
+                "Correction : empiler puis dépiler rend le dernier élément empilé.",
+            ],
+        );
+        cc[0].doc_type = "exercise".into();
+        cc[1].doc_type = "solution".into();
+        for c in &mut cs {
+            c.doc_type = "exercise".into();
+        }
+        let mut ix = indexed(vec![(sheet, cs), (corrected, cc)]);
+        assert_eq!(drop_copies(&mut ix), 0);
     }
 }
