@@ -564,15 +564,19 @@ impl Walker<'_, '_> {
                 let label = v.attr("data-chsr-tab").map(clean_title);
                 self.unit_block(e, label, false)
             }
+            // A Bootstrap card is a box of its own: its headings (the Carpentries' lesson
+            // overview, "Questions" and "Objectives") do not head the text after it.
+            "div" if v.has_class("card", scraper::CaseSensitivity::AsciiCaseInsensitive) => {
+                self.scoped(|w| w.children(e))
+            }
             // A heading inside a section or an article heads it alone (Sphinx, Quarto,
             // PreTeXt nest a page's sections; a PreTeXt activity is an article): the
             // headings outside it head what follows it.
-            // An exercise marked up as its own article (PreTeXt's `article.exercise`) is an
-            // exercise unit, labelled by its heading.
-            // The Carpentries' older lessons (Jekyll, kramdown's `{: .challenge}`): an
-            // exercise is a blockquote of that class, titled by its heading, and its
-            // correction a blockquote inside it whose heading says so.
-            "blockquote"
+            // An exercise marked up as its own article (PreTeXt's `article.exercise`) or
+            // blockquote (the Carpentries' older lessons, kramdown's `{: .challenge}`) is an
+            // exercise unit, labelled by its heading; a correction so marked (`{: .solution}`)
+            // is one when its heading says so.
+            "section" | "article" | "blockquote"
                 if v.classes().any(|c| {
                     c == "solution" || self.r.structure.exercise_classes.iter().any(|x| x == c)
                 }) =>
@@ -582,22 +586,7 @@ impl Walker<'_, '_> {
                     w.unit_block(e, label.map(|l| clean_title(&l)), true);
                 })
             }
-            // A Bootstrap card is a box of its own: its headings (the Carpentries' lesson
-            // overview, "Questions" and "Objectives") do not head the text after it.
-            "div" if v.has_class("card", scraper::CaseSensitivity::AsciiCaseInsensitive) => {
-                self.scoped(|w| w.children(e))
-            }
-            "section" | "article" => self.scoped(|w| {
-                let st = &w.r.structure;
-                if v.classes()
-                    .any(|c| st.exercise_classes.iter().any(|x| x == c))
-                {
-                    let label = e.select(&w.r.headings).next().map(|h| w.r.inline(h));
-                    w.unit_block(e, label.map(|l| clean_title(&l)), true);
-                } else {
-                    w.children(e);
-                }
-            }),
+            "section" | "article" => self.scoped(|w| w.children(e)),
             "p" | "div" | "main" | "blockquote" | "figure" | "figcaption" | "dl" | "dt" | "dd"
             | "center" | "aside" | "address" | "summary" | "tr" | "td" | "th" => {
                 self.flush();
