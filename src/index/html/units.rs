@@ -1,5 +1,6 @@
 //! The walker's blocks with a title: admonitions, collapsible blocks, tabs and exercises marked
-//! up as their own element, which make exercise and correction units; and the scope of the
+//! up as their own element, which make exercise and correction units; headings that name an
+//! exercise or a correction, which make one of what follows them; and the scope of the
 //! headings inside a section, an article or a collapsible block.
 
 use super::{clean_title, Role, Unit, Walker};
@@ -125,13 +126,14 @@ impl Walker<'_, '_> {
         // "Exemple 1. "): the title is what the author wrote.
         static CAPTION: LazyLock<Regex> =
             LazyLock::new(|| Regex::new(r"^\p{L}+\s+\d+\.\s+").expect("valid regex"));
-        match e
+        let example = e
             .value()
-            .has_class("exampleblock", scraper::CaseSensitivity::CaseSensitive)
-        {
-            true => Some(CAPTION.replace(&title, "").into_owned()),
-            false => Some(title),
-        }
+            .has_class("exampleblock", scraper::CaseSensitivity::CaseSensitive);
+        Some(if example {
+            CAPTION.replace(&title, "").into_owned()
+        } else {
+            title
+        })
     }
 
     pub(super) fn is_tabs(&self, e: ElementRef<'_>) -> bool {
