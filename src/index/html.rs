@@ -536,6 +536,7 @@ impl Walker<'_, '_> {
                 }
             }
             "ul" | "ol" if self.list_depth == 0 && parts::in_page_toc(e) => self.flush(),
+            "p" if parts::edit_line(e) => self.flush(),
             "ul" | "ol" => {
                 self.flush();
                 let was = self.in_item;

@@ -18,6 +18,8 @@ fn of<'a>(p: &'a PageText, t: &str) -> &'a Ctx {
 const WORKBENCH: &str = r##"<html lang="en"><body><nav>Episodes</nav>
 <main id="main-content" class="main-content"><div class="container lesson-content">
 <h1>Repeating Actions with Loops</h1>
+<p>Last updated on 2025-05-22 |
+<a href="https://github.com/swcarpentry/python-novice-inflammation/edit/main/episodes/05-loop.md" class="external-link">Edit this page <i data-feather="edit"></i></a></p>
 <div class="overview card"><h2 class="card-header">Overview</h2><div class="row g-0">
 <div class="col-md-4"><div class="card-body"><div class="inner"><h3 class="card-title">Questions</h3>
 <ul><li>How can I do the same operations on many different values?</li></ul></div></div></div>
@@ -79,6 +81,11 @@ fn a_workbench_code_label_and_its_overview_card_head_nothing() {
         assert_eq!(heads(t), ["Repeating Actions with Loops"], "{t}");
     }
     assert!(!p.blocks.iter().any(|b| b.text.contains("PYTHON")));
+    // Nor is the episode's date and link to its editor any text.
+    assert!(!p
+        .blocks
+        .iter()
+        .any(|b| b.text.contains("Last updated") || b.text.contains("Edit this page")));
 }
 
 #[test]

@@ -176,3 +176,21 @@ pub(super) fn in_page_toc(list: ElementRef<'_>) -> bool {
     }
     links >= 3 && linked == words(list)
 }
+
+/// A paragraph that only dates the page and links to its source's editor ("Last updated on
+/// 2025-05-29 | Edit this page", as the Carpentries' Workbench opens each episode): furniture,
+/// like the "Edit this page" buttons of other themes. Its one link goes to a forge's editor
+/// (`…/edit/…`) and it says little else (under 80 characters in all).
+pub(super) fn edit_line(p: ElementRef<'_>) -> bool {
+    let mut links = p.select(&LINKS);
+    let edit = links
+        .next()
+        .and_then(|a| a.value().attr("href"))
+        .is_some_and(|h| h.contains("/edit/"));
+    edit && links.next().is_none()
+        && p.text()
+            .flat_map(str::chars)
+            .filter(|c| !c.is_whitespace())
+            .count()
+            < 80
+}
