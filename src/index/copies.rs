@@ -138,11 +138,10 @@ pub fn drop_copies(indexed: &mut Indexed) -> usize {
             .sum();
         p.passage_chars >= MIN_PAGE && uncovered * 50 <= p.all_chars
     };
-    // The other indexed pages that hold a twentieth of page `i`'s text or more, most of it
-    // first.
-    let others = |i: usize, pages: &[Option<PageLines>]| {
+    // The other indexed pages that hold at least a `share`th of page `i`'s text (any of it for
+    // 0), most of it first.
+    let others = |i: usize, page: &PageLines, pages: &[Option<PageLines>], share: usize| {
         let mut held: HashMap<usize, usize> = HashMap::new();
-        let page = pages[i].as_ref().expect("a candidate is indexed");
         for &(id, n) in &page.lines {
             if holders[id].len() > BOILERPLATE {
                 continue;
@@ -155,7 +154,7 @@ pub fn drop_copies(indexed: &mut Indexed) -> usize {
         }
         let mut held: Vec<(usize, usize)> = held
             .into_iter()
-            .filter(|&(_, n)| n * 20 >= page.all_chars)
+            .filter(|&(_, n)| share == 0 || n * share >= page.all_chars)
             .collect();
         held.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         held
@@ -167,7 +166,7 @@ pub fn drop_copies(indexed: &mut Indexed) -> usize {
     let mut watchers: Vec<Vec<usize>> = vec![Vec::new(); pages.len()];
     for i in 0..pages.len() {
         if let Some(p) = pages[i].as_ref().filter(|p| copy(p, &live)) {
-            let held = others(i, &pages);
+            let held = others(i, p, &pages, 20);
             // A worksheet is kept beside its corrected version: a student looking for the
             // exercises finds them without their answers.
             let corrected =
@@ -180,13 +179,13 @@ pub fn drop_copies(indexed: &mut Indexed) -> usize {
         }
     }
     let depth = |i: usize| indexed.pages[i].path.matches('/').count();
-    let mut left_out = Vec::new();
+    let mut dropped = Vec::new();
     while let Some(i) = candidates
         .iter()
         .max_by_key(|(&i, held)| (held.len(), depth(i), i))
         .map(|(&i, _)| i)
     {
-        let held = candidates.remove(&i).unwrap_or_default();
+        candidates.remove(&i);
         let page = pages[i].take().expect("a candidate is indexed");
         let mut touched: HashSet<usize> = std::mem::take(&mut watchers[i]).into_iter().collect();
         for &(id, _) in &page.lines {
@@ -199,13 +198,24 @@ pub fn drop_copies(indexed: &mut Indexed) -> usize {
             if !candidates.contains_key(&q) {
                 continue;
             }
-            if pages[q].as_ref().is_some_and(|p| copy(p, &live)) {
-                let held = others(q, &pages);
+            if let Some(p) = pages[q].as_ref().filter(|p| copy(p, &live)) {
+                let held = others(q, p, &pages, 20);
                 held.iter().for_each(|&(h, _)| watchers[h].push(q));
                 candidates.insert(q, held);
             } else {
                 candidates.remove(&q);
             }
+        }
+        dropped.push((i, page));
+    }
+    // Each copy's reason names the pages that hold its text once every copy is out: those
+    // holding a twentieth of it, else the two holding the most.
+    let mut left_out = Vec::new();
+    for (i, page) in dropped {
+        let mut held = others(i, &page, &pages, 20);
+        if held.is_empty() {
+            held = others(i, &page, &pages, 0);
+            held.truncate(2);
         }
         let named: Vec<&str> = held
             .iter()
@@ -312,11 +322,11 @@ mod tests {
         assert_eq!(drop_copies(&mut ix), 3);
         // The page that gathers the others goes first; of two pages that hold each other's
         // passages the deeper goes; the learner's page of loops goes for the instructor's,
-        // which adds a note to it (nothing lost).
+        // which adds a note to it (nothing lost). Each reason names pages still indexed.
         assert_eq!(kept(&ix), ["06-files.html", "instructor/05-loop.html"]);
         assert_eq!(
             ix.pages[2].skipped.as_deref(),
-            Some("a copy: its text is on other pages (05-loop.html, 06-files.html and 2 more)")
+            Some("a copy: its text is on other pages (06-files.html, instructor/05-loop.html)")
         );
         assert_eq!(
             ix.pages[4].skipped.as_deref(),
