@@ -4,7 +4,9 @@
 /// (navigation, banner, contentinfo, search, button) and by the classes of the generators'
 /// themes (MkDocs Material, Docusaurus, Hugo, Jekyll's kramdown, Sphinx, Jupyter Book, Quarto,
 /// VitePress and PreTeXt: the page's table of contents, its previous / next and back-to-top
-/// links, text for screen readers only, the "Skip to main content" link (Docusaurus, many Jekyll
+/// links, breadcrumb trails (by class, id or schema.org microdata), links to the page's source in
+/// a forge's editor ("Edit this page": `…/edit/…`), text for screen readers only, the "Skip to
+/// main content" link (Docusaurus, many Jekyll
 /// and WordPress themes), a code block's language label, Sphinx's in-page toctree of child pages
 /// and its generated index of terms and modules, mystmd's front matter but for its title (badges,
 /// links, date and DOI) and its previous / next links, PreTeXt's keyboard help beside each
@@ -23,7 +25,8 @@ form, button, input, select, textarea, svg:not(:has(foreignObject)), iframe, can
 .admonition-title, .theme-admonition-heading, [class*=admonitionHeading], .callout-title, .callout-title-container, span.callout-header, .accordion-header, \
 .admonitionblock td.icon, .exampleblock > .title, .sidebarblock > .title, .listingblock > .title, \
 .tabbed-labels, [role=tablist], .pagination-nav, .theme-doc-footer, .theme-doc-toc-mobile, .toc, #toc, .table-of-contents, \
-.breadcrumbs, .theme-doc-breadcrumbs, .edit-this-page, .prev-next, .page-nav, .post-nav, \
+.breadcrumbs, .theme-doc-breadcrumbs, #breadcrumbs, [itemtype$='/Breadcrumb'], [itemtype$='/BreadcrumbList'], \
+.edit-this-page, a[href*='/edit/'], .prev-next, .page-nav, .post-nav, \
 [role=navigation], [role=banner], [role=contentinfo], [role=search], [role=button], \
 #markdown-toc, .bd-toc, .tocsection, .prev-next-area, .prev-next-bottom, .sphinxsidebar, .contents.topic, \
 .header-anchor, .custom-block-title, .codewrapper > .code-label, [class*=skipToContent], .skip-link, .skip-to-content, [class*=language-] > span.lang, \

@@ -718,3 +718,20 @@ fn a_heading_that_names_an_exercise_or_its_correction_makes_a_unit_until_the_nex
         assert_eq!(of(t).role, Role::Prose, "{t}");
     }
 }
+
+#[test]
+fn breadcrumbs_and_edit_links_are_furniture_whatever_their_markup() {
+    // Hugo's Learn theme: a top bar with a link to the forge's editor and a microdata
+    // breadcrumb trail, inside the region read as the content.
+    let p = read(
+        r##"<html><body><section id="body"><div id="top-bar">
+        <div id="top-github-link"><a class="github-link" href="https://github.com/u/c/edit/main/content/piles.md">Edit this page</a></div>
+        <div id="breadcrumbs" itemscope="" itemtype="http://data-vocabulary.org/Breadcrumb"><span class="links">
+        <a href="/fr/">Cours</a> > <a href="/fr/structures/">Structures</a> > Piles</span></div></div>
+        <div id="body-inner"><h1>Piles</h1><p>Une pile est LIFO.</p>
+        <ol itemscope itemtype="https://schema.org/BreadcrumbList"><li>Accueil</li><li>Piles</li></ol>
+        </div></section></body></html>"##,
+    );
+    let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert_eq!(texts, ["Une pile est LIFO."]);
+}
