@@ -164,7 +164,7 @@ impl Reader {
             single_doc: sel("span[id^='document-']"),
             tr: sel("tr"),
             cell: sel("th, td"),
-            admonition_title: sel(".admonition-title, .theme-admonition-heading, [class*=admonitionHeading], .callout-title, .callout-title-container, .custom-block-title, summary, .accordion-button, .accordion-header, td.icon, .exampleblock > .title, .sidebarblock > .title, .listingblock > .title"),
+            admonition_title: sel(".admonition-title, .theme-admonition-heading, [class*=admonitionHeading], .callout-title, .callout-title-container, .custom-block-title, summary, .accordion-button, .accordion-header, td.icon, .exampleblock > .title, .sidebarblock > .title, .listingblock > .title, .expand > .expand-label"),
             tab_labels: sel(".tabbed-labels > label, [role=tab]"),
             tab_panels: sel(".tabbed-content > .tabbed-block, [role=tabpanel]"),
             structure: structure.clone(),

@@ -23,7 +23,7 @@ form, button, input, select, textarea, svg:not(:has(foreignObject)), iframe, can
 .md-nav, .md-header, .md-footer, .md-sidebar, .md-search, .md-dialog, .md-top, .md-tags, \
 .linenos, .linenodiv, .lineno, .katex-html, .MathJax_Preview, .visually-hidden, .sr-only, .screen-reader-text, .screen-reader-only, \
 .admonition-title, .theme-admonition-heading, [class*=admonitionHeading], .callout-title, .callout-title-container, span.callout-header, .accordion-header, \
-.admonitionblock td.icon, .exampleblock > .title, .sidebarblock > .title, .listingblock > .title, \
+.admonitionblock td.icon, .exampleblock > .title, .sidebarblock > .title, .listingblock > .title, .expand > .expand-label, \
 .tabbed-labels, [role=tablist], .pagination-nav, .theme-doc-footer, .theme-doc-toc-mobile, .toc, #toc, .table-of-contents, \
 .breadcrumbs, .theme-doc-breadcrumbs, #breadcrumbs, [itemtype$='/Breadcrumb'], [itemtype$='/BreadcrumbList'], \
 .edit-this-page, a[href*='/edit/'], .prev-next, .page-nav, .post-nav, \

@@ -720,7 +720,7 @@ fn a_heading_that_names_an_exercise_or_its_correction_makes_a_unit_until_the_nex
 }
 
 #[test]
-fn breadcrumbs_and_edit_links_are_furniture_whatever_their_markup() {
+fn hugo_learn_breadcrumbs_and_edit_links_are_furniture_and_its_expand_is_collapsible() {
     // Hugo's Learn theme: a top bar with a link to the forge's editor and a microdata
     // breadcrumb trail, inside the region read as the content.
     let p = read(
@@ -734,4 +734,21 @@ fn breadcrumbs_and_edit_links_are_furniture_whatever_their_markup() {
     );
     let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
     assert_eq!(texts, ["Une pile est LIFO."]);
+    // Its `expand` shortcode is a collapsible block titled by its label.
+    let p = read(
+        r##"<div id="body-inner"><h1>Piles</h1><div class="notices tip"><p><strong>Exercice 1</strong></p><p>Empiler 1, 2, 3.</p></div>
+        <div class="expand"><div class="expand-label" style="cursor: pointer;"><i class="fas fa-chevron-right"></i><span>Correction</span></div>
+        <div class="expand-content" style="display: none;"><p>On dépile 3.</p></div></div></div>"##,
+    );
+    let sol = &p.ctxs[p
+        .blocks
+        .iter()
+        .find(|b| b.text.contains("dépile"))
+        .unwrap()
+        .ctx];
+    assert_eq!(
+        (sol.role, sol.label.as_deref()),
+        (Role::Solution, Some("Correction"))
+    );
+    assert!(!p.blocks.iter().any(|b| b.text.contains("**Correction**")));
 }

@@ -100,6 +100,7 @@ impl Walker<'_, '_> {
                     | "exampleblock"
                     | "sidebarblock"
                     | "listingblock"
+                    | "expand"
             ) || c.starts_with("admonition_")
         })
     }
