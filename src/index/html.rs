@@ -577,7 +577,7 @@ impl Walker<'_, '_> {
             // blockquote (the Carpentries' older lessons, kramdown's `{: .challenge}`) is an
             // exercise unit, labelled by its heading; a correction so marked (`{: .solution}`)
             // is one when its heading says so.
-            "section" | "article" | "blockquote"
+            "section" | "article" | "blockquote" | "div"
                 if v.classes().any(|c| {
                     c == "solution" || self.r.structure.exercise_classes.iter().any(|x| x == c)
                 }) =>
@@ -610,6 +610,14 @@ impl Walker<'_, '_> {
             self.inline.push_str(mark);
             self.inline.push_str(&inner);
             self.inline.push_str(mark);
+        }
+        // A space that ends the marked words (`<strong>Exercise 2.1 </strong>Sum`) still
+        // separates them from the next.
+        if e.text()
+            .last()
+            .is_some_and(|t| t.ends_with(char::is_whitespace))
+        {
+            self.inline.push(' ');
         }
     }
 
@@ -690,7 +698,7 @@ impl Walker<'_, '_> {
 }
 
 #[cfg(test)]
-mod asciidoctor_tests;
+mod books_tests;
 #[cfg(test)]
 mod carpentries_tests;
 mod furniture;

@@ -178,10 +178,15 @@ impl Walker<'_, '_> {
             && e.value()
                 .classes()
                 .any(|c| st.exercise_classes.iter().any(|x| x == c));
+        // A block classed as a correction (bookdown's and Quarto's `::: {.solution}`) is one
+        // whatever its title.
+        let corrects = own_classes
+            && e.value()
+                .has_class("solution", scraper::CaseSensitivity::AsciiCaseInsensitive);
         let inside = self.unit().map(|u| (u.role, u.unit));
         let unit = if !t.is_empty() && st.skip.is_match(&t) {
             return;
-        } else if !t.is_empty() && st.solution.is_match(&t) {
+        } else if corrects || (!t.is_empty() && st.solution.is_match(&t)) {
             let answers = match inside {
                 Some((Role::Exercise, u)) => u,
                 _ => self.last_exercise,

@@ -1,4 +1,5 @@
-//! Tests of the HTML reader on Asciidoctor's pages (AsciiDoc courses, Antora sites).
+//! Tests of the HTML reader on book generators' pages: Asciidoctor (AsciiDoc courses, Antora
+//! sites), bookdown and Quarto's classed blocks.
 use super::*;
 
 #[test]
@@ -44,4 +45,30 @@ fn asciidoctor_blocks_are_read_as_their_titles_say() {
     let sol = of("range(1, 4)");
     assert_eq!((sol.role, sol.answers), (Role::Solution, ex.unit));
     assert_eq!(of("fin").role, Role::Prose);
+}
+
+#[test]
+fn bookdown_exercise_and_solution_blocks_are_an_exercise_and_its_correction() {
+    // bookdown's theorem-like blocks (`::: {.exercise}`, `::: {.solution}`), as in R courses.
+    let p = Reader::new(&Structure::default()).read(
+        r##"<html lang="en"><body><div class="book"><div class="page-wrapper" role="main">
+        <section class="normal" id="section-"><div id="loops" class="section level1">
+        <h1><span class="header-section-number">2</span> Loops</h1><p>A for loop repeats.</p>
+        <div class="exercise"><p><span id="exr:sum" class="exercise"><strong>Exercise 2.1  </strong></span>Sum 1 to 10 with a loop.</p></div>
+        <div class="solution"><p><span class="solution"><em>Solution</em>. </span>Add each to <code>s</code>.</p></div>
+        <p>After the exercise.</p></div></section></div></div></body></html>"##,
+        &[],
+        false,
+    );
+    let of = |t: &str| &p.ctxs[p.blocks.iter().find(|b| b.text.contains(t)).unwrap().ctx];
+    let ex = of("Sum 1 to 10");
+    assert_eq!(ex.role, Role::Exercise);
+    // The space that ends the bold label still separates it from the statement.
+    assert!(p
+        .blocks
+        .iter()
+        .any(|b| b.text == "**Exercise 2.1** Sum 1 to 10 with a loop."));
+    let sol = of("Add each");
+    assert_eq!((sol.role, sol.answers), (Role::Solution, ex.unit));
+    assert_eq!(of("After the exercise").role, Role::Prose);
 }
