@@ -142,3 +142,16 @@ fn a_button_that_asks_for_the_correction_titles_one() {
         assert!(!s.solution.is_match(title), "{title}");
     }
 }
+
+#[test]
+fn a_workbench_episodes_questions_block_is_course_text() {
+    // Its Markdown sources open each episode with `:::: questions` (read as an admonition of
+    // that kind): the lesson's guiding questions, not an exercise; a challenge still is one.
+    let p = read(
+        r##"<main><h1>Loops</h1><div class="admonition questions"><p class="admonition-title">questions</p>
+        <ul><li>How can I do the same operations on many different values?</li></ul></div>
+        <div class="admonition challenge"><p class="admonition-title">challenge</p><p>Print 1 to 3.</p></div></main>"##,
+    );
+    assert_eq!(of(&p, "same operations").role, Role::Prose);
+    assert_eq!(of(&p, "Print 1 to 3").role, Role::Exercise);
+}

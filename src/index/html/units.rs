@@ -201,7 +201,9 @@ impl Walker<'_, '_> {
             && matches!(inside, Some((Role::Exercise, _)))
         {
             None
-        } else if (!t.is_empty() && (st.exercise.is_match(&t) || st.statement.is_match(&t)))
+        } else if (!t.is_empty()
+            && (st.exercise.is_match(&t) || st.statement.is_match(&t))
+            && !only_questions(&t))
             || classed
         {
             let u = self.new_unit();
@@ -250,6 +252,14 @@ impl Walker<'_, '_> {
     }
 }
 
+/// Whether a title is "Questions" alone: a lesson's guiding questions (the Carpentries'
+/// `questions` block opens every episode) or a FAQ as often as exercises.
+fn only_questions(title: &str) -> bool {
+    title
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .eq_ignore_ascii_case("questions")
+}
+
 /// Whether a heading names what `word` matches: the word alone ("Exercices", "Correction"),
 /// with a number ("Exercice 3", "Exercise 2.1", "Exercice n°4") or a title after a colon or a
 /// dash ("Exercice : les piles"); a correction may also say what it corrects ("Correction de
@@ -265,7 +275,6 @@ fn names(word: &Regex, text: &str, correction: bool) -> bool {
     });
     word.find(text).is_some_and(|m| {
         let rest = &text[m.end()..];
-        // "Questions" alone heads a lesson's guiding questions or a FAQ as often as exercises.
         let numbered = rest.trim_start().starts_with(|c: char| c.is_ascii_digit());
         if m.as_str().to_lowercase().contains("question") && !numbered {
             return false;
