@@ -148,6 +148,12 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
         });
         return Some(if jupyter { mkdocs.notebooks() } else { mkdocs });
     }
+    if read("config.yaml").is_some_and(|c| key(&c, "carpentry").is_some()) {
+        // A Carpentries Workbench lesson (sandpaper), its site in `site/docs`.
+        let build = "Rscript -e 'sandpaper::build_lesson()'";
+        let lesson = Project::new("Carpentries Workbench", build, "site/docs".into());
+        return Some(lesson.anchors(Anchors::Pandoc).with(|p| p.workbench = true));
+    }
     let hugo = first(&["hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json"]).or_else(|| {
         first(&["config.toml", "config.yaml", "config.yml"]).filter(|c| key(c, "baseURL").is_some())
     });
@@ -591,6 +597,12 @@ mod tests {
                 &[("_bookdown.yml", "book_filename: x\n")],
                 "bookdown",
                 "_book",
+                "",
+            ),
+            (
+                &[("config.yaml", "carpentry: 'swc'\ntitle: 'Python'\n")],
+                "Carpentries Workbench",
+                "site/docs",
                 "",
             ),
             (

@@ -48,6 +48,9 @@ pub struct Publishing {
     pub front_urls: FrontUrls,
     /// Whether its addresses are lower case (Hugo's, unless `disablePathToLower = true`).
     pub lower_case_urls: bool,
+    /// Whether it is a Carpentries Workbench lesson (sandpaper), which serves its folders'
+    /// pages at the site's root ([`Publishing::served_path`]).
+    pub workbench: bool,
 }
 
 /// The front matter keys that set a page's address, as its generator reads them.
@@ -270,6 +273,20 @@ impl Publishing {
                 "not a chapter of the book's SUMMARY.md, from which mdBook builds the book",
             );
         }
+        if self.workbench {
+            let page = match rel.split_once('/') {
+                Some(("episodes" | "learners" | "instructors" | "profiles", name)) => {
+                    !name.contains('/')
+                }
+                Some(_) => false,
+                None => ["index", "LICENSE", "CODE_OF_CONDUCT"]
+                    .iter()
+                    .any(|p| rel.rsplit_once('.').is_some_and(|(stem, _)| stem == *p)),
+            };
+            if !page {
+                return Some("not a page of the Carpentries Workbench lesson, which builds index.md, LICENSE.md, CODE_OF_CONDUCT.md and the pages in episodes/, learners/, instructors/ and profiles/");
+            }
+        }
         if self.excluded.ignore(rel) {
             return Some("left out of the site by its generator (MkDocs' exclude_docs, draft_docs and templates/ folder; Docusaurus' _ partials)");
         }
@@ -292,6 +309,17 @@ impl Publishing {
     /// at `2024/01/05/titre.md`, a collection's `_cours/piles.md` at `cours/piles.md`; any other
     /// as it is.
     pub fn served_path<'a>(&self, rel: &'a str) -> std::borrow::Cow<'a, str> {
+        if self.workbench {
+            // The Carpentries' Workbench: `episodes/05-loop.md`, `learners/reference.md` and
+            // `instructors/instructor-notes.md` at the root (`05-loop.html`); the setup
+            // instructions on the home page, the learner profiles on one page.
+            return match rel.split_once('/') {
+                Some(("learners", "setup.md")) => "index.md".into(),
+                Some(("profiles", _)) => "profiles.md".into(),
+                Some(("episodes" | "learners" | "instructors", name)) => name.into(),
+                _ => rel.into(),
+            };
+        }
         if self.front_urls == FrontUrls::Hugo {
             // `Thème 1/Les Arbres.md` at `thème-1/les-arbres/`.
             let path = rel.replace(' ', "-");
@@ -411,6 +439,41 @@ pub fn front_url(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_workbench_lessons_pages_are_served_at_the_sites_root() {
+        let lesson = Publishing {
+            workbench: true,
+            ..Publishing::default()
+        };
+        let served = |rel| lesson.served_path(rel).into_owned();
+        assert_eq!(served("episodes/05-loop.md"), "05-loop.md");
+        assert_eq!(served("episodes/05-loop.Rmd"), "05-loop.Rmd");
+        assert_eq!(served("learners/reference.md"), "reference.md");
+        assert_eq!(
+            served("instructors/instructor-notes.md"),
+            "instructor-notes.md"
+        );
+        assert_eq!(served("learners/setup.md"), "index.md");
+        assert_eq!(served("profiles/learner-profiles.md"), "profiles.md");
+        assert_eq!(served("index.md"), "index.md");
+        for rel in [
+            "README.md",
+            "CONTRIBUTING.md",
+            "episodes/fig/README.md",
+            "site/x.md",
+        ] {
+            assert!(lesson.unpublished(rel).is_some(), "{rel}");
+        }
+        for rel in [
+            "index.md",
+            "LICENSE.md",
+            "episodes/05-loop.md",
+            "profiles/a.md",
+        ] {
+            assert_eq!(lesson.unpublished(rel), None, "{rel}");
+        }
+    }
 
     #[test]
     fn a_jekyll_sites_underscore_folders_posts_and_collections() {
