@@ -1468,3 +1468,68 @@ fn a_carpentries_lesson_is_indexed_once_with_its_challenges_and_solutions() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_carpentries_workbench_lessons_sources_are_linked_where_it_publishes_them() {
+    let dir = tmp("workbench");
+    let src = dir.join("lesson");
+    write_file(
+        &src,
+        "config.yaml",
+        "carpentry: 'swc'\ntitle: 'Python'\nepisodes:\n- 01-loops.md\n",
+    );
+    write_file(
+        &src,
+        "README.md",
+        "# Python\n\nHow to contribute to this lesson's repository.\n",
+    );
+    write_file(
+        &src,
+        "index.md",
+        "---\nsite: sandpaper::sandpaper_site\n---\n\nThis lesson teaches Python.\n",
+    );
+    write_file(
+        &src,
+        "learners/setup.md",
+        "---\ntitle: Setup\n---\n\n## Installing Python\n\nInstall Anaconda.\n",
+    );
+    write_file(
+        &src,
+        "episodes/01-loops.md",
+        "---\ntitle: Loops\n---\n\n:::::: questions\n\n- How can I repeat an action?\n\n::::::\n\n\
+         A loop repeats its body.\n\n:::::::::: challenge\n\n## From 1 to N\n\nPrint 1 to 3.\n\n\
+         ::::: solution\n\n## Solution\n\n```python\nfor n in range(1, 4):\n    print(n)\n```\n\n:::::\n\n::::::::::\n",
+    );
+    write_file(&src, "episodes/fig/README.md", "Figures of the episodes.\n");
+    let (chunks, r) = index_folder("--markdown", &src, &dir, "terminale", &[]);
+    let page = |t: &str| {
+        let c = chunks
+            .iter()
+            .find(|c| c["text"].as_str().unwrap().contains(t))
+            .unwrap_or_else(|| panic!("no chunk holds {t:?}"));
+        let url = c["url"].as_str().unwrap();
+        (
+            url.rsplit("lesson/").next().unwrap().to_string(),
+            c["doc_type"].clone(),
+        )
+    };
+    assert_eq!(page("A loop repeats").0, "01-loops.html");
+    assert_eq!(page("Install Anaconda").0, "#installing-python");
+    assert_eq!(
+        page("repeat an action"),
+        ("01-loops.html".to_string(), "textbook_section".into())
+    );
+    assert_eq!(
+        page("Print 1 to 3"),
+        ("01-loops.html#from-1-to-n".to_string(), "exercise".into())
+    );
+    assert_eq!(page("range(1, 4)").1, "solution");
+    let skipped = r["skipped"].to_string();
+    for p in ["README.md", "episodes/fig/README.md"] {
+        assert!(skipped.contains(p), "{p}: {skipped}");
+    }
+    assert!(!chunks
+        .iter()
+        .any(|c| c["text"].as_str().unwrap().contains("contribute")));
+    let _ = std::fs::remove_dir_all(&dir);
+}
