@@ -242,40 +242,17 @@ mod tests {
     use super::*;
     use crate::index::PageOutcome;
 
-    /// A page titled `title` whose chunks hold these paragraphs, one chunk each.
+    use crate::index::fixtures::indexed;
+
+    /// A page titled `title` whose chunks hold these paragraphs, one chunk each, each after
+    /// its head line.
     fn page(path: &str, title: &str, texts: &[&str]) -> (PageOutcome, Vec<ChunkRecord>) {
-        let chunks: Vec<ChunkRecord> = texts
+        let texts: Vec<String> = texts
             .iter()
             .enumerate()
-            .map(|(i, t)| ChunkRecord {
-                id: format!("lesson:{path}:{i}"),
-                text: format!("{title} — Part {i}\n{t}"),
-                subject: "informatique".into(),
-                level: "l1".into(),
-                lang: "en".into(),
-                doc_type: "textbook_section".into(),
-                path: Some(path.into()),
-                title: Some(title.into()),
-                ..Default::default()
-            })
+            .map(|(i, t)| format!("{title} — Part {i}\n{t}"))
             .collect();
-        let outcome = PageOutcome {
-            source: "lesson".into(),
-            path: path.into(),
-            chunks: chunks.len(),
-            skipped: None,
-            default_section: true,
-            pagefind_body: false,
-        };
-        (outcome, chunks)
-    }
-
-    fn indexed(pages: Vec<(PageOutcome, Vec<ChunkRecord>)>) -> Indexed {
-        let mut ix = Indexed::default();
-        for (o, c) in pages {
-            ix.add((o, c, Vec::new()));
-        }
-        ix
+        crate::index::fixtures::page(path, title, &texts)
     }
 
     fn kept(ix: &Indexed) -> Vec<&str> {

@@ -89,41 +89,11 @@ mod tests {
     use super::*;
     use crate::index::PageOutcome;
 
-    fn page(path: &str, texts: &[&str]) -> (PageOutcome, Vec<ChunkRecord>) {
-        let chunks = texts
-            .iter()
-            .enumerate()
-            .map(|(i, t)| ChunkRecord {
-                id: format!("book:{path}#{i}"),
-                text: t.to_string(),
-                subject: "rust".into(),
-                level: "college".into(),
-                lang: "en".into(),
-                doc_type: "textbook_section".into(),
-                url: Some(format!("{path}#{i}")),
-                path: Some(path.into()),
-                section_key: Some(format!("book:{path}")),
-                title: Some("Introduction".into()),
-                ..Default::default()
-            })
-            .collect::<Vec<_>>();
-        let outcome = PageOutcome {
-            source: "book".into(),
-            path: path.into(),
-            chunks: chunks.len(),
-            skipped: None,
-            default_section: true,
-            pagefind_body: false,
-        };
-        (outcome, chunks)
-    }
+    use crate::index::fixtures::indexed;
 
-    fn indexed(pages: Vec<(PageOutcome, Vec<ChunkRecord>)>) -> Indexed {
-        let mut ix = Indexed::default();
-        for (o, c) in pages {
-            ix.add((o, c, Vec::new()));
-        }
-        ix
+    fn page(path: &str, texts: &[&str]) -> (PageOutcome, Vec<ChunkRecord>) {
+        let texts: Vec<String> = texts.iter().map(|t| t.to_string()).collect();
+        crate::index::fixtures::page(path, "Introduction", &texts)
     }
 
     #[test]

@@ -40,6 +40,8 @@ pub mod config;
 pub mod copies;
 pub mod docsify;
 pub mod duplicates;
+#[cfg(test)]
+mod fixtures;
 pub mod forges;
 pub mod html;
 pub mod hugo;
