@@ -33,6 +33,11 @@ static CLASSED: LazyLock<Regex> = LazyLock::new(|| {
 static HEADING: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^ {0,3}#{1,6}\s+(.*?)(\s+#+)?\s*$").expect("valid regex"));
 
+/// The text of an ATX heading line (`## From 1 to N`), if it is one.
+pub fn heading_text(line: &str) -> Option<String> {
+    HEADING.captures(line).map(|h| h[1].to_string())
+}
+
 /// A blockquote line without its first quote marker (and the space after it); `None` for a line
 /// that is not quoted.
 fn unquoted(line: &str) -> Option<&str> {
@@ -71,8 +76,8 @@ pub fn quoted_blocks(md: &str) -> String {
                 let mut lines = inner.lines().skip_while(|l| l.trim().is_empty()).peekable();
                 let title = lines
                     .peek()
-                    .and_then(|l| HEADING.captures(l))
-                    .map(|h| h[1].replace('"', "'"));
+                    .and_then(|l| heading_text(l))
+                    .map(|h| h.replace('"', "'"));
                 if title.is_some() {
                     lines.next();
                 }

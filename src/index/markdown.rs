@@ -232,6 +232,17 @@ fn blocks(md: &str) -> String {
                 body.push(l);
                 j += 1;
             }
+            // A block without a title of its own is titled by the heading it opens with, as
+            // Quarto's callouts and the Carpentries' Workbench (`::: challenge` then `## From
+            // 1 to N`) show it; the heading heads nothing after the block.
+            let opening = body.iter().position(|l| !l.trim().is_empty());
+            let heading = opening.and_then(|o| super::kramdown::heading_text(body[o]));
+            let (title, body) = match (heading, opening) {
+                (Some(h), Some(o)) if title.is_empty() && !matches!(block, Block::Plain) => {
+                    (h, body[o + 1..].to_vec())
+                }
+                _ => (title, body),
+            };
             block.write(&mut out, indent, &kind, &title, &body.join("\n"));
             i = j + 1;
             continue;
@@ -738,5 +749,16 @@ mod tests {
         let p = read("> [!TIP]\n> Une pile est LIFO.\n").unwrap();
         assert!(p.html.contains("Une pile est LIFO."), "{}", p.html);
         assert!(!p.html.contains("[!TIP]"), "{}", p.html);
+    }
+
+    #[test]
+    fn a_colon_block_that_opens_with_a_heading_is_titled_by_it() {
+        // Quarto's callouts and the Carpentries' Workbench: the heading is the block's title
+        // and heads nothing after it; a layout div keeps its heading.
+        let html = body_html("::: challenge\n\n## From 1 to N\n\nPrint 1 to 3.\n\n:::\n\nAfter.\n");
+        assert!(html.contains("admonition-title\">From 1 to N<"), "{html}");
+        assert!(!html.contains("<h2"), "{html}");
+        let html = body_html("::: {.columns}\n\n## Deux colonnes\n\nTexte.\n\n:::\n");
+        assert!(html.contains("<h2"), "{html}");
     }
 }
