@@ -172,7 +172,10 @@ pub fn chunks(page: &PageText, meta: &PageMeta) -> Vec<ChunkRecord> {
             .iter()
             .rev()
             .find(|h| Some(h.text.as_str()) != title || h.level > 1);
-        let anchor = ctx.headings.iter().rev().find_map(|h| h.anchor.clone());
+        let anchor = ctx
+            .anchor
+            .clone()
+            .or_else(|| ctx.headings.iter().rev().find_map(|h| h.anchor.clone()));
         let mut header: Vec<&str> = Vec::new();
         if let Some(t) = title {
             header.push(t);

@@ -55,6 +55,9 @@ pub struct Ctx {
     pub answers: Option<usize>,
     /// The unit's title ("Exercice 3", "Correction").
     pub label: Option<String>,
+    /// The `id` of the block that makes the unit (a Workbench challenge's, a Quarto callout's),
+    /// which a result links to before any heading's.
+    pub anchor: Option<String>,
 }
 
 /// A block of text and the index of its context in [`PageText::ctxs`].
@@ -376,6 +379,8 @@ struct Unit {
     unit: Option<usize>,
     answers: Option<usize>,
     label: Option<String>,
+    /// The `id` of the block that makes it, where a result opens.
+    anchor: Option<String>,
 }
 
 struct Walker<'a, 'p> {
@@ -422,6 +427,7 @@ impl Walker<'_, '_> {
                 unit: u.and_then(|u| u.unit),
                 answers: u.and_then(|u| u.answers),
                 label: u.and_then(|u| u.label.clone()),
+                anchor: u.and_then(|u| u.anchor.clone()),
             });
             self.dirty = false;
         }

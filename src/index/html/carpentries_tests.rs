@@ -54,6 +54,11 @@ fn a_workbench_challenge_is_an_exercise_and_its_accordion_solution_answers_it() 
     );
     let sol = of(&p, "for number in range(1, 4)");
     assert_eq!((sol.role, sol.answers), (Role::Solution, ex.unit));
+    // A result opens at the challenge, or at the accordion that holds the solution.
+    assert_eq!(
+        (ex.anchor.as_deref(), sol.anchor.as_deref()),
+        (Some("from-1-to-n"), Some("accordionSolution1"))
+    );
     // A hint is course text, its title kept in bold; a button's title is no heading.
     let hint = of(&p, "range takes a start");
     assert_eq!(hint.role, Role::Prose);

@@ -68,6 +68,7 @@ impl Walker<'_, '_> {
                 unit: Some(self.new_unit()),
                 answers,
                 label: Some(text.to_string()),
+                anchor: None,
             };
             if role == Role::Exercise {
                 self.last_exercise = u.unit;
@@ -184,6 +185,18 @@ impl Walker<'_, '_> {
             && e.value()
                 .has_class("solution", scraper::CaseSensitivity::AsciiCaseInsensitive);
         let inside = self.unit().map(|u| (u.role, u.unit));
+        // Its own id, or that of a wrapper it is alone in (the Workbench's accordion).
+        fn id(e: ElementRef<'_>) -> Option<String> {
+            e.value()
+                .attr("id")
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+        }
+        let wrapper = e
+            .parent()
+            .and_then(ElementRef::wrap)
+            .filter(|p| p.children().filter_map(ElementRef::wrap).count() == 1);
+        let anchor = id(e).or_else(|| wrapper.and_then(id));
         let unit = if !t.is_empty() && st.skip.is_match(&t) {
             return;
         } else if corrects || (!t.is_empty() && st.solution.is_match(&t)) {
@@ -196,6 +209,7 @@ impl Walker<'_, '_> {
                 unit: Some(self.new_unit()),
                 answers,
                 label: title,
+                anchor,
             })
         } else if (!t.is_empty() && st.statement.is_match(&t))
             && matches!(inside, Some((Role::Exercise, _)))
@@ -212,6 +226,7 @@ impl Walker<'_, '_> {
                 unit: Some(u),
                 answers: None,
                 label: title,
+                anchor,
             })
         } else {
             // A title that a heading of the block repeats (PreTeXt's `<summary><h5>`) is read
