@@ -1521,7 +1521,7 @@ fn a_carpentries_workbench_lessons_sources_are_linked_where_it_publishes_them() 
     );
     assert_eq!(
         page("Print 1 to 3"),
-        ("01-loops.html".to_string(), "exercise".into())
+        ("01-loops.html#from-1-to-n".to_string(), "exercise".into())
     );
     assert_eq!(page("range(1, 4)").1, "solution");
     let skipped = r["skipped"].to_string();

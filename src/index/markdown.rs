@@ -234,16 +234,22 @@ fn blocks(md: &str) -> String {
             }
             // A block without a title of its own is titled by the heading it opens with, as
             // Quarto's callouts and the Carpentries' Workbench (`::: challenge` then `## From
-            // 1 to N`) show it; the heading heads nothing after the block.
+            // 1 to N`) show it; the heading heads nothing after the block. An admonition keeps
+            // it, marked as its title, so that its anchor is where the block's results open.
             let opening = body.iter().position(|l| !l.trim().is_empty());
             let heading = opening.and_then(|o| super::kramdown::heading_text(body[o]));
-            let (title, body) = match (heading, opening) {
+            match (heading, opening) {
                 (Some(h), Some(o)) if title.is_empty() && !matches!(block, Block::Plain) => {
-                    (h, body[o + 1..].to_vec())
+                    if matches!(block, Block::Admonition) && !h.ends_with('}') {
+                        let mut body: Vec<String> = body.iter().map(|l| l.to_string()).collect();
+                        body[o] = format!("{} {{.admonition-title}}", body[o].trim_end());
+                        Block::write_headed(&mut out, indent, &kind, &body.join("\n"));
+                    } else {
+                        block.write(&mut out, indent, &kind, &h, &body[o + 1..].join("\n"));
+                    }
                 }
-                _ => (title, body),
-            };
-            block.write(&mut out, indent, &kind, &title, &body.join("\n"));
+                _ => block.write(&mut out, indent, &kind, &title, &body.join("\n")),
+            }
             i = j + 1;
             continue;
         }
@@ -420,6 +426,17 @@ enum Block {
 }
 
 impl Block {
+    /// Writes an admonition titled by the heading `body` opens with, which says so
+    /// (`{.admonition-title}`).
+    fn write_headed(out: &mut String, indent: usize, kind: &str, body: &str) {
+        let pad = " ".repeat(indent);
+        let inner = closed(blocks(body));
+        let kind = escape(kind);
+        out.push_str(&format!(
+            "\n{pad}<div class=\"admonition {kind}\">\n\n{inner}\n\n{pad}</div>\n\n"
+        ));
+    }
+
     /// Writes the block around `body` (its Markdown, read the same way), indented by `indent`
     /// spaces.
     fn write(self, out: &mut String, indent: usize, kind: &str, title: &str, body: &str) {
@@ -754,10 +771,18 @@ mod tests {
     #[test]
     fn a_colon_block_that_opens_with_a_heading_is_titled_by_it() {
         // Quarto's callouts and the Carpentries' Workbench: the heading is the block's title
-        // and heads nothing after it; a layout div keeps its heading.
+        // (keeping its anchor) and heads nothing after it; a layout div keeps its heading.
         let html = body_html("::: challenge\n\n## From 1 to N\n\nPrint 1 to 3.\n\n:::\n\nAfter.\n");
-        assert!(html.contains("admonition-title\">From 1 to N<"), "{html}");
-        assert!(!html.contains("<h2"), "{html}");
+        assert!(
+            html.contains("<h2 id=\"from-1-to-n\" class=\"admonition-title\">From 1 to N</h2>"),
+            "{html}"
+        );
+        let page = super::super::html::Reader::new(&Default::default()).read(&html, &[], false);
+        let of = |t: &str| &page.ctxs[page.blocks.iter().find(|b| b.text.contains(t)).unwrap().ctx];
+        let ex = of("Print 1 to 3");
+        assert_eq!(ex.label.as_deref(), Some("From 1 to N"));
+        assert_eq!(ex.anchor.as_deref(), Some("from-1-to-n"));
+        assert!(of("After").headings.is_empty());
         let html = body_html("::: {.columns}\n\n## Deux colonnes\n\nTexte.\n\n:::\n");
         assert!(html.contains("<h2"), "{html}");
     }

@@ -196,7 +196,8 @@ impl Walker<'_, '_> {
             .parent()
             .and_then(ElementRef::wrap)
             .filter(|p| p.children().filter_map(ElementRef::wrap).count() == 1);
-        let anchor = id(e).or_else(|| wrapper.and_then(id));
+        let titled = || e.select(&self.r.admonition_title).next().and_then(id);
+        let anchor = id(e).or_else(|| wrapper.and_then(id)).or_else(titled);
         let unit = if !t.is_empty() && st.skip.is_match(&t) {
             return;
         } else if corrects || (!t.is_empty() && st.solution.is_match(&t)) {
