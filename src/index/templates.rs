@@ -43,8 +43,6 @@ fn only_tag<'a>(line: &'a str, name: &str) -> Option<&'a str> {
     (rest.is_empty() || rest.starts_with(' ')).then(|| rest.trim())
 }
 
-/// `md` without its template tags (see the module). Text without `{%` or `{#` is returned as it
-/// is.
 /// A link's address that starts with a template expression (`[loop]({{ page.root }}/ref.html)`,
 /// Jekyll's usual way to its site's root): the expression left out, so the link is read as a
 /// link (its spaces made it text, address and all).
@@ -69,6 +67,8 @@ pub fn link_addresses(md: &str) -> String {
     out.join("\n") + if md.ends_with('\n') { "\n" } else { "" }
 }
 
+/// `md` without its template tags (see the module). Text without `{%` or `{#` is returned as it
+/// is.
 pub fn strip(md: &str) -> String {
     if !md.contains("{%") && !md.contains("{#") {
         return md.to_string();
