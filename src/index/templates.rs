@@ -7,6 +7,8 @@
 //! as written: what a macro shows is the site's own code (`{{ correction(True, """…""") }}` shows
 //! its text, `{{ exercice() }}` a numbered title), and their text is the best reading of it (on
 //! the NSI sites' sources, leaving them out loses the corrections: F nDCG@8 0.696 → 0.577).
+//! One exception: an expression that starts a link's address (Jekyll's `{{ page.root }}`) is
+//! left out there ([`link_addresses`]), so the link reads as its text.
 //! Code blocks are left as they are.
 
 use super::markdown::Fences;
