@@ -10,16 +10,18 @@
 //!
 //! A page is a **copy** when its text (each line of its chunks, their titles and headings
 //! aside) is on other pages of its source, in chunks of the same scope (subject, level,
-//! language, document type, chapter, section, topic, year, exam, paper, question…), but for at
-//! most 2 % of it (what the copy adds to gather its parts, "Content from Loops", or a line
-//! such as "Estimated time: 30 minutes"), and it holds at least 200 characters in lines of 30
-//! or more (a short page is never taken for a copy). Copies are left out one at a time, each
-//! time rechecking what the pages still indexed hold, so that every passage stays on an
-//! indexed page: first the page that the most other pages each hold a twentieth of (a page
-//! that gathers others), then the deeper page in the folders, then the later one in path
-//! order. A page of exercises without their corrections is never left out for one that adds
-//! them (a worksheet and its corrected version are both indexed). The report names the pages that hold each
-//! copy's text.
+//! language, document type, chapter, section, topic, year, exam, paper, question…), and it
+//! holds at least 200 characters in lines of 30 or more (a short page is never taken for a
+//! copy). Only a page that gathers others (no one of them holds half of it) may have lines of
+//! its own, each under 80 characters and 2 % of it in all: what gathers them ("Content from
+//! Loops"). Copies are left out one at a time, each time rechecking what the pages still
+//! indexed hold, so that every line of a page left out stays on an indexed page but for those
+//! a gathering page adds: first the page that the most other pages each hold a twentieth of (a
+//! page that gathers others), then the deeper page in the folders, then the later one in path
+//! order. So of a lesson and its instructor's view, which adds notes to it, the lesson goes; of
+//! pages that share a template, each with a line of its own, none does. A page of exercises
+//! without their corrections is never left out for one that adds them (a worksheet and its
+//! corrected version are both indexed). The report names the pages that hold each copy's text.
 
 use super::Indexed;
 use crate::format::ChunkRecord;
@@ -29,10 +31,12 @@ use std::collections::{HashMap, HashSet};
 const PASSAGE: usize = 30;
 /// A page with less text than this in passages is never a copy (too little to tell).
 const MIN_PAGE: usize = 200;
-/// A line on more pages than this is the site's boilerplate ("Printable version"): it is
-/// covered wherever it is, but says nothing of which pages hold which (and weighing it on each
-/// of its pages for each of the others would cost their square).
+/// A line on more pages than this is the site's boilerplate ("Printable version"): it says
+/// nothing of which pages hold which (and weighing it on each of its pages for each of the
+/// others would cost their square).
 const BOILERPLATE: usize = 50;
+/// A page that gathers others may add lines shorter than this of its own (at most 2 % of it).
+const GLUE: usize = 80;
 
 /// What a chunk's lines are compared with besides their text: the scope its chunk has.
 fn scope(source: &str, c: &ChunkRecord) -> String {
@@ -129,15 +133,6 @@ pub fn drop_copies(indexed: &mut Indexed) -> usize {
         }
     }
     let mut live: Vec<usize> = holders.iter().map(Vec::len).collect();
-    let copy = |p: &PageLines, live: &[usize]| {
-        let uncovered: usize = p
-            .lines
-            .iter()
-            .filter(|&&(id, _)| live[id] < 2 && holders[id].len() <= BOILERPLATE)
-            .map(|&(_, n)| n)
-            .sum();
-        p.passage_chars >= MIN_PAGE && uncovered * 50 <= p.all_chars
-    };
     // The other indexed pages that hold at least a `share`th of page `i`'s text (any of it for
     // 0), most of it first.
     let others = |i: usize, page: &PageLines, pages: &[Option<PageLines>], share: usize| {
@@ -159,13 +154,33 @@ pub fn drop_copies(indexed: &mut Indexed) -> usize {
         held.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         held
     };
+    // Whether page `i` is a copy: every line of it on another indexed page; or, for a page
+    // that gathers others (none of them holds half of it), every line but short ones that
+    // make up 2 % of it at most (what gathers them: "Content from Loops").
+    let copy = |i: usize, p: &PageLines, pages: &[Option<PageLines>], live: &[usize]| {
+        if p.passage_chars < MIN_PAGE {
+            return false;
+        }
+        let own: Vec<usize> = p
+            .lines
+            .iter()
+            .filter(|&&(id, _)| live[id] < 2)
+            .map(|&(_, n)| n)
+            .collect();
+        let glue = own.iter().all(|&n| n < GLUE) && own.iter().sum::<usize>() * 50 <= p.all_chars;
+        own.is_empty()
+            || glue
+                && others(i, p, pages, 0)
+                    .first()
+                    .is_some_and(|&(_, n)| n * 2 < p.all_chars)
+    };
     // The copies and the pages holding each, updated as pages are left out: a page left out
     // changes only the copies it held a share of (`watchers`) and the last page holding one of
     // its lines, and makes no new copy.
     let mut candidates: HashMap<usize, Vec<(usize, usize)>> = HashMap::new();
     let mut watchers: Vec<Vec<usize>> = vec![Vec::new(); pages.len()];
     for i in 0..pages.len() {
-        if let Some(p) = pages[i].as_ref().filter(|p| copy(p, &live)) {
+        if let Some(p) = pages[i].as_ref().filter(|p| copy(i, p, &pages, &live)) {
             let held = others(i, p, &pages, 20);
             // A worksheet is kept beside its corrected version: a student looking for the
             // exercises finds them without their answers.
@@ -198,7 +213,7 @@ pub fn drop_copies(indexed: &mut Indexed) -> usize {
             if !candidates.contains_key(&q) {
                 continue;
             }
-            if let Some(p) = pages[q].as_ref().filter(|p| copy(p, &live)) {
+            if let Some(p) = pages[q].as_ref().filter(|p| copy(q, p, &pages, &live)) {
                 let held = others(q, p, &pages, 20);
                 held.iter().for_each(|&(h, _)| watchers[h].push(q));
                 candidates.insert(q, held);
@@ -284,7 +299,12 @@ mod tests {
     #[test]
     fn an_all_in_one_page_and_the_instructor_views_are_left_out_and_every_passage_is_kept() {
         let (loops, files) = (passages("loops", 20), passages("files", 20));
-        let aio: Vec<&str> = refs(&loops).into_iter().chain(refs(&files)).collect();
+        let aio: Vec<&str> = ["Content from Loops"]
+            .into_iter()
+            .chain(refs(&loops))
+            .chain(["Content from Files"])
+            .chain(refs(&files))
+            .collect();
         let mut instructor_loops = refs(&loops);
         instructor_loops.push(NOTE);
         let mut instructor_files = refs(&files);
@@ -297,24 +317,29 @@ mod tests {
             page("instructor/06-files.html", "Files", &instructor_files),
         ]);
         assert_eq!(drop_copies(&mut ix), 3);
-        // The page that gathers the others goes first; of two pages that hold each other's
-        // passages the deeper goes; the learner's page of loops goes for the instructor's,
-        // which adds a note to it (nothing lost). Each reason names pages still indexed.
-        assert_eq!(kept(&ix), ["06-files.html", "instructor/05-loop.html"]);
+        // The page that gathers the others goes, its own lines ("Content from …") being what
+        // gathers them; each learner's page goes for the instructor's view, which adds to it
+        // (a note, an estimated time): nothing is lost. Each reason names pages still indexed.
         assert_eq!(
-            ix.pages[2].skipped.as_deref(),
-            Some("a copy: its text is on other pages (06-files.html, instructor/05-loop.html)")
+            kept(&ix),
+            ["instructor/05-loop.html", "instructor/06-files.html"]
         );
         assert_eq!(
-            ix.pages[4].skipped.as_deref(),
-            Some("a copy: its text is on other pages (06-files.html)")
+            ix.pages[2].skipped.as_deref(),
+            Some("a copy: its text is on other pages (instructor/05-loop.html, instructor/06-files.html)")
         );
         assert_eq!(
             ix.pages[0].skipped.as_deref(),
             Some("a copy: its text is on other pages (instructor/05-loop.html)")
         );
         let texts: String = ix.chunks.iter().map(|c| c.text.as_str()).collect();
-        for t in loops.iter().chain(&files).map(String::as_str).chain([NOTE]) {
+        let time = "Estimated time: 30 minutes";
+        for t in loops
+            .iter()
+            .chain(&files)
+            .map(String::as_str)
+            .chain([NOTE, time])
+        {
             assert_eq!(texts.matches(t).count(), 1, "{t}");
         }
         assert_eq!(drop_copies(&mut ix), 0);
@@ -368,9 +393,9 @@ mod tests {
     }
 
     #[test]
-    fn a_printable_copy_of_every_page_is_left_out_whatever_its_boilerplate() {
-        // Sixty pages, each with a printable copy that adds the same line: a line on more pages
-        // than a page could gather is still covered.
+    fn printable_copies_are_left_out_and_each_page_is_kept_once() {
+        // Sixty pages, each with a printable copy that adds the same line: each page or its
+        // copy is kept, one copy in place of its page once its line is its own.
         let mut all = Vec::new();
         for i in 0..60 {
             let text = passages(&format!("p{i:02}"), 10);
@@ -381,7 +406,13 @@ mod tests {
         }
         let mut ix = indexed(all);
         assert_eq!(drop_copies(&mut ix), 60);
-        assert!(kept(&ix).iter().all(|p| !p.starts_with("print/")));
+        let kept = kept(&ix);
+        assert_eq!(kept.iter().filter(|p| p.starts_with("print/")).count(), 1);
+        let texts: String = ix.chunks.iter().map(|c| c.text.as_str()).collect();
+        for i in 0..60 {
+            let t = format!("  p{i:02}: passage 03 of the lesson");
+            assert_eq!(texts.matches(&t).count(), 1, "{t}");
+        }
     }
 
     #[test]
@@ -402,6 +433,23 @@ mod tests {
             c.doc_type = "exercise".into();
         }
         let mut ix = indexed(vec![(sheet, cs), (corrected, cc)]);
+        assert_eq!(drop_copies(&mut ix), 0);
+    }
+
+    #[test]
+    fn pages_that_share_a_template_keep_each_its_own_line() {
+        // Forty exercise pages, each the same long instructions and a statement of its own
+        // (under 2 % of the page): none is a copy, nothing of theirs is lost.
+        let rules = passages("rules", 25);
+        let all = (0..40)
+            .map(|i| {
+                let mut text = refs(&rules);
+                let own = format!("Exercice {i} : calculer {i} + 4.");
+                text.push(&own);
+                page(&format!("ex{i:02}.html"), "Exercice", &[&text.join("\n")])
+            })
+            .collect();
+        let mut ix = indexed(all);
         assert_eq!(drop_copies(&mut ix), 0);
     }
 }
