@@ -53,6 +53,10 @@ pub struct Publishing {
     pub workbench: bool,
 }
 
+/// The folders of a Carpentries Workbench lesson whose Markdown files are its pages, each
+/// served at the site's root ([`Publishing::served_path`]) but the learner profiles, all on one.
+const WORKBENCH_PAGES: [&str; 4] = ["episodes", "learners", "instructors", "profiles"];
+
 /// The front matter keys that set a page's address, as its generator reads them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum FrontUrls {
@@ -275,10 +279,7 @@ impl Publishing {
         }
         if self.workbench {
             let page = match rel.split_once('/') {
-                Some(("episodes" | "learners" | "instructors" | "profiles", name)) => {
-                    !name.contains('/')
-                }
-                Some(_) => false,
+                Some((folder, name)) => WORKBENCH_PAGES.contains(&folder) && !name.contains('/'),
                 None => ["index", "LICENSE", "CODE_OF_CONDUCT"]
                     .iter()
                     .any(|p| rel.rsplit_once('.').is_some_and(|(stem, _)| stem == *p)),
@@ -316,7 +317,7 @@ impl Publishing {
             return match rel.split_once('/') {
                 Some(("learners", "setup.md")) => "index.md".into(),
                 Some(("profiles", _)) => "profiles.md".into(),
-                Some(("episodes" | "learners" | "instructors", name)) => name.into(),
+                Some((folder, name)) if WORKBENCH_PAGES.contains(&folder) => name.into(),
                 _ => rel.into(),
             };
         }
