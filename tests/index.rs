@@ -1419,13 +1419,21 @@ fn a_carpentries_lesson_is_indexed_once_with_its_challenges_and_solutions() {
     let (chunks, r) = index_folder("--site", &site, &dir, "terminale", &[]);
     let paths: std::collections::BTreeSet<&str> =
         chunks.iter().map(|c| c["path"].as_str().unwrap()).collect();
-    // The learner's first episode gives way to the instructor's, which adds its note.
+    // Each learner's page is indexed, where a student's results open; of the instructor's
+    // views, only the note that one adds.
     assert_eq!(
         paths.into_iter().collect::<Vec<_>>(),
-        ["02-more.html", "instructor/01-loops.html"]
+        ["01-loops.html", "02-more.html", "instructor/01-loops.html"]
     );
+    let note = chunks
+        .iter()
+        .filter(|c| c["path"] == "instructor/01-loops.html")
+        .map(|c| c["text"].as_str().unwrap())
+        .collect::<Vec<_>>();
+    assert_eq!(note.len(), 1, "{note:?}");
+    assert!(note[0].contains("Instructor note"), "{note:?}");
     let skipped = r["skipped"].to_string();
-    for p in ["aio.html", "01-loops.html", "instructor/02-more.html"] {
+    for p in ["aio.html", "instructor/02-more.html"] {
         assert!(skipped.contains(p), "{p} not listed as left out: {skipped}");
     }
     assert!(

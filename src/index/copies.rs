@@ -22,6 +22,11 @@
 //! pages that share a template, each with a line of its own, none does. A page of exercises
 //! without their corrections is never left out for one that adds them (a worksheet and its
 //! corrected version are both indexed). The report names the pages that hold each copy's text.
+//!
+//! Before that, a page that holds other pages whole and more (a print page with a cover, a
+//! Hugo section page that shows its child pages in full, an instructor's view with notes)
+//! keeps only what it adds ([`strip_containers`]): a student's result then opens on the page
+//! that holds the passage, and the larger page is no copy of anything.
 
 use super::Indexed;
 use crate::format::ChunkRecord;
@@ -78,15 +83,16 @@ struct PageLines {
     lines: Vec<(usize, usize)>,
     passage_chars: usize,
     all_chars: usize,
+    /// Each of its chunks' lines (id, characters), in the page's order.
+    chunks: Vec<Vec<(usize, usize)>>,
     /// Whether it holds exercises, and corrections.
     exercises: bool,
     corrections: bool,
 }
 
-/// Leaves out every page whose text other pages of its source hold (module docs); returns how
-/// many pages were left out. Run after [`super::duplicates::drop_duplicates`] and before
-/// [`super::lessons::group`]. Idempotent.
-pub fn drop_copies(indexed: &mut Indexed) -> usize {
+/// Every page's distinct lines (`None` for a page not indexed) and, for each line, the pages
+/// that hold it.
+fn read_lines(indexed: &Indexed) -> (Vec<Option<PageLines>>, Vec<Vec<usize>>) {
     let spans = indexed.page_spans();
     let mut scopes: HashMap<String, usize> = HashMap::new();
     let mut ids: HashMap<(usize, &str), usize> = HashMap::new();
@@ -99,6 +105,7 @@ pub fn drop_copies(indexed: &mut Indexed) -> usize {
         let mut seen = HashSet::new();
         let mut page = PageLines {
             lines: Vec::new(),
+            chunks: Vec::new(),
             passage_chars: 0,
             all_chars: 0,
             exercises: false,
@@ -110,11 +117,13 @@ pub fn drop_copies(indexed: &mut Indexed) -> usize {
             page.corrections |= c.answers.is_some() || kind == Some("solution");
             let next = scopes.len();
             let s = *scopes.entry(scope(&p.source, c)).or_insert(next);
+            let mut chunk = Vec::new();
             for l in lines(c) {
                 let next = ids.len();
                 let id = *ids.entry((s, l)).or_insert(next);
+                let n = l.chars().count();
+                chunk.push((id, n));
                 if seen.insert(id) {
-                    let n = l.chars().count();
                     page.lines.push((id, n));
                     page.all_chars += n;
                     if n >= PASSAGE {
@@ -122,66 +131,94 @@ pub fn drop_copies(indexed: &mut Indexed) -> usize {
                     }
                 }
             }
+            page.chunks.push(chunk);
         }
         pages.push(Some(page));
     }
-    // Which pages hold each line, and how many of them are still indexed.
     let mut holders: Vec<Vec<usize>> = vec![Vec::new(); ids.len()];
     for (i, p) in pages.iter().enumerate() {
         for &(id, _) in p.iter().flat_map(|p| &p.lines) {
             holders[id].push(i);
         }
     }
+    (pages, holders)
+}
+
+/// The other indexed pages that hold at least a `share`th of page `i`'s text (any of it for
+/// 0), with how much of it (in characters, boilerplate lines aside), most of it first.
+fn others(
+    i: usize,
+    page: &PageLines,
+    pages: &[Option<PageLines>],
+    holders: &[Vec<usize>],
+    share: usize,
+) -> Vec<(usize, usize)> {
+    let mut held: HashMap<usize, usize> = HashMap::new();
+    for &(id, n) in &page.lines {
+        if holders[id].len() > BOILERPLATE {
+            continue;
+        }
+        for &h in &holders[id] {
+            if h != i && pages[h].is_some() {
+                *held.entry(h).or_default() += n;
+            }
+        }
+    }
+    let mut held: Vec<(usize, usize)> = held
+        .into_iter()
+        .filter(|&(_, n)| share == 0 || n * share >= page.all_chars)
+        .collect();
+    held.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    held
+}
+
+/// Whether page `i` is a copy (`live`: how many indexed pages hold each line): every line of
+/// it on another indexed page; or, for a page that gathers others (none of them holds half of
+/// it), every line but short ones that make up 2 % of it at most (what gathers them: "Content
+/// from Loops").
+fn copy(
+    i: usize,
+    p: &PageLines,
+    pages: &[Option<PageLines>],
+    holders: &[Vec<usize>],
+    live: &[usize],
+) -> bool {
+    if p.passage_chars < MIN_PAGE {
+        return false;
+    }
+    let own: Vec<usize> = p
+        .lines
+        .iter()
+        .filter(|&&(id, _)| live[id] < 2)
+        .map(|&(_, n)| n)
+        .collect();
+    let glue = own.iter().all(|&n| n < GLUE) && own.iter().sum::<usize>() * 50 <= p.all_chars;
+    own.is_empty()
+        || glue
+            && others(i, p, pages, holders, 0)
+                .first()
+                .is_some_and(|&(_, n)| n * 2 < p.all_chars)
+}
+
+/// Leaves out every page whose text other pages of its source hold (module docs), once each
+/// page that holds others whole keeps only its own chunks ([`strip_containers`]); returns how
+/// many pages were left out. Run after [`super::duplicates::drop_duplicates`] and before
+/// [`super::lessons::group`]. Idempotent.
+pub fn drop_copies(indexed: &mut Indexed) -> usize {
+    let emptied = strip_containers(indexed);
+    let (mut pages, holders) = read_lines(indexed);
     let mut live: Vec<usize> = holders.iter().map(Vec::len).collect();
-    // The other indexed pages that hold at least a `share`th of page `i`'s text (any of it for
-    // 0), most of it first.
-    let others = |i: usize, page: &PageLines, pages: &[Option<PageLines>], share: usize| {
-        let mut held: HashMap<usize, usize> = HashMap::new();
-        for &(id, n) in &page.lines {
-            if holders[id].len() > BOILERPLATE {
-                continue;
-            }
-            for &h in &holders[id] {
-                if h != i && pages[h].is_some() {
-                    *held.entry(h).or_default() += n;
-                }
-            }
-        }
-        let mut held: Vec<(usize, usize)> = held
-            .into_iter()
-            .filter(|&(_, n)| share == 0 || n * share >= page.all_chars)
-            .collect();
-        held.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        held
-    };
-    // Whether page `i` is a copy: every line of it on another indexed page; or, for a page
-    // that gathers others (none of them holds half of it), every line but short ones that
-    // make up 2 % of it at most (what gathers them: "Content from Loops").
-    let copy = |i: usize, p: &PageLines, pages: &[Option<PageLines>], live: &[usize]| {
-        if p.passage_chars < MIN_PAGE {
-            return false;
-        }
-        let own: Vec<usize> = p
-            .lines
-            .iter()
-            .filter(|&&(id, _)| live[id] < 2)
-            .map(|&(_, n)| n)
-            .collect();
-        let glue = own.iter().all(|&n| n < GLUE) && own.iter().sum::<usize>() * 50 <= p.all_chars;
-        own.is_empty()
-            || glue
-                && others(i, p, pages, 0)
-                    .first()
-                    .is_some_and(|&(_, n)| n * 2 < p.all_chars)
-    };
     // The copies and the pages holding each, updated as pages are left out: a page left out
     // changes only the copies it held a share of (`watchers`) and the last page holding one of
     // its lines, and makes no new copy.
     let mut candidates: HashMap<usize, Vec<(usize, usize)>> = HashMap::new();
     let mut watchers: Vec<Vec<usize>> = vec![Vec::new(); pages.len()];
     for i in 0..pages.len() {
-        if let Some(p) = pages[i].as_ref().filter(|p| copy(i, p, &pages, &live)) {
-            let held = others(i, p, &pages, 20);
+        if let Some(p) = pages[i]
+            .as_ref()
+            .filter(|p| copy(i, p, &pages, &holders, &live))
+        {
+            let held = others(i, p, &pages, &holders, 20);
             // A worksheet is kept beside its corrected version: a student looking for the
             // exercises finds them without their answers.
             let corrected =
@@ -213,8 +250,11 @@ pub fn drop_copies(indexed: &mut Indexed) -> usize {
             if !candidates.contains_key(&q) {
                 continue;
             }
-            if let Some(p) = pages[q].as_ref().filter(|p| copy(q, p, &pages, &live)) {
-                let held = others(q, p, &pages, 20);
+            if let Some(p) = pages[q]
+                .as_ref()
+                .filter(|p| copy(q, p, &pages, &holders, &live))
+            {
+                let held = others(q, p, &pages, &holders, 20);
                 held.iter().for_each(|&(h, _)| watchers[h].push(q));
                 candidates.insert(q, held);
             } else {
@@ -227,9 +267,9 @@ pub fn drop_copies(indexed: &mut Indexed) -> usize {
     // holding a twentieth of it, else the two holding the most.
     let mut left_out = Vec::new();
     for (i, page) in dropped {
-        let mut held = others(i, &page, &pages, 20);
+        let mut held = others(i, &page, &pages, &holders, 20);
         if held.is_empty() {
-            held = others(i, &page, &pages, 0);
+            held = others(i, &page, &pages, &holders, 0);
             held.truncate(2);
         }
         let named: Vec<&str> = held
@@ -249,207 +289,171 @@ pub fn drop_copies(indexed: &mut Indexed) -> usize {
             ),
         ));
     }
-    super::duplicates::leave_out(indexed, left_out)
+    emptied + super::duplicates::leave_out(indexed, left_out)
+}
+
+/// A page that holds other pages whole and more (a print page with a cover, a Hugo section
+/// page that shows its child pages in full, an instructor's view with notes) keeps only its
+/// own chunks, so that a student's result opens on the page that holds a passage, not on the
+/// larger one: a chunk that holds some of their text goes when what it adds to it is under a
+/// passage (30 characters: a label, an estimated time); and every chunk goes when the page
+/// gathers them (none holds half of it) and all it adds is short lines, 2 % of it at most
+/// ("Content from Loops"). A chunk that stays keeps only its paragraphs that none of those
+/// pages holds. A worksheet (exercises without their corrections) stays whole in its corrected
+/// version, and a chunk that a kept chunk answers stays whole. A page left with no chunk is a
+/// copy; one left with some gets a warning naming the pages it holds. Returns how many pages
+/// were left out.
+fn strip_containers(indexed: &mut Indexed) -> usize {
+    let (pages, holders) = read_lines(indexed);
+    // Each page's text and number of distinct lines, boilerplate aside.
+    let weight = |page: &PageLines| {
+        let mut text = 0;
+        let mut lines = 0;
+        for &(id, n) in &page.lines {
+            if holders[id].len() <= BOILERPLATE {
+                text += n;
+                lines += 1;
+            }
+        }
+        (text, lines)
+    };
+    // container -> the pages it holds whole
+    let mut held_whole: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (c, page) in pages.iter().enumerate() {
+        let Some(page) = page else { continue };
+        let (text, lines) = weight(page);
+        if page.passage_chars < MIN_PAGE || text < MIN_PAGE {
+            continue;
+        }
+        for (p, n) in others(c, page, &pages, &holders, 0) {
+            if n < text {
+                break;
+            }
+            // It holds all of page c's lines: whole, and more when it has more lines.
+            let outer = pages[p].as_ref().expect("a holder is indexed");
+            let worksheet = page.exercises && !page.corrections && outer.corrections;
+            if weight(outer).1 > lines && !worksheet {
+                held_whole.entry(p).or_default().push(c);
+            }
+        }
+    }
+    let spans = indexed.page_spans();
+    let mut strip = vec![false; indexed.chunks.len()];
+    // The chunks that keep only their paragraphs of their own, with which lines are held.
+    let mut trims: Vec<(usize, Vec<bool>)> = Vec::new();
+    let mut containers: Vec<(usize, Vec<usize>)> = held_whole.into_iter().collect();
+    containers.sort_unstable();
+    for (p, inner) in &mut containers {
+        inner.sort_unstable();
+        let page = pages[*p].as_ref().expect("a container is indexed");
+        let added = |id: usize| !holders[id].iter().any(|h| inner.binary_search(h).is_ok());
+        let own: Vec<usize> = (page.lines.iter())
+            .filter(|&&(id, _)| added(id))
+            .map(|&(_, n)| n)
+            .collect();
+        let gathers =
+            (inner.iter()).all(|&c| weight(pages[c].as_ref().unwrap()).0 * 2 < page.all_chars);
+        let glue = gathers
+            && own.iter().all(|&n| n < GLUE)
+            && own.iter().sum::<usize>() * 50 <= page.all_chars;
+        for (k, lines) in page.chunks.iter().enumerate() {
+            let held: Vec<bool> = lines.iter().map(|&(id, _)| !added(id)).collect();
+            let adds: usize = (lines.iter().zip(&held))
+                .filter(|(_, &h)| !h)
+                .map(|(&(_, n), _)| n)
+                .sum();
+            let at = spans[*p].start + k;
+            let holds = held.contains(&true);
+            strip[at] = glue || holds && adds < PASSAGE;
+            if holds {
+                trims.push((at, held));
+            }
+        }
+    }
+    let answered: HashSet<&str> = (indexed.chunks.iter().zip(&strip))
+        .filter(|(_, &s)| !s)
+        .filter_map(|(c, _)| c.answers.as_deref())
+        .collect();
+    let answered: HashSet<usize> = (indexed.chunks.iter().enumerate())
+        .filter(|(_, c)| answered.contains(c.id.as_str()))
+        .map(|(i, _)| i)
+        .collect();
+    for &i in &answered {
+        strip[i] = false;
+    }
+    let mut left_out = 0;
+    for (p, inner) in &containers {
+        let n = strip[spans[*p].clone()].iter().filter(|&&s| s).count();
+        if n == 0 {
+            continue;
+        }
+        let named: Vec<&str> = (inner.iter().take(2))
+            .map(|&c| indexed.pages[c].path.as_str())
+            .collect();
+        let more = match inner.len().saturating_sub(2) {
+            0 => String::new(),
+            n => format!(" and {n} more"),
+        };
+        let named = format!("{}{more}", named.join(", "));
+        let page = &mut indexed.pages[*p];
+        page.chunks -= n;
+        if page.chunks == 0 {
+            left_out += 1;
+            page.skipped = Some(format!("a copy: its text is on other pages ({named})"));
+        } else {
+            let warning = format!(
+                "{}/{}: {n} of its {} chunks left out, their text being on pages it holds whole ({named})",
+                page.source,
+                page.path,
+                page.chunks + n,
+            );
+            indexed.warnings.push(warning);
+        }
+    }
+    for (at, held) in trims {
+        if !strip[at] && !answered.contains(&at) {
+            let c = &mut indexed.chunks[at];
+            c.text = own_paragraphs(c, &held);
+        }
+    }
+    let mut strip = strip.into_iter();
+    indexed.chunks.retain(|_| !strip.next().unwrap_or(false));
+    left_out
+}
+
+/// A chunk's text without its paragraphs (blocks between blank lines, a fenced code block
+/// whole) whose every line is `held` (one flag a line of [`lines`]), its head kept.
+fn own_paragraphs(c: &ChunkRecord, held: &[bool]) -> String {
+    let (head, body) = match c.title.as_deref() {
+        Some(t) if !t.is_empty() && c.text.starts_with(t) => {
+            c.text.split_once('\n').unwrap_or((c.text.as_str(), ""))
+        }
+        _ => ("", c.text.as_str()),
+    };
+    let mut held = held.iter();
+    let mut kept: Vec<String> = Vec::new();
+    let (mut block, mut all_held, mut fence) = (Vec::new(), true, false);
+    for line in body.lines().chain([""]) {
+        let t = line.trim();
+        if t.is_empty() && !fence {
+            if !block.is_empty() && !all_held {
+                kept.push(block.join("\n"));
+            }
+            (block, all_held) = (Vec::new(), true);
+            continue;
+        }
+        if !t.is_empty() {
+            all_held &= held.next().copied().unwrap_or(false);
+        }
+        fence ^= t.starts_with("```") || t.starts_with("~~~");
+        block.push(line);
+    }
+    let body = kept.join("\n\n");
+    match head {
+        "" => body,
+        head => format!("{head}\n{body}"),
+    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::index::PageOutcome;
-
-    use crate::index::fixtures::indexed;
-
-    /// A page titled `title` whose chunks hold these paragraphs, one chunk each, each after
-    /// its head line.
-    fn page(path: &str, title: &str, texts: &[&str]) -> (PageOutcome, Vec<ChunkRecord>) {
-        let texts: Vec<String> = texts
-            .iter()
-            .enumerate()
-            .map(|(i, t)| format!("{title} — Part {i}\n{t}"))
-            .collect();
-        crate::index::fixtures::page(path, title, &texts)
-    }
-
-    fn kept(ix: &Indexed) -> Vec<&str> {
-        ix.pages
-            .iter()
-            .filter(|p| p.skipped.is_none())
-            .map(|p| p.path.as_str())
-            .collect()
-    }
-
-    /// `n` passages of a lesson on `topic`, each a line of its own, all of one length.
-    fn passages(topic: &str, n: usize) -> Vec<String> {
-        (0..n)
-            .map(|i| {
-                format!(
-                    "{topic:>5}: passage {i:02} of the lesson, long enough to be one of its own."
-                )
-            })
-            .collect()
-    }
-
-    fn refs(v: &[String]) -> Vec<&str> {
-        v.iter().map(String::as_str).collect()
-    }
-
-    const NOTE: &str =
-        "Instructor note: learners often forget the colon at the end of the for line.";
-
-    #[test]
-    fn an_all_in_one_page_and_the_instructor_views_are_left_out_and_every_passage_is_kept() {
-        let (loops, files) = (passages("loops", 20), passages("files", 20));
-        let aio: Vec<&str> = ["Content from Loops"]
-            .into_iter()
-            .chain(refs(&loops))
-            .chain(["Content from Files"])
-            .chain(refs(&files))
-            .collect();
-        let mut instructor_loops = refs(&loops);
-        instructor_loops.push(NOTE);
-        let mut instructor_files = refs(&files);
-        instructor_files.push("Estimated time: 30 minutes");
-        let mut ix = indexed(vec![
-            page("05-loop.html", "Loops", &refs(&loops)),
-            page("06-files.html", "Files", &refs(&files)),
-            page("aio.html", "All in One View", &aio),
-            page("instructor/05-loop.html", "Loops", &instructor_loops),
-            page("instructor/06-files.html", "Files", &instructor_files),
-        ]);
-        assert_eq!(drop_copies(&mut ix), 3);
-        // The page that gathers the others goes, its own lines ("Content from …") being what
-        // gathers them; each learner's page goes for the instructor's view, which adds to it
-        // (a note, an estimated time): nothing is lost. Each reason names pages still indexed.
-        assert_eq!(
-            kept(&ix),
-            ["instructor/05-loop.html", "instructor/06-files.html"]
-        );
-        assert_eq!(
-            ix.pages[2].skipped.as_deref(),
-            Some("a copy: its text is on other pages (instructor/05-loop.html, instructor/06-files.html)")
-        );
-        assert_eq!(
-            ix.pages[0].skipped.as_deref(),
-            Some("a copy: its text is on other pages (instructor/05-loop.html)")
-        );
-        let texts: String = ix.chunks.iter().map(|c| c.text.as_str()).collect();
-        let time = "Estimated time: 30 minutes";
-        for t in loops
-            .iter()
-            .chain(&files)
-            .map(String::as_str)
-            .chain([NOTE, time])
-        {
-            assert_eq!(texts.matches(t).count(), 1, "{t}");
-        }
-        assert_eq!(drop_copies(&mut ix), 0);
-    }
-
-    #[test]
-    fn a_page_with_a_passage_of_its_own_or_another_scope_is_kept() {
-        let loops = passages("loops", 20);
-        let mut more = refs(&loops);
-        more.push("A while loop runs for as long as its condition holds, maybe forever.");
-        let (a, ca) = page("loops.html", "Loops", &refs(&loops));
-        let (b, mut cb) = page("t2/loops.html", "Loops", &refs(&loops));
-        for c in &mut cb {
-            c.year = Some("2024".into());
-        }
-        let mut ix = indexed(vec![
-            (a, ca),
-            (b, cb),
-            page("loops-more.html", "Loops again", &more),
-            page("other-source.html", "Loops", &refs(&loops)),
-        ]);
-        ix.pages[3].source = "other".into();
-        // loops.html is all inside loops-more.html: it goes; nothing else does.
-        assert_eq!(drop_copies(&mut ix), 1);
-        assert_eq!(
-            kept(&ix),
-            ["t2/loops.html", "loops-more.html", "other-source.html"]
-        );
-    }
-
-    #[test]
-    fn a_short_page_or_one_with_short_lines_of_its_own_is_kept() {
-        let loops = passages("loops", 20);
-        let mut code = refs(&loops);
-        code.extend([
-            "x = 1",
-            "y = x + 1",
-            "print(x, y)",
-            "z = [x, y]",
-            "w = z * 2",
-        ]);
-        let mut ix = indexed(vec![
-            page("a.html", "A", &refs(&loops[..2])),
-            page("b.html", "B", &[&code.join("\n")]),
-            page("c.html", "C", &refs(&loops)),
-        ]);
-        // a.html has too little text to tell; b.html's short lines are its own (over 2 % of
-        // its text); c.html is all in b.html.
-        assert_eq!(drop_copies(&mut ix), 1);
-        assert_eq!(kept(&ix), ["a.html", "b.html"]);
-    }
-
-    #[test]
-    fn printable_copies_are_left_out_and_each_page_is_kept_once() {
-        // Sixty pages, each with a printable copy that adds the same line: each page or its
-        // copy is kept, one copy in place of its page once its line is its own.
-        let mut all = Vec::new();
-        for i in 0..60 {
-            let text = passages(&format!("p{i:02}"), 10);
-            let mut printable = refs(&text);
-            printable.insert(0, "Printable version of this page, generated by the site.");
-            all.push(page(&format!("p{i:02}.html"), "P", &refs(&text)));
-            all.push(page(&format!("print/p{i:02}.html"), "P", &printable));
-        }
-        let mut ix = indexed(all);
-        assert_eq!(drop_copies(&mut ix), 60);
-        let kept = kept(&ix);
-        assert_eq!(kept.iter().filter(|p| p.starts_with("print/")).count(), 1);
-        let texts: String = ix.chunks.iter().map(|c| c.text.as_str()).collect();
-        for i in 0..60 {
-            let t = format!("  p{i:02}: passage 03 of the lesson");
-            assert_eq!(texts.matches(&t).count(), 1, "{t}");
-        }
-    }
-
-    #[test]
-    fn a_worksheet_is_kept_beside_its_corrected_version() {
-        let statements = passages("td", 12);
-        let (sheet, mut cs) = page("td.html", "TD", &refs(&statements));
-        let (corrected, mut cc) = page(
-            "td-corrige.html",
-            "TD",
-            &[
-                &statements.join("\n"),
-                "Correction : empiler puis dépiler rend le dernier élément empilé.",
-            ],
-        );
-        cc[0].doc_type = "exercise".into();
-        cc[1].doc_type = "solution".into();
-        for c in &mut cs {
-            c.doc_type = "exercise".into();
-        }
-        let mut ix = indexed(vec![(sheet, cs), (corrected, cc)]);
-        assert_eq!(drop_copies(&mut ix), 0);
-    }
-
-    #[test]
-    fn pages_that_share_a_template_keep_each_its_own_line() {
-        // Forty exercise pages, each the same long instructions and a statement of its own
-        // (under 2 % of the page): none is a copy, nothing of theirs is lost.
-        let rules = passages("rules", 25);
-        let all = (0..40)
-            .map(|i| {
-                let mut text = refs(&rules);
-                let own = format!("Exercice {i} : calculer {i} + 4.");
-                text.push(&own);
-                page(&format!("ex{i:02}.html"), "Exercice", &[&text.join("\n")])
-            })
-            .collect();
-        let mut ix = indexed(all);
-        assert_eq!(drop_copies(&mut ix), 0);
-    }
-}
+mod tests;
