@@ -85,6 +85,8 @@ struct PageLines {
     all_chars: usize,
     /// Each of its chunks' lines (id, characters), in the page's order.
     chunks: Vec<Vec<(usize, usize)>>,
+    /// Which of its chunks are corrections.
+    correction: Vec<bool>,
     /// Whether it holds exercises, and corrections.
     exercises: bool,
     corrections: bool,
@@ -106,6 +108,7 @@ fn read_lines(indexed: &Indexed) -> (Vec<Option<PageLines>>, Vec<Vec<usize>>) {
         let mut page = PageLines {
             lines: Vec::new(),
             chunks: Vec::new(),
+            correction: Vec::new(),
             passage_chars: 0,
             all_chars: 0,
             exercises: false,
@@ -114,7 +117,9 @@ fn read_lines(indexed: &Indexed) -> (Vec<Option<PageLines>>, Vec<Vec<usize>>) {
         for c in &indexed.chunks[spans[i].clone()] {
             let kind = crate::doctype::canonical(&c.doc_type);
             page.exercises |= matches!(kind, Some("exercise" | "past_paper_question"));
-            page.corrections |= c.answers.is_some() || kind == Some("solution");
+            let correction = c.answers.is_some() || kind == Some("solution");
+            page.corrections |= correction;
+            page.correction.push(correction);
             let next = scopes.len();
             let s = *scopes.entry(scope(&p.source, c)).or_insert(next);
             let mut chunk = Vec::new();
@@ -299,8 +304,9 @@ pub fn drop_copies(indexed: &mut Indexed) -> usize {
 /// passage (30 characters: a label, an estimated time); and every chunk goes when the page
 /// gathers them (none holds half of it) and all it adds is short lines, 2 % of it at most
 /// ("Content from Loops"). A chunk that stays keeps only its paragraphs that none of those
-/// pages holds. A worksheet (exercises without their corrections) stays whole in its corrected
-/// version, and a chunk that a kept chunk answers stays whole. A page left with no chunk is a
+/// pages holds. A worksheet (exercises without their corrections) stays whole in a page that
+/// adds corrections of its own (its corrected version), and a chunk that a kept chunk answers
+/// stays whole. A page left with no chunk is a
 /// copy; one left with some gets a warning naming the pages it holds. Returns how many pages
 /// were left out.
 fn strip_containers(indexed: &mut Indexed) -> usize {
@@ -331,8 +337,7 @@ fn strip_containers(indexed: &mut Indexed) -> usize {
             }
             // It holds all of page c's lines: whole, and more when it has more lines.
             let outer = pages[p].as_ref().expect("a holder is indexed");
-            let worksheet = page.exercises && !page.corrections && outer.corrections;
-            if weight(outer).1 > lines && !worksheet {
+            if weight(outer).1 > lines {
                 held_whole.entry(p).or_default().push(c);
             }
         }
@@ -346,7 +351,19 @@ fn strip_containers(indexed: &mut Indexed) -> usize {
     for (p, inner) in &mut containers {
         inner.sort_unstable();
         let page = pages[*p].as_ref().expect("a container is indexed");
-        let added = |id: usize| !holders[id].iter().any(|h| inner.binary_search(h).is_ok());
+        // A page that adds corrections of its own keeps whole the worksheets it holds.
+        let held_by =
+            |inner: &[usize], id: usize| holders[id].iter().any(|h| inner.binary_search(h).is_ok());
+        let corrects = (page.chunks.iter().zip(&page.correction))
+            .any(|(lines, &c)| c && lines.iter().any(|&(id, _)| !held_by(inner, id)));
+        if corrects {
+            inner.retain(|&c| {
+                pages[c]
+                    .as_ref()
+                    .is_some_and(|w| !w.exercises || w.corrections)
+            });
+        }
+        let added = |id: usize| !held_by(inner, id);
         let own: Vec<usize> = (page.lines.iter())
             .filter(|&&(id, _)| added(id))
             .map(|&(_, n)| n)

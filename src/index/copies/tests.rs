@@ -307,6 +307,8 @@ fn a_worksheet_is_kept_beside_its_corrected_version() {
     }
     let mut ix = indexed(vec![(sheet, cs), (corrected, cc)]);
     assert_eq!(drop_copies(&mut ix), 0);
+    // Both whole: the corrected version keeps its statements beside its corrections.
+    assert_eq!(ix.chunks.len(), 14);
 }
 
 #[test]
