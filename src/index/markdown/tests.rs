@@ -1,0 +1,149 @@
+//! Tests of [`super`]: front matter, blocks, headings and their anchors.
+
+use super::*;
+
+#[test]
+fn front_matter_admonitions_and_headings() {
+    let p = read(
+        "---\ntitle: Les piles\nlevel: terminale\nsearch:\n  exclude: false\n---\n# Les piles\n\n## 1. Définition\n\nUne pile.\n\n!!! example \"Exercice 1\"\n    Empiler 3.\n\n    ??? tip \"Correction\"\n        ```python\n        p.push(3)\n        ```\n",
+    )
+    .unwrap();
+    assert!(p.front.contains(&("title".into(), "Les piles".into())));
+    assert!(p.front.contains(&("level".into(), "terminale".into())));
+    assert!(p.excluded.is_none());
+    assert!(p.html.contains("<h2 id=\"1-définition\">"), "{}", p.html);
+    assert!(
+        p.html.contains("<div class=\"admonition example\">"),
+        "{}",
+        p.html
+    );
+    assert!(
+        p.html.contains("<summary>Correction</summary>"),
+        "{}",
+        p.html
+    );
+    assert!(p.html.contains("p.push(3)"), "{}", p.html);
+    let x = read("---\nsearch:\n  exclude: true\n---\nx").unwrap();
+    assert!(x.excluded.is_some());
+    assert!(read("---\ntitle: [unclosed\n---\nx").is_err());
+    assert!(read("---\ntitle: a\nno end").is_err());
+}
+
+#[test]
+fn hugo_pages_toml_front_matter_and_shortcodes() {
+    let p = read(
+        "+++\ntitle = \"Les files\"\ndate = 2024-09-01\nweight = 2\ntags = [\"nsi\"]\n+++\n\n# Les files\n\nUne file.\n\n{{< details \"Correction\" >}}\nOn défile.\n{{< /details >}}\n",
+    )
+    .unwrap();
+    assert!(p.front.contains(&("title".into(), "Les files".into())));
+    assert!(p.front.contains(&("date".into(), "2024-09-01".into())));
+    assert!(
+        !p.html.contains("+++") && !p.html.contains("{{<"),
+        "{}",
+        p.html
+    );
+    assert!(
+        p.html.contains("<summary>Correction</summary>"),
+        "{}",
+        p.html
+    );
+    assert!(read("+++\ndraft = true\n+++\nx")
+        .unwrap()
+        .excluded
+        .is_some());
+    // Jekyll's and Hugo's ways of keeping a page off the site.
+    for front in ["published: false", "build:\n  render: never"] {
+        let page = read(&format!("---\n{front}\n---\nx")).unwrap();
+        assert!(page.excluded.is_some(), "{front}");
+    }
+    assert!(read("---\npublished: true\n---\nx")
+        .unwrap()
+        .excluded
+        .is_none());
+    let toml = read("+++\ntitle = 'x'\n[build]\nrender = 'never'\n+++\nx").unwrap();
+    assert!(toml.excluded.is_some());
+    assert!(read("+++\ntitle = \n+++\nx").is_err());
+    assert!(read("+++\ntitle = 'a'\nno end").is_err());
+}
+
+#[test]
+fn colon_blocks_of_docusaurus_vitepress_and_pandoc() {
+    let p = read(
+        "::: {.callout-tip title=\"Exercice 1\"}\nEmpiler 3.\n\n:::: {.callout-note collapse=\"true\"}\nOn obtient 3.\n::::\n:::\n\n\
+         ::: {.columns}\n::: {.column width=\"50%\"}\nÀ gauche.\n:::\n:::\n\n:::tip[Astuce du jour]\nLIFO.\n:::\n\n\
+         ::: details Correction\nDépiler.\n:::\n\n::: {#exr-2 .exercise}\nTrier.\n:::\n\n```md\n::: {.callout-note}\n```\nFin.\n",
+    )
+    .unwrap();
+    let h = &p.html;
+    for part in [
+        "<div class=\"admonition tip\">\n<p class=\"admonition-title\">Exercice 1</p>",
+        "<div class=\"admonition note\">",
+        "<p class=\"admonition-title\">Astuce du jour</p>",
+        "<summary>Correction</summary>",
+        "<div class=\"admonition exercise\">",
+        "<p>À gauche.</p>",
+        "::: {.callout-note}",
+        "<p>Fin.</p>",
+    ] {
+        assert!(h.contains(part), "{part}: {h}");
+    }
+    // The nested callout stays inside the exercise; the layout divs leave no block.
+    let (tip, rest) = h.split_once("Exercice 1").unwrap();
+    assert!(!tip.contains("On obtient") && rest.find("On obtient") < rest.find("À gauche"));
+    assert!(
+        !h.contains("columns") && h.matches(":::").count() == 1,
+        "{h}"
+    );
+}
+
+#[test]
+fn pymdownx_blocks_are_read_as_admonitions_details_and_tabs_and_code_stays_code() {
+    let p = read(
+        "/// admonition | Exercice 2\n    type: example\n\nÉcrire `f`.\n\n//// details | Correction\n    type: tip\n\n```python\ndef f(): pass\n```\n////\n///\n\n/// tab | Énoncé\nLire.\n///\n\n/// warning\nAttention.\n///\n\n```md\n!!! note \"Dans du code\"\n```\n",
+    )
+    .unwrap();
+    let h = &p.html;
+    assert!(h.contains("<div class=\"admonition example\">"), "{h}");
+    assert!(
+        h.contains("<p class=\"admonition-title\">Exercice 2</p>"),
+        "{h}"
+    );
+    assert!(
+        h.contains("<details class=\"tip\">") && h.contains("<summary>Correction</summary>"),
+        "{h}"
+    );
+    assert!(h.contains("def f(): pass"), "{h}");
+    assert!(h.contains("<div data-chsr-tab=\"Énoncé\">"), "{h}");
+    assert!(h.contains("<div class=\"admonition warning\">"), "{h}");
+    assert!(!h.contains("///") && !h.contains("type: tip"), "{h}");
+    // An admonition's syntax inside a code block is code.
+    assert!(h.contains("!!! note"), "{h}");
+    assert!(!h.contains("Dans du code</p>"), "{h}");
+}
+
+#[test]
+fn github_alerts_are_quotes_without_their_marker() {
+    // `> [!TIP]` (GitHub, Docsify 5, many course READMEs): the marker is not text.
+    let p = read("> [!TIP]\n> Une pile est LIFO.\n").unwrap();
+    assert!(p.html.contains("Une pile est LIFO."), "{}", p.html);
+    assert!(!p.html.contains("[!TIP]"), "{}", p.html);
+}
+
+#[test]
+fn a_colon_block_that_opens_with_a_heading_is_titled_by_it() {
+    // Quarto's callouts and the Carpentries' Workbench: the heading is the block's title
+    // (keeping its anchor) and heads nothing after it; a layout div keeps its heading.
+    let html = body_html("::: challenge\n\n## From 1 to N\n\nPrint 1 to 3.\n\n:::\n\nAfter.\n");
+    assert!(
+        html.contains("<h2 id=\"from-1-to-n\" class=\"admonition-title\">From 1 to N</h2>"),
+        "{html}"
+    );
+    let page = super::super::html::Reader::new(&Default::default()).read(&html, &[], false);
+    let of = |t: &str| &page.ctxs[page.blocks.iter().find(|b| b.text.contains(t)).unwrap().ctx];
+    let ex = of("Print 1 to 3");
+    assert_eq!(ex.label.as_deref(), Some("From 1 to N"));
+    assert_eq!(ex.anchor.as_deref(), Some("from-1-to-n"));
+    assert!(of("After").headings.is_empty());
+    let html = body_html("::: {.columns}\n\n## Deux colonnes\n\nTexte.\n\n:::\n");
+    assert!(html.contains("<h2"), "{html}");
+}
