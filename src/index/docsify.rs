@@ -268,7 +268,7 @@ pub fn embed(
 pub fn read(text: &str) -> Result<MarkdownPage, String> {
     markdown::read_as(text, |body| {
         let mut seen = HashMap::new();
-        markdown::body_html_with(&commonmark(body), &mut |t| slug(t, &mut seen))
+        markdown::body_html_with(&commonmark(body), &mut |t, _| Some(slug(t, &mut seen)))
     })
 }
 

@@ -242,7 +242,11 @@ fn blocks(md: &str) -> String {
                 (Some(h), Some(o)) if title.is_empty() && !matches!(block, Block::Plain) => {
                     if matches!(block, Block::Admonition) && !h.ends_with('}') {
                         let mut body: Vec<String> = body.iter().map(|l| l.to_string()).collect();
-                        body[o] = format!("{} {{.admonition-title}}", body[o].trim_end());
+                        body[o] = format!(
+                            "{} {{.admonition-title {TITLE_OF}={}}}",
+                            body[o].trim_end(),
+                            escape(&kind)
+                        );
                         Block::write_headed(&mut out, indent, &kind, &body.join("\n"));
                     } else {
                         block.write(&mut out, indent, &kind, &h, &body[o + 1..].join("\n"));
@@ -581,15 +585,24 @@ pub fn read_as(text: &str, html: impl FnOnce(&str) -> String) -> Result<Markdown
     })
 }
 
+/// The attribute that marks the heading a block opens with, which titles it, with the block's
+/// kind ([`body_html_with`]).
+const TITLE_OF: &str = "data-chsr-title-of";
+
 /// The HTML of a Markdown text without front matter (the admonitions, tabs and heading slugs
 /// of [`read`]), as a fragment.
 pub fn body_html(body: &str) -> String {
-    body_html_with(body, &mut |t| slug(t))
+    body_html_with(body, &mut |t, _| Some(slug(t)))
 }
 
 /// [`body_html`] with the headings' anchors (those without an explicit `{#id}`) made by `slug`
-/// from their text, in order.
-pub fn body_html_with(body: &str, slug: &mut dyn FnMut(&str) -> String) -> String {
+/// from their text, in order; `slug` is also told, for the heading that opens and titles a
+/// block, the block's kind, and gives no anchor where the generator keeps none
+/// ([`super::publishing::Publishing::title_anchored`]).
+pub fn body_html_with(
+    body: &str,
+    slug: &mut dyn FnMut(&str, Option<&str>) -> Option<String>,
+) -> String {
     let md = super::templates::strip(&super::hugo::shortcodes(body));
     let md = super::templates::link_addresses(&md);
     let md = super::myst::directives(&md);
@@ -621,11 +634,16 @@ pub fn body_html_with(body: &str, slug: &mut dyn FnMut(&str) -> String) -> Strin
                 }
                 j += 1;
             }
+            let title_of = attrs.iter().find(|(k, _)| k.as_ref() == TITLE_OF);
+            let title_of = title_of.map(|(_, kind)| kind.as_deref().unwrap_or(""));
             out_events.push(Event::Start(Tag::Heading {
                 level: *level,
-                id: Some(CowStr::from(slug(&text))),
+                id: slug(&text, title_of).map(CowStr::from),
                 classes: classes.clone(),
-                attrs: attrs.clone(),
+                attrs: (attrs.iter())
+                    .filter(|(k, _)| k.as_ref() != TITLE_OF)
+                    .cloned()
+                    .collect(),
             }));
         } else {
             out_events.push(events[i].clone());

@@ -630,7 +630,11 @@ pub fn read_page(
                     // Anchors as the site (or forge) that shows the page makes them.
                     markdown::read_as(&text, |body| {
                         let mut slugs = anchors::Slugs::new(source.publishing.anchors);
-                        markdown::body_html_with(body, &mut |t| slugs.slug(t))
+                        markdown::body_html_with(body, &mut |t, title_of| {
+                            let slug = slugs.slug(t);
+                            (title_of.is_none_or(|k| source.publishing.title_anchored(k)))
+                                .then_some(slug)
+                        })
                     })
                 }
             };

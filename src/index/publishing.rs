@@ -219,6 +219,18 @@ pub fn walks(publishing: &Publishing, rel: &str) -> bool {
 }
 
 impl Publishing {
+    /// Whether the heading that opens a block of kind `kind` (`::: challenge` then `## From 1
+    /// to N`), which titles it, keeps its anchor on the built page: Quarto makes every such
+    /// heading its callout's title, without an anchor; the Carpentries' Workbench keeps a
+    /// challenge's and turns a solution, hint or spoiler into an accordion (anchored by its
+    /// own numbered id, which its sources do not give).
+    pub fn title_anchored(&self, kind: &str) -> bool {
+        if self.quarto.is_some() {
+            return false;
+        }
+        !(self.workbench && matches!(kind, "solution" | "hint" | "spoiler"))
+    }
+
     /// What becomes of a folder's `README.md` with an index page beside it (`index.md`,
     /// `index.markdown`, `index.html`; `exists` says whether a file of the source is there):
     /// Jekyll (GitHub Pages) serves it at `README.html` (`Ok`: that address, as a `permalink`),
@@ -440,6 +452,23 @@ pub fn front_url(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_block_titles_anchor_is_kept_as_its_generator_keeps_it() {
+        let workbench = Publishing {
+            workbench: true,
+            ..Publishing::default()
+        };
+        assert!(workbench.title_anchored("challenge"));
+        assert!(!workbench.title_anchored("solution"));
+        assert!(!workbench.title_anchored("hint"));
+        let quarto = Publishing {
+            quarto: Some(Quarto::default()),
+            ..Publishing::default()
+        };
+        assert!(!quarto.title_anchored("callout-exercise"));
+        assert!(Publishing::default().title_anchored("solution"));
+    }
 
     #[test]
     fn a_workbench_lessons_pages_are_served_at_the_sites_root() {

@@ -185,6 +185,7 @@ impl Walker<'_, '_> {
             && e.value()
                 .has_class("solution", scraper::CaseSensitivity::AsciiCaseInsensitive);
         let inside = self.unit().map(|u| (u.role, u.unit));
+        let inside_anchor = self.unit().and_then(|u| u.anchor.clone());
         // Its own id, or that of a wrapper it is alone in (the Workbench's accordion).
         fn id(e: ElementRef<'_>) -> Option<String> {
             e.value()
@@ -204,6 +205,11 @@ impl Walker<'_, '_> {
             let answers = match inside {
                 Some((Role::Exercise, u)) => u,
                 _ => self.last_exercise,
+            };
+            // A correction inside its exercise without an anchor of its own opens there.
+            let anchor = match inside {
+                Some((Role::Exercise, _)) => anchor.or(inside_anchor),
+                _ => anchor,
             };
             Some(Unit {
                 role: Role::Solution,

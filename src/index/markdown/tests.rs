@@ -147,3 +147,26 @@ fn a_colon_block_that_opens_with_a_heading_is_titled_by_it() {
     let html = body_html("::: {.columns}\n\n## Deux colonnes\n\nTexte.\n\n:::\n");
     assert!(html.contains("<h2"), "{html}");
 }
+
+#[test]
+fn a_block_title_has_an_anchor_only_where_the_generator_keeps_one() {
+    // The Workbench keeps a challenge's heading anchor and makes its solution an accordion:
+    // a solution's results open at its challenge, an anchor the built page has.
+    let md = "::: challenge\n\n## From 1 to N\n\nPrint 1 to 3.\n\n::: solution\n\n## Solution\n\n\
+              `range(1, 4)`.\n\n:::\n\n:::\n\n## Solution\n\nA section.\n";
+    let html = body_html_with(md, &mut |t, title_of| {
+        (title_of != Some("solution")).then(|| slug(t))
+    });
+    assert!(
+        html.contains("<h2 class=\"admonition-title\">Solution</h2>"),
+        "{html}"
+    );
+    assert!(!html.contains("data-chsr"), "{html}");
+    // A heading outside any block keeps its anchor.
+    assert!(html.contains("<h2 id=\"solution\">Solution</h2>"), "{html}");
+    let page = super::super::html::Reader::new(&Default::default()).read(&html, &[], false);
+    let of = |t: &str| &page.ctxs[page.blocks.iter().find(|b| b.text.contains(t)).unwrap().ctx];
+    let solution = of("range(1, 4)");
+    assert_eq!(solution.role, super::super::html::Role::Solution);
+    assert_eq!(solution.anchor.as_deref(), Some("from-1-to-n"));
+}
