@@ -9,9 +9,11 @@
 //! document type and every scope field), leaving aside what only names the page (id, URL, file
 //! path, section key and the ids a correction answers). One page of each group of duplicates is
 //! indexed and the others are left out, each with the reason "the same text as PAGE" in the
-//! report: nothing a student can find is lost. The page kept is the first in path order that is
-//! not a folder's index page (`index.html`, `README`), or the first if all are: the named page
-//! (`introduction.html`) is the one a table of contents links to.
+//! report: nothing a student can find is lost. The page kept is not a folder's index page
+//! (`index.html`, `README`) if one of them is not: the named page (`introduction.html`) is the one
+//! a table of contents links to; then the one in the fewest folders (a Docusaurus site's current
+//! `docs/intro/`, not its older version's `docs/1.0/intro/`, nor a copy kept under a second
+//! path); then the first in path order.
 
 use super::Indexed;
 use crate::format::ChunkRecord;
@@ -49,11 +51,15 @@ pub fn drop_duplicates(indexed: &mut Indexed) -> usize {
     let groups: Vec<Vec<usize>> = groups.into_values().filter(|g| g.len() > 1).collect();
     let mut left_out = Vec::new();
     for group in &groups {
-        let kept = group
+        // Named pages first, then the shallowest, then the first in path order.
+        let kept = *group
             .iter()
-            .copied()
-            .find(|&i| !super::index_file(indexed.pages[i].path.rsplit('/').next().unwrap_or("")))
-            .unwrap_or(group[0]);
+            .min_by_key(|&&i| {
+                let path = &indexed.pages[i].path;
+                let name = path.rsplit('/').next().unwrap_or("");
+                (super::index_file(name), path.matches('/').count(), i)
+            })
+            .expect("a group has pages");
         let why = format!(
             "the same text as {} (indexed once)",
             indexed.pages[kept].path
@@ -94,6 +100,25 @@ mod tests {
     fn page(path: &str, texts: &[&str]) -> (PageOutcome, Vec<ChunkRecord>) {
         let texts: Vec<String> = texts.iter().map(|t| t.to_string()).collect();
         crate::index::fixtures::page(path, "Introduction", &texts)
+    }
+
+    #[test]
+    fn of_a_page_and_its_copy_in_more_folders_the_shallower_is_kept() {
+        // A Docusaurus site with an older version of its course, a lesson's instructor view.
+        let text = &["Une pile est LIFO.", "Empiler puis dépiler."];
+        let mut ix = indexed(vec![
+            page("docs/1.0/piles/index.html", text),
+            page("docs/piles/index.html", text),
+            page("docs/next/piles/index.html", text),
+            page("instructor/reference.html", &["Glossaire."]),
+            page("reference.html", &["Glossaire."]),
+        ]);
+        assert_eq!(drop_duplicates(&mut ix), 3);
+        let kept: Vec<&str> = (ix.pages.iter())
+            .filter(|p| p.skipped.is_none())
+            .map(|p| p.path.as_str())
+            .collect();
+        assert_eq!(kept, ["docs/piles/index.html", "reference.html"]);
     }
 
     #[test]
