@@ -242,10 +242,12 @@ fn blocks(md: &str) -> String {
                 (Some(h), Some(o)) if title.is_empty() && !matches!(block, Block::Plain) => {
                     if matches!(block, Block::Admonition) && !h.ends_with('}') {
                         let mut body: Vec<String> = body.iter().map(|l| l.to_string()).collect();
+                        let kind_word: String = (kind.chars())
+                            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
+                            .collect();
                         body[o] = format!(
-                            "{} {{.admonition-title {TITLE_OF}={}}}",
-                            body[o].trim_end(),
-                            escape(&kind)
+                            "{} {{.admonition-title {TITLE_OF}={kind_word}}}",
+                            body[o].trim_end()
                         );
                         Block::write_headed(&mut out, indent, &kind, &body.join("\n"));
                     } else {
