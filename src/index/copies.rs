@@ -450,9 +450,11 @@ fn own_paragraphs(c: &ChunkRecord, held: &[bool]) -> String {
     let mut held = held.iter();
     let mut kept: Vec<String> = Vec::new();
     let (mut block, mut all_held, mut fence) = (Vec::new(), true, false);
-    for line in body.lines().chain([""]) {
-        let t = line.trim();
-        if t.is_empty() && !fence {
+    // A blank line outside a fence ends a paragraph; so does the end (a fence a chunk boundary
+    // left open included).
+    for line in body.lines().map(Some).chain([None]) {
+        let t = line.map_or("", str::trim);
+        if line.is_none() || t.is_empty() && !fence {
             if !block.is_empty() && !all_held {
                 kept.push(block.join("\n"));
             }
@@ -463,7 +465,7 @@ fn own_paragraphs(c: &ChunkRecord, held: &[bool]) -> String {
             all_held &= held.next().copied().unwrap_or(false);
         }
         fence ^= t.starts_with("```") || t.starts_with("~~~");
-        block.push(line);
+        block.push(line.unwrap_or(""));
     }
     let body = kept.join("\n\n");
     match head {

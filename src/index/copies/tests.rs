@@ -327,3 +327,41 @@ fn pages_that_share_a_template_keep_each_its_own_line() {
     let mut ix = indexed(all);
     assert_eq!(drop_copies(&mut ix), 0);
 }
+
+proptest::proptest! {
+    /// A chunk keeps every line no page it holds has, in order, and drops only paragraphs
+    /// whose every line is held.
+    #[test]
+    fn a_trimmed_chunk_keeps_every_line_of_its_own(
+        lines in proptest::collection::vec(("[a-c ]{0,6}|```", proptest::bool::ANY), 0..24)
+    ) {
+        let body: Vec<&str> = lines.iter().map(|(l, _)| l.as_str()).collect();
+        let c = ChunkRecord {
+            title: Some("T".into()),
+            text: format!("T — head\n{}", body.join("\n")),
+            ..Default::default()
+        };
+        let held: Vec<bool> = lines
+            .iter()
+            .filter(|(l, _)| !l.trim().is_empty())
+            .map(|(_, h)| *h)
+            .collect();
+        let out = own_paragraphs(&c, &held);
+        proptest::prop_assert!(out.starts_with("T — head"));
+        let kept: Vec<&str> = out.lines().skip(1).map(str::trim).filter(|l| !l.is_empty()).collect();
+        let own: Vec<&str> = lines
+            .iter()
+            .filter(|(l, _)| !l.trim().is_empty())
+            .zip(&held)
+            .filter(|(_, &h)| !h)
+            .map(|((l, _), _)| l.trim())
+            .collect();
+        // Every line of its own is still there, in order.
+        let mut at = kept.iter();
+        for l in &own {
+            proptest::prop_assert!(at.any(|k| k == l), "{l:?} lost: {out:?}");
+        }
+        // Nothing is kept that the chunk did not say.
+        proptest::prop_assert!(kept.len() <= held.len());
+    }
+}
