@@ -365,3 +365,51 @@ proptest::proptest! {
         proptest::prop_assert!(kept.len() <= held.len());
     }
 }
+
+proptest::proptest! {
+    /// Whatever pages hold each other's text, every passage of 80 characters or more (longer
+    /// than any line a page that gathers others may drop) stays on an indexed page.
+    #[test]
+    fn no_passage_is_lost(
+        pages in proptest::collection::vec(
+            proptest::collection::vec(
+                proptest::collection::vec(0usize..14, 1..6),
+                1..4,
+            ),
+            1..8,
+        )
+    ) {
+        let line = |k: usize| match k {
+            12 => "Short label".to_string(),
+            13 => "Estimated time: 30 minutes".to_string(),
+            k => format!("{k:02}: a passage long enough to count, written out to more than eighty characters."),
+        };
+        let all: Vec<(PageOutcome, Vec<ChunkRecord>)> = pages
+            .iter()
+            .enumerate()
+            .map(|(p, chunks)| {
+                let texts: Vec<String> = chunks
+                    .iter()
+                    .map(|ks| ks.iter().map(|&k| line(k)).collect::<Vec<_>>().join("\n\n"))
+                    .collect();
+                let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+                page(&format!("d{}/p{p}.html", p % 3), "P", &texts)
+            })
+            .collect();
+        let mut ix = indexed(all);
+        let before: std::collections::BTreeSet<String> = (0..12)
+            .map(line)
+            .filter(|l| ix.chunks.iter().any(|c| c.text.contains(l.as_str())))
+            .collect();
+        drop_copies(&mut ix);
+        for l in &before {
+            proptest::prop_assert!(
+                ix.chunks.iter().any(|c| c.text.contains(l.as_str())),
+                "{l} lost: {:?}",
+                ix.pages
+            );
+        }
+        // The pages' chunk counts still add up to the chunks indexed.
+        proptest::prop_assert_eq!(ix.pages.iter().map(|p| p.chunks).sum::<usize>(), ix.chunks.len());
+    }
+}
