@@ -306,28 +306,23 @@ pub fn drop_copies(indexed: &mut Indexed) -> usize {
 /// ("Content from Loops"). A chunk that stays keeps only its paragraphs that none of those
 /// pages holds. A worksheet (exercises without their corrections) stays whole in a page that
 /// adds corrections of its own (its corrected version), and a chunk that a kept chunk answers
-/// stays whole. A page left with no chunk is a
-/// copy; one left with some gets a warning naming the pages it holds. Returns how many pages
-/// were left out.
+/// stays whole. A page left with no chunk is a copy; one left with some gets a warning naming
+/// the pages it holds. Returns how many pages were left out.
 fn strip_containers(indexed: &mut Indexed) -> usize {
     let (pages, holders) = read_lines(indexed);
     // Each page's text and number of distinct lines, boilerplate aside.
-    let weight = |page: &PageLines| {
-        let mut text = 0;
-        let mut lines = 0;
-        for &(id, n) in &page.lines {
-            if holders[id].len() <= BOILERPLATE {
-                text += n;
-                lines += 1;
-            }
-        }
-        (text, lines)
-    };
+    let weight: Vec<(usize, usize)> = (pages.iter())
+        .map(|page| {
+            let lines = page.iter().flat_map(|p| &p.lines);
+            let lines = lines.filter(|&&(id, _)| holders[id].len() <= BOILERPLATE);
+            lines.fold((0, 0), |(text, count), &(_, n)| (text + n, count + 1))
+        })
+        .collect();
     // container -> the pages it holds whole
     let mut held_whole: HashMap<usize, Vec<usize>> = HashMap::new();
     for (c, page) in pages.iter().enumerate() {
         let Some(page) = page else { continue };
-        let (text, lines) = weight(page);
+        let (text, lines) = weight[c];
         if page.passage_chars < MIN_PAGE || text < MIN_PAGE {
             continue;
         }
@@ -336,8 +331,7 @@ fn strip_containers(indexed: &mut Indexed) -> usize {
                 break;
             }
             // It holds all of page c's lines: whole, and more when it has more lines.
-            let outer = pages[p].as_ref().expect("a holder is indexed");
-            if weight(outer).1 > lines {
+            if weight[p].1 > lines {
                 held_whole.entry(p).or_default().push(c);
             }
         }
@@ -368,8 +362,7 @@ fn strip_containers(indexed: &mut Indexed) -> usize {
             .filter(|&&(id, _)| added(id))
             .map(|&(_, n)| n)
             .collect();
-        let gathers =
-            (inner.iter()).all(|&c| weight(pages[c].as_ref().unwrap()).0 * 2 < page.all_chars);
+        let gathers = inner.iter().all(|&c| weight[c].0 * 2 < page.all_chars);
         let glue = gathers
             && own.iter().all(|&n| n < GLUE)
             && own.iter().sum::<usize>() * 50 <= page.all_chars;
