@@ -391,10 +391,21 @@ fn strip_containers(indexed: &mut Indexed) -> usize {
     for &i in &answered {
         strip[i] = false;
     }
+    // Chunks that stay keep their own paragraphs; `trimmed` counts them by chunk.
+    let mut trimmed = vec![false; indexed.chunks.len()];
+    for (at, held) in trims {
+        if !strip[at] && !answered.contains(&at) {
+            let c = &mut indexed.chunks[at];
+            let text = own_paragraphs(c, &held);
+            trimmed[at] = text != c.text;
+            c.text = text;
+        }
+    }
     let mut left_out = 0;
     for (p, inner) in &containers {
-        let n = strip[spans[*p].clone()].iter().filter(|&&s| s).count();
-        if n == 0 {
+        let count = |of: &[bool]| of[spans[*p].clone()].iter().filter(|&&s| s).count();
+        let (n, cut) = (count(&strip), count(&trimmed));
+        if n + cut == 0 {
             continue;
         }
         let named: Vec<&str> = (inner.iter().take(2))
@@ -412,18 +423,12 @@ fn strip_containers(indexed: &mut Indexed) -> usize {
             page.skipped = Some(format!("a copy: its text is on other pages ({named})"));
         } else {
             let warning = format!(
-                "{}/{}: {n} of its {} chunks left out, their text being on pages it holds whole ({named})",
+                "{}/{}: {n} of its {} chunks left out and {cut} cut to their own paragraphs, their text being on pages it holds whole ({named})",
                 page.source,
                 page.path,
                 page.chunks + n,
             );
             indexed.warnings.push(warning);
-        }
-    }
-    for (at, held) in trims {
-        if !strip[at] && !answered.contains(&at) {
-            let c = &mut indexed.chunks[at];
-            c.text = own_paragraphs(c, &held);
         }
     }
     let mut strip = strip.into_iter();

@@ -80,8 +80,8 @@ fn an_all_in_one_page_and_the_instructor_views_are_left_out_and_every_passage_is
     assert_eq!(
         ix.warnings,
         [
-            "book/instructor/05-loop.html: 20 of its 21 chunks left out, their text being on pages it holds whole (05-loop.html)",
-            "book/instructor/06-files.html: 20 of its 21 chunks left out, their text being on pages it holds whole (06-files.html)"
+            "book/instructor/05-loop.html: 20 of its 21 chunks left out and 0 cut to their own paragraphs, their text being on pages it holds whole (05-loop.html)",
+            "book/instructor/06-files.html: 20 of its 21 chunks left out and 0 cut to their own paragraphs, their text being on pages it holds whole (06-files.html)"
         ]
     );
     let texts: String = ix.chunks.iter().map(|c| c.text.as_str()).collect();
@@ -195,6 +195,10 @@ fn a_chunk_that_adds_a_note_keeps_only_its_own_paragraphs() {
         format!("Loops — Part 0\n{NOTE}\n\n{own_code}")
     );
     assert_eq!(ix.chunks[0].text, format!("Loops — Part 0\n{learner}"));
+    assert_eq!(
+        ix.warnings,
+        ["book/instructor/05-loop.html: 0 of its 1 chunks left out and 1 cut to their own paragraphs, their text being on pages it holds whole (05-loop.html)"]
+    );
 }
 
 #[test]
