@@ -43,28 +43,38 @@ const BOILERPLATE: usize = 50;
 /// A page that gathers others may add lines shorter than this of its own (at most 2 % of it).
 const GLUE: usize = 80;
 
-/// What a chunk's lines are compared with besides their text: the scope its chunk has.
-fn scope(source: &str, c: &ChunkRecord) -> String {
-    let o = |v: &Option<String>| v.clone().unwrap_or_default();
-    [
-        source.to_string(),
-        c.subject.clone(),
-        c.level.clone(),
-        c.lang.clone(),
-        c.doc_type.clone(),
-        o(&c.source),
-        o(&c.chapter),
-        o(&c.section),
-        o(&c.topic),
-        o(&c.year),
-        o(&c.exam),
-        o(&c.paper),
-        o(&c.question_number),
-        o(&c.exercise_group),
-        o(&c.session),
-        o(&c.centre),
+/// What a chunk's lines are compared with besides their text: the scope its chunk has, as the
+/// fields every chunk has (source, subject, level, language, document type) and, when it has
+/// any, those a chunk may lack (chapter, section, topic, year, exam, paper, question…).
+fn scope(source: &str, c: &ChunkRecord) -> (String, Option<String>) {
+    let open = [
+        source,
+        &c.subject,
+        &c.level,
+        &c.lang,
+        &c.doc_type,
+        c.source.as_deref().unwrap_or_default(),
     ]
-    .join("\u{1f}")
+    .join("\u{1f}");
+    let fields = [
+        &c.chapter,
+        &c.section,
+        &c.topic,
+        &c.year,
+        &c.exam,
+        &c.paper,
+        &c.question_number,
+        &c.exercise_group,
+        &c.session,
+        &c.centre,
+    ];
+    let narrow = fields.iter().any(|f| f.is_some()).then(|| {
+        (fields.iter())
+            .map(|f| f.as_deref().unwrap_or_default())
+            .collect::<Vec<_>>()
+            .join("\u{1f}")
+    });
+    (open, narrow)
 }
 
 /// The lines of a chunk's text without its head (the page title, heading and label line).
@@ -87,16 +97,33 @@ struct PageLines {
     chunks: Vec<Vec<(usize, usize)>>,
     /// Which of its chunks are corrections.
     correction: Vec<bool>,
+    /// The lines of other scopes it holds, as ids: a line of a chunk without chapter, year or
+    /// any such field holds that line in every chunk of the same open scope that has some
+    /// ([`read_lines`]), and such a chunk's line holds it.
+    held: Vec<usize>,
     /// Whether it holds exercises, and corrections.
     exercises: bool,
     corrections: bool,
 }
 
+/// The pages that hold each line ([`read_lines`]).
+type Holders = Vec<Vec<usize>>;
+
 /// Every page's distinct lines (`None` for a page not indexed) and, for each line, the pages
-/// that hold it.
-fn read_lines(indexed: &Indexed) -> (Vec<Option<PageLines>>, Vec<Vec<usize>>) {
+/// that hold it; then, for a line of a chunk with a chapter, year or other such field, the
+/// pages that hold it in a chunk with none of them.
+///
+/// A chunk with none of those fields (a print page's, where the chapters come from the pages'
+/// paths) is admitted by fewer scopes than one that has some (the gate wants each field a
+/// scope names), so its line is held by any chunk of the same open scope that has it: such a
+/// page may be a copy of pages with chapters, never the other way round. Two chunks that
+/// differ in such a field do not hold each other's lines (the same exercise in two chapters).
+fn read_lines(indexed: &Indexed) -> (Vec<Option<PageLines>>, Holders, HashMap<usize, Vec<usize>>) {
     let spans = indexed.page_spans();
-    let mut scopes: HashMap<String, usize> = HashMap::new();
+    // (open scope, narrow scope) -> index; each scope's open scope's index
+    let mut scopes: HashMap<(String, Option<String>), usize> = HashMap::new();
+    let mut opens: HashMap<String, usize> = HashMap::new();
+    let mut open_of: Vec<(usize, bool)> = Vec::new();
     let mut ids: HashMap<(usize, &str), usize> = HashMap::new();
     let mut pages: Vec<Option<PageLines>> = Vec::with_capacity(indexed.pages.len());
     for (i, p) in indexed.pages.iter().enumerate() {
@@ -109,6 +136,7 @@ fn read_lines(indexed: &Indexed) -> (Vec<Option<PageLines>>, Vec<Vec<usize>>) {
             lines: Vec::new(),
             chunks: Vec::new(),
             correction: Vec::new(),
+            held: Vec::new(),
             passage_chars: 0,
             all_chars: 0,
             exercises: false,
@@ -120,8 +148,13 @@ fn read_lines(indexed: &Indexed) -> (Vec<Option<PageLines>>, Vec<Vec<usize>>) {
             let correction = c.answers.is_some() || kind == Some("solution");
             page.corrections |= correction;
             page.correction.push(correction);
+            let key = scope(&p.source, c);
             let next = scopes.len();
-            let s = *scopes.entry(scope(&p.source, c)).or_insert(next);
+            let s = *scopes.entry(key.clone()).or_insert_with(|| {
+                let n = opens.len();
+                open_of.push((*opens.entry(key.0).or_insert(n), key.1.is_none()));
+                next
+            });
             let mut chunk = Vec::new();
             for l in lines(c) {
                 let next = ids.len();
@@ -146,24 +179,69 @@ fn read_lines(indexed: &Indexed) -> (Vec<Option<PageLines>>, Vec<Vec<usize>>) {
             holders[id].push(i);
         }
     }
-    (pages, holders)
+    // A line of a chunk without narrow fields, by its open scope: its id.
+    let wide_id: HashMap<(usize, &str), usize> = (ids.iter())
+        .filter(|(&(s, _), _)| open_of[s].1)
+        .map(|(&(s, line), &id)| ((open_of[s].0, line), id))
+        .collect();
+    let own: Vec<usize> = holders.iter().map(Vec::len).collect();
+    let mut wide_holders: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (&(s, line), &id) in &ids {
+        let (open, wide) = open_of[s];
+        if let Some(&wide_id) = wide_id.get(&(open, line)).filter(|_| !wide) {
+            let narrow_pages = holders[id].clone();
+            wide_holders.insert(id, holders[wide_id][..own[wide_id]].to_vec());
+            holders[wide_id].extend(narrow_pages);
+        }
+    }
+    // The pages each line gained, as lines each page holds beyond its own.
+    for (id, hs) in holders.iter_mut().enumerate() {
+        let (mine, gained) = hs.split_at(own[id]);
+        let mut gained: Vec<usize> = (gained.iter().copied())
+            .filter(|h| mine.binary_search(h).is_err())
+            .collect();
+        gained.sort_unstable();
+        gained.dedup();
+        for &h in &gained {
+            if let Some(p) = pages[h].as_mut() {
+                p.held.push(id);
+            }
+        }
+        hs.truncate(own[id]);
+        hs.extend(gained);
+        hs.sort_unstable();
+    }
+    (pages, holders, wide_holders)
 }
 
 /// The other indexed pages that hold at least a `share`th of page `i`'s text (any of it for
-/// 0), with how much of it (in characters, boilerplate lines aside), most of it first.
+/// 0), with how much of it (in characters, boilerplate lines aside), most of it first; with
+/// `wide`, also those that hold its lines in chunks with fewer fields ([`read_lines`]).
 fn others(
     i: usize,
     page: &PageLines,
     pages: &[Option<PageLines>],
     holders: &[Vec<usize>],
+    wide: Option<&HashMap<usize, Vec<usize>>>,
     share: usize,
 ) -> Vec<(usize, usize)> {
     let mut held: HashMap<usize, usize> = HashMap::new();
+    let mut by: Vec<usize> = Vec::new();
     for &(id, n) in &page.lines {
         if holders[id].len() > BOILERPLATE {
             continue;
         }
-        for &h in &holders[id] {
+        let by = match wide.and_then(|w| w.get(&id)) {
+            Some(more) => {
+                by.clear();
+                by.extend(holders[id].iter().chain(more));
+                by.sort_unstable();
+                by.dedup();
+                &by[..]
+            }
+            None => &holders[id][..],
+        };
+        for &h in by {
             if h != i && pages[h].is_some() {
                 *held.entry(h).or_default() += n;
             }
@@ -200,7 +278,7 @@ fn copy(
     let glue = own.iter().all(|&n| n < GLUE) && own.iter().sum::<usize>() * 50 <= p.all_chars;
     own.is_empty()
         || glue
-            && others(i, p, pages, holders, 0)
+            && others(i, p, pages, holders, None, 0)
                 .first()
                 .is_some_and(|&(_, n)| n * 2 < p.all_chars)
 }
@@ -211,7 +289,7 @@ fn copy(
 /// [`super::lessons::group`]. Idempotent.
 pub fn drop_copies(indexed: &mut Indexed) -> usize {
     let emptied = strip_containers(indexed);
-    let (mut pages, holders) = read_lines(indexed);
+    let (mut pages, holders, _) = read_lines(indexed);
     let mut live: Vec<usize> = holders.iter().map(Vec::len).collect();
     // The copies and the pages holding each, updated as pages are left out: a page left out
     // changes only the copies it held a share of (`watchers`) and the last page holding one of
@@ -223,7 +301,7 @@ pub fn drop_copies(indexed: &mut Indexed) -> usize {
             .as_ref()
             .filter(|p| copy(i, p, &pages, &holders, &live))
         {
-            let held = others(i, p, &pages, &holders, 20);
+            let held = others(i, p, &pages, &holders, None, 20);
             // A worksheet is kept beside its corrected version: a student looking for the
             // exercises finds them without their answers.
             let corrected =
@@ -245,7 +323,12 @@ pub fn drop_copies(indexed: &mut Indexed) -> usize {
         candidates.remove(&i);
         let page = pages[i].take().expect("a candidate is indexed");
         let mut touched: HashSet<usize> = std::mem::take(&mut watchers[i]).into_iter().collect();
-        for &(id, _) in &page.lines {
+        for id in page
+            .lines
+            .iter()
+            .map(|&(id, _)| id)
+            .chain(page.held.iter().copied())
+        {
             live[id] -= 1;
             if live[id] == 1 {
                 touched.extend(holders[id].iter().copied().filter(|&h| pages[h].is_some()));
@@ -259,7 +342,7 @@ pub fn drop_copies(indexed: &mut Indexed) -> usize {
                 .as_ref()
                 .filter(|p| copy(q, p, &pages, &holders, &live))
             {
-                let held = others(q, p, &pages, &holders, 20);
+                let held = others(q, p, &pages, &holders, None, 20);
                 held.iter().for_each(|&(h, _)| watchers[h].push(q));
                 candidates.insert(q, held);
             } else {
@@ -272,9 +355,9 @@ pub fn drop_copies(indexed: &mut Indexed) -> usize {
     // holding a twentieth of it, else the two holding the most.
     let mut left_out = Vec::new();
     for (i, page) in dropped {
-        let mut held = others(i, &page, &pages, &holders, 20);
+        let mut held = others(i, &page, &pages, &holders, None, 20);
         if held.is_empty() {
-            held = others(i, &page, &pages, &holders, 0);
+            held = others(i, &page, &pages, &holders, None, 0);
             held.truncate(2);
         }
         let named: Vec<&str> = held
@@ -309,7 +392,7 @@ pub fn drop_copies(indexed: &mut Indexed) -> usize {
 /// stays whole. A page left with no chunk is a copy; one left with some gets a warning naming
 /// the pages it holds. Returns how many pages were left out.
 fn strip_containers(indexed: &mut Indexed) -> usize {
-    let (pages, holders) = read_lines(indexed);
+    let (pages, holders, wide) = read_lines(indexed);
     // Each page's text and number of distinct lines, boilerplate aside.
     let weight: Vec<(usize, usize)> = (pages.iter())
         .map(|page| {
@@ -326,7 +409,7 @@ fn strip_containers(indexed: &mut Indexed) -> usize {
         if page.passage_chars < MIN_PAGE || text < MIN_PAGE {
             continue;
         }
-        for (p, n) in others(c, page, &pages, &holders, 0) {
+        for (p, n) in others(c, page, &pages, &holders, Some(&wide), 0) {
             if n < text {
                 break;
             }

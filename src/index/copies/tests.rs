@@ -114,16 +114,25 @@ fn a_page_with_a_passage_of_its_own_or_another_scope_is_kept() {
         page("other-source.html", "Loops", &refs(&loops)),
     ]);
     ix.pages[3].source = "other".into();
-    // loops.html is all inside loops-more.html, which keeps only its own passage: no page
-    // goes, and each passage is indexed once in each scope.
-    assert_eq!(drop_copies(&mut ix), 0);
+    // loops-more.html holds loops.html and t2/loops.html whole and keeps only its own passage;
+    // loops.html, without a year, is a copy of t2/loops.html, which every scope that admits it
+    // admits; t2/loops.html is no copy of it, nor the other source's page.
+    assert_eq!(drop_copies(&mut ix), 1);
+    let kept: Vec<&str> = (ix.pages.iter())
+        .filter(|p| p.skipped.is_none())
+        .map(|p| p.path.as_str())
+        .collect();
+    assert_eq!(
+        kept,
+        ["t2/loops.html", "loops-more.html", "other-source.html"]
+    );
     assert_eq!(ix.pages[2].chunks, 1);
     assert_eq!(
         ix.chunks
             .iter()
             .filter(|c| c.text.contains("passage 07"))
             .count(),
-        3
+        2
     );
 }
 
@@ -198,6 +207,42 @@ fn a_chunk_that_adds_a_note_keeps_only_its_own_paragraphs() {
     assert_eq!(
         ix.warnings,
         ["book/instructor/05-loop.html: 0 of its 1 chunks left out and 1 cut to their own paragraphs, their text being on pages it holds whole (05-loop.html)"]
+    );
+}
+
+#[test]
+fn a_page_without_chapter_holds_the_chapters_pages_it_shows() {
+    // A print page has no chapter where the config reads chapters from the pages' paths.
+    let (loops, files) = (passages("loops", 12), passages("files", 12));
+    let cover = "A course of programming for beginners, from the first loop to reading files and writing functions that use them.";
+    let mut print: Vec<&str> = vec![cover];
+    print.extend(refs(&loops));
+    print.extend(refs(&files));
+    let chapter = |(o, mut cs): (PageOutcome, Vec<ChunkRecord>), ch: &str| {
+        cs.iter_mut().for_each(|c| c.chapter = Some(ch.into()));
+        (o, cs)
+    };
+    let mut ix = indexed(vec![
+        chapter(page("01-loops/index.html", "Loops", &refs(&loops)), "01"),
+        chapter(page("02-files/index.html", "Files", &refs(&files)), "02"),
+        // The same lesson in another chapter is no copy of it.
+        chapter(page("03-again/index.html", "Loops", &refs(&loops)), "03"),
+        page("print_page/index.html", "Print", &print),
+    ]);
+    assert_eq!(drop_copies(&mut ix), 0);
+    let on = |path: &str| {
+        (ix.chunks.iter())
+            .filter(|c| c.path.as_deref() == Some(path))
+            .count()
+    };
+    assert_eq!(on("print_page/index.html"), 1);
+    assert_eq!(
+        (
+            on("01-loops/index.html"),
+            on("02-files/index.html"),
+            on("03-again/index.html")
+        ),
+        (12, 12, 12)
     );
 }
 
@@ -376,9 +421,9 @@ proptest::proptest! {
     #[test]
     fn no_passage_is_lost(
         pages in proptest::collection::vec(
-            proptest::collection::vec(
-                proptest::collection::vec(0usize..14, 1..6),
-                1..4,
+            (
+                proptest::collection::vec(proptest::collection::vec(0usize..14, 1..6), 1..4),
+                0usize..3,
             ),
             1..8,
         )
@@ -391,27 +436,41 @@ proptest::proptest! {
         let all: Vec<(PageOutcome, Vec<ChunkRecord>)> = pages
             .iter()
             .enumerate()
-            .map(|(p, chunks)| {
+            .map(|(p, (chunks, chapter))| {
                 let texts: Vec<String> = chunks
                     .iter()
                     .map(|ks| ks.iter().map(|&k| line(k)).collect::<Vec<_>>().join("\n\n"))
                     .collect();
                 let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-                page(&format!("d{}/p{p}.html", p % 3), "P", &texts)
+                // Pages without a chapter (a print page) and in chapter 1 or 2.
+                let (o, mut cs) = page(&format!("d{}/p{p}.html", p % 3), "P", &texts);
+                for c in &mut cs {
+                    c.chapter = (*chapter > 0).then(|| chapter.to_string());
+                }
+                (o, cs)
             })
             .collect();
         let mut ix = indexed(all);
-        let before: std::collections::BTreeSet<String> = (0..12)
-            .map(line)
-            .filter(|l| ix.chunks.iter().any(|c| c.text.contains(l.as_str())))
-            .collect();
+        // Each passage with the chapter of a chunk that has it (`None`: without a chapter).
+        let found = |ix: &Indexed| -> std::collections::BTreeSet<(String, Option<String>)> {
+            let mut found = std::collections::BTreeSet::new();
+            for l in (0..12).map(line) {
+                for c in ix.chunks.iter().filter(|c| c.text.contains(l.as_str())) {
+                    found.insert((l.clone(), c.chapter.clone()));
+                }
+            }
+            found
+        };
+        let before = found(&ix);
         drop_copies(&mut ix);
-        for l in &before {
-            proptest::prop_assert!(
-                ix.chunks.iter().any(|c| c.text.contains(l.as_str())),
-                "{l} lost: {:?}",
-                ix.pages
-            );
+        let after = found(&ix);
+        // A passage stays in every chapter it was in, and indexed wherever it was without one.
+        for (l, chapter) in &before {
+            let kept = match chapter {
+                Some(_) => after.contains(&(l.clone(), chapter.clone())),
+                None => after.iter().any(|(m, _)| m == l),
+            };
+            proptest::prop_assert!(kept, "{l} ({chapter:?}) lost: {:?}", ix.pages);
         }
         // The pages' chunk counts still add up to the chunks indexed.
         proptest::prop_assert_eq!(ix.pages.iter().map(|p| p.chunks).sum::<usize>(), ix.chunks.len());
