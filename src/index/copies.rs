@@ -10,7 +10,8 @@
 //!
 //! A page is a **copy** when its text (each line of its chunks, their titles and headings
 //! aside) is on other pages of its source, in chunks of the same scope (subject, level,
-//! language, document type, chapter, section, topic, year, exam, paper, question…), and it
+//! language, document type, chapter, section, topic, year, exam, paper, question…; a chunk
+//! with none of the fields from chapter on matches one that has some, [`read_lines`]), and it
 //! holds at least 200 characters in lines of 30 or more (a short page is never taken for a
 //! copy). Only a page that gathers others (no one of them holds half of it) may have lines of
 //! its own, each under 80 characters and 2 % of it in all: what gathers them ("Content from
