@@ -98,9 +98,8 @@ struct PageLines {
     chunks: Vec<Vec<(usize, usize)>>,
     /// Which of its chunks are corrections.
     correction: Vec<bool>,
-    /// The lines of other scopes it holds, as ids: a line of a chunk without chapter, year or
-    /// any such field holds that line in every chunk of the same open scope that has some
-    /// ([`read_lines`]), and such a chunk's line holds it.
+    /// The lines of chunks without chapter, year or any such field that it holds in its own
+    /// chunks that have some, as ids ([`read_lines`]).
     held: Vec<usize>,
     /// Whether it holds exercises, and corrections.
     exercises: bool,
