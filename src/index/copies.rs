@@ -11,7 +11,7 @@
 //! A page is a **copy** when its text (each line of its chunks, their titles and headings
 //! aside) is on other pages of its source, in chunks of the same scope (subject, level,
 //! language, document type, chapter, section, topic, year, exam, paper, question…; a chunk
-//! with none of the fields from chapter on matches one that has some, [`read_lines`]), and it
+//! with none of the fields from chapter on matches one that has some, `read_lines`), and it
 //! holds at least 200 characters in lines of 30 or more (a short page is never taken for a
 //! copy). Only a page that gathers others (no one of them holds half of it) may have lines of
 //! its own, each under 80 characters and 2 % of it in all: what gathers them ("Content from
@@ -26,7 +26,7 @@
 //!
 //! Before that, a page that holds other pages whole and more (a print page with a cover, a
 //! Hugo section page that shows its child pages in full, an instructor's view with notes)
-//! keeps only what it adds ([`strip_containers`]): a student's result then opens on the page
+//! keeps only what it adds (`strip_containers`): a student's result then opens on the page
 //! that holds the passage, and the larger page is no copy of anything.
 
 use super::Indexed;
@@ -284,7 +284,7 @@ fn copy(
 }
 
 /// Leaves out every page whose text other pages of its source hold (module docs), once each
-/// page that holds others whole keeps only its own chunks ([`strip_containers`]); returns how
+/// page that holds others whole keeps only its own chunks (`strip_containers`); returns how
 /// many pages were left out. Run after [`super::duplicates::drop_duplicates`] and before
 /// [`super::lessons::group`]. Idempotent.
 pub fn drop_copies(indexed: &mut Indexed) -> usize {
