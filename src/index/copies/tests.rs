@@ -16,6 +16,13 @@ fn page(path: &str, title: &str, texts: &[&str]) -> (PageOutcome, Vec<ChunkRecor
     crate::index::fixtures::page(path, title, &texts)
 }
 
+/// How many chunks of the page at `path` are indexed.
+fn chunks_on(ix: &Indexed, path: &str) -> usize {
+    (ix.chunks.iter())
+        .filter(|c| c.path.as_deref() == Some(path))
+        .count()
+}
+
 fn kept(ix: &Indexed) -> Vec<&str> {
     ix.pages
         .iter()
@@ -155,11 +162,7 @@ fn a_print_page_or_a_section_page_keeps_only_its_own_text_beside_the_pages_it_sh
     // Each lesson is kept, where its results open; the print page and the section page
     // keep what they add (the cover and its contents, the chapter's introduction).
     assert_eq!(drop_copies(&mut ix), 0);
-    let chunks = |path: &str| {
-        (ix.chunks.iter())
-            .filter(|c| c.path.as_deref() == Some(path))
-            .count()
-    };
+    let chunks = |path: &str| chunks_on(&ix, path);
     assert_eq!(chunks("loops/for.html"), 12);
     assert_eq!(chunks("files.html"), 12);
     assert_eq!(chunks("loops/index.html"), 1);
@@ -230,11 +233,7 @@ fn a_page_without_chapter_holds_the_chapters_pages_it_shows() {
         page("print_page/index.html", "Print", &print),
     ]);
     assert_eq!(drop_copies(&mut ix), 0);
-    let on = |path: &str| {
-        (ix.chunks.iter())
-            .filter(|c| c.path.as_deref() == Some(path))
-            .count()
-    };
+    let on = |path: &str| chunks_on(&ix, path);
     assert_eq!(on("print_page/index.html"), 1);
     assert_eq!(
         (
