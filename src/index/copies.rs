@@ -106,8 +106,16 @@ struct PageLines {
     corrections: bool,
 }
 
-/// The pages that hold each line ([`read_lines`]).
-type Holders = Vec<Vec<usize>>;
+/// What [`read_lines`] reads of the pages.
+struct Lines {
+    /// Each page's lines (`None` for a page not indexed).
+    pages: Vec<Option<PageLines>>,
+    /// The pages that hold each line.
+    holders: Vec<Vec<usize>>,
+    /// For a line of a chunk with a chapter, year or other such field, the pages that hold it
+    /// in a chunk with none of them.
+    wide: HashMap<usize, Vec<usize>>,
+}
 
 /// Every page's distinct lines (`None` for a page not indexed) and, for each line, the pages
 /// that hold it; then, for a line of a chunk with a chapter, year or other such field, the
@@ -118,7 +126,7 @@ type Holders = Vec<Vec<usize>>;
 /// scope names), so its line is held by any chunk of the same open scope that has it: such a
 /// page may be a copy of pages with chapters, never the other way round. Two chunks that
 /// differ in such a field do not hold each other's lines (the same exercise in two chapters).
-fn read_lines(indexed: &Indexed) -> (Vec<Option<PageLines>>, Holders, HashMap<usize, Vec<usize>>) {
+fn read_lines(indexed: &Indexed) -> Lines {
     let spans = indexed.page_spans();
     // (open scope, narrow scope) -> index; each scope's open scope's index
     let mut scopes: HashMap<(String, Option<String>), usize> = HashMap::new();
@@ -196,6 +204,9 @@ fn read_lines(indexed: &Indexed) -> (Vec<Option<PageLines>>, Holders, HashMap<us
     }
     // The pages each line gained, as lines each page holds beyond its own.
     for (id, hs) in holders.iter_mut().enumerate() {
+        if hs.len() == own[id] {
+            continue;
+        }
         let (mine, gained) = hs.split_at(own[id]);
         let mut gained: Vec<usize> = (gained.iter().copied())
             .filter(|h| mine.binary_search(h).is_err())
@@ -211,7 +222,11 @@ fn read_lines(indexed: &Indexed) -> (Vec<Option<PageLines>>, Holders, HashMap<us
         hs.extend(gained);
         hs.sort_unstable();
     }
-    (pages, holders, wide_holders)
+    Lines {
+        pages,
+        holders,
+        wide: wide_holders,
+    }
 }
 
 /// The other indexed pages that hold at least a `share`th of page `i`'s text (any of it for
@@ -288,8 +303,15 @@ fn copy(
 /// many pages were left out. Run after [`super::duplicates::drop_duplicates`] and before
 /// [`super::lessons::group`]. Idempotent.
 pub fn drop_copies(indexed: &mut Indexed) -> usize {
-    let emptied = strip_containers(indexed);
-    let (mut pages, holders, _) = read_lines(indexed);
+    let lines = read_lines(indexed);
+    // Read again only when a page that holds others changed.
+    let (emptied, lines) = match strip_containers(indexed, &lines) {
+        Some(emptied) => (emptied, read_lines(indexed)),
+        None => (0, lines),
+    };
+    let Lines {
+        mut pages, holders, ..
+    } = lines;
     let mut live: Vec<usize> = holders.iter().map(Vec::len).collect();
     // The copies and the pages holding each, updated as pages are left out: a page left out
     // changes only the copies it held a share of (`watchers`) and the last page holding one of
@@ -390,9 +412,14 @@ pub fn drop_copies(indexed: &mut Indexed) -> usize {
 /// pages holds. A worksheet (exercises without their corrections) stays whole in a page that
 /// adds corrections of its own (its corrected version), and a chunk that a kept chunk answers
 /// stays whole. A page left with no chunk is a copy; one left with some gets a warning naming
-/// the pages it holds. Returns how many pages were left out.
-fn strip_containers(indexed: &mut Indexed) -> usize {
-    let (pages, holders, wide) = read_lines(indexed);
+/// the pages it holds. Returns how many pages were left out, or `None` when it changed nothing
+/// (then `lines`, read before it, still reads the pages).
+fn strip_containers(indexed: &mut Indexed, lines: &Lines) -> Option<usize> {
+    let Lines {
+        pages,
+        holders,
+        wide,
+    } = lines;
     // Each page's text and number of distinct lines, boilerplate aside.
     let weight: Vec<(usize, usize)> = (pages.iter())
         .map(|page| {
@@ -409,7 +436,7 @@ fn strip_containers(indexed: &mut Indexed) -> usize {
         if page.passage_chars < MIN_PAGE || text < MIN_PAGE {
             continue;
         }
-        for (p, n) in others(c, page, &pages, &holders, Some(&wide), 0) {
+        for (p, n) in others(c, page, pages, holders, Some(wide), 0) {
             if n < text {
                 break;
             }
@@ -423,6 +450,9 @@ fn strip_containers(indexed: &mut Indexed) -> usize {
     let mut strip = vec![false; indexed.chunks.len()];
     // The chunks that keep only their paragraphs of their own, with which lines are held.
     let mut trims: Vec<(usize, Vec<bool>)> = Vec::new();
+    if held_whole.is_empty() {
+        return None;
+    }
     let mut containers: Vec<(usize, Vec<usize>)> = held_whole.into_iter().collect();
     containers.sort_unstable();
     for (p, inner) in &mut containers {
@@ -485,12 +515,14 @@ fn strip_containers(indexed: &mut Indexed) -> usize {
         }
     }
     let mut left_out = 0;
+    let mut changed = false;
     for (p, inner) in &containers {
         let count = |of: &[bool]| of[spans[*p].clone()].iter().filter(|&&s| s).count();
         let (n, cut) = (count(&strip), count(&trimmed));
         if n + cut == 0 {
             continue;
         }
+        changed = true;
         let named: Vec<&str> = (inner.iter().take(2))
             .map(|&c| indexed.pages[c].path.as_str())
             .collect();
@@ -516,7 +548,7 @@ fn strip_containers(indexed: &mut Indexed) -> usize {
     }
     let mut strip = strip.into_iter();
     indexed.chunks.retain(|_| !strip.next().unwrap_or(false));
-    left_out
+    changed.then_some(left_out)
 }
 
 /// A chunk's text without its paragraphs (blocks between blank lines, a fenced code block

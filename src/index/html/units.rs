@@ -184,8 +184,7 @@ impl Walker<'_, '_> {
         let corrects = own_classes
             && e.value()
                 .has_class("solution", scraper::CaseSensitivity::AsciiCaseInsensitive);
-        let inside = self.unit().map(|u| (u.role, u.unit));
-        let inside_anchor = self.unit().and_then(|u| u.anchor.clone());
+        let inside = self.unit().map(|u| (u.role, u.unit, u.anchor.clone()));
         // Its own id, or that of a wrapper it is alone in (the Workbench's accordion).
         fn id(e: ElementRef<'_>) -> Option<String> {
             e.value()
@@ -202,14 +201,11 @@ impl Walker<'_, '_> {
         let unit = if !t.is_empty() && st.skip.is_match(&t) {
             return;
         } else if corrects || (!t.is_empty() && st.solution.is_match(&t)) {
-            let answers = match inside {
-                Some((Role::Exercise, u)) => u,
-                _ => self.last_exercise,
-            };
-            // A correction inside its exercise without an anchor of its own opens there.
-            let anchor = match inside {
-                Some((Role::Exercise, _)) => anchor.or(inside_anchor),
-                _ => anchor,
+            // A correction inside its exercise answers it and, without an anchor of its own,
+            // opens there.
+            let (answers, anchor) = match inside {
+                Some((Role::Exercise, u, at)) => (u, anchor.or(at)),
+                _ => (self.last_exercise, anchor),
             };
             Some(Unit {
                 role: Role::Solution,
@@ -219,7 +215,7 @@ impl Walker<'_, '_> {
                 anchor,
             })
         } else if (!t.is_empty() && st.statement.is_match(&t))
-            && matches!(inside, Some((Role::Exercise, _)))
+            && matches!(inside, Some((Role::Exercise, _, _)))
         {
             None
         } else if (!t.is_empty()
