@@ -283,6 +283,7 @@ impl Reader {
             list_depth: 0,
             in_item: false,
             outside_bodies,
+            hosts: parts::own_hosts(&doc),
             page: &mut page,
         };
         w.attrs_of(root);
@@ -403,6 +404,8 @@ struct Walker<'a, 'p> {
     /// Whether the content is several `[data-pagefind-body]` elements, what is outside them
     /// left out.
     outside_bodies: bool,
+    /// The hosts the page names as its own ([`parts::own_hosts`]).
+    hosts: Vec<String>,
     page: &'p mut PageText,
 }
 
@@ -456,6 +459,26 @@ impl Walker<'_, '_> {
         self.push_block(text, tight);
     }
 
+    /// Leaves out a list or block of links ([`parts::in_page_toc`], [`parts::link_block`]) and
+    /// the short label that introduced it, if the last text read was one ("Contents:",
+    /// "目录：", "Sommaire :"): alone, it would say nothing.
+    fn leave_out_links(&mut self) {
+        self.flush();
+        let ctx = self.page.ctxs.len().checked_sub(1);
+        let label = self.page.blocks.last().is_some_and(|b| {
+            let t = b.text.trim_end();
+            Some(b.ctx) == ctx
+                && !self.dirty
+                && !b.tight
+                && t.chars().count() <= 40
+                && !t.contains('\n')
+                && (t.ends_with(':') || t.ends_with('：'))
+        });
+        if label {
+            self.page.blocks.pop();
+        }
+    }
+
     fn attrs_of(&mut self, e: ElementRef<'_>) -> usize {
         let depth = self.attrs.len();
         for (attr, field) in ATTR_FIELDS {
@@ -487,6 +510,14 @@ impl Walker<'_, '_> {
 
     fn element(&mut self, e: ElementRef<'_>) {
         if self.r.skipped(e) || (self.outside_bodies && self.r.pagefind_outside.matches(&e)) {
+            return;
+        }
+        if matches!(
+            e.value().name(),
+            "div" | "section" | "aside" | "ul" | "ol" | "p" | "menu"
+        ) && parts::link_block(e, &self.hosts)
+        {
+            self.leave_out_links();
             return;
         }
         if follows_link(e) {
@@ -541,7 +572,7 @@ impl Walker<'_, '_> {
                     self.table(e);
                 }
             }
-            "ul" | "ol" if self.list_depth == 0 && parts::in_page_toc(e) => self.flush(),
+            "ul" | "ol" if self.list_depth == 0 && parts::in_page_toc(e) => self.leave_out_links(),
             "p" if parts::edit_line(e) => self.flush(),
             "ul" | "ol" => {
                 self.flush();
@@ -709,6 +740,8 @@ mod books_tests;
 mod carpentries_tests;
 mod furniture;
 mod kind;
+#[cfg(test)]
+mod nav_tests;
 mod parts;
 
 /// The innermost element holding every one of `els` (itself for one); `None` for none.

@@ -10,6 +10,9 @@ static ANNOTATION: LazyLock<Selector> = LazyLock::new(|| sel("annotation"));
 static CODE: LazyLock<Selector> = LazyLock::new(|| sel("code"));
 static ANCHORS: LazyLock<Selector> = LazyLock::new(|| sel("a[id], a[name], a[href^='#']"));
 static LINKS: LazyLock<Selector> = LazyLock::new(|| sel("a"));
+static OWN_ADDRESSES: LazyLock<Selector> = LazyLock::new(|| {
+    sel("link[rel=canonical], meta[property='og:url'], link[rel=stylesheet], script[src]")
+});
 
 /// The page's content: the element of the first selector that names one region of the page
 /// (every other element it selects lies inside the first). A selector that names several
@@ -155,8 +158,10 @@ pub(super) fn heading_anchor(e: ElementRef<'_>) -> Option<String> {
 }
 
 /// A list that is the page's own table of contents, written by hand at its top ("Table of
-/// Contents" then a list of its sections): at least three links, every one to a place on the
-/// page (`#…`), and no text besides theirs. The sections it lists are indexed where they are.
+/// Contents" then a list of its sections, or a plugin's floating one, as HonKit's
+/// `anchor-navigation-ex` puts on every page, one link on a page with one heading): links, every
+/// one to a place on the page (`#…`), and no text besides theirs. The sections it lists are
+/// indexed where they are.
 pub(super) fn in_page_toc(list: ElementRef<'_>) -> bool {
     let words = |e: ElementRef<'_>| {
         e.text()
@@ -174,7 +179,110 @@ pub(super) fn in_page_toc(list: ElementRef<'_>) -> bool {
         links += 1;
         linked += words(a);
     }
-    links >= 3 && linked == words(list)
+    links >= 1 && linked == words(list)
+}
+
+/// A block that only links to the site's pages: a sidebar or menu that a theme writes without
+/// `<nav>` or a class the reader knows (a Pelican theme's `div.nav-docs` beside each chapter's
+/// text), or a chapter's hand-written list of its lessons. It holds at least three links within
+/// the site (a relative address or a place on the page, not another site's) and, outside its
+/// links and headings, letters a tenth of its links' at most (a separator, a "Chapter 3"
+/// label). Each page it links is indexed where it is. A list of other sites' resources is the
+/// teacher's choice and is read.
+pub(super) fn link_block(e: ElementRef<'_>, hosts: &[String]) -> bool {
+    #[derive(Default)]
+    struct Tally {
+        internal: usize,
+        linked: usize,
+        other: usize,
+    }
+    fn walk(e: ElementRef<'_>, hosts: &[String], in_link: bool, in_heading: bool, t: &mut Tally) {
+        for child in e.children() {
+            match child.value() {
+                Node::Text(s) => {
+                    let n = s.chars().filter(|c| c.is_alphanumeric()).count();
+                    if in_link {
+                        t.linked += n;
+                    } else if !in_heading {
+                        t.other += n;
+                    }
+                }
+                Node::Element(v) => {
+                    let Some(c) = ElementRef::wrap(child) else {
+                        continue;
+                    };
+                    let name = v.name();
+                    let link = name == "a";
+                    if link && v.attr("href").is_some_and(|h| within_site(h, hosts)) {
+                        t.internal += 1;
+                    }
+                    let heading = matches!(name, "h1" | "h2" | "h3" | "h4" | "h5" | "h6");
+                    walk(c, hosts, in_link || link, in_heading || heading, t);
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut t = Tally::default();
+    walk(e, hosts, false, false, &mut t);
+    t.internal >= 3 && t.other * 10 <= t.linked
+}
+
+/// An address of a page within the site: relative (`../pages/33-exceptions.html`, `./`,
+/// `../lists/`), a place on the page (`#errors`), or absolute on one of the site's `hosts`
+/// ([`own_hosts`]: Zola and many Hugo themes write every link so), not another site's, a
+/// `mailto:` or `javascript:` one, nor a file to download (`sujet.pdf`, `data.csv`, `rle.py`:
+/// an exam's files, which a list of them gives as its content).
+fn within_site(href: &str, hosts: &[String]) -> bool {
+    let href = href.trim();
+    let rest = match href.find([':', '/', '?', '#']) {
+        Some(i) if href.as_bytes()[i] == b':' => match host_of(href) {
+            Some((host, rest)) if hosts.iter().any(|h| h.eq_ignore_ascii_case(host)) => rest,
+            _ => return false,
+        },
+        _ if href.starts_with("//") => return false,
+        _ => href,
+    };
+    let path = rest.split(['?', '#']).next().unwrap_or("");
+    let last = path.rsplit('/').next().unwrap_or("");
+    let page = match last.rsplit_once('.') {
+        Some((_, ext)) => ["html", "htm", "xhtml", "php"]
+            .iter()
+            .any(|p| ext.eq_ignore_ascii_case(p)),
+        None => true,
+    };
+    !href.is_empty() && href != "#" && page
+}
+
+/// The host of an `http(s)://` address and what follows it.
+fn host_of(url: &str) -> Option<(&str, &str)> {
+    let (scheme, rest) = url.split_once("://")?;
+    if !(scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")) {
+        return None;
+    }
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    Some((&rest[..end], &rest[end..]))
+}
+
+/// The hosts a page names as its own: its canonical address's (`<link rel="canonical">`,
+/// `og:url`), and those of the stylesheets and scripts it loads by absolute address (a site
+/// built with its base URL in every link, as Zola builds, loads its own files so).
+pub(super) fn own_hosts(doc: &Html) -> Vec<String> {
+    let mut hosts: Vec<String> = Vec::new();
+    for e in doc.select(&OWN_ADDRESSES) {
+        let v = e.value();
+        let url = v
+            .attr("href")
+            .or_else(|| v.attr("src"))
+            .or_else(|| v.attr("content"))
+            .unwrap_or("");
+        if let Some((host, _)) = host_of(url.trim()) {
+            if !host.is_empty() && !hosts.iter().any(|h| h.eq_ignore_ascii_case(host)) {
+                hosts.push(host.to_string());
+            }
+        }
+    }
+    hosts
 }
 
 /// A paragraph that only dates the page and links to its source's editor ("Last updated on

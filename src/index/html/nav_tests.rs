@@ -1,0 +1,131 @@
+//! Tests of the HTML reader on navigation a theme writes without `<nav>`: sidebars, menus and
+//! lists of a site's pages, told from the lists a teacher writes by their links.
+use super::*;
+
+fn texts(html: &str) -> Vec<String> {
+    let p = Reader::new(&Structure::default()).read(html, &[], false);
+    p.blocks.into_iter().map(|b| b.text).collect()
+}
+
+#[test]
+fn a_sidebar_of_the_sites_pages_without_nav_is_left_out() {
+    // Composing Programs (Pelican, a theme of its own): each chapter's page opens with a
+    // `div.nav-docs` listing every section of the chapter, headed by their titles, inside the
+    // `section.content` that holds the text. It made a chunk per section listed, on each page.
+    let html = r##"<html><head><title>3.3 Exceptions</title></head><body>
+        <section class="content"><div class="nav-docs"><h3>Chapter 3<a id="hide_contents">Hide contents</a></h3>
+        <div class="nav-docs-section"><h3><a href="../pages/32-functional-programming.html">3.2 Functional Programming</a></h3>
+        <li><a href="../pages/32-functional-programming.html#expressions">3.2.1 Expressions</a>
+        <li><a href="../pages/32-functional-programming.html#definitions">3.2.2 Definitions</a></div>
+        <div class="nav-docs-section"><h3><a href="../pages/33-exceptions.html">3.3 Exceptions</a></h3>
+        <li><a href="../pages/33-exceptions.html#exception-objects">3.3.1 Exception Objects</a></div></div>
+        <div class="inner-content"><h2>3.3 Exceptions</h2><p>Programmers must be always mindful of errors.</p>
+        <p><i>Continue</i>: <a href="../pages/34-interpreters.html">3.4 Interpreters</a></p></div></section></body></html>"##;
+    assert_eq!(
+        texts(html),
+        [
+            "Programmers must be always mindful of errors.",
+            "*Continue*: 3.4 Interpreters"
+        ]
+    );
+    // The same page's text under the sidebar's own headings stays: a heading is no link text,
+    // and one paragraph of prose is more than a tenth of the links' letters.
+    let prose = html.replace(
+        "<li><a href=\"../pages/33-exceptions.html#exception-objects\">3.3.1 Exception Objects</a>",
+        "<p>Exceptions are raised by a program that cannot go on, and handled by the code that called it.</p>",
+    );
+    assert!(texts(&prose)
+        .iter()
+        .any(|t| t.starts_with("Exceptions are raised")));
+}
+
+#[test]
+fn a_sidebar_is_left_out_whole_with_its_headings() {
+    // The same site's other pages: the sidebar is the site's menu and a link to another site
+    // under their headings; read list by list, "Related Sites" headed the page's own text.
+    let p = Reader::new(&Structure::default()).read(
+        r##"<html><body><section class="content"><div class="nav-docs">
+        <div class="nav-docs-section"><h3>Main</h3><ul><li><a href="./">Text</a></li>
+        <li><a href="./projects.html">Projects</a></li><li><a href="./tutor.html">Tutor</a></li>
+        <li><a href="./about.html">About</a></li></ul></div>
+        <div class="nav-docs-section"><h3>Related Sites</h3><ul><li><a href="http://inst.eecs.berkeley.edu/~cs61a">CS 61A Course</a></li></ul></div></div>
+        <div class="inner-content"><p>Composing Programs is authored and maintained by John DeNero.</p></div>
+        </section></body></html>"##,
+        &[],
+        false,
+    );
+    let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        ["Composing Programs is authored and maintained by John DeNero."]
+    );
+    assert!(p.ctxs[p.blocks[0].ctx].headings.is_empty());
+}
+
+#[test]
+fn lists_of_other_sites_files_or_prose_are_read() {
+    let t = texts(
+        r##"<html><body><main><h1>Ressources</h1>
+        <ul><li><a href="https://docs.python.org/3/">Documentation de Python</a></li>
+        <li><a href="https://www.france-ioi.org/">France-IOI</a></li><li><a href="https://pythontutor.com/">Python Tutor</a></li></ul>
+        <h2>Sujet 4</h2><ul><li><a href="../data/2026/sujet_04.pdf">Sujet</a></li><li><a href="culture.py">culture.py</a></li>
+        <li><a href="plantes.py">plantes.py</a></li><li><a href="mesures.csv">mesures.csv</a></li></ul>
+        <ul><li>Une <a href="piles/">pile</a> se manipule par le haut, comme une pile d'assiettes.</li>
+        <li>Une <a href="files/">file</a> est servie dans l'ordre d'arrivée.</li><li><a href="arbres/">Arbres</a></li></ul>
+        </main></body></html>"##,
+    );
+    // Other sites' resources: the teacher's choice. An exam's files: its content.
+    assert!(t.iter().any(|t| t == "- France-IOI"), "{t:?}");
+    assert!(t.iter().any(|t| t == "- culture.py"), "{t:?}");
+    // Links inside sentences: the teacher's text.
+    assert!(t.iter().any(|t| t.contains("pile d'assiettes")), "{t:?}");
+    assert!(t.iter().any(|t| t == "- Arbres"), "{t:?}");
+}
+
+#[test]
+fn absolute_links_to_the_pages_own_host_are_links_within_the_site() {
+    // Zola writes every link with the site's base URL: a section's page lists its pages so.
+    let page = |host: &str| {
+        format!(
+            r##"<html><head><link rel="stylesheet" href="https://me.github.io/guide/site.css"></head>
+            <body><main><h2>Introduction</h2><h3>Pages:</h3><ul>
+            <li><a href="https://{host}/guide/introduction/overview/">Overview</a></li>
+            <li><a href="https://{host}/guide/introduction/wgpu-api/">Wgpu API</a></li>
+            <li><a href="https://{host}/guide/introduction/support/">Contribution and Support</a></li></ul>
+            <p>Read them in order.</p></main></body></html>"##
+        )
+    };
+    assert_eq!(texts(&page("me.github.io")), ["Read them in order."]);
+    assert_eq!(
+        texts(&page("other.example")),
+        [
+            "- Overview",
+            "- Wgpu API",
+            "- Contribution and Support",
+            "Read them in order."
+        ]
+    );
+}
+
+#[test]
+fn the_label_of_a_list_left_out_goes_with_it() {
+    // HonKit: a book's home page says "目录:" (contents), then lists its chapters; the
+    // `anchor-navigation-ex` plugin adds a floating list of the page's one heading.
+    let t = texts(
+        r##"<html><body><section class="normal markdown-section"><div id="anchor-navigation-ex-navbar">
+        <ul><li><a href="#manuel">Manuel</a></li></ul></div><h1 id="manuel">Manuel</h1><p>Bienvenue.</p>
+        <p>目录:</p><ul><li><a href="lab01.html">实验一</a></li><li><a href="lab02.html">实验二</a></li>
+        <li><a href="lab03.html">实验三</a></li></ul>
+        <p>Voici, dans l'ordre, les travaux pratiques de la semaine prochaine :</p>
+        <ul><li><a href="tp1.html">TP 1</a></li><li><a href="tp2.html">TP 2</a></li><li><a href="tp3.html">TP 3</a></li></ul>
+        </section></body></html>"##,
+    );
+    // A longer sentence is the teacher's text, and stays.
+    assert_eq!(
+        t,
+        [
+            "Bienvenue.",
+            "Voici, dans l'ordre, les travaux pratiques de la semaine prochaine :"
+        ]
+    );
+}
