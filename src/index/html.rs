@@ -282,6 +282,7 @@ impl Reader {
             inline: String::new(),
             list_depth: 0,
             in_item: false,
+            tag: String::new(),
             outside_bodies,
             hosts: parts::own_hosts(&doc),
             page: &mut page,
@@ -401,6 +402,8 @@ struct Walker<'a, 'p> {
     inline: String,
     list_depth: usize,
     in_item: bool,
+    /// The label of the list item being read, until its first line takes it.
+    tag: String,
     /// Whether the content is several `[data-pagefind-body]` elements, what is outside them
     /// left out.
     outside_bodies: bool,
@@ -438,7 +441,7 @@ impl Walker<'_, '_> {
     }
 
     fn push_block(&mut self, text: String, tight: bool) {
-        if text.trim().is_empty() {
+        if text.trim().is_empty() || parts::tex_definitions(&text) {
             return;
         }
         let ctx = self.ctx();
@@ -446,9 +449,12 @@ impl Walker<'_, '_> {
     }
 
     fn flush(&mut self) {
-        let text = collapse(&std::mem::take(&mut self.inline));
+        let mut text = collapse(&std::mem::take(&mut self.inline));
         if text.is_empty() {
             return;
+        }
+        if !self.tag.is_empty() {
+            text = format!("{} {text}", std::mem::take(&mut self.tag));
         }
         let (text, tight) = if self.in_item {
             let indent = "  ".repeat(self.list_depth.saturating_sub(1));
@@ -557,14 +563,16 @@ impl Walker<'_, '_> {
             "em" | "i" => self.wrap(e, "*"),
             "table" => {
                 self.flush();
-                // A code table's line numbers, or an Asciidoctor admonition's icon and text
-                // cells: layout, not a table.
+                // A code table's line numbers, an Asciidoctor admonition's icon and text
+                // cells, or LaTeXML's equation and its number: layout, not a table.
                 let layout = |e: ElementRef<'_>, class: &str| {
                     e.value()
                         .has_class(class, scraper::CaseSensitivity::AsciiCaseInsensitive)
                 };
                 let parent = e.parent().and_then(ElementRef::wrap);
                 if layout(e, "highlighttable")
+                    || layout(e, "ltx_equation")
+                    || layout(e, "ltx_equationgroup")
                     || parent.is_some_and(|p| layout(p, "admonitionblock"))
                 {
                     self.children(e);
@@ -588,9 +596,23 @@ impl Walker<'_, '_> {
                 self.flush();
                 let was = self.in_item;
                 self.in_item = true;
-                self.children(e);
+                // An item's label written as text before its paragraphs (LaTeXML's "(a)")
+                // opens the item's first line, not a line of its own.
+                let tag = parts::item_tag(e);
+                if let Some((_, label)) = &tag {
+                    self.tag = label.clone();
+                }
+                for child in e.children() {
+                    match (child.value(), ElementRef::wrap(child)) {
+                        (_, Some(c)) if tag.as_ref().is_some_and(|(t, _)| t.id() == c.id()) => {}
+                        (_, Some(c)) => self.element(c),
+                        (Node::Text(t), None) if parts::displayed(t) => self.inline.push_str(t),
+                        _ => {}
+                    }
+                }
                 self.flush();
                 self.in_item = was;
+                self.tag.clear();
             }
             "details" => self.scoped(|w| w.unit_block(e, w.summary(e), true)),
             _ if self.is_admonition(e) => {

@@ -1,5 +1,5 @@
 //! Tests of the HTML reader on book generators' pages: Asciidoctor (AsciiDoc courses, Antora
-//! sites), bookdown and Quarto's classed blocks.
+//! sites), bookdown and Quarto's classed blocks, LaTeXML's notes converted from LaTeX.
 use super::*;
 
 #[test]
@@ -71,4 +71,52 @@ fn bookdown_exercise_and_solution_blocks_are_an_exercise_and_its_correction() {
     let sol = of("Add each");
     assert_eq!((sol.role, sol.answers), (Role::Solution, ex.unit));
     assert_eq!(of("After the exercise").role, Role::Prose);
+}
+
+#[test]
+fn latexml_notes_read_their_math_as_tex_and_their_items_with_their_labels() {
+    // A problem set written in LaTeX and converted by LaTeXML: MathML with the TeX in
+    // `alttext`, a displayed equation as a table of its number's cells and its own, items
+    // labelled "(a)" by text, and the author's name under the title.
+    let p = Reader::new(&Structure::default()).read(
+        r##"<html lang="en"><body><div class="ltx_page_main"><div class="ltx_page_content"><article class="ltx_document">
+        <h1 class="ltx_title ltx_title_document">Problem Set 3</h1>
+        <div class="ltx_authors"><span class="ltx_creator ltx_role_author"><span class="ltx_personname">Maximilian Pechmann</span></span></div>
+        <section class="ltx_section"><h2 class="ltx_title ltx_title_section">Problem 1</h2>
+        <p class="ltx_p">For a <math class="ltx_Math" alttext="2\times 2" display="inline"><mrow><mn>2</mn><mo>×</mo><mn>2</mn></mrow></math> matrix</p>
+        <table class="ltx_equation ltx_eqn_table"><tbody><tr class="ltx_equation ltx_eqn_row"><td class="ltx_eqn_cell ltx_eqn_center_padleft"></td>
+        <td class="ltx_eqn_cell"><math class="ltx_Math" alttext="A=\begin{bmatrix}a&amp;b\\
+        c&amp;d\end{bmatrix}," display="block"><mrow><mi>A</mi><mo>=</mo><mtable><mtr><mtd><mi>a</mi></mtd><mtd><mi>b</mi></mtd></mtr></mtable></mrow></math></td>
+        <td class="ltx_eqn_cell ltx_eqn_center_padright"></td></tr></tbody></table>
+        <ol class="ltx_enumerate"><li class="ltx_item" style="list-style-type:none;"><span class="ltx_tag ltx_tag_item">(a)</span>
+        <div class="ltx_para"><p class="ltx_p"><math class="ltx_Math" alttext="A^{-1}" display="inline"><msup><mi>A</mi><mn>-1</mn></msup></math></p></div></li></ol>
+        </section></article></div></div></body></html>"##,
+        &[],
+        false,
+    );
+    let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        [
+            "For a $2\\times 2$ matrix",
+            "$$A=\\begin{bmatrix}a&b\\\\ c&d\\end{bmatrix},$$",
+            "- (a) $A^{-1}$",
+        ]
+    );
+}
+
+#[test]
+fn tex_macro_definitions_are_not_text() {
+    // Quarto and Pandoc courses define their macros in a hidden block that MathJax reads.
+    let p = Reader::new(&Structure::default()).read(
+        r##"<html><body><main><h1>2 Introducing Splines</h1><div class="hidden">
+        <p><span class="math display">\[
+        \def\b#1{\mathbf{#1}}
+        \]</span></p></div><p>Here is a short video.</p>
+        <p><span class="math display">\[\b{x}^T \b{y}\]</span></p></main></body></html>"##,
+        &[],
+        false,
+    );
+    let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert_eq!(texts, ["Here is a short video.", "\\[\\b{x}^T \\b{y}\\]"]);
 }

@@ -7,6 +7,8 @@ use std::sync::LazyLock;
 
 /// Selectors used per element, compiled once.
 static ANNOTATION: LazyLock<Selector> = LazyLock::new(|| sel("annotation"));
+static TEX_ANNOTATION: LazyLock<Selector> =
+    LazyLock::new(|| sel("annotation[encoding*=tex i], annotation[encoding*=TeX]"));
 static CODE: LazyLock<Selector> = LazyLock::new(|| sel("code"));
 static ANCHORS: LazyLock<Selector> = LazyLock::new(|| sel("a[id], a[name], a[href^='#']"));
 static LINKS: LazyLock<Selector> = LazyLock::new(|| sel("a"));
@@ -32,7 +34,8 @@ pub(super) fn content_root<'a>(doc: &'a Html, selectors: &[Selector]) -> Option<
         .or_else(|| selectors.iter().find_map(|s| doc.select(s).next()))
 }
 
-/// TeX source of a math element (KaTeX annotation, MathJax `script[type=math/tex]`), if it is one.
+/// TeX source of a math element (KaTeX annotation, MathJax `script[type=math/tex]`, MathML's
+/// `alttext` or TeX annotation), if it is one.
 pub(super) fn math_source(e: ElementRef<'_>) -> Option<String> {
     let v = e.value();
     if v.name() == "script" {
@@ -53,7 +56,66 @@ pub(super) fn math_source(e: ElementRef<'_>) -> Option<String> {
     if v.name() == "mjx-container" {
         return v.attr("data-latex").map(|t| format!("${t}$"));
     }
+    // MathML with its TeX beside it (LaTeXML's `alttext`, a TeX annotation): the TeX, as
+    // KaTeX's is read, not the text of its `<mi>` and `<mn>` run together (`A=[1−324]` for a
+    // matrix).
+    if v.name() == "math" {
+        let tex = v.attr("alttext").map(str::to_string).or_else(|| {
+            e.select(&TEX_ANNOTATION)
+                .next()
+                .map(|a| a.text().collect::<String>())
+        })?;
+        let tex = tex.split_whitespace().collect::<Vec<_>>().join(" ");
+        return (!tex.is_empty()).then(|| {
+            if v.attr("display") == Some("block") {
+                format!("$${tex}$$")
+            } else {
+                format!("${tex}$")
+            }
+        });
+    }
     None
+}
+
+/// Whether a block is only TeX macro definitions (`\[ \def\b#1{\mathbf{#1}} \]`, as Quarto
+/// and Pandoc courses define their macros in a hidden block): MathJax reads them, a student
+/// never sees them.
+pub(super) fn tex_definitions(text: &str) -> bool {
+    let mut t = text.trim();
+    for (open, close) in [("\\[", "\\]"), ("$$", "$$"), ("\\(", "\\)"), ("$", "$")] {
+        if let Some(inner) = t.strip_prefix(open).and_then(|r| r.strip_suffix(close)) {
+            t = inner.trim();
+            break;
+        }
+    }
+    [
+        "\\def\\",
+        "\\newcommand",
+        "\\renewcommand",
+        "\\providecommand",
+        "\\DeclareMathOperator",
+    ]
+    .iter()
+    .any(|c| t.starts_with(c))
+}
+
+/// A list item's label written as text before its paragraphs (LaTeXML's
+/// `<span class="ltx_tag ltx_tag_item">(a)</span><div class="ltx_para">…`, where the list
+/// itself shows no marker): the label's element and its text.
+pub(super) fn item_tag(li: ElementRef<'_>) -> Option<(ElementRef<'_>, String)> {
+    let mut kids = li.children().filter(|c| match c.value() {
+        Node::Text(t) => !t.trim().is_empty(),
+        Node::Element(_) => true,
+        _ => false,
+    });
+    let tag = ElementRef::wrap(kids.next()?)?;
+    let next = ElementRef::wrap(kids.next()?)?;
+    let label = tag.text().collect::<String>().trim().to_string();
+    let short = label.chars().count() <= 6
+        && label.chars().any(char::is_alphanumeric)
+        && !label.contains(char::is_whitespace);
+    (tag.value().name() == "span" && short && matches!(next.value().name(), "div" | "p"))
+        .then_some((tag, label))
 }
 
 /// Whether a text node is text a page shows: none holding control characters (but tab and line
