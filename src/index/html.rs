@@ -238,6 +238,9 @@ impl Reader {
             page.skip = Some("no content element".into());
             return page;
         };
+        if kind::mkdocs_search_page(root) {
+            page.skip = Some("the site's search page (MkDocs), filled in by its own script".into());
+        }
         for ignore in ["data-chsr-ignore", "data-pagefind-ignore"] {
             if root.value().attr(ignore).is_some() {
                 page.skip = Some(format!("{ignore} on the content"));

@@ -5,7 +5,7 @@
 //! fills in: what it holds is a heading "Search" and the site's buttons.
 
 use super::sel;
-use scraper::{Html, Selector};
+use scraper::{ElementRef, Html, Selector};
 use std::sync::LazyLock;
 
 /// The classes Docusaurus puts on `<html>` for the pages of its blog and docs plugins that list
@@ -75,4 +75,12 @@ pub(super) fn search_page(doc: &Html) -> Option<&'static str> {
     });
     (sphinx && doc.select(&RESULTS).next().is_some())
         .then_some("the site's search page (Sphinx), filled in by its own script")
+}
+
+/// Whether a page's content is MkDocs' search results box (`#mkdocs-search-results`, which the
+/// theme's script fills in): the `search.html` page of the readthedocs theme. The mkdocs theme
+/// keeps the same box in a dialog outside the content of every page, which stays.
+pub(super) fn mkdocs_search_page(content: ElementRef<'_>) -> bool {
+    static RESULTS: LazyLock<Selector> = LazyLock::new(|| sel("#mkdocs-search-results"));
+    content.select(&RESULTS).next().is_some()
 }

@@ -1,5 +1,6 @@
-//! Tests of the HTML reader on navigation a theme writes without `<nav>`: sidebars, menus and
-//! lists of a site's pages, told from the lists a teacher writes by their links.
+//! Tests of the HTML reader on what a theme writes for its own navigation and search without
+//! `<nav>`: sidebars, menus and lists of a site's pages, told from a teacher's lists by their
+//! links, and the search page its script fills in.
 use super::*;
 
 fn texts(html: &str) -> Vec<String> {
@@ -126,6 +127,46 @@ fn the_label_of_a_list_left_out_goes_with_it() {
         [
             "Bienvenue.",
             "Voici, dans l'ordre, les travaux pratiques de la semaine prochaine :"
+        ]
+    );
+}
+
+#[test]
+fn mkdocs_search_page_is_left_out_but_not_the_search_dialog_of_every_page() {
+    // The readthedocs theme's search.html: its content is the box its script fills in. The
+    // mkdocs theme has the same box in a dialog beside every page's content.
+    let read = |html: &str| Reader::new(&Structure::default()).read(html, &[], false);
+    let search = read(
+        r##"<html><body><div role="main"><h1 id="search">Search Results</h1>
+        <form id="content_search"><input id="mkdocs-search-query" name="q"></form>
+        <div id="mkdocs-search-results" class="search-results">Searching...</div></div></body></html>"##,
+    );
+    assert!(search
+        .skip
+        .as_deref()
+        .is_some_and(|s| s.contains("search page")));
+    let page = read(
+        r##"<html><body><div class="container"><div role="main"><h1>Euler</h1><p>The Euler method steps.</p></div></div>
+        <div class="modal" id="mkdocs_search_modal"><div id="mkdocs-search-results"></div></div></body></html>"##,
+    );
+    assert_eq!(page.skip, None);
+}
+
+#[test]
+fn a_themes_label_before_the_code_is_not_code_but_a_line_after_it_is() {
+    // A hand-made theme keeps a hidden "Copied" label and a copy icon in each `pre`, before its
+    // `code`; a Hugo shortcode with a blank line in its code gives the lines after it a `<p>`.
+    let t = texts(
+        r##"<html><body><main><pre><p class="copy">Copied</p><i class="far fa-clone"></i><code class="language-python">import math
+x = 4</code></pre>
+        <pre><code class="language-c">double end = MPI_Wtime();
+</code><p>double total = end - start;</p></pre></main></body></html>"##,
+    );
+    assert_eq!(
+        t,
+        [
+            "```python\nimport math\nx = 4\n```",
+            "```c\ndouble end = MPI_Wtime();\ndouble total = end - start;\n```"
         ]
     );
 }

@@ -126,11 +126,25 @@ pub(super) fn displayed(t: &str) -> bool {
         .any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
 }
 
-/// The text of a code block, every space kept, line numbers left out, and the lines mdBook
-/// hides in a Rust example (`<span class="boring">`, the `fn main() {` wrapper a reader sees
+/// The text of a code block, every space kept, line numbers and what a theme puts before the
+/// `code` element left out, and the lines mdBook hides in a Rust example (`<span class="boring">`, the `fn main() {` wrapper a reader sees
 /// only by unfolding it).
 pub(super) fn collect_code(e: ElementRef<'_>, out: &mut String) {
+    // In a `pre` holding its code in `code`, what a theme puts before it (a "Copied" label, a
+    // copy icon) is not code. (What follows it is read: a blank line in a shortcode's code makes
+    // a `<p>` of the lines after it.)
+    let mut before_code = e.value().name() == "pre"
+        && e.children()
+            .filter_map(ElementRef::wrap)
+            .any(|c| c.value().name() == "code");
     for child in e.children() {
+        if before_code {
+            match ElementRef::wrap(child) {
+                Some(c) if c.value().name() == "code" => before_code = false,
+                Some(_) => continue,
+                None => {}
+            }
+        }
         match child.value() {
             Node::Text(t) if displayed(t) => out.push_str(t),
             Node::Element(_) => {
