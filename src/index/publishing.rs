@@ -211,11 +211,16 @@ impl Patterns {
 }
 
 /// Whether the folder at `rel` (relative to the source, `/`-separated) is looked into for
-/// pages: not a generator's output ([`Publishing::output`]) nor `node_modules` (packages'
-/// READMEs, never a course's pages).
+/// pages: not a generator's output ([`Publishing::output`]) nor a folder of libraries a page
+/// loads, whose HTML files are theirs, never a course's pages: `node_modules` (packages'
+/// READMEs), Quarto's `site_libs`, and the `libs` beside a Quarto or R Markdown document
+/// (`slides_files/libs/`: reveal.js's speaker view, in every deck).
 pub fn walks(publishing: &Publishing, rel: &str) -> bool {
-    let name = rel.rsplit('/').next().unwrap_or(rel);
-    name != "node_modules" && !publishing.output.iter().any(|f| f == rel)
+    let mut folders = rel.rsplit('/');
+    let name = folders.next().unwrap_or(rel);
+    let libs = name == "site_libs"
+        || (name == "libs" && folders.next().is_some_and(|p| p.ends_with("_files")));
+    name != "node_modules" && !libs && !publishing.output.iter().any(|f| f == rel)
 }
 
 impl Publishing {
@@ -550,6 +555,9 @@ mod tests {
             ..Publishing::default()
         };
         assert!(!walks(&book, "_build") && !walks(&book, "outils/node_modules"));
+        // Libraries a page loads: Quarto's, and a deck's beside it.
+        assert!(!walks(&book, "site_libs") && !walks(&book, "slides/Slides_files/libs"));
+        assert!(walks(&book, "Slides_files") && walks(&book, "cours/libs"));
         assert!(walks(&book, "chapitres") && walks(&book, "chapitres/_build"));
         assert!(book.unpublished("SUMMARY.md").is_some());
         assert_eq!(book.unpublished("chapitres/SUMMARY.md"), None);
