@@ -18,11 +18,13 @@
 //! Loops"). Copies are left out one at a time, each time rechecking what the pages still
 //! indexed hold, so that every line of a page left out stays on an indexed page but for those
 //! a gathering page adds: first the page that the most other pages each hold a twentieth of (a
-//! page that gathers others), then the deeper page in the folders, then the later one in path
-//! order. So of a lesson and its instructor's view, which adds notes to it, the lesson goes; of
-//! pages that share a template, each with a line of its own, none does. A page of exercises
-//! without their corrections is never left out for one that adds them (a worksheet and its
-//! corrected version are both indexed). The report names the pages that hold each copy's text.
+//! page that gathers others), then a page that shows one of the pages beneath it in the folders
+//! (a section's page or its print version, showing its one child page), then the deeper page in
+//! the folders, then the later one in path order. So of a lesson and its instructor's view,
+//! which adds notes to it, the lesson goes; of pages that share a template, each with a line of
+//! its own, none does. A page of exercises without their corrections is never left out for one
+//! that adds them (a worksheet and its corrected version are both indexed). The report names
+//! the pages that hold each copy's text.
 //!
 //! Before that, a page that holds other pages whole and more (a print page with a cover, a
 //! Hugo section page that shows its child pages in full, an instructor's view with notes)
@@ -32,6 +34,24 @@
 use super::Indexed;
 use crate::format::ChunkRecord;
 use std::collections::{HashMap, HashSet};
+
+/// The folder a page heads, ending in `/`: its own folder for a folder's index page
+/// (`maths/calculus/index.html`, Hugo Relearn's `maths/calculus/index.print.html`), else the
+/// folder named as the page (`chapitre.html` heads `chapitre/`, as Sphinx lays out a
+/// document's children).
+fn own_folder(path: &str) -> String {
+    let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+    let dir = if dir.is_empty() {
+        String::new()
+    } else {
+        format!("{dir}/")
+    };
+    if super::index_file(name) {
+        dir
+    } else {
+        format!("{dir}{}/", name.split('.').next().unwrap_or(name))
+    }
+}
 
 /// A line at least this long (in characters) is a passage that must be elsewhere.
 const PASSAGE: usize = 30;
@@ -336,10 +356,17 @@ pub fn drop_copies(indexed: &mut Indexed) -> usize {
         }
     }
     let depth = |i: usize| indexed.pages[i].path.matches('/').count();
+    // A page that shows one of the pages beneath it (a section's page, or its print version,
+    // showing its one child page in full) is the copy, not the child.
+    let shows_beneath = |i: usize, held: &[(usize, usize)]| {
+        let own = own_folder(&indexed.pages[i].path);
+        held.iter()
+            .any(|&(h, _)| indexed.pages[h].path.starts_with(own.as_str()))
+    };
     let mut dropped = Vec::new();
     while let Some(i) = candidates
         .iter()
-        .max_by_key(|(&i, held)| (held.len(), depth(i), i))
+        .max_by_key(|(&i, held)| (held.len(), shows_beneath(i, held), depth(i), i))
         .map(|(&i, _)| i)
     {
         candidates.remove(&i);

@@ -337,6 +337,48 @@ fn printable_copies_are_left_out_and_each_page_is_kept_once() {
 }
 
 #[test]
+fn a_section_page_showing_its_one_child_page_is_the_copy() {
+    // Hugo Relearn: each section has a print version (`index.print.html`) showing its pages
+    // in full; a section of one page shows that page alone, nothing more. The page is kept,
+    // though it is deeper in the folders; of a page and its copy under a second path (an older
+    // version's folder), the shallower still is.
+    let text = passages("integ", 8);
+    let mut ix = indexed(vec![
+        page("maths/calculus/index.print.html", "Calculus", &refs(&text)),
+        page(
+            "maths/calculus/indefinite-integration/index.html",
+            "Indefinite Integration",
+            &refs(&text),
+        ),
+        page("cours/piles.html", "Piles", &refs(&passages("piles", 8))),
+        page(
+            "v1/cours/piles.html",
+            "Piles (v1)",
+            &refs(&passages("piles", 8)),
+        ),
+        page(
+            "cours/chapitre.html",
+            "Chapitre",
+            &refs(&passages("chap", 8)),
+        ),
+        page(
+            "cours/chapitre/section.html",
+            "Section",
+            &refs(&passages("chap", 8)),
+        ),
+    ]);
+    assert_eq!(drop_copies(&mut ix), 3);
+    assert_eq!(
+        kept(&ix),
+        [
+            "maths/calculus/indefinite-integration/index.html",
+            "cours/piles.html",
+            "cours/chapitre/section.html"
+        ]
+    );
+}
+
+#[test]
 fn a_worksheet_is_kept_beside_its_corrected_version() {
     let statements = passages("td", 12);
     let (sheet, mut cs) = page("td.html", "TD", &refs(&statements));
