@@ -504,11 +504,16 @@ impl Walker<'_, '_> {
     }
 
     fn children(&mut self, e: ElementRef<'_>) {
+        self.children_but(e, None);
+    }
+
+    /// The children of `e` but the element `but`.
+    fn children_but(&mut self, e: ElementRef<'_>, but: Option<ElementRef<'_>>) {
         for child in e.children() {
             match child.value() {
                 Node::Text(t) if parts::displayed(t) => self.inline.push_str(t),
                 Node::Element(_) => {
-                    if let Some(c) = ElementRef::wrap(child) {
+                    if let Some(c) = ElementRef::wrap(child).filter(|c| but != Some(*c)) {
                         self.element(c);
                     }
                 }
@@ -601,18 +606,11 @@ impl Walker<'_, '_> {
                 self.in_item = true;
                 // An item's label written as text before its paragraphs (LaTeXML's "(a)")
                 // opens the item's first line, not a line of its own.
-                let tag = parts::item_tag(e);
-                if let Some((_, label)) = &tag {
-                    self.tag = label.clone();
-                }
-                for child in e.children() {
-                    match (child.value(), ElementRef::wrap(child)) {
-                        (_, Some(c)) if tag.as_ref().is_some_and(|(t, _)| t.id() == c.id()) => {}
-                        (_, Some(c)) => self.element(c),
-                        (Node::Text(t), None) if parts::displayed(t) => self.inline.push_str(t),
-                        _ => {}
-                    }
-                }
+                let tag = parts::item_tag(e).map(|(t, label)| {
+                    self.tag = label;
+                    t
+                });
+                self.children_but(e, tag);
                 self.flush();
                 self.in_item = was;
                 self.tag.clear();

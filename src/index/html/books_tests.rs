@@ -95,6 +95,14 @@ fn latexml_notes_read_their_math_as_tex_and_their_items_with_their_labels() {
         false,
     );
     let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+    // MathML without `alttext` gives the TeX of its annotation.
+    let q = Reader::new(&Structure::default()).read(
+        r##"<html><body><main><p>So <math><semantics><msup><mi>x</mi><mn>2</mn></msup>
+        <annotation encoding="application/x-TeX">x^2</annotation></semantics></math>.</p></main></body></html>"##,
+        &[],
+        false,
+    );
+    assert_eq!(q.blocks[0].text, "So $x^2$.");
     assert_eq!(
         texts,
         [

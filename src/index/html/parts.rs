@@ -7,8 +7,7 @@ use std::sync::LazyLock;
 
 /// Selectors used per element, compiled once.
 static ANNOTATION: LazyLock<Selector> = LazyLock::new(|| sel("annotation"));
-static TEX_ANNOTATION: LazyLock<Selector> =
-    LazyLock::new(|| sel("annotation[encoding*=tex i], annotation[encoding*=TeX]"));
+static TEX_ANNOTATION: LazyLock<Selector> = LazyLock::new(|| sel("annotation[encoding*=tex i]"));
 static CODE: LazyLock<Selector> = LazyLock::new(|| sel("code"));
 static ANCHORS: LazyLock<Selector> = LazyLock::new(|| sel("a[id], a[name], a[href^='#']"));
 static LINKS: LazyLock<Selector> = LazyLock::new(|| sel("a"));
