@@ -9,7 +9,13 @@
 //!   kind; `tab-item` a content tab titled by its argument;
 //! - a layout directive (`tab-set`, `card`, `grid`, `margin`, `sidebar`, …) gives way to its
 //!   text, and a table of contents (`toctree`, `tableofcontents`) is left out;
-//! - any other (`code-cell`, `figure`, `math`, …) is left as written: code stays code.
+//! - a code cell or block (`code-cell`, `code-block`) is code in its language, its options
+//!   (`:tags: [hide-output]`) left out; a cell tagged `remove-input` or `remove-cell`, whose
+//!   code the book does not show, is left out;
+//! - sphinx-exercise's gated form, `{solution-start}` … `{solution-end}` (and `exercise-`),
+//!   is the block of its name, holding what lies between them;
+//! - index entries (`index`) and raw markup for some output (`raw`) are left out;
+//! - any other (`figure`, `math`, …) is left as written.
 //!
 //! Outside code, a target label (a `(label)=` line before a heading) is left out, and a role
 //! (`` {download}`the notebook <./nb.ipynb>` ``, `` {ref}`piles` ``) shows its text, without
@@ -72,7 +78,16 @@ const LAYOUT: &[&str] = &[
     "rubric",
     "card-carousel",
 ];
-const CONTENTS: &[&str] = &["toctree", "tableofcontents", "contents", "bibliography"];
+/// Directives whose content a built page does not show as text: tables of contents, index
+/// entries, raw markup for some output (`{raw} jupyter`: a notebook's header).
+const CONTENTS: &[&str] = &[
+    "toctree",
+    "tableofcontents",
+    "contents",
+    "bibliography",
+    "index",
+    "raw",
+];
 
 /// What a directive becomes ([`read_as`] gives `None` for one left as written).
 enum Read {
@@ -80,6 +95,8 @@ enum Read {
     Block(&'static str, String, String),
     /// Its text alone.
     Text,
+    /// A code block in this language (`code-cell`, `code-block`: its options are not code).
+    Code(String),
     /// Nothing.
     Out,
 }
@@ -101,6 +118,7 @@ fn read_as(name: &str, arg: &str, dropdown: bool) -> Option<Read> {
         "exercise" => Read::Block("admonition", arg, "exercise".into()),
         "solution" => Read::Block("admonition", String::new(), "solution".into()),
         "tab-item" => Read::Block("tab", arg, String::new()),
+        "code-cell" | "code-block" | "code" | "sourcecode" => Read::Code(arg),
         k if LAYOUT.contains(&k) => Read::Text,
         k if CONTENTS.contains(&k) => Read::Out,
         _ => return None,
@@ -128,6 +146,27 @@ fn directive<'a>(lines: &'a [&'a str], i: usize) -> Option<(String, Read, &'a [&
     // The body ends at the fence written again (inner ones are shorter).
     let end = lines[i + 1..].iter().position(|l| l.trim() == fence)?;
     let body = &lines[i + 1..i + 1 + end];
+    // sphinx-exercise's gated form: `{solution-start}` (its options in its body) and
+    // `{solution-end}` hold the solution between them, code cells and all.
+    if let Some(name) = c[3].strip_suffix("-start") {
+        let after = i + 2 + end;
+        let close = format!("{name}-end");
+        let stop = after
+            + lines[after..]
+                .iter()
+                .position(|l| DIRECTIVE.captures(l).is_some_and(|d| d[3] == close))?;
+        let stop_fence = lines[stop + 1..].iter().position(|l| l.trim() == fence)?;
+        let dropdown = body
+            .iter()
+            .any(|l| l.contains(":class:") && l.contains("dropdown"));
+        let read = read_as(name, &c[4], dropdown)?;
+        return Some((
+            c[1].to_string(),
+            read,
+            &lines[after..stop],
+            stop + 2 + stop_fence,
+        ));
+    }
     // Options first: `:key: value` lines, or a `---` block of them.
     let (mut skip, mut dropdown) = (0, false);
     if body.first().map(|l| l.trim()) == Some("---") {
@@ -141,7 +180,17 @@ fn directive<'a>(lines: &'a [&'a str], i: usize) -> Option<(String, Read, &'a [&
         dropdown |= body[skip].contains(":class:") && body[skip].contains("dropdown");
         skip += 1;
     }
-    let read = read_as(&c[3], &c[4], dropdown)?;
+    let read = match read_as(&c[3], &c[4], dropdown)? {
+        // A cell tagged `remove-input` or `remove-cell` shows no code on the built page.
+        Read::Code(_)
+            if body[..skip]
+                .iter()
+                .any(|l| l.contains("remove-input") || l.contains("remove-cell")) =>
+        {
+            Read::Out
+        }
+        read => read,
+    };
     Some((c[1].to_string(), read, &body[skip..], i + 2 + end))
 }
 
@@ -175,6 +224,15 @@ fn write(lines: &[&str], depth: usize, out: &mut String) {
                 out.push('\n');
             }
             Read::Text => write(body, depth, out),
+            Read::Code(lang) => {
+                let fence = "`".repeat(3 + body.iter().any(|l| l.contains("```")) as usize);
+                out.push_str(&format!("{pad}{fence}{lang}\n"));
+                for l in body {
+                    out.push_str(l);
+                    out.push('\n');
+                }
+                out.push_str(&format!("{pad}{fence}\n"));
+            }
             Read::Out => {}
         }
         i = next;
@@ -211,10 +269,26 @@ mod tests {
         assert_eq!(
             directives(md),
             "/// admonition | \n    type: note\nUne pile.\n///\n\n/// admonition | Empiler\n    type: exercise\n\nEmpiler 3.\n\n\
-             ```{code-cell} python\np.append(3)\n```\n///\n\n/// admonition | \n    type: solution\nOn obtient 3.\n///\n\n\
+             ```python\np.append(3)\n```\n///\n\n/// admonition | \n    type: solution\nOn obtient 3.\n///\n\n\
              /// details | Attention\n    type: note\nLIFO.\n///\n\n/// tab | Python\nliste\n///\n\n\n```python\n```{note}\n```\n"
         );
         assert_eq!(directives("sans directive"), "sans directive");
+    }
+
+    #[test]
+    fn gated_solutions_code_cells_and_raw_markup_are_read_as_the_book_shows_them() {
+        // QuantEcon's lectures: a notebook header in `{raw} jupyter`, index entries, code
+        // cells with options, and sphinx-exercise's gated solution holding a code cell.
+        let md = "```{raw} jupyter\n<div id=\"qe-notebook-header\"><img alt=\"QuantEcon\"></div>\n```\n\n# Functions\n\n\
+                  ```{index} single: Python; Functions\n```\n\n```{code-block} ipython3\n:tags: [remove-output]\n\nf(1)\n```\n\n\
+                  ```{code-cell} ipython3\n---\ntags: [remove-input]\n---\nsetup()\n```\n\n\
+                  ```{solution-start} func_ex1\n:class: dropdown\n```\n\nOne solution:\n\n```{code-cell} python3\nk = 1\n```\n\n\
+                  ```{solution-end}\n```\n\nAfter.\n";
+        assert_eq!(
+            directives(md),
+            "\n# Functions\n\n\n```ipython3\n\nf(1)\n```\n\n\n\
+             /// admonition | \n    type: solution\n\nOne solution:\n\n```python3\nk = 1\n```\n\n///\n\nAfter.\n"
+        );
     }
 
     #[test]
