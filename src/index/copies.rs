@@ -35,22 +35,20 @@ use super::Indexed;
 use crate::format::ChunkRecord;
 use std::collections::{HashMap, HashSet};
 
-/// The folder a page heads, ending in `/`: its own folder for a folder's index page
-/// (`maths/calculus/index.html`, Hugo Relearn's `maths/calculus/index.print.html`), else the
-/// folder named as the page (`chapitre.html` heads `chapitre/`, as Sphinx lays out a
-/// document's children).
-fn own_folder(path: &str) -> String {
+/// Whether the page at `path` shows a page beneath it in the folders: `other` lies in the
+/// folder it heads, its own for a folder's index page (`maths/calculus/index.html`, Hugo
+/// Relearn's `maths/calculus/index.print.html`), else the folder named as the page
+/// (`chapitre.html` heads `chapitre/`, as Sphinx lays out a document's children).
+fn heads(path: &str, other: &str) -> bool {
     let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
-    let dir = if dir.is_empty() {
-        String::new()
-    } else {
-        format!("{dir}/")
+    let inside = match dir {
+        "" => Some(other),
+        _ => other.strip_prefix(dir).and_then(|r| r.strip_prefix('/')),
     };
-    if super::index_file(name) {
-        dir
-    } else {
-        format!("{dir}{}/", name.split('.').next().unwrap_or(name))
-    }
+    let stem = name.split('.').next().unwrap_or(name);
+    inside.is_some_and(|r| {
+        super::index_file(name) || r.strip_prefix(stem).is_some_and(|r| r.starts_with('/'))
+    })
 }
 
 /// A line at least this long (in characters) is a passage that must be elsewhere.
@@ -359,9 +357,8 @@ pub fn drop_copies(indexed: &mut Indexed) -> usize {
     // A page that shows one of the pages beneath it (a section's page, or its print version,
     // showing its one child page in full) is the copy, not the child.
     let shows_beneath = |i: usize, held: &[(usize, usize)]| {
-        let own = own_folder(&indexed.pages[i].path);
-        held.iter()
-            .any(|&(h, _)| indexed.pages[h].path.starts_with(own.as_str()))
+        let path = &indexed.pages[i].path;
+        (held.iter()).any(|&(h, _)| h != i && heads(path, &indexed.pages[h].path))
     };
     let mut dropped = Vec::new();
     while let Some(i) = candidates

@@ -146,27 +146,6 @@ fn directive<'a>(lines: &'a [&'a str], i: usize) -> Option<(String, Read, &'a [&
     // The body ends at the fence written again (inner ones are shorter).
     let end = lines[i + 1..].iter().position(|l| l.trim() == fence)?;
     let body = &lines[i + 1..i + 1 + end];
-    // sphinx-exercise's gated form: `{solution-start}` (its options in its body) and
-    // `{solution-end}` hold the solution between them, code cells and all.
-    if let Some(name) = c[3].strip_suffix("-start") {
-        let after = i + 2 + end;
-        let close = format!("{name}-end");
-        let stop = after
-            + lines[after..]
-                .iter()
-                .position(|l| DIRECTIVE.captures(l).is_some_and(|d| d[3] == close))?;
-        let stop_fence = lines[stop + 1..].iter().position(|l| l.trim() == fence)?;
-        let dropdown = body
-            .iter()
-            .any(|l| l.contains(":class:") && l.contains("dropdown"));
-        let read = read_as(name, &c[4], dropdown)?;
-        return Some((
-            c[1].to_string(),
-            read,
-            &lines[after..stop],
-            stop + 2 + stop_fence,
-        ));
-    }
     // Options first: `:key: value` lines, or a `---` block of them.
     let (mut skip, mut dropdown) = (0, false);
     if body.first().map(|l| l.trim()) == Some("---") {
@@ -180,7 +159,22 @@ fn directive<'a>(lines: &'a [&'a str], i: usize) -> Option<(String, Read, &'a [&
         dropdown |= body[skip].contains(":class:") && body[skip].contains("dropdown");
         skip += 1;
     }
-    let read = match read_as(&c[3], &c[4], dropdown)? {
+    let (name, held, next) = match c[3].strip_suffix("-start") {
+        // sphinx-exercise's gated form: `{solution-start}` (its options in its body) and
+        // `{solution-end}` hold the solution between them, code cells and all.
+        Some(name) => {
+            let after = i + 2 + end;
+            let close = format!("{name}-end");
+            let stop = after
+                + lines[after..]
+                    .iter()
+                    .position(|l| DIRECTIVE.captures(l).is_some_and(|d| d[3] == close))?;
+            let stop_fence = lines[stop + 1..].iter().position(|l| l.trim() == fence)?;
+            (name, &lines[after..stop], stop + 2 + stop_fence)
+        }
+        None => (&c[3], &body[skip..], i + 2 + end),
+    };
+    let read = match read_as(name, &c[4], dropdown)? {
         // A cell tagged `remove-input` or `remove-cell` shows no code on the built page.
         Read::Code(_)
             if body[..skip]
@@ -191,7 +185,7 @@ fn directive<'a>(lines: &'a [&'a str], i: usize) -> Option<(String, Read, &'a [&
         }
         read => read,
     };
-    Some((c[1].to_string(), read, &body[skip..], i + 2 + end))
+    Some((c[1].to_string(), read, held, next))
 }
 
 /// Writes `lines` with their directives read, nested `depth` blocks deep.
