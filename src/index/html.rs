@@ -610,6 +610,9 @@ impl Walker<'_, '_> {
                     self.tag = label;
                     t
                 });
+                if let Some(b) = parts::task_box(e) {
+                    self.tag = format!("{b} {}", self.tag).trim_end().to_string();
+                }
                 self.children_but(e, tag);
                 self.flush();
                 self.in_item = was;
@@ -719,6 +722,8 @@ mod kind;
 #[cfg(test)]
 mod nav_tests;
 mod parts;
+#[cfg(test)]
+mod quiz_tests;
 
 /// The innermost element holding every one of `els` (itself for one); `None` for none.
 fn common_ancestor<'a>(els: &[ElementRef<'a>]) -> Option<ElementRef<'a>> {

@@ -11,7 +11,8 @@
 /// and its generated index of terms and modules, mystmd's front matter but for its title (badges,
 /// links, date and DOI) and its previous / next links, PreTeXt's keyboard help beside each
 /// diagram, the prompts of a notebook converted to HTML (`In [1]:`, by nbconvert for
-/// `mkdocs-jupyter`, and by nbsphinx), its cells' tag bar and the hidden copy of each cell's code
+/// `mkdocs-jupyter`, and by nbsphinx), Jupyter Book's "Show code cell output" toggle (the
+/// labels its hidden cell's summary switches between), its cells' tag bar and the hidden copy of each cell's code
 /// that `mkdocs-jupyter`'s copy button reads; pyodide-mkdocs-theme's terminals, its editors'
 /// tooltips and attempt counters, its quizzes' encrypted remarks and the placeholder diagram it
 /// hides; its corrections are read when it does not encrypt them, and its encrypted ones are not
@@ -33,6 +34,6 @@ form, button, input, select, textarea, svg:not(:has(foreignObject)), iframe, can
 .header-anchor, .custom-block-title, .codewrapper > .code-label, [class*=skipToContent], .skip-link, .skip-to-content, [class*=language-] > span.lang, \
 .toctree-wrapper, .genindextable, .genindex-jumpbox, .modindextable, .modindex-jumpbox, \
 .myst-fm-block-header, .myst-fm-block-date-doi, .myst-footer-links, .diagcess__instructions, .ptx-content-footer, \
-.jp-InputPrompt, .jp-OutputPrompt, .input_prompt, .output_prompt, .nbinput .prompt, .nboutput .prompt, .celltoolbar, .clipboard-copy-txt, \
+summary > .collapsed, summary > .expanded, .jp-InputPrompt, .jp-OutputPrompt, .input_prompt, .output_prompt, .nbinput .prompt, .nboutput .prompt, .celltoolbar, .clipboard-copy-txt, \
 .py_mk_terminal, .term_btns_wrapper, .compteur_wrapper, .py_mk_ide .tooltiptext, .py_mk_encrypted_qcm, \
 .py_mk_hidden > pre.mermaid, .ltx_authors, .ltx_dates";

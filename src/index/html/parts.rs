@@ -11,6 +11,7 @@ static TEX_ANNOTATION: LazyLock<Selector> = LazyLock::new(|| sel("annotation[enc
 static CODE: LazyLock<Selector> = LazyLock::new(|| sel("code"));
 static ANCHORS: LazyLock<Selector> = LazyLock::new(|| sel("a[id], a[name], a[href^='#']"));
 static LINKS: LazyLock<Selector> = LazyLock::new(|| sel("a"));
+static CHECKBOXES: LazyLock<Selector> = LazyLock::new(|| sel("input[type=checkbox i]"));
 static OWN_ADDRESSES: LazyLock<Selector> = LazyLock::new(|| {
     sel("link[rel=canonical], meta[property='og:url'], link[rel=stylesheet], script[src]")
 });
@@ -115,6 +116,42 @@ pub(super) fn item_tag(li: ElementRef<'_>) -> Option<(ElementRef<'_>, String)> {
         && !label.contains(char::is_whitespace);
     (tag.value().name() == "span" && short && matches!(next.value().name(), "div" | "p"))
         .then_some((tag, label))
+}
+
+/// A task list item's checkbox as Markdown writes it, `[x]` checked and `[ ]` not: the box
+/// opening the item (GitHub's `<li><input type="checkbox" checked>`, pymdownx's inside a
+/// `label.task-list-control`, a loose item's inside its first paragraph). A quiz's correction
+/// says which choices are right by checking them.
+pub(super) fn task_box(li: ElementRef<'_>) -> Option<&'static str> {
+    fn find(e: ElementRef<'_>, depth: u8) -> Option<&'static str> {
+        let first = e.children().find_map(|c| match c.value() {
+            Node::Text(t) if !t.trim().is_empty() => Some(None),
+            Node::Element(_) => Some(ElementRef::wrap(c)),
+            _ => None,
+        })??;
+        let v = first.value();
+        if v.name() == "input" {
+            return v
+                .attr("type")
+                .is_some_and(|t| t.eq_ignore_ascii_case("checkbox"))
+                .then_some(if v.attr("checked").is_some() {
+                    "[x]"
+                } else {
+                    "[ ]"
+                });
+        }
+        (depth > 0 && matches!(v.name(), "label" | "span" | "p"))
+            .then(|| find(first, depth - 1))
+            .flatten()
+    }
+    find(li, 2)
+}
+
+/// The checkboxes a block holds and how many of them are checked.
+pub(super) fn checkboxes(e: ElementRef<'_>) -> (usize, usize) {
+    e.select(&CHECKBOXES).fold((0, 0), |(n, c), b| {
+        (n + 1, c + usize::from(b.value().attr("checked").is_some()))
+    })
 }
 
 /// Whether a text node is text a page shows: none holding control characters (but tab and line

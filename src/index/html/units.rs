@@ -3,7 +3,7 @@
 //! exercise or a correction, which make one of what follows them; and the scope of the
 //! headings inside a section, an article or a collapsible block.
 
-use super::{clean_title, Role, Unit, Walker};
+use super::{clean_title, parts, Role, Unit, Walker};
 use regex::Regex;
 use scraper::ElementRef;
 use std::sync::LazyLock;
@@ -81,7 +81,7 @@ impl Walker<'_, '_> {
         e.children()
             .filter_map(ElementRef::wrap)
             .find(|c| c.value().name() == "summary")
-            .map(|s| clean_title(&s.text().collect::<String>()))
+            .map(|s| clean_title(&self.r.inline(s)))
     }
 
     pub(super) fn is_admonition(&self, e: ElementRef<'_>) -> bool {
@@ -159,9 +159,33 @@ impl Walker<'_, '_> {
             self.children(e);
             return;
         }
+        // A quiz's choices and its correction side by side ("Réponses" and "Correction", the
+        // right choices checked in the second): a panel of unchecked choices only, beside one
+        // that checks some, is the question's choices whatever its label, not a correction.
+        let boxes: Vec<(usize, usize)> = blocks.iter().map(|b| parts::checkboxes(*b)).collect();
+        let checks = boxes.iter().any(|&(_, checked)| checked > 0);
         for (i, b) in blocks.into_iter().enumerate() {
-            self.unit_block(b, labels.get(i).cloned(), false);
+            let choices = checks && boxes[i].0 >= 2 && boxes[i].1 == 0;
+            let label = labels.get(i).cloned().filter(|_| !choices);
+            self.unit_block(b, label, false);
         }
+    }
+
+    /// Whether a block holds its own correction: a tab or a collapsible block, among its
+    /// children, titled as one (a quiz question whose title is the question, its choices and
+    /// correction in tabs under it).
+    fn holds_correction(&self, e: ElementRef<'_>) -> bool {
+        let solution = |t: String| self.r.structure.solution.is_match(&clean_title(&t));
+        e.children().filter_map(ElementRef::wrap).any(|c| {
+            if self.is_tabs(c) {
+                c.select(&self.r.tab_labels)
+                    .any(|l| solution(l.text().collect()))
+            } else if c.value().name() == "details" {
+                self.summary(c).is_some_and(solution)
+            } else {
+                self.is_admonition(c) && self.admonition_title(c).is_some_and(solution)
+            }
+        })
     }
 
     /// A block with a title: a skipped block, a correction, an exercise, a statement, or a plain
@@ -197,6 +221,12 @@ impl Walker<'_, '_> {
             .and_then(ElementRef::wrap)
             .filter(|p| p.children().filter_map(ElementRef::wrap).count() == 1);
         let titled = || e.select(&self.r.admonition_title).next().and_then(id);
+        // A collapsible block's summary is its title, read once (as the unit's label or a bold
+        // line), unless it holds a heading (PreTeXt's `<summary><h5>`), read as that heading.
+        let summary = e
+            .children()
+            .filter_map(ElementRef::wrap)
+            .find(|c| c.value().name() == "summary" && c.select(&self.r.headings).next().is_none());
         let anchor = id(e).or_else(|| wrapper.and_then(id)).or_else(titled);
         let unit = if !t.is_empty() && st.skip.is_match(&t) {
             return;
@@ -222,6 +252,7 @@ impl Walker<'_, '_> {
             && (st.exercise.is_match(&t) || st.statement.is_match(&t))
             && !only_questions(&t))
             || classed
+            || (own_classes && !t.is_empty() && inside.is_none() && self.holds_correction(e))
         {
             let u = self.new_unit();
             Some(Unit {
@@ -249,7 +280,7 @@ impl Walker<'_, '_> {
                 let exercise = (u.role == Role::Exercise).then_some(u.unit).flatten();
                 self.units.push(u);
                 self.dirty = true;
-                self.children(e);
+                self.children_but(e, summary);
                 self.flush();
                 self.units.pop();
                 self.dirty = true;
@@ -258,7 +289,7 @@ impl Walker<'_, '_> {
                 }
             }
             None => {
-                self.children(e);
+                self.children_but(e, summary);
                 self.flush();
             }
         }

@@ -1,0 +1,135 @@
+//! Tests of the HTML reader on quizzes and collapsible blocks: a multiple-choice question whose
+//! choices and correction are tabs under its title, a task list's checkboxes, and a collapsible
+//! block's summary, which is its title.
+use super::*;
+
+fn read(html: &str) -> PageText {
+    Reader::new(&Structure::default()).read(html, &[], false)
+}
+
+/// A question of a French NSI course's QCM (MkDocs Material, pymdownx `tasklist` and `tabbed`):
+/// an admonition titled by the question, its choices in a "Réponses" tab and the same choices
+/// in a "Correction" tab with the right one checked.
+const QCM: &str = r##"<article class="md-content__inner"><h1>C4 Architecture</h1><h2 id="qcm">QCM</h2>
+    <div class="admonition fabquestion"><p class="admonition-title"><strong>1.</strong> Lequel n'est pas un périphérique d'entrée ?</p>
+    <div class="tabbed-set tabbed-alternate" data-tabs="1:2"><input checked="checked" id="__tabbed_1_1" name="__tabbed_1" type="radio" /><input id="__tabbed_1_2" name="__tabbed_1" type="radio" />
+    <div class="tabbed-labels"><label for="__tabbed_1_1">Réponses</label><label for="__tabbed_1_2">Correction</label></div>
+    <div class="tabbed-content"><div class="tabbed-block"><ul class="task-list">
+    <li class="task-list-item"><label class="task-list-control"><input type="checkbox"/><span class="task-list-indicator"></span></label> a) Souris</li>
+    <li class="task-list-item"><label class="task-list-control"><input type="checkbox"/><span class="task-list-indicator"></span></label> b) Écran</li></ul></div>
+    <div class="tabbed-block"><ul class="task-list">
+    <li class="task-list-item"><label class="task-list-control"><input type="checkbox"/><span class="task-list-indicator"></span></label> a) <del>Souris</del></li>
+    <li class="task-list-item"><label class="task-list-control"><input type="checkbox" checked/><span class="task-list-indicator"></span></label> b) <mark>Écran</mark></li></ul></div>
+    </div></div></div></article>"##;
+
+#[test]
+fn a_quiz_question_is_an_exercise_with_its_choices_and_its_correction() {
+    let p = read(QCM);
+    let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        [
+            "- [ ] a) Souris",
+            "- [ ] b) Écran",
+            "- [ ] a) Souris",
+            "- [x] b) Écran"
+        ]
+    );
+    let ctx = |i: usize| &p.ctxs[p.blocks[i].ctx];
+    // The question is the exercise's title, its choices its text.
+    assert_eq!(ctx(0).role, Role::Exercise);
+    assert_eq!(
+        ctx(0).label.as_deref(),
+        Some("1. Lequel n'est pas un périphérique d'entrée")
+    );
+    assert_eq!(ctx(1).unit, ctx(0).unit);
+    // The checked choice is the correction, which answers the question.
+    assert_eq!(
+        (ctx(3).role, ctx(3).answers, ctx(3).label.as_deref()),
+        (Role::Solution, ctx(0).unit, Some("Correction"))
+    );
+}
+
+#[test]
+fn a_titled_block_is_an_exercise_only_when_it_holds_its_correction() {
+    // Without the correction tab, the same block is a titled note: its title a bold line.
+    let note = read(
+        r##"<article><h2>QCM</h2><div class="admonition fabquestion"><p class="admonition-title">Lequel ?</p>
+        <p>Une souris, un écran.</p></div></article>"##,
+    );
+    let texts: Vec<&str> = note.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert_eq!(texts, ["**Lequel**", "Une souris, un écran."]);
+    assert!(note.ctxs.iter().all(|c| c.role == Role::Prose));
+    // A collapsible correction under it makes it one too.
+    let p = read(
+        r##"<article><div class="admonition note"><p class="admonition-title">Écrire la fonction somme</p>
+        <p>Elle renvoie a + b.</p><details class="success"><summary>Solution</summary><p>return a + b</p></details></div></article>"##,
+    );
+    let of = |t: &str| &p.ctxs[p.blocks.iter().find(|b| b.text.contains(t)).unwrap().ctx];
+    assert_eq!(of("Elle renvoie").role, Role::Exercise);
+    assert_eq!(of("return").answers, of("Elle renvoie").unit);
+}
+
+#[test]
+fn a_tab_of_choices_is_a_correction_when_no_tab_checks_any() {
+    // Two tabs of unchecked boxes only: nothing tells choices from a correction, and the
+    // label is taken at its word.
+    let p = read(&QCM.replace(" checked/>", "/>"));
+    let last = &p.ctxs[p.blocks[3].ctx];
+    assert_eq!(last.role, Role::Solution);
+    let first = &p.ctxs[p.blocks[0].ctx];
+    assert_eq!(
+        (first.role, first.label.as_deref()),
+        (Role::Solution, Some("Réponses"))
+    );
+}
+
+#[test]
+fn a_task_list_reads_its_checkboxes_as_markdown_writes_them() {
+    // GitHub's and markdown-it's task lists: the box is the item's first element, or the
+    // first in its paragraph when the list is loose.
+    let p = read(
+        r##"<main><ul class="contains-task-list"><li class="task-list-item"><input type="checkbox" class="task-list-item-checkbox" disabled checked> Lire le cours</li>
+        <li class="task-list-item"><p><input type="checkbox" disabled> Faire l'exercice 2</p></li>
+        <li>Une case <input type="checkbox"> au milieu</li></ul></main>"##,
+    );
+    let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        [
+            "- [x] Lire le cours",
+            "- [ ] Faire l'exercice 2",
+            "- Une case au milieu"
+        ]
+    );
+}
+
+#[test]
+fn a_collapsible_blocks_summary_is_read_once_as_its_title() {
+    let p = read(
+        r##"<article><h2>Exercice 3</h2><p>Trier la liste.</p>
+        <details class="tip"><summary>Correction Q1</summary><pre><code>sorted(t)</code></pre></details>
+        <details class="note"><summary>Pour aller plus loin</summary><p>Le tri fusion.</p></details>
+        <details class="hide below-input"><summary aria-label="Toggle hidden content">
+        <span class="collapsed">Show code cell output</span><span class="expanded">Hide code cell output</span>
+        </summary><pre><code>[1, 2, 3]</code></pre></details></article>"##,
+    );
+    let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+    // The correction's summary is its label only; a plain block's is its bold line; Jupyter
+    // Book's toggle for a hidden output is no text at all.
+    assert_eq!(
+        texts,
+        [
+            "Trier la liste.",
+            "```\nsorted(t)\n```",
+            "**Pour aller plus loin**",
+            "Le tri fusion.",
+            "```\n[1, 2, 3]\n```"
+        ]
+    );
+    let correction = &p.ctxs[p.blocks[1].ctx];
+    assert_eq!(
+        (correction.role, correction.label.as_deref()),
+        (Role::Solution, Some("Correction Q1"))
+    );
+}
