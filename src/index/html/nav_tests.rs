@@ -170,3 +170,28 @@ x = 4</code></pre>
         ]
     );
 }
+
+#[test]
+fn a_link_back_to_the_section_above_the_title_is_left_out() {
+    // A French NSI course (MkDocs Material): each exam correction opens, above its title, with
+    // a link back to the year's index; it made a chunk of its own on 122 pages.
+    let t = texts(
+        r##"<html><body><article class="md-content__inner">
+        <p><a href="../../2022/EP"><span class="twemoji"><svg viewBox="0 0 24 24"><path d="M2 12"/></svg></span> Index des sujets 2022</a> </p>
+        <h1 id="corrige">Corrigé sujet 01 - Année : 2022</h1>
+        <p><a class="md-button" href="../../officiels/22-NSI-01.pdf">Sujet 01 - 2022</a></p>
+        <h2 id="exercice-1">Exercice 1</h2><p>On parcourt le mot.</p>
+        <p><a href="../2022-S02/">Sujet 02</a></p></article></body></html>"##,
+    );
+    // Under the title, a link to a file or to another page is the teacher's.
+    assert_eq!(t, ["Sujet 01 - 2022", "On parcourt le mot.", "Sujet 02"]);
+    // A sentence with a link above the title is text.
+    let sentence = texts(
+        r##"<html><body><main><p>Ce cours suit <a href="../programme/">le programme</a> de 2019.</p>
+        <h1>Les piles</h1><p>Une pile.</p></main></body></html>"##,
+    );
+    assert_eq!(
+        sentence,
+        ["Ce cours suit le programme de 2019.", "Une pile."]
+    );
+}

@@ -300,8 +300,9 @@ pub(super) fn in_page_toc(list: ElementRef<'_>) -> bool {
 /// the site (a relative address or a place on the page, not another site's) and, outside its
 /// links and headings, letters a tenth of its links' at most (a separator, a "Chapter 3"
 /// label). Each page it links is indexed where it is. A list of other sites' resources is the
-/// teacher's choice and is read.
-pub(super) fn link_block(e: ElementRef<'_>, hosts: &[String]) -> bool {
+/// teacher's choice and is read. Before the page's first heading, one link is enough: a link
+/// back to the page's section ("← Index des sujets 2022") above its title.
+pub(super) fn link_block(e: ElementRef<'_>, hosts: &[String], min_links: usize) -> bool {
     #[derive(Default)]
     struct Tally {
         internal: usize,
@@ -337,7 +338,7 @@ pub(super) fn link_block(e: ElementRef<'_>, hosts: &[String]) -> bool {
     }
     let mut t = Tally::default();
     walk(e, hosts, false, false, &mut t);
-    t.internal >= 3 && t.other * 10 <= t.linked
+    t.internal >= min_links && t.other * 10 <= t.linked
 }
 
 /// An address of a page within the site: relative (`../pages/33-exceptions.html`, `./`,
