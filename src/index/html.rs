@@ -241,6 +241,12 @@ impl Reader {
         if kind::mkdocs_search_page(root) {
             page.skip = Some("the site's search page (MkDocs), filled in by its own script".into());
         }
+        if kind::encrypted_page(root) {
+            page.skip = Some(
+                "its content is encrypted (mkdocs-encryptcontent-plugin): only a password shows it"
+                    .into(),
+            );
+        }
         for ignore in ["data-chsr-ignore", "data-pagefind-ignore"] {
             if root.value().attr(ignore).is_some() {
                 page.skip = Some(format!("{ignore} on the content"));

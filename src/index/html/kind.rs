@@ -2,7 +2,8 @@
 //! archive pages, a docs plugin's tag pages. Each post or document they list is indexed on its
 //! own page; indexed again here, its summary would come up as a second result beside it, and a
 //! list of titles is no course text. And a site's own search page, whose results its script
-//! fills in: what it holds is a heading "Search" and the site's buttons.
+//! fills in: what it holds is a heading "Search" and the site's buttons. And a page whose content
+//! is encrypted, which only a password shows.
 
 use super::sel;
 use scraper::{ElementRef, Html, Selector};
@@ -83,4 +84,13 @@ pub(super) fn search_page(doc: &Html) -> Option<&'static str> {
 pub(super) fn mkdocs_search_page(content: ElementRef<'_>) -> bool {
     static RESULTS: LazyLock<Selector> = LazyLock::new(|| sel("#mkdocs-search-results"));
     content.select(&RESULTS).next().is_some()
+}
+
+/// Whether a page's content is encrypted (`mkdocs-encryptcontent-plugin`: the page's text is the
+/// ciphertext in a hidden `#mkdocs-encrypted-content`, beside the password form its script
+/// shows): read, it would be base64 under the form's heading ("Page protégée par un mot de
+/// passe").
+pub(super) fn encrypted_page(content: ElementRef<'_>) -> bool {
+    static CIPHERTEXT: LazyLock<Selector> = LazyLock::new(|| sel("#mkdocs-encrypted-content"));
+    content.select(&CIPHERTEXT).next().is_some()
 }

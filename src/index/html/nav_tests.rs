@@ -195,3 +195,21 @@ fn a_link_back_to_the_section_above_the_title_is_left_out() {
         ["Ce cours suit le programme de 2019.", "Une pile."]
     );
 }
+
+#[test]
+fn a_page_whose_content_is_encrypted_is_left_out() {
+    // mkdocs-encryptcontent-plugin: a French NSI site protects its corrections; each page's
+    // content is the ciphertext, hidden, and the password form its script shows.
+    let read = |html: &str| Reader::new(&Structure::default()).read(html, &[], false);
+    let html = r##"<html><head><title>Correction des exercices - NSI</title></head><body>
+        <article class="md-content__inner md-typeset">
+        <div id="mkdocs-encrypted-content" style="display:none">8EKR5F4HeJ0QyF+TQr7fNg==;+jMJCY5xk+4lipNC6TNgM2eGNMHKrIGGa33nM97</div>
+        <div id="mkdocs-decrypted-content" style="display:none"><form id="mkdocs-decrypt-form">
+        <h1>Page protégée par un mot de passe</h1><p>Contacter l'administrateur du site</p>
+        <input type="password" id="mkdocs-content-password"></form></div></article></body></html>"##;
+    let p = read(html);
+    assert!(p.skip.as_deref().is_some_and(|s| s.contains("encrypted")));
+    // Without the plugin's ciphertext, the page is read.
+    let plain = read(&html.replace("mkdocs-encrypted-content", "corrige"));
+    assert_eq!(plain.skip, None);
+}
