@@ -468,14 +468,27 @@ impl Block {
 
 /// `md` with Python-Markdown's attribute lists (`attr_list`, in every MkDocs Material site) out
 /// of its text, outside code blocks: after a link or an image, on a line of their own, and a
-/// heading's `{: #id }` made the `{#id}` CommonMark's heading attributes read.
+/// heading's `{: #id }` made the `{#id}` CommonMark's heading attributes read. kramdown's table
+/// of contents placeholder (`* TOC` then `{:toc}`, which Jekyll replaces by the page's headings)
+/// is left out with its list item.
 fn attr_lists(md: &str) -> String {
+    static TOC: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^\s*\{:\s*toc\s*\}\s*$").expect("valid regex"));
+    static ITEM: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^\s*([*+-]|\d+\.)\s+\S").expect("valid regex"));
     let mut out = String::with_capacity(md.len());
     let mut fences = Fences::default();
     for line in md.lines() {
         if fences.code(line) {
             out.push_str(line);
         } else if LINE_ATTRS.is_match(line) {
+            if TOC.is_match(line) {
+                let kept = out.trim_end_matches('\n').len();
+                let start = out[..kept].rfind('\n').map_or(0, |i| i + 1);
+                if ITEM.is_match(&out[start..kept]) {
+                    out.truncate(start);
+                }
+            }
             continue;
         } else {
             let line = HEADING_ATTRS.replace(line, "$1 {$2}");

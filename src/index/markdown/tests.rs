@@ -170,3 +170,14 @@ fn a_block_title_has_an_anchor_only_where_the_generator_keeps_one() {
     assert_eq!(solution.role, super::super::html::Role::Solution);
     assert_eq!(solution.anchor.as_deref(), Some("from-1-to-n"));
 }
+
+#[test]
+fn kramdowns_table_of_contents_placeholder_is_left_out() {
+    // A Jekyll course's weekly page: kramdown replaces the list holding `* TOC` and marked
+    // `{:toc}` by the page's headings; read as written, "TOC" was a list item on every page.
+    let p =
+        read("# Week 5\n\n**Contents**\n\n*  TOC\n{:toc}\n\n## Due dates\n\n- Lab 4\n{: .todo}\n")
+            .unwrap();
+    assert!(!p.html.contains("TOC"), "{}", p.html);
+    assert!(p.html.contains("<li>Lab 4</li>"), "{}", p.html);
+}
