@@ -735,6 +735,7 @@ mod books_tests;
 mod carpentries_tests;
 mod furniture;
 mod kind;
+mod mathjax;
 #[cfg(test)]
 mod nav_tests;
 mod parts;

@@ -35,7 +35,8 @@ pub(super) fn content_root<'a>(doc: &'a Html, selectors: &[Selector]) -> Option<
 }
 
 /// TeX source of a math element (KaTeX annotation, MathJax `script[type=math/tex]`, MathML's
-/// `alttext` or TeX annotation), if it is one.
+/// `alttext` or TeX annotation), if it is one; MathJax 3's output without its TeX is read from
+/// its glyphs ([`super::mathjax`]).
 pub(super) fn math_source(e: ElementRef<'_>) -> Option<String> {
     let v = e.value();
     if v.name() == "script" {
@@ -54,7 +55,10 @@ pub(super) fn math_source(e: ElementRef<'_>) -> Option<String> {
         return Some(format!("${}$", t.trim()));
     }
     if v.name() == "mjx-container" {
-        return v.attr("data-latex").map(|t| format!("${t}$"));
+        return v
+            .attr("data-latex")
+            .map(|t| format!("${t}$"))
+            .or_else(|| super::mathjax::glyphs(e));
     }
     // MathML with its TeX beside it (LaTeXML's `alttext`, a TeX annotation): the TeX, as
     // KaTeX's is read, not the text of its `<mi>` and `<mn>` run together (`A=[1−324]` for a
