@@ -128,3 +128,18 @@ fn tex_macro_definitions_are_not_text() {
     let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
     assert_eq!(texts, ["Here is a short video.", "\\[\\b{x}^T \\b{y}\\]"]);
 }
+
+#[test]
+fn mathjax_svg_without_its_tex_is_read_in_the_paragraph() {
+    // A VitePress course (`markdown.math`): the formula is an SVG of glyphs; its sentence
+    // read "are replaced by" alone.
+    let p = Reader::new(&Structure::default()).read(
+        r#"<main><div class="vp-doc"><p><mjx-container class="MathJax" jax="SVG"><svg role="img"><g data-mml-node="math">
+        <g data-mml-node="mi"><path data-c="1D438" d="M1 2"></path></g><g data-mml-node="mo"><path data-c="2192"></path></g>
+        <g data-mml-node="mi"><path data-c="1D447"></path></g></g></svg></mjx-container> are replaced by</p></div></main>"#,
+        &[],
+        false,
+    );
+    let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert_eq!(texts, ["$E → T$ are replaced by"]);
+}
