@@ -43,7 +43,10 @@ fn decode_references(text: &str) -> String {
     while let Some(at) = rest.find('&') {
         out.push_str(&rest[..at]);
         rest = &rest[at..];
-        let end = rest[..rest.len().min(12)].find(';');
+        // (bytes, not characters: a reference is ASCII, and what follows a bare `&` may not be)
+        let end = rest.as_bytes()[..rest.len().min(12)]
+            .iter()
+            .position(|&b| b == b';');
         let decoded = end.and_then(|end| {
             let name = &rest[1..end];
             let c = match name {
@@ -102,6 +105,10 @@ mod tests {
             decode_references("&#60;ol&#x3E; &amp;lt; &quot;q&apos; &nbsp; &#xZZ; & a;"),
             "<ol> &lt; \"q' &nbsp; &#xZZ; & a;"
         );
+        // A bare `&` before text that is not ASCII (a deck's "&gt; PS — …" once stopped the
+        // indexer).
+        assert_eq!(decode_references("R&D and cow— €;"), "R&D and cow— €;");
+        assert_eq!(decode_references("&amp;é"), "&é");
     }
 
     #[test]
