@@ -3,10 +3,13 @@
 //! deck's own script renders in the browser. Read as it is, a deck has no text for the indexer
 //! (a `textarea` is never read); rendered here first with the Markdown reader of the sources,
 //! its slides are read like any HTML page (the `---` between slides becomes a rule, and each
-//! slide's heading starts a section, as a slide deck's titles do).
+//! slide's heading starts a section, as a slide deck's titles do). remark.js decks (R's
+//! `xaringan`) are read the same way ([`remark`]).
 
 use regex::Regex;
 use std::sync::LazyLock;
+
+mod remark;
 
 /// The template of a `data-markdown` section: the section's start tag, then the element holding
 /// its Markdown (a textarea's text, group 2, or a script's, group 3).
@@ -18,9 +21,13 @@ static TEMPLATE: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// `html` with the Markdown of every reveal.js `data-markdown` section rendered in place of the
-/// element that holds it; `html` itself when it has none (a section that names an external
-/// Markdown file, `data-markdown="slides.md"`, holds no template and is left as it is).
+/// element that holds it, or a remark.js deck's source rendered slide by slide; `html` itself
+/// when it has none (a section that names an external Markdown file, `data-markdown="slides.md"`,
+/// holds no template and is left as it is).
 pub fn markdown_slides(html: &str) -> std::borrow::Cow<'_, str> {
+    if let Some(deck) = remark::deck(html) {
+        return deck.into();
+    }
     if !html.contains("data-markdown") {
         return html.into();
     }
