@@ -184,7 +184,10 @@ pub fn chunks(page: &PageText, meta: &PageMeta) -> Vec<ChunkRecord> {
             header.push(&h.text);
         }
         if let Some(l) = ctx.label.as_deref() {
-            if deepest.map(|h| h.text != l).unwrap_or(true) {
+            // Not when the heading or the title says it already (after its section number:
+            // "2. Exercício 1", a page titled "2.9. Exercises").
+            let said = |t: &str| t.ends_with(l);
+            if !deepest.is_some_and(|h| said(&h.text)) && !title.is_some_and(said) {
                 header.push(l);
             }
         }
@@ -325,6 +328,46 @@ mod tests {
         assert_eq!(c[2].url.as_deref(), Some("https://x.org/p/#inc"));
         assert_eq!(c[2].title.as_deref(), Some("Variables"));
         assert_eq!(c[2].section_title.as_deref(), Some("L'incrémentation"));
+    }
+
+    #[test]
+    fn a_numbered_exercise_heading_is_an_exercise_named_once() {
+        // Org mode's export numbers its sections ("2.14 Exercício 9"); a Jupyter Book page is
+        // titled "2.9. Exercises". The number is no part of the exercise's name, and the chunk
+        // does not repeat a name its heading or title says.
+        let html = r##"<html><body><div id="content"><h1 class="title">PHP</h1>
+            <div class="outline-2"><h2 id="o1"><span class="section-number-2">2.14</span> Exercício 9</h2>
+            <div class="outline-text-2"><p>Crie uma página.</p></div></div>
+            <div class="outline-2"><h2 id="o2"><span class="section-number-2">2.15</span> Soluções das equações</h2>
+            <p>Uma equação.</p></div></div></body></html>"##;
+        let page = Reader::new(&Structure::default()).read(html, &[], false);
+        let meta = PageMeta {
+            key: "s:p".into(),
+            url: "p.html".into(),
+            fragment: "#",
+            path: "p.html".into(),
+            fields: vec![("subject", "php".into())],
+            exercise_doc_type: "exercise".into(),
+            solution_doc_type: "solution".into(),
+            section_by: SectionBy::Page,
+            source: "s".into(),
+        };
+        let c = chunks(&page, &meta);
+        assert_eq!(c[0].text, "PHP — 2.14 Exercício 9\nCrie uma página.");
+        assert_eq!(
+            (c[0].doc_type.as_str(), c[0].exercise_number.as_deref()),
+            ("exercise", Some("9"))
+        );
+        // Solutions of equations, not a correction.
+        assert_eq!(c[1].doc_type, "textbook_section", "{c:#?}");
+        let titled = Reader::new(&Structure::default()).read(
+            r##"<main><h1>2.9. Exercises</h1><p>Evaluate 7 * 6.</p></main>"##,
+            &[],
+            false,
+        );
+        let c = chunks(&titled, &meta);
+        assert_eq!(c[0].text, "2.9. Exercises\nEvaluate 7 * 6.");
+        assert_eq!(c[0].doc_type, "exercise");
     }
 
     #[test]

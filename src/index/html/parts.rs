@@ -206,7 +206,8 @@ pub(super) fn collect_code(e: ElementRef<'_>, out: &mut String) {
     }
 }
 
-/// A code block's language, from `language-…`/`lang-…` classes on it or its wrapper.
+/// A code block's language, from `language-…`/`lang-…` classes on it or its wrapper, or Org
+/// mode's `src-…` on the `pre` itself (`<pre class="src src-python">`).
 pub(super) fn code_lang(e: ElementRef<'_>) -> Option<String> {
     let mut nodes: Vec<ElementRef<'_>> = e.select(&CODE).collect();
     nodes.push(e);
@@ -219,9 +220,15 @@ pub(super) fn code_lang(e: ElementRef<'_>) -> Option<String> {
     }
     for n in nodes {
         for c in n.value().classes() {
+            let org = || {
+                Some(c)
+                    .filter(|_| n.value().name() == "pre")?
+                    .strip_prefix("src-")
+            };
             if let Some(l) = c
                 .strip_prefix("language-")
                 .or_else(|| c.strip_prefix("lang-"))
+                .or_else(org)
             {
                 if !l.is_empty()
                     && l.chars()

@@ -133,3 +133,28 @@ fn a_collapsible_blocks_summary_is_read_once_as_its_title() {
         (Role::Solution, Some("Correction Q1"))
     );
 }
+
+#[test]
+fn a_correction_heading_says_what_it_corrects_not_any_noun() {
+    // "Solution to Exercise 1" and "Correction de l'exercice 2" are corrections; a physics
+    // course's chapter "Solutions to Maxwell's Equations" is course text.
+    let role = |h: &str| {
+        let p = read(&format!(
+            "<main><h2>Exercise 1</h2><p>Solve it.</p><h2>{h}</h2><p>Body.</p></main>"
+        ));
+        p.ctxs[p.blocks[1].ctx].role
+    };
+    assert_eq!(role("Solution to Exercise 1"), Role::Solution);
+    assert_eq!(role("Correction de l'exercice 1"), Role::Solution);
+    assert_eq!(role("Solutions to 3.1"), Role::Solution);
+    assert_eq!(role("Solutions to Maxwell’s Equations"), Role::Prose);
+    assert_eq!(role("22. Solutions to the Wave Equation"), Role::Prose);
+}
+
+#[test]
+fn org_modes_source_blocks_keep_their_language() {
+    let p = read(
+        r#"<div id="content"><div class="org-src-container"><pre class="src src-php">class Carro { }</pre></div></div>"#,
+    );
+    assert_eq!(p.blocks[0].text, "```php\nclass Carro { }\n```");
+}

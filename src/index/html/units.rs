@@ -37,8 +37,13 @@ impl Walker<'_, '_> {
     /// A heading of `level` titled `text`: it ends the heading units of its level and below, and
     /// starts one when it names an exercise ("Exercice 3", "Exercise 2.1") or a correction
     /// ("Correction", which answers the exercise it follows), as a plain Markdown course
-    /// writes them; not inside a block, whose own title says what it is.
+    /// writes them; not inside a block, whose own title says what it is. The section number a
+    /// generator puts before a heading ("2.14 Exercício 9": Org mode, Sphinx's and Quarto's
+    /// numbered sections) is not part of its name.
     pub(super) fn heading_unit(&mut self, level: u8, text: &str) {
+        static NUMBER: LazyLock<Regex> =
+            LazyLock::new(|| Regex::new(r"^\d+(\.\d+)*\.?\s+").expect("valid regex"));
+        let name = &*NUMBER.replace(text, "");
         let ended = self
             .hunits
             .iter()
@@ -51,13 +56,13 @@ impl Walker<'_, '_> {
         }
         let st = &self.r.structure;
         let inside = self.hunits.last().map(|(_, u)| (u.role, u.unit));
-        let unit = if names(&st.solution, text, true) {
+        let unit = if names(&st.solution, name, true) {
             let answers = match inside {
                 Some((Role::Exercise, u)) => u,
                 _ => ended,
             };
             Some((Role::Solution, answers))
-        } else if names(&st.exercise, text, false) {
+        } else if names(&st.exercise, name, false) {
             Some((Role::Exercise, None))
         } else {
             None
@@ -67,7 +72,7 @@ impl Walker<'_, '_> {
                 role,
                 unit: Some(self.new_unit()),
                 answers,
-                label: Some(text.to_string()),
+                label: Some(name.to_string()),
                 anchor: None,
             };
             if role == Role::Exercise {
@@ -319,8 +324,15 @@ fn names(word: &Regex, text: &str, correction: bool) -> bool {
         Regex::new(r"(?i)^\s*((n[°o]\.?|#)?\s*(\d+|[ivxlc]+\b|[a-z]\b)|[:.\-–—(]|$)")
             .expect("valid regex")
     });
+    // What a correction corrects: an exercise, a question, a problem, a number
+    // ("Solution to Exercise 1", "Correction de l'exercice 2", "Solutions to 3.1"), not any
+    // noun ("Solutions to Maxwell's Equations" is a chapter of a physics course).
     static OF: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)^\s*(de|du|des|d'|d’|of|to|for|à|aux?)\b").expect("valid regex")
+        Regex::new(concat!(
+            r"(?i)^\s*(de|du|des|d'|d’|of|to|for|à|aux?)\s*(l'|l’|la|le|les|the|this|these|ce|cet|cette|ces)?\s*",
+            r"(exerc|exercí|ejercicio|esercizi|aufgabe|übung|opdracht|oefening|activit|question|problem|probl|task|tâche|td|tp|q\d|\d)"
+        ))
+        .expect("valid regex")
     });
     word.find(text).is_some_and(|m| {
         let rest = &text[m.end()..];
