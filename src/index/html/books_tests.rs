@@ -143,3 +143,24 @@ fn mathjax_svg_without_its_tex_is_read_in_the_paragraph() {
     let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
     assert_eq!(texts, ["$E → T$ are replaced by"]);
 }
+
+#[test]
+fn r_markdowns_authors_and_date_do_not_head_the_first_section() {
+    // An R Markdown lecture (html_document): under the title, the subtitle, then the author and
+    // the date as `h4`s; the author headed the lecture's opening text.
+    let p = Reader::new(&Structure::default()).read(
+        r#"<html><body><div class="container-fluid main-container"><div class="fluid-row" id="header">
+        <h1 class="title toc-ignore">Data Science for Economists</h1><h3 class="subtitle">Lecture 10: Functions in R</h3>
+        <h4 class="author">Grant McDermott</h4><h4 class="date">University of Oregon</h4></div>
+        <p>Today, we cover the basics of function writing.</p></div></body></html>"#,
+        &[],
+        false,
+    );
+    assert_eq!(p.blocks.len(), 1);
+    let ctx = &p.ctxs[p.blocks[0].ctx];
+    let headings: Vec<&str> = ctx.headings.iter().map(|h| h.text.as_str()).collect();
+    assert_eq!(
+        headings,
+        ["Data Science for Economists", "Lecture 10: Functions in R"]
+    );
+}
