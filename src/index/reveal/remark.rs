@@ -123,8 +123,37 @@ fn slide(s: &str) -> Option<Slide> {
     Some(Slide {
         name,
         steps,
-        md: classes(&out),
+        md: images(&classes(&out)),
     })
+}
+
+/// `md` without its `<img …>` tags, outside code blocks and code spans. An image is no text,
+/// and the browser reads a tag that CommonMark does not (`<img src = "a.png", width = 80%>`,
+/// as slides write them, the comma no attribute's end), which would show as text.
+fn images(md: &str) -> String {
+    static IMG: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"(?i)<img\b[^>]*>").expect("valid regex"));
+    let mut out = String::with_capacity(md.len());
+    let mut fences = Fences::default();
+    for line in md.lines() {
+        if fences.code(line) || !line.contains('<') {
+            out.push_str(line);
+        } else {
+            // Code spans (between backticks) are the odd pieces.
+            for (i, piece) in line.split('`').enumerate() {
+                if i > 0 {
+                    out.push('`');
+                }
+                if i % 2 == 0 {
+                    out.push_str(&IMG.replace_all(piece, ""));
+                } else {
+                    out.push_str(piece);
+                }
+            }
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// `md` with content classes' markup out (`.pull-left[text]` → `text`), outside code blocks and
@@ -195,12 +224,13 @@ name: prologue
 
 .pull-left[
 - Track **changes** in [files](https://git-scm.com)
+<img src = "git_files/commit.png", width = 80%>
 ]
 .pull-right[.small[Every change is saved.]]
 
 --
 
-And shared: `x[1] &lt;- 2`.
+And shared: `x[1] &lt;- 2`, with `&lt;img&gt;`.
 
 ```r
 y &lt;- c(1, 2)[2]
@@ -254,9 +284,11 @@ exclude: true
         );
         assert!(out.contains("<p>Every change is saved.</p>"), "{out}");
         assert!(
-            out.contains("And shared: <code>x[1] &lt;- 2</code>."),
+            out.contains("And shared: <code>x[1] &lt;- 2</code>, with <code>&lt;img&gt;</code>."),
             "{out}"
         );
+        // An image is no text, even written as the browser reads it but CommonMark does not.
+        assert!(!out.contains("commit.png"), "{out}");
         // Code is kept as written, a content class's look-alike in it too.
         assert!(out.contains("y &lt;- c(1, 2)[2]\n.keep[this]"), "{out}");
     }
