@@ -494,16 +494,6 @@ impl Walker<'_, '_> {
         }
     }
 
-    /// How many links to the site's pages make a block of links only navigation: three, or one
-    /// above the page's first heading (a link back to its section), in a block holding none.
-    fn links_needed(&self, e: ElementRef<'_>) -> usize {
-        if self.headings.is_empty() && e.select(&self.r.headings).next().is_none() {
-            1
-        } else {
-            3
-        }
-    }
-
     fn attrs_of(&mut self, e: ElementRef<'_>) -> usize {
         let depth = self.attrs.len();
         for (attr, field) in ATTR_FIELDS {
@@ -545,7 +535,7 @@ impl Walker<'_, '_> {
         if matches!(
             e.value().name(),
             "div" | "section" | "aside" | "ul" | "ol" | "p" | "menu"
-        ) && parts::link_block(e, &self.hosts, self.links_needed(e))
+        ) && parts::link_block(e, &self.hosts, self.headings.is_empty())
         {
             self.leave_out_links();
             return;

@@ -311,14 +311,16 @@ pub(super) fn in_page_toc(list: ElementRef<'_>) -> bool {
 /// the site (a relative address or a place on the page, not another site's) and, outside its
 /// links and headings, letters a tenth of its links' at most (a separator, a "Chapter 3"
 /// label). Each page it links is indexed where it is. A list of other sites' resources is the
-/// teacher's choice and is read. Before the page's first heading, one link is enough: a link
-/// back to the page's section ("← Index des sujets 2022") above its title.
-pub(super) fn link_block(e: ElementRef<'_>, hosts: &[String], min_links: usize) -> bool {
+/// teacher's choice and is read. Above the page's first heading (`before_title`), one link is
+/// enough in a block holding no heading: a link back to the page's section ("← Index des
+/// sujets 2022") above its title.
+pub(super) fn link_block(e: ElementRef<'_>, hosts: &[String], before_title: bool) -> bool {
     #[derive(Default)]
     struct Tally {
         internal: usize,
         linked: usize,
         other: usize,
+        headings: usize,
     }
     fn walk(e: ElementRef<'_>, hosts: &[String], in_link: bool, in_heading: bool, t: &mut Tally) {
         for child in e.children() {
@@ -341,6 +343,7 @@ pub(super) fn link_block(e: ElementRef<'_>, hosts: &[String], min_links: usize) 
                         t.internal += 1;
                     }
                     let heading = matches!(name, "h1" | "h2" | "h3" | "h4" | "h5" | "h6");
+                    t.headings += usize::from(heading);
                     walk(c, hosts, in_link || link, in_heading || heading, t);
                 }
                 _ => {}
@@ -349,6 +352,11 @@ pub(super) fn link_block(e: ElementRef<'_>, hosts: &[String], min_links: usize) 
     }
     let mut t = Tally::default();
     walk(e, hosts, false, false, &mut t);
+    let min_links = if before_title && t.headings == 0 {
+        1
+    } else {
+        3
+    };
     t.internal >= min_links && t.other * 10 <= t.linked
 }
 
