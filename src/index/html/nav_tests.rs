@@ -185,6 +185,12 @@ fn a_link_back_to_the_section_above_the_title_is_left_out() {
     );
     // Under the title, a link to a file or to another page is the teacher's.
     assert_eq!(t, ["Sujet 01 - 2022", "On parcourt le mot.", "Sujet 02"]);
+    // A block that holds the title is no link above it: its one link stays.
+    let wrapped = texts(
+        r##"<html><body><main><div class="wrap"><h1>Sujets 2022</h1>
+        <p><a href="s1/">Sujet 1</a></p></div></main></body></html>"##,
+    );
+    assert_eq!(wrapped, ["Sujet 1"]);
     // A sentence with a link above the title is text.
     let sentence = texts(
         r##"<html><body><main><p>Ce cours suit <a href="../programme/">le programme</a> de 2019.</p>
