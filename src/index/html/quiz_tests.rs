@@ -158,3 +158,20 @@ fn org_modes_source_blocks_keep_their_language() {
     );
     assert_eq!(p.blocks[0].text, "```php\nclass Carro { }\n```");
 }
+
+#[test]
+fn inside_an_exercise_a_titled_part_with_its_correction_stays_that_exercises() {
+    // An exercise whose questions are titled blocks, each with its correction: one exercise,
+    // every correction answering it, each question's title a bold line of its statement.
+    let p = read(
+        r##"<article><div class="admonition example"><p class="admonition-title">Exercice 2</p>
+        <p>Soit une pile.</p><div class="admonition note"><p class="admonition-title">Partie A</p>
+        <p>Empiler 3.</p><details class="success"><summary>Correction</summary><p>p.empiler(3)</p></details></div></div></article>"##,
+    );
+    let of = |t: &str| &p.ctxs[p.blocks.iter().find(|b| b.text.contains(t)).unwrap().ctx];
+    let ex = of("Soit une pile");
+    assert_eq!(ex.role, Role::Exercise);
+    assert_eq!(of("Empiler 3").unit, ex.unit);
+    assert!(p.blocks.iter().any(|b| b.text == "**Partie A**"));
+    assert_eq!(of("p.empiler").answers, ex.unit);
+}
