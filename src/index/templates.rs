@@ -7,8 +7,10 @@
 //! as written: what a macro shows is the site's own code (`{{ correction(True, """…""") }}` shows
 //! its text, `{{ exercice() }}` a numbered title), and their text is the best reading of it (on
 //! the NSI sites' sources, leaving them out loses the corrections: F nDCG@8 0.696 → 0.577).
-//! One exception: an expression that starts a link's address (Jekyll's `{{ page.root }}`) is
-//! left out there ([`link_addresses`]), so the link reads as its text.
+//! Two exceptions: an expression that starts a link's address (Jekyll's `{{ page.root }}`) is
+//! left out there ([`link_addresses`]), so the link reads as its text; and one that shows a
+//! value of a `{% for %}` loop it is in (`{{ module }}`) is left out, since the data it loops
+//! over is not read.
 //! Code blocks are left as they are.
 
 use super::markdown::Fences;
@@ -78,6 +80,8 @@ pub fn strip(md: &str) -> String {
     let mut out = String::with_capacity(md.len());
     let mut fences = Fences::default();
     let mut inside = Inside::Text;
+    // The variables of the `{% for x in … %}` loops the line is in.
+    let mut loops: Vec<String> = Vec::new();
     let mut offset = 0;
     for line in md.lines() {
         offset += line.len() + 1;
@@ -123,7 +127,7 @@ pub fn strip(md: &str) -> String {
                 continue;
             }
         }
-        let (text, next) = strip_line(line, inside, later);
+        let (text, next) = strip_line(line, inside, later, &mut loops);
         inside = next;
         let removed = text.len() != line.len();
         if !(removed && text.trim().is_empty()) {
@@ -134,10 +138,44 @@ pub fn strip(md: &str) -> String {
     out
 }
 
+/// `text` without the expressions that show a value of a loop it is in (`{{ module }}`,
+/// `{{ todo.name }}` inside `{% for todo in page.todos %}`): a value of data the site is built
+/// from, which the text of the expression does not tell (just-the-class's calendar page read
+/// "{{ module }}"). Other expressions stay (a macro's text: see the module).
+fn without_loop_values(text: &str, loops: &[String]) -> String {
+    if loops.is_empty() || !text.contains("{{") {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("{{") {
+        let Some(len) = rest[at..].find("}}") else {
+            break;
+        };
+        let inner = rest[at + 2..at + len].trim_matches(['-', ' ']);
+        let name = inner
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .next()
+            .unwrap_or("");
+        out.push_str(&rest[..at]);
+        if !loops.iter().any(|v| v == name) {
+            out.push_str(&rest[at..at + len + 2]);
+        }
+        rest = &rest[at + len + 2..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// One line without its templates, starting `inside` one (or text); what it ends inside of.
 /// `later` is the text after the line: a `{%` or `{#` that nothing closes, or a heading's
-/// `{#id}`, is text.
-fn strip_line(line: &str, mut inside: Inside, later: &str) -> (String, Inside) {
+/// `{#id}`, is text. The `for` loops it opens and closes are kept in `loops`.
+fn strip_line(
+    line: &str,
+    mut inside: Inside,
+    later: &str,
+    loops: &mut Vec<String>,
+) -> (String, Inside) {
     let mut text = String::with_capacity(line.len());
     let mut rest = line;
     loop {
@@ -155,7 +193,7 @@ fn strip_line(line: &str, mut inside: Inside, later: &str) -> (String, Inside) {
             .filter_map(|d| rest.find(d).map(|at| (at, *d)))
             .min();
         let Some((at, d)) = open else {
-            text.push_str(rest);
+            text.push_str(&without_loop_values(rest, loops));
             return (text, Inside::Text);
         };
         let close = if d == "{%" { "%}" } else { "#}" };
@@ -172,7 +210,24 @@ fn strip_line(line: &str, mut inside: Inside, later: &str) -> (String, Inside) {
             rest = after;
             continue;
         }
-        text.push_str(&rest[..at]);
+        text.push_str(&without_loop_values(&rest[..at], loops));
+        if d == "{%" {
+            match tag_name(&rest[at..]) {
+                "for" => {
+                    let var = rest[at + 2..]
+                        .trim_start_matches('-')
+                        .split_whitespace()
+                        .nth(1)
+                        .unwrap_or("")
+                        .trim_end_matches(',');
+                    loops.push(var.to_string());
+                }
+                "endfor" => {
+                    loops.pop();
+                }
+                _ => {}
+            }
+        }
         if d == "{%" && matches!(tag_name(&rest[at..]), "comment" | "raw") {
             // Inline `{% raw %}…{% endraw %}`: the text between stays; a comment goes.
             let end = if tag_name(&rest[at..]) == "raw" {
@@ -213,7 +268,20 @@ mod tests {
                   Fin {# une note #} du cours.\n";
         assert_eq!(
             strip(md),
-            "# Cours\n\nVoir [le plan]({{ site.baseurl }}/plan).\n- {{ m }}\n!!! example \"{{ exercice() }}\"\n    Trier. Oui\nFin  du cours.\n"
+            "# Cours\n\nVoir [le plan]({{ site.baseurl }}/plan).\n- \n!!! example \"{{ exercice() }}\"\n    Trier. Oui\nFin  du cours.\n"
+        );
+    }
+
+    #[test]
+    fn a_loops_values_are_left_out_and_other_expressions_stay() {
+        // A Jekyll course's calendar lists its modules; a MkDocs course loops over its
+        // exercises with a macro that shows each one.
+        let md = "# Calendar\n{% for module in site.modules %}\n{{ module }}\n{%- endfor %}\n\
+                  {% for todo in page.todos %}<li>{{ todo.name }} due {{todo.due}}</li>{% endfor %}\n\
+                  {% for ex in exercices %}\n{{ IDE(ex) }}\n{% endfor %}\nAfter: {{ module }}\n";
+        assert_eq!(
+            strip(md),
+            "# Calendar\n<li> due </li>\n{{ IDE(ex) }}\nAfter: {{ module }}\n"
         );
     }
 
