@@ -219,3 +219,30 @@ fn a_page_whose_content_is_encrypted_is_left_out() {
     let plain = read(&html.replace("mkdocs-encrypted-content", "corrige"));
     assert_eq!(plain.skip, None);
 }
+
+#[test]
+fn a_titled_block_that_only_points_to_a_page_is_left_out_but_not_one_giving_files() {
+    // A French NSI course lists each exam exercise with a collapsible "Corrigé disponible"
+    // holding only a link to the page of the correction, which is indexed there; Sphinx's
+    // "See also" points to a chapter. The home page's "Grand Oral" box gives the teacher's
+    // files beside a page of subjects: read.
+    let t = texts(
+        r##"<html><body><article class="md-content__inner"><h2>Exercice 6</h2>
+        <ol><li><p><a href="../sujets/21-ME1.pdf">Métropole (Jour 1) - Exercice 1</a></p>
+        <details class="question"><summary>Corrigé disponible</summary>
+        <p><a href="../Corriges/21-ME1/#exercice-1">Accéder au corrigé</a></p></details></li></ol>
+        <div class="admonition seealso"><p class="admonition-title">See also</p><p><a href="numpy/index.html#numpy">chapter on numpy</a></p></div>
+        <div class="admonition tip"><p class="admonition-title">Grand Oral</p><ul>
+        <li><a href="data/GO_Eduscol.pdf">Guide Eduscol pour le Grand Oral</a></li>
+        <li><a href="sujets/">Liste de sujets NSI</a></li></ul></div></article></body></html>"##,
+    );
+    assert_eq!(
+        t,
+        [
+            "- Métropole (Jour 1) - Exercice 1",
+            "**Grand Oral**",
+            "- Guide Eduscol pour le Grand Oral",
+            "- Liste de sujets NSI"
+        ]
+    );
+}

@@ -2,7 +2,7 @@
 //! anchors, a page's hand-written table of contents.
 
 use super::sel;
-use scraper::{ElementRef, Html, Node, Selector};
+use scraper::{CaseSensitivity, ElementRef, Html, Node, Selector};
 use std::sync::LazyLock;
 
 /// Selectors used per element, compiled once.
@@ -311,16 +311,20 @@ pub(super) fn in_page_toc(list: ElementRef<'_>) -> bool {
 /// the site (a relative address or a place on the page, not another site's) and, outside its
 /// links and headings, letters a tenth of its links' at most (a separator, a "Chapter 3"
 /// label). Each page it links is indexed where it is. A list of other sites' resources is the
-/// teacher's choice and is read. Above the page's first heading (`before_title`), one link is
-/// enough in a block holding no heading: a link back to the page's section ("← Index des
-/// sujets 2022") above its title.
-pub(super) fn link_block(e: ElementRef<'_>, hosts: &[String], before_title: bool) -> bool {
+/// teacher's choice and is read. With `one_link`, one link is enough in a block holding no
+/// heading: above the page's first heading, a link back to the page's section ("← Index des
+/// sujets 2022"); a collapsible block or an admonition that only points to where its text is
+/// ("Corrigé disponible: Accéder au corrigé"). A block's own title (a `summary`, an
+/// admonition's title) is, like a heading, not text besides its links.
+pub(super) fn link_block(e: ElementRef<'_>, hosts: &[String], one_link: bool) -> bool {
     #[derive(Default)]
     struct Tally {
         internal: usize,
         linked: usize,
         other: usize,
         headings: usize,
+        /// Links to files and to other sites.
+        outside: usize,
     }
     fn walk(e: ElementRef<'_>, hosts: &[String], in_link: bool, in_heading: bool, t: &mut Tally) {
         for child in e.children() {
@@ -339,12 +343,16 @@ pub(super) fn link_block(e: ElementRef<'_>, hosts: &[String], before_title: bool
                     };
                     let name = v.name();
                     let link = name == "a";
-                    if link && v.attr("href").is_some_and(|h| within_site(h, hosts)) {
-                        t.internal += 1;
+                    match v.attr("href") {
+                        Some(h) if link && within_site(h, hosts) => t.internal += 1,
+                        Some(_) if link => t.outside += 1,
+                        _ => {}
                     }
                     let heading = matches!(name, "h1" | "h2" | "h3" | "h4" | "h5" | "h6");
                     t.headings += usize::from(heading);
-                    walk(c, hosts, in_link || link, in_heading || heading, t);
+                    let title = name == "summary"
+                        || v.has_class("admonition-title", CaseSensitivity::AsciiCaseInsensitive);
+                    walk(c, hosts, in_link || link, in_heading || heading || title, t);
                 }
                 _ => {}
             }
@@ -352,7 +360,9 @@ pub(super) fn link_block(e: ElementRef<'_>, hosts: &[String], before_title: bool
     }
     let mut t = Tally::default();
     walk(e, hosts, false, false, &mut t);
-    let min_links = if before_title && t.headings == 0 {
+    // One link is enough when it is all the block links to: a link to a file or another site
+    // beside it is a resource the teacher gives.
+    let min_links = if one_link && t.headings == 0 && t.outside == 0 {
         1
     } else {
         3
