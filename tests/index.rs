@@ -1541,3 +1541,32 @@ fn a_carpentries_workbench_lessons_sources_are_linked_where_it_publishes_them() 
         .any(|c| c["text"].as_str().unwrap().contains("contribute")));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn links_on_the_host_given_by_url_are_the_sites_own_pages() {
+    // A built course that links its corrections by their full address and names no canonical
+    // address: with `--url`, a collapsible block that only points to a correction's page is
+    // left out (the page itself is indexed); without it, nothing tells the link is the site's.
+    let dir = tmp("url-host");
+    let p = dir.join("site");
+    write_file(
+        &p,
+        "terminale/arbres/index.html",
+        r#"<html lang="fr"><head><title>Arbres</title></head><body><article><h1>Arbres</h1>
+        <h2>Exercice 6</h2><p>Parcourir un arbre binaire en largeur.</p>
+        <details class="question"><summary>Corrigé disponible</summary>
+        <p><a href="https://prof.github.io/nsi/corriges/arbres/">Accéder au corrigé</a></p></details>
+        </article></body></html>"#,
+    );
+    let texts = |extra: &[&str]| {
+        let (chunks, _) = index_folder("--site", &p, &dir.join("o"), "terminale", extra);
+        serde_json::to_string(&chunks).unwrap()
+    };
+    let served = texts(&["--url", "https://prof.github.io/nsi/"]);
+    assert!(
+        served.contains("Parcourir") && !served.contains("Accéder"),
+        "{served}"
+    );
+    assert!(texts(&[]).contains("Accéder au corrigé"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -177,6 +177,18 @@ impl Reader {
     /// Reads a page. `generate_anchors`: give headings without an `id` one (Markdown sources,
     /// whose generator makes the same slugs); a built page's headings keep only their own.
     pub fn read(&self, html: &str, rules: &[HeadingRule], generate_anchors: bool) -> PageText {
+        self.read_at(html, rules, generate_anchors, "")
+    }
+
+    /// [`Self::read`] for a page of the site served at `site` (its base URL): absolute links on
+    /// that host are links to the site's own pages, as those on the hosts the page names.
+    pub fn read_at(
+        &self,
+        html: &str,
+        rules: &[HeadingRule],
+        generate_anchors: bool,
+        site: &str,
+    ) -> PageText {
         let doc = Html::parse_document(html);
         let mut page = PageText {
             lang: doc
@@ -293,7 +305,7 @@ impl Reader {
             in_item: false,
             tag: String::new(),
             outside_bodies,
-            hosts: parts::own_hosts(&doc),
+            hosts: parts::own_hosts(&doc, site),
             page: &mut page,
         };
         w.attrs_of(root);

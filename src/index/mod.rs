@@ -573,7 +573,8 @@ pub fn read_page(
                 );
             }
             let text = reveal::markdown_slides(&text);
-            (reader.read(&text, &heading_rules, false), Vec::new())
+            let page = reader.read_at(&text, &heading_rules, false, base_url);
+            (page, Vec::new())
         }
         markdown_like => {
             let converted;

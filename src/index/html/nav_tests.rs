@@ -246,3 +246,19 @@ fn a_titled_block_that_only_points_to_a_page_is_left_out_but_not_one_giving_file
         ]
     );
 }
+
+#[test]
+fn links_on_the_host_the_site_is_served_from_are_the_sites_own() {
+    // The course links each correction by its full address and names no canonical address:
+    // given where the site is served (`--url`), the pointer is told; without it, it is read.
+    let html = r##"<html><body><article><h2>Exercice 6</h2><p>Sujets de 2021.</p>
+        <details class="question"><summary>Corrigé disponible</summary>
+        <p><a href="https://nsi.example.github.io/Terminale/Corriges/21-ME1/">Accéder au corrigé</a></p></details>
+        </article></body></html>"##;
+    let reader = Reader::new(&Structure::default());
+    let served = reader.read_at(html, &[], false, "https://nsi.example.github.io/");
+    let texts = |p: &PageText| p.blocks.iter().map(|b| b.text.clone()).collect::<Vec<_>>();
+    assert_eq!(texts(&served), ["Sujets de 2021."]);
+    let unknown = reader.read(html, &[], false);
+    assert_eq!(texts(&unknown), ["Sujets de 2021.", "Accéder au corrigé"]);
+}

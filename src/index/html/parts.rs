@@ -408,9 +408,14 @@ fn host_of(url: &str) -> Option<(&str, &str)> {
 
 /// The hosts a page names as its own: its canonical address's (`<link rel="canonical">`,
 /// `og:url`), and those of the stylesheets and scripts it loads by absolute address (a site
-/// built with its base URL in every link, as Zola builds, loads its own files so).
-pub(super) fn own_hosts(doc: &Html) -> Vec<String> {
-    let mut hosts: Vec<String> = Vec::new();
+/// built with its base URL in every link, as Zola builds, loads its own files so); and the
+/// host of `site`, where the site is served (`--url`), when it is an absolute address.
+pub(super) fn own_hosts(doc: &Html, site: &str) -> Vec<String> {
+    let mut hosts: Vec<String> = host_of(site.trim())
+        .map(|(h, _)| h.to_string())
+        .filter(|h| !h.is_empty())
+        .into_iter()
+        .collect();
     for e in doc.select(&OWN_ADDRESSES) {
         let v = e.value();
         let url = v
