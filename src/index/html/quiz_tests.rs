@@ -147,6 +147,8 @@ fn a_correction_heading_says_what_it_corrects_not_any_noun() {
     assert_eq!(role("Solution to Exercise 1"), Role::Solution);
     assert_eq!(role("Correction de l'exercice 1"), Role::Solution);
     assert_eq!(role("Solutions to 3.1"), Role::Solution);
+    assert_eq!(role("Correction du sujet 0 version A"), Role::Solution);
+    assert_eq!(role("Solutions to Homework 2"), Role::Solution);
     assert_eq!(role("Solutions to Maxwell’s Equations"), Role::Prose);
     assert_eq!(role("22. Solutions to the Wave Equation"), Role::Prose);
 }

@@ -329,13 +329,16 @@ fn names(word: &Regex, text: &str, correction: bool) -> bool {
         Regex::new(r"(?i)^\s*((n[°o]\.?|#)?\s*(\d+|[ivxlc]+\b|[a-z]\b)|[:.\-–—(]|$)")
             .expect("valid regex")
     });
-    // What a correction corrects: an exercise, a question, a problem, a number
-    // ("Solution to Exercise 1", "Correction de l'exercice 2", "Solutions to 3.1"), not any
-    // noun ("Solutions to Maxwell's Equations" is a chapter of a physics course).
+    // What a correction corrects: an exercise, a question, a problem, a paper or a test, a
+    // chapter's or a number ("Solution to Exercise 1", "Correction de l'exercice 2",
+    // "Correction du sujet 0", "Solutions to 3.1"), not any noun ("Solutions to Maxwell's
+    // Equations" is a chapter of a physics course).
     static OF: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(concat!(
             r"(?i)^\s*(de|du|des|d'|d’|of|to|for|à|aux?)\s*(l'|l’|la|le|les|the|this|these|ce|cet|cette|ces)?\s*",
-            r"(exerc|exercí|ejercicio|esercizi|aufgabe|übung|opdracht|oefening|activit|question|problem|probl|task|tâche|td|tp|q\d|\d)"
+            r"(exerc|exercí|ejercicio|esercizi|aufgabe|übung|opdracht|oefening|activit|question|problem|probl|task|tâche",
+            r"|td|tp|sujet|devoir|ds\b|contr[oô]le|examen|exam|[ée]preuve|bac|paper|test|quiz|homework|assignment|lab",
+            r"|worksheet|feuille|s[ée]rie|partiel|interro|[ée]valuation|chap|q\d|\d)"
         ))
         .expect("valid regex")
     });
