@@ -191,3 +191,19 @@ fn sphinx_gallerys_notes_and_buttons_around_an_example_are_not_text() {
         ]
     );
 }
+
+#[test]
+fn a_quarto_decks_title_slide_authors_are_not_text() {
+    // A French signal-processing course's Quarto deck: its title slide named only its authors.
+    let p = Reader::new(&Structure::default()).read(
+        r#"<html><body><div class="reveal"><div class="slides">
+        <section id="title-slide" class="quarto-title-block center"><h1 class="title">Traitement du signal</h1>
+        <div class="quarto-title-authors"><div class="quarto-title-author"><div class="quarto-title-author-name">J.-Y. Tourneret, C. Poulliat</div></div></div></section>
+        <section id="bibliographie" class="slide level2"><h2>Bibliographie</h2><p>Max et Lacoume, Dunod.</p></section>
+        </div></div></body></html>"#,
+        &[],
+        false,
+    );
+    let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert_eq!(texts, ["Max et Lacoume, Dunod."]);
+}

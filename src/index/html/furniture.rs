@@ -20,7 +20,8 @@
 /// hides; its corrections are read when it does not encrypt them, and its encrypted ones are not
 /// text, [`super::parts::displayed`]), and the authors and dates LaTeXML writes under a
 /// document's title, and those R Markdown's and bookdown's title block writes under the title
-/// (`#header > .author`, `.date`: an `h4` that would head the page's first section). An SVG image is never read, but HTML that an
+/// (`#header > .author`, `.date`: an `h4` that would head the page's first section), and
+/// Quarto's (its authors and dates, on a deck's title slide too). An SVG image is never read, but HTML that an
 /// `<svg>` holds in a `<foreignObject>` is (Marp's slides put each slide there).
 pub(super) const ALWAYS_SKIP: &str = "script, style, noscript, template, nav, header, footer, aside:not(.admonition), \
 form, button, input, select, textarea, svg:not(:has(foreignObject)), iframe, canvas, audio, video, object, embed, img, \
@@ -39,4 +40,4 @@ form, button, input, select, textarea, svg:not(:has(foreignObject)), iframe, can
 .myst-fm-block-header, .myst-fm-block-date-doi, .myst-footer-links, .diagcess__instructions, .ptx-content-footer, \
 summary > .collapsed, summary > .expanded, .jp-InputPrompt, .jp-OutputPrompt, .input_prompt, .output_prompt, .nbinput .prompt, .nboutput .prompt, .celltoolbar, .clipboard-copy-txt, \
 .py_mk_terminal, .term_btns_wrapper, .compteur_wrapper, .py_mk_ide .tooltiptext, .py_mk_encrypted_qcm, \
-.py_mk_hidden > pre.mermaid, .ltx_authors, .ltx_dates, .sphx-glr-download-link-note, .sphx-glr-footer, .sphx-glr-signature, .sphx-glr-timing, #header > .author, #header > .date, #header > address";
+.py_mk_hidden > pre.mermaid, .ltx_authors, .ltx_dates, .sphx-glr-download-link-note, .sphx-glr-footer, .sphx-glr-signature, .sphx-glr-timing, #header > .author, #header > .date, #header > address, .quarto-title-authors, .quarto-title-meta";
