@@ -177,3 +177,26 @@ fn inside_an_exercise_a_titled_part_with_its_correction_stays_that_exercises() {
     assert!(p.blocks.iter().any(|b| b.text == "**Partie A**"));
     assert_eq!(of("p.empiler").answers, ex.unit);
 }
+
+#[test]
+fn under_a_correction_title_an_exercise_heading_heads_its_correction() {
+    // A French NSI course's exam corrections: the page is titled "22-NSIJ1G11 : Corrigé" (or
+    // "Corrigé sujet 01"), each exercise's correction under an "Exercice N" heading.
+    for title in ["22-NSIJ1G11 : Corrigé", "Corrigé sujet 01 - Année : 2022"] {
+        let p = read(&format!(
+            "<article><h1>{title}</h1><p>Année 2022.</p><h2>Exercice 1</h2><p>a. La clé primaire.</p></article>"
+        ));
+        let ctx = &p.ctxs[p.blocks[1].ctx];
+        assert_eq!(
+            (ctx.role, ctx.label.as_deref()),
+            (Role::Solution, Some("Exercice 1")),
+            "{title}"
+        );
+    }
+    // A chapter on error-correcting codes stays course text, its exercises exercises.
+    let p = read(
+        "<article><h1>Détection et correction d'erreurs</h1><p>Un bit de parité.</p><h2>Exercice 1</h2><p>Calculer.</p></article>",
+    );
+    assert_eq!(p.ctxs[p.blocks[0].ctx].role, Role::Prose);
+    assert_eq!(p.ctxs[p.blocks[1].ctx].role, Role::Exercise);
+}

@@ -56,14 +56,25 @@ impl Walker<'_, '_> {
         }
         let st = &self.r.structure;
         let inside = self.hunits.last().map(|(_, u)| (u.role, u.unit));
-        let unit = if names(&st.solution, name, true) {
+        // A heading that ends by saying it is a correction ("22-NSIJ1G11 : Corrigé",
+        // "Exercice 3 (corrigé)", "TD 4 - Solutions").
+        static ENDS_CORRECTED: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r"(?i)[:\-–—(|]\s*(corrig[ée]s?|corrections?|solutions?)\s*\)?\s*$")
+                .expect("valid regex")
+        });
+        let unit = if names(&st.solution, name, true) || ENDS_CORRECTED.is_match(name) {
             let answers = match inside {
                 Some((Role::Exercise, u)) => u,
                 _ => ended,
             };
             Some((Role::Solution, answers))
         } else if names(&st.exercise, name, false) {
-            Some((Role::Exercise, None))
+            // Under a correction's heading (a page of an exam's corrections), an exercise's
+            // heading heads its correction.
+            match inside {
+                Some((Role::Solution, _)) => Some((Role::Solution, None)),
+                _ => Some((Role::Exercise, None)),
+            }
         } else {
             None
         };
@@ -335,7 +346,7 @@ fn names(word: &Regex, text: &str, correction: bool) -> bool {
     // Equations" is a chapter of a physics course).
     static OF: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(concat!(
-            r"(?i)^\s*(de|du|des|d'|d’|of|to|for|à|aux?)\s*(l'|l’|la|le|les|the|this|these|ce|cet|cette|ces)?\s*",
+            r"(?i)^\s*((de|du|des|d'|d’|of|to|for|à|aux?)\s*(l'|l’|la|le|les|the|this|these|ce|cet|cette|ces)?\s*)?",
             r"(exerc|exercí|ejercicio|esercizi|aufgabe|übung|opdracht|oefening|activit|question|problem|probl|task|tâche",
             r"|td|tp|sujet|devoir|ds\b|contr[oô]le|examen|exam|[ée]preuve|bac|paper|test|quiz|homework|assignment|lab",
             r"|worksheet|feuille|s[ée]rie|partiel|interro|[ée]valuation|chap|q\d|\d)"
