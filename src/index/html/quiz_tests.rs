@@ -200,3 +200,23 @@ fn under_a_correction_title_an_exercise_heading_heads_its_correction() {
     assert_eq!(p.ctxs[p.blocks[0].ctx].role, Role::Prose);
     assert_eq!(p.ctxs[p.blocks[1].ctx].role, Role::Exercise);
 }
+
+#[test]
+fn what_a_heading_names_may_follow_a_course_code_or_a_parts_name() {
+    // A Quarto module's solutions page, titled after the module's code.
+    let p = read(
+        "<main><h1>MATH5824 - Solutions to Exercises 1</h1><h4>Exercise 1.1</h4><p>Start from the RSS.</p></main>",
+    );
+    assert_eq!(p.ctxs[p.blocks[0].ctx].role, Role::Solution);
+    // An activity about an algorithm's correctness is an activity, whatever follows its name.
+    let p = read(
+        "<main><h2>Activité 4 : Correction d'un algorithme</h2><p>Fiche d'activité.</p></main>",
+    );
+    assert_eq!(p.ctxs[p.blocks[0].ctx].role, Role::Exercise);
+    // "Correction d'un algorithme" alone is a topic (its correctness), not a correction: a
+    // letter is an item's label only on its own ("Correction a").
+    let p = read("<main><h2>Correction d'un algorithme</h2><p>Un variant de boucle.</p></main>");
+    assert_eq!(p.ctxs[p.blocks[0].ctx].role, Role::Prose);
+    let p = read("<main><h2>Exercice 2</h2><p>a.</p><h3>Correction b</h3><p>Oui.</p></main>");
+    assert_eq!(p.ctxs[p.blocks[1].ctx].role, Role::Solution);
+}

@@ -44,6 +44,14 @@ impl Walker<'_, '_> {
         static NUMBER: LazyLock<Regex> =
             LazyLock::new(|| Regex::new(r"^\d+(\.\d+)*\.?\s+").expect("valid regex"));
         let name = &*NUMBER.replace(text, "");
+        // What a heading names may follow a course's code or a part's name ("MATH5824 -
+        // Solution to Exercises 3", "Chapitre 3 : Exercices").
+        static SEPARATOR: LazyLock<Regex> =
+            LazyLock::new(|| Regex::new(r"\s[-:–—|]\s").expect("valid regex"));
+        let after = SEPARATOR.splitn(name, 2).nth(1).unwrap_or("");
+        let said = |word: &Regex, correction: bool| {
+            names(word, name, correction) || (!after.is_empty() && names(word, after, correction))
+        };
         let ended = self
             .hunits
             .iter()
@@ -62,13 +70,13 @@ impl Walker<'_, '_> {
             Regex::new(r"(?i)[:\-–—(|]\s*(corrig[ée]s?|corrections?|solutions?)\s*\)?\s*$")
                 .expect("valid regex")
         });
-        let unit = if names(&st.solution, name, true) || ENDS_CORRECTED.is_match(name) {
+        let unit = if said(&st.solution, true) || ENDS_CORRECTED.is_match(name) {
             let answers = match inside {
                 Some((Role::Exercise, u)) => u,
                 _ => ended,
             };
             Some((Role::Solution, answers))
-        } else if names(&st.exercise, name, false) {
+        } else if said(&st.exercise, false) {
             // Under a correction's heading (a page of an exam's corrections), an exercise's
             // heading heads its correction.
             match inside {
@@ -337,7 +345,7 @@ fn only_questions(title: &str) -> bool {
 /// ("Solutions en ligne", "Exercise numbering"), nor "Questions" without a number.
 fn names(word: &Regex, text: &str, correction: bool) -> bool {
     static REST: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?i)^\s*((n[°o]\.?|#)?\s*(\d+|[ivxlc]+\b|[a-z]\b)|[:.\-–—(]|$)")
+        Regex::new(r"(?i)^\s*((n[°o]\.?|#)?\s*(\d+|[ivxlc]+\b|[a-z](\s|$|[.):,]))|[:.\-–—(]|$)")
             .expect("valid regex")
     });
     // What a correction corrects: an exercise, a question, a problem, a paper or a test, a
