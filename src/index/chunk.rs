@@ -285,18 +285,11 @@ mod tests {
     use crate::index::config::Structure;
     use crate::index::html::Reader;
 
-    #[test]
-    fn a_correction_is_one_chunk_that_answers_its_exercise_and_links_to_its_heading() {
-        let html = r##"<article class="md-content__inner"><h1 id="v">Variables</h1>
-            <h2 id="inc">L'incrémentation</h2><p>On ajoute 1.</p>
-            <div class="admonition example"><p class="admonition-title">Exercice 2</p><p>Écrire.</p>
-            <details><summary>Correction</summary><pre><code>for k in range(3):
-    print(k)
-</code></pre></details></div><p>Suite du cours.</p></article>"##;
-        let page = Reader::new(&Structure::default()).read(html, &[], false);
-        let meta = PageMeta {
+    /// A page of source `s` at `url`, its scope given.
+    fn meta(url: &str) -> PageMeta {
+        PageMeta {
             key: "s:p".into(),
-            url: "https://x.org/p/".into(),
+            url: url.into(),
             fragment: "#",
             path: "p/index.html".into(),
             fields: vec![
@@ -308,8 +301,19 @@ mod tests {
             solution_doc_type: "solution".into(),
             section_by: SectionBy::Page,
             source: "s".into(),
-        };
-        let c = chunks(&page, &meta);
+        }
+    }
+
+    #[test]
+    fn a_correction_is_one_chunk_that_answers_its_exercise_and_links_to_its_heading() {
+        let html = r##"<article class="md-content__inner"><h1 id="v">Variables</h1>
+            <h2 id="inc">L'incrémentation</h2><p>On ajoute 1.</p>
+            <div class="admonition example"><p class="admonition-title">Exercice 2</p><p>Écrire.</p>
+            <details><summary>Correction</summary><pre><code>for k in range(3):
+    print(k)
+</code></pre></details></div><p>Suite du cours.</p></article>"##;
+        let page = Reader::new(&Structure::default()).read(html, &[], false);
+        let c = chunks(&page, &meta("https://x.org/p/"));
         assert_eq!(c.len(), 3, "{c:#?}");
         assert_eq!(
             c[0].text,
@@ -341,17 +345,7 @@ mod tests {
             <div class="outline-2"><h2 id="o2"><span class="section-number-2">2.15</span> Soluções das equações</h2>
             <p>Uma equação.</p></div></div></body></html>"##;
         let page = Reader::new(&Structure::default()).read(html, &[], false);
-        let meta = PageMeta {
-            key: "s:p".into(),
-            url: "p.html".into(),
-            fragment: "#",
-            path: "p.html".into(),
-            fields: vec![("subject", "php".into())],
-            exercise_doc_type: "exercise".into(),
-            solution_doc_type: "solution".into(),
-            section_by: SectionBy::Page,
-            source: "s".into(),
-        };
+        let meta = meta("p.html");
         let c = chunks(&page, &meta);
         assert_eq!(c[0].text, "PHP — 2.14 Exercício 9\nCrie uma página.");
         assert_eq!(
