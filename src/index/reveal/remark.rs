@@ -11,7 +11,8 @@
 //!   is not shown;
 //! - what follows a line `???` is the presenter's notes, not shown to students;
 //! - a content class (`.pull-left[…]`, `.footnote[…]`, chained `.small.red[…]`) shows what its
-//!   brackets hold.
+//!   brackets hold;
+//! - an `<img>` is no text, even written as the browser reads it but CommonMark does not.
 //!
 //! Code blocks are kept as written.
 
