@@ -4,7 +4,7 @@
 //! glyph, `mjx-c1D465` as a class), the TeX it came from gone. Read as nothing, every formula
 //! of such a site was lost ("… are replaced by" and no grammar). The glyphs are read back in
 //! the order of the MathML tree MathJax keeps (`data-mml-node`, or the `mjx-*` element names),
-//! as TeX-like text: `E \to E + T`, `x^{2}`, `\frac{a}{b}`, a table's rows split by `\\`.
+//! as TeX-like text: `E → E + T`, `x^{2}`, `\frac{a}{b}`, a table's rows split by `\\`.
 
 use scraper::{ElementRef, Node};
 
