@@ -262,3 +262,25 @@ fn links_on_the_host_the_site_is_served_from_are_the_sites_own() {
     let unknown = reader.read(html, &[], false);
     assert_eq!(texts(&unknown), ["Sujets de 2021.", "Accéder au corrigé"]);
 }
+
+#[test]
+fn a_menu_bar_with_the_sites_name_above_the_title_is_left_out() {
+    // A Terminale NSI course's notebooks converted to HTML open with a bar of the site's name
+    // and its chapters; it was a chunk of chapter names on each page.
+    let bar = r#"<div class="barre_de_menu"><p class="important">Cours de NSI Première</p>
+        <a href="01.html">Constructions élémentaires</a> <a href="02.html">Booléens</a>
+        <a href="03.html">Fonctions</a> <a href="04.html">Chaînes de caractères</a>
+        <a href="05.html">Tableaux</a> <a href="06.html">p-uplets et dictionnaires</a></div>"#;
+    let above = texts(&format!(
+        "<html><body><main>{bar}<h1>Chapitre 4</h1><p>Un texte.</p></main></body></html>"
+    ));
+    assert_eq!(above, ["Un texte."]);
+    // Under the title, the same words beside the links are the teacher's: read.
+    let below = texts(&format!(
+        "<html><body><main><h1>Chapitre 4</h1>{bar}<p>Un texte.</p></main></body></html>"
+    ));
+    assert!(
+        below.iter().any(|t| t.contains("Cours de NSI Première")),
+        "{below:?}"
+    );
+}

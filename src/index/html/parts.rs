@@ -367,7 +367,10 @@ pub(super) fn link_block(e: ElementRef<'_>, hosts: &[String], one_link: bool) ->
     } else {
         3
     };
-    t.internal >= min_links && t.other * 10 <= t.linked
+    // Above the title, a bar of links with the site's name beside them ("Cours de NSI Première"
+    // and the chapters) is the site's menu: text besides the links may be a quarter of theirs.
+    let share = if one_link && t.headings == 0 { 4 } else { 10 };
+    t.internal >= min_links && t.other * share <= t.linked
 }
 
 /// An address of a page within the site: relative (`../pages/33-exceptions.html`, `./`,
