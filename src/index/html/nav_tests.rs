@@ -260,7 +260,14 @@ fn links_on_the_host_the_site_is_served_from_are_the_sites_own() {
     let texts = |p: &PageText| p.blocks.iter().map(|b| b.text.clone()).collect::<Vec<_>>();
     assert_eq!(texts(&served), ["Sujets de 2021."]);
     let unknown = reader.read(html, &[], false);
-    assert_eq!(texts(&unknown), ["Sujets de 2021.", "Accéder au corrigé"]);
+    assert_eq!(
+        texts(&unknown),
+        [
+            "Sujets de 2021.",
+            "Corrigé disponible",
+            "Accéder au corrigé"
+        ]
+    );
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! Tests of the HTML reader on quizzes and collapsible blocks: a multiple-choice question whose
-//! choices and correction are tabs under its title, a task list's checkboxes, and a collapsible
-//! block's summary, which is its title.
+//! choices and correction are tabs under its title, a task list's checkboxes, a collapsible
+//! block's summary, which titles it, and the headings that name exercises and corrections.
 use super::*;
 
 fn read(html: &str) -> PageText {
@@ -105,29 +105,27 @@ fn a_task_list_reads_its_checkboxes_as_markdown_writes_them() {
 }
 
 #[test]
-fn a_collapsible_blocks_summary_is_read_once_as_its_title() {
+fn a_collapsible_blocks_summary_titles_it_and_a_toggle_is_no_text() {
     let p = read(
         r##"<article><h2>Exercice 3</h2><p>Trier la liste.</p>
         <details class="tip"><summary>Correction Q1</summary><pre><code>sorted(t)</code></pre></details>
-        <details class="note"><summary>Pour aller plus loin</summary><p>Le tri fusion.</p></details>
         <details class="hide below-input"><summary aria-label="Toggle hidden content">
         <span class="collapsed">Show code cell output</span><span class="expanded">Hide code cell output</span>
         </summary><pre><code>[1, 2, 3]</code></pre></details></article>"##,
     );
     let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
-    // The correction's summary is its label only; a plain block's is its bold line; Jupyter
-    // Book's toggle for a hidden output is no text at all.
+    // The correction is labelled by its summary (which its text opens with, as the page shows
+    // it); Jupyter Book's toggle for a hidden output is no text at all.
     assert_eq!(
         texts,
         [
             "Trier la liste.",
+            "Correction Q1",
             "```\nsorted(t)\n```",
-            "**Pour aller plus loin**",
-            "Le tri fusion.",
             "```\n[1, 2, 3]\n```"
         ]
     );
-    let correction = &p.ctxs[p.blocks[1].ctx];
+    let correction = &p.ctxs[p.blocks[2].ctx];
     assert_eq!(
         (correction.role, correction.label.as_deref()),
         (Role::Solution, Some("Correction Q1"))

@@ -250,12 +250,6 @@ impl Walker<'_, '_> {
             .and_then(ElementRef::wrap)
             .filter(|p| p.children().filter_map(ElementRef::wrap).count() == 1);
         let titled = || e.select(&self.r.admonition_title).next().and_then(id);
-        // A collapsible block's summary is its title, read once (as the unit's label or a bold
-        // line), unless it holds a heading (PreTeXt's `<summary><h5>`), read as that heading.
-        let summary = e
-            .children()
-            .filter_map(ElementRef::wrap)
-            .find(|c| c.value().name() == "summary" && c.select(&self.r.headings).next().is_none());
         let anchor = id(e).or_else(|| wrapper.and_then(id)).or_else(titled);
         let unit = if !t.is_empty() && st.skip.is_match(&t) {
             return;
@@ -309,7 +303,7 @@ impl Walker<'_, '_> {
                 let exercise = (u.role == Role::Exercise).then_some(u.unit).flatten();
                 self.units.push(u);
                 self.dirty = true;
-                self.children_but(e, summary);
+                self.children(e);
                 self.flush();
                 self.units.pop();
                 self.dirty = true;
@@ -318,7 +312,7 @@ impl Walker<'_, '_> {
                 }
             }
             None => {
-                self.children_but(e, summary);
+                self.children(e);
                 self.flush();
             }
         }
