@@ -250,14 +250,8 @@ impl Reader {
             page.skip = Some("no content element".into());
             return page;
         };
-        if kind::mkdocs_search_page(root) {
-            page.skip = Some("the site's search page (MkDocs), filled in by its own script".into());
-        }
-        if kind::encrypted_page(root) {
-            page.skip = Some(
-                "its content is encrypted (mkdocs-encryptcontent-plugin): only a password shows it"
-                    .into(),
-            );
+        if let Some(why) = kind::scripted_content(root) {
+            page.skip = Some(why.into());
         }
         for ignore in ["data-chsr-ignore", "data-pagefind-ignore"] {
             if root.value().attr(ignore).is_some() {
@@ -544,11 +538,18 @@ impl Walker<'_, '_> {
         if self.r.skipped(e) || (self.outside_bodies && self.r.pagefind_outside.matches(&e)) {
             return;
         }
+        // A block of links only, or one that only points to a page (one link is enough above
+        // the page's first heading, and in a titled block: "Corrigé disponible: Accéder au
+        // corrigé", indexed where it points).
+        let name = e.value().name();
         if matches!(
-            e.value().name(),
-            "div" | "section" | "aside" | "ul" | "ol" | "p" | "menu"
-        ) && parts::link_block(e, &self.hosts, self.headings.is_empty())
-        {
+            name,
+            "div" | "section" | "aside" | "ul" | "ol" | "p" | "menu" | "details"
+        ) && parts::link_block(
+            e,
+            &self.hosts,
+            self.headings.is_empty() || name == "details" || self.is_admonition(e),
+        ) {
             self.leave_out_links();
             return;
         }

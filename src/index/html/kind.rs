@@ -78,19 +78,27 @@ pub(super) fn search_page(doc: &Html) -> Option<&'static str> {
         .then_some("the site's search page (Sphinx), filled in by its own script")
 }
 
-/// Whether a page's content is MkDocs' search results box (`#mkdocs-search-results`, which the
-/// theme's script fills in): the `search.html` page of the readthedocs theme. The mkdocs theme
-/// keeps the same box in a dialog outside the content of every page, which stays.
-pub(super) fn mkdocs_search_page(content: ElementRef<'_>) -> bool {
-    static RESULTS: LazyLock<Selector> = LazyLock::new(|| sel("#mkdocs-search-results"));
-    content.select(&RESULTS).next().is_some()
-}
-
-/// Whether a page's content is encrypted (`mkdocs-encryptcontent-plugin`: the page's text is the
-/// ciphertext in a hidden `#mkdocs-encrypted-content`, beside the password form its script
-/// shows): read, it would be base64 under the form's heading ("Page protégée par un mot de
-/// passe").
-pub(super) fn encrypted_page(content: ElementRef<'_>) -> bool {
-    static CIPHERTEXT: LazyLock<Selector> = LazyLock::new(|| sel("#mkdocs-encrypted-content"));
-    content.select(&CIPHERTEXT).next().is_some()
+/// Why a page's content is what a script fills in or decrypts, if it is: MkDocs' search
+/// results box (`#mkdocs-search-results`: the `search.html` page of the readthedocs theme; the
+/// mkdocs theme keeps the same box in a dialog outside the content of every page, which stays),
+/// or the ciphertext of `mkdocs-encryptcontent-plugin` (a hidden `#mkdocs-encrypted-content`
+/// beside the password form its script shows: read, it would be base64 under the form's
+/// heading, "Page protégée par un mot de passe").
+pub(super) fn scripted_content(content: ElementRef<'_>) -> Option<&'static str> {
+    static KINDS: LazyLock<[(Selector, &str); 2]> = LazyLock::new(|| {
+        [
+            (
+                sel("#mkdocs-search-results"),
+                "the site's search page (MkDocs), filled in by its own script",
+            ),
+            (
+                sel("#mkdocs-encrypted-content"),
+                "its content is encrypted (mkdocs-encryptcontent-plugin): only a password shows it",
+            ),
+        ]
+    });
+    KINDS
+        .iter()
+        .find(|(s, _)| content.select(s).next().is_some())
+        .map(|(_, why)| *why)
 }

@@ -362,14 +362,11 @@ pub(super) fn link_block(e: ElementRef<'_>, hosts: &[String], one_link: bool) ->
     walk(e, hosts, false, false, &mut t);
     // One link is enough when it is all the block links to: a link to a file or another site
     // beside it is a resource the teacher gives.
-    let min_links = if one_link && t.headings == 0 && t.outside == 0 {
-        1
-    } else {
-        3
-    };
+    let near = one_link && t.headings == 0;
+    let min_links = if near && t.outside == 0 { 1 } else { 3 };
     // Above the title, a bar of links with the site's name beside them ("Cours de NSI Première"
     // and the chapters) is the site's menu: text besides the links may be a quarter of theirs.
-    let share = if one_link && t.headings == 0 { 4 } else { 10 };
+    let share = if near { 4 } else { 10 };
     t.internal >= min_links && t.other * share <= t.linked
 }
 

@@ -221,11 +221,6 @@ impl Walker<'_, '_> {
         own_classes: bool,
     ) {
         self.flush();
-        // A titled block that only points to where its text is ("Corrigé disponible" and a link
-        // to the correction's page, indexed there) says nothing itself.
-        if own_classes && title.is_some() && parts::link_block(e, &self.hosts, true) {
-            return;
-        }
         let st = &self.r.structure;
         let t = title.clone().unwrap_or_default();
         let classed = own_classes
