@@ -138,17 +138,13 @@ pub fn strip(md: &str) -> String {
     out
 }
 
-/// `text` without the expressions that show a value of a loop it is in (`{{ module }}`,
+/// `text`, onto `out`, without the expressions that show a value of a loop it is in (`{{ module }}`,
 /// `{{ todo.name }}` inside `{% for todo in page.todos %}`): a value of data the site is built
 /// from, which the text of the expression does not tell (just-the-class's calendar page read
 /// "{{ module }}"). Other expressions stay (a macro's text: see the module).
-fn without_loop_values(text: &str, loops: &[String]) -> String {
-    if loops.is_empty() || !text.contains("{{") {
-        return text.to_string();
-    }
-    let mut out = String::with_capacity(text.len());
+fn push_without_loop_values(out: &mut String, text: &str, loops: &[String]) {
     let mut rest = text;
-    while let Some(at) = rest.find("{{") {
+    while let Some(at) = rest.find("{{").filter(|_| !loops.is_empty()) {
         let Some(len) = rest[at..].find("}}") else {
             break;
         };
@@ -164,7 +160,6 @@ fn without_loop_values(text: &str, loops: &[String]) -> String {
         rest = &rest[at + len + 2..];
     }
     out.push_str(rest);
-    out
 }
 
 /// One line without its templates, starting `inside` one (or text); what it ends inside of.
@@ -193,7 +188,7 @@ fn strip_line(
             .filter_map(|d| rest.find(d).map(|at| (at, *d)))
             .min();
         let Some((at, d)) = open else {
-            text.push_str(&without_loop_values(rest, loops));
+            push_without_loop_values(&mut text, rest, loops);
             return (text, Inside::Text);
         };
         let close = if d == "{%" { "%}" } else { "#}" };
@@ -210,7 +205,7 @@ fn strip_line(
             rest = after;
             continue;
         }
-        text.push_str(&without_loop_values(&rest[..at], loops));
+        push_without_loop_values(&mut text, &rest[..at], loops);
         if d == "{%" {
             match tag_name(&rest[at..]) {
                 "for" => {

@@ -126,20 +126,14 @@ fn node(e: ElementRef<'_>, out: &mut String) {
             out.push(']');
             braced(0, out);
         }
-        "mtable" => {
-            for (i, row) in kids.iter().enumerate() {
+        // A table's rows split by `\\`, a row's cells by `&`.
+        k @ ("mtable" | "mtr" | "mlabeledtr") => {
+            let split = if k == "mtable" { " \\\\ " } else { " & " };
+            for (i, part) in kids.iter().enumerate() {
                 if i > 0 {
-                    out.push_str(" \\\\ ");
+                    out.push_str(split);
                 }
-                node(*row, out);
-            }
-        }
-        "mtr" | "mlabeledtr" => {
-            for (i, cell) in kids.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(" & ");
-                }
-                node(*cell, out);
+                node(*part, out);
             }
         }
         _ => {
