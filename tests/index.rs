@@ -603,6 +603,56 @@ fn without_a_chapter_a_lessons_pages_are_one_section() {
 }
 
 #[test]
+fn pages_named_by_their_role_are_named_by_their_sidebar_section() {
+    // A course published as a "Cours" and an "Exercices" page per chapter, in folders at the
+    // site's root, each chapter a section of MkDocs Material's sidebar.
+    let dir = tmp("navtrail");
+    let src = dir.join("site");
+    let chapters = [("c10", "C10 : algo graphes"), ("c11", "C11 : routage")];
+    for (i, (folder, chapter)) in chapters.iter().enumerate() {
+        for (role, title, body) in [
+            (
+                "c",
+                "Cours",
+                "<p>Un parcours visite chaque sommet du graphe.</p>",
+            ),
+            (
+                "e",
+                "Exercices",
+                "<h2>Exercice 1</h2><p>Appliquer le parcours au graphe.</p>",
+            ),
+        ] {
+            let nav = format!(
+                r#"<nav class="md-nav md-nav--primary"><ul><li class="md-nav__item md-nav__item--nested">
+                <label class="md-nav__link">{chapter}</label><nav class="md-nav"><ul>
+                <li class="md-nav__item"><a class="md-nav__link md-nav__link--active" href="./">{title}</a></li>
+                </ul></nav></li></ul></nav>"#
+            );
+            let html = format!(
+                "<html><head><title>{title} - NSI</title></head><body>{nav}<article class=\"md-content__inner md-typeset\"><h1>{title}</h1>{body}<p>Chapitre {i}.</p></article></body></html>"
+            );
+            write_file(&src, &format!("{folder}{role}/index.html"), &html);
+        }
+    }
+    let (chunks, _) = index_folder("--site", &src, &dir, "terminale", &[]);
+    let page = |path: &str| find(&chunks, |c| c["path"] == path);
+    let exercises = page("c10e/index.html");
+    assert_eq!(exercises["title"], "C10 : algo graphes › Exercices");
+    assert_eq!(exercises["chapter_title"], "C10 : algo graphes");
+    assert_eq!(page("c11c/index.html")["title"], "C11 : routage › Cours");
+    // A chapter's pages are one lesson.
+    assert_eq!(
+        page("c10c/index.html")["section_key"],
+        exercises["section_key"]
+    );
+    assert_ne!(
+        page("c11c/index.html")["section_key"],
+        exercises["section_key"]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_theme_template_that_names_html_tags_in_a_comment_is_not_a_page() {
     // The pydata Sphinx theme (Jupyter Book) writes Jinja templates into every build's
     // `_static/`, ending in `.html`; one says `<body>` in a comment.

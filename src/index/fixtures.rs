@@ -30,6 +30,7 @@ pub fn page(path: &str, title: &str, texts: &[String]) -> (PageOutcome, Vec<Chun
         skipped: None,
         default_section: true,
         pagefind_body: false,
+        nav_trail: Vec::new(),
     };
     (outcome, chunks)
 }

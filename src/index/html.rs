@@ -89,6 +89,8 @@ pub struct PageText {
     /// Whether its content is marked with Pagefind's `data-pagefind-body`
     /// ([`super::pagefind`]).
     pub pagefind_body: bool,
+    /// The navigation sections that hold the page, outermost first ([`navtrail`]).
+    pub nav_trail: Vec<String>,
 }
 
 /// A heading rule: `(field, level, pattern, template)`.
@@ -258,6 +260,7 @@ impl Reader {
                 page.skip = Some(format!("{ignore} on the content"));
             }
         }
+        page.nav_trail = navtrail::nav_trail(&doc);
         let h1 = root
             .select(&self.h1)
             .map(|h| clean_title(&self.inline(h)))
@@ -741,6 +744,7 @@ mod kind;
 mod mathjax;
 #[cfg(test)]
 mod nav_tests;
+mod navtrail;
 mod parts;
 #[cfg(test)]
 mod quiz_tests;

@@ -43,14 +43,22 @@ pub fn lesson_folder(path: &str) -> Option<&str> {
 
 /// Gives the chunks of pages in a lesson folder the folder's section (`source:folder/`), for
 /// pages whose section is theirs by default ([`super::PageOutcome::default_section`]) and chunks
-/// without a chapter. Idempotent.
+/// without a chapter. A page with no folder of its own (every page in a folder at the site's
+/// root: `c10c/`, `c10e/`) is in the lesson of the navigation section that holds it
+/// ([`super::PageOutcome::nav_trail`], `source:nav:Part › Section`), on the same terms.
+/// Idempotent.
 pub fn group(indexed: &mut Indexed) {
     let spans = indexed.page_spans();
-    // Each page's lesson folder, if its section would be its own (a page left out has none).
-    let folder: Vec<Option<&str>> = indexed
+    // Each page's lesson, if its section would be its own (a page left out has none).
+    let folder: Vec<Option<String>> = indexed
         .pages
         .iter()
-        .map(|p| lesson_folder(&p.path).filter(|_| p.default_section))
+        .map(|p| {
+            let nav =
+                || (!p.nav_trail.is_empty()).then(|| format!("nav:{}", p.nav_trail.join(" › ")));
+            let lesson = lesson_folder(&p.path).map(|f| format!("{f}/")).or_else(nav);
+            lesson.filter(|_| p.default_section)
+        })
         .collect();
     // (pages, course pages) per (source, folder).
     let mut folders: HashMap<(&str, &str), (usize, usize)> = HashMap::new();
@@ -66,10 +74,10 @@ pub fn group(indexed: &mut Indexed) {
         .iter()
         .zip(&folder)
         .map(|(p, f)| {
-            let f = (*f)?;
+            let f = f.as_deref()?;
             let (pages, courses) = folders[&(p.source.as_str(), f)];
             ((2..=MAX_LESSON_PAGES).contains(&pages) && courses >= 1)
-                .then(|| format!("{}:{f}/", p.source))
+                .then(|| format!("{}:{f}", p.source))
         })
         .collect();
     for (span, key) in spans.into_iter().zip(keys) {
@@ -80,6 +88,49 @@ pub fn group(indexed: &mut Indexed) {
             {
                 c.section_key = Some(key.clone());
             }
+        }
+    }
+}
+
+/// Names the pages that share their title with another page of their source by the navigation
+/// section that holds them ([`super::PageOutcome::nav_trail`]). A course published as one page
+/// per role and chapter ("Cours", "Activités", "Exercices", "Révision" in each chapter's section
+/// of the sidebar) gave a dozen chapters' exercises the same chapter title, "Exercices": the
+/// words a student searches for, the chapter's, were on none of them, and every result card read
+/// "Exercices". Such a page's chunks take the section's label as their chapter title (indexed
+/// with their text) where it was the page's title, and the page's title becomes "Section ›
+/// Title", as a breadcrumb names it. A title of one page, or a page outside any section, is kept.
+/// Idempotent.
+pub fn name_shared_titles(indexed: &mut Indexed) {
+    let spans = indexed.page_spans();
+    let titles: Vec<Option<String>> = spans
+        .iter()
+        .map(|span| indexed.chunks[span.clone()].first()?.title.clone())
+        .collect();
+    let mut pages: HashMap<(&str, &str), usize> = HashMap::new();
+    for (p, t) in indexed.pages.iter().zip(&titles) {
+        if let Some(t) = t {
+            *pages.entry((&p.source, t)).or_default() += 1;
+        }
+    }
+    let renamed: Vec<_> = indexed
+        .pages
+        .iter()
+        .zip(&titles)
+        .zip(spans)
+        .filter_map(|((p, t), span)| {
+            let (t, section) = (t.as_ref()?, p.nav_trail.last()?);
+            (pages[&(p.source.as_str(), t.as_str())] > 1 && section != t)
+                .then(|| (span, t.clone(), section.clone()))
+        })
+        .collect();
+    for (span, t, section) in renamed {
+        let named = format!("{section} › {t}");
+        for c in &mut indexed.chunks[span] {
+            if c.chapter_title.as_ref() == Some(&t) {
+                c.chapter_title = Some(section.clone());
+            }
+            c.title = Some(named.clone());
         }
     }
 }
@@ -137,6 +188,7 @@ mod tests {
             skipped: None,
             default_section,
             pagefind_body: false,
+            nav_trail: Vec::new(),
         }
     }
 
@@ -223,6 +275,96 @@ mod tests {
         // Twice is once.
         group(&mut x);
         assert_eq!(keys(&x), want);
+    }
+
+    /// A page of source `s` in the navigation sections `trail`, its chunks titled `title`.
+    fn in_nav(x: &mut Indexed, path: &str, trail: &[&str], title: &str, docs: &[&str]) {
+        let mut p = page(path, docs.len(), true);
+        p.nav_trail = trail.iter().map(|t| t.to_string()).collect();
+        x.pages.push(p);
+        for d in docs {
+            let mut c = chunk(&format!("s:{path}"), None, d);
+            (c.title, c.chapter_title) = (Some(title.into()), Some(title.into()));
+            x.chunks.push(c);
+        }
+    }
+
+    #[test]
+    fn pages_named_by_their_role_take_their_sections_name() {
+        // David Roche's Terminale NSI course: each chapter's section of the sidebar holds a
+        // "Cours" and an "Exercices" page, in folders at the site's root.
+        let mut x = Indexed::default();
+        let graphs = ["Partie 2", "C10 : algo graphes"];
+        in_nav(
+            &mut x,
+            "c10c/index.html",
+            &graphs,
+            "Cours",
+            &["textbook_section"; 2],
+        );
+        in_nav(
+            &mut x,
+            "c10e/index.html",
+            &graphs,
+            "Exercices",
+            &["exercise"],
+        );
+        in_nav(
+            &mut x,
+            "c11c/index.html",
+            &["Partie 3", "C11 : routage"],
+            "Cours",
+            &["textbook_section"],
+        );
+        // A title of one page, and a shared title outside any section, stay.
+        in_nav(
+            &mut x,
+            "c11r/index.html",
+            &["Partie 3", "C11 : routage"],
+            "Révision",
+            &["textbook_section"],
+        );
+        in_nav(
+            &mut x,
+            "c11e/index.html",
+            &["Partie 3", "C11 : routage"],
+            "Exercices",
+            &["exercise"],
+        );
+        in_nav(&mut x, "a/index.html", &[], "Cours", &["textbook_section"]);
+        // A chapter title a rule gave is kept; the page is still named.
+        x.chunks[1].chapter_title = Some("Graphes".into());
+        name_shared_titles(&mut x);
+        group(&mut x);
+        let got: Vec<(String, String, String)> = x
+            .chunks
+            .iter()
+            .map(|c| {
+                let f = |v: &Option<String>| v.clone().unwrap_or_default();
+                (f(&c.title), f(&c.chapter_title), f(&c.section_key))
+            })
+            .collect();
+        let (c10, c11) = (
+            "s:nav:Partie 2 › C10 : algo graphes",
+            "s:nav:Partie 3 › C11 : routage",
+        );
+        let want = [
+            ("C10 : algo graphes › Cours", "C10 : algo graphes", c10),
+            ("C10 : algo graphes › Cours", "Graphes", c10),
+            ("C10 : algo graphes › Exercices", "C10 : algo graphes", c10),
+            ("C11 : routage › Cours", "C11 : routage", c11),
+            ("Révision", "Révision", c11),
+            ("C11 : routage › Exercices", "C11 : routage", c11),
+            ("Cours", "Cours", "s:a/index.html"),
+        ]
+        .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()));
+        assert_eq!(got, want);
+        // Twice is once.
+        name_shared_titles(&mut x);
+        assert_eq!(
+            x.chunks[0].title.as_deref(),
+            Some("C10 : algo graphes › Cours")
+        );
     }
 
     #[test]

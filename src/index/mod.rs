@@ -76,7 +76,7 @@ use urls::markdown_stem;
 pub use urls::{base_url, relative_url};
 pub use urls::{configured_url, page_url_path, relative_url_between};
 #[cfg(not(target_arch = "wasm32"))]
-use {config::Config, rayon::prelude::*, std::path::PathBuf};
+use {config::Config, rayon::prelude::*};
 
 /// Errors of `chsr index`. Each names the file, key or page concerned; [`IndexError::code`] is
 /// stable.
@@ -218,6 +218,8 @@ pub struct PageOutcome {
     pub default_section: bool,
     /// Whether its content is marked with `data-pagefind-body` ([`pagefind`]).
     pub pagefind_body: bool,
+    /// The site navigation's sections that hold it, outermost first (a built page's sidebar).
+    pub nav_trail: Vec<String>,
 }
 
 /// The chunks of every source and what happened to each page.
@@ -255,12 +257,14 @@ impl Indexed {
 
     /// Once every page is in: leaves out the pages Pagefind would not index
     /// ([`pagefind::only_marked_pages`]) and those that repeat another's text
-    /// ([`duplicates::drop_duplicates`]) or hold it ([`copies::drop_copies`]), then gives lesson folders their section
-    /// ([`lessons::group`]). Idempotent.
+    /// ([`duplicates::drop_duplicates`]) or hold it ([`copies::drop_copies`]), names pages that
+    /// share a title by their navigation section ([`lessons::name_shared_titles`]), then gives
+    /// lesson folders their section ([`lessons::group`]). Idempotent.
     pub fn settle(&mut self) {
         pagefind::only_marked_pages(self);
         duplicates::drop_duplicates(self);
         copies::drop_copies(self);
+        lessons::name_shared_titles(self);
         lessons::group(self);
     }
 }
@@ -504,6 +508,7 @@ pub fn read_page(
         skipped: None,
         default_section: false,
         pagefind_body: false,
+        nav_trail: Vec::new(),
     };
     let skip = |mut o: PageOutcome, why: String| {
         o.skipped = Some(why);
@@ -657,6 +662,7 @@ pub fn read_page(
         return skip(outcome, why);
     }
     outcome.pagefind_body = page.pagefind_body;
+    outcome.nav_trail = std::mem::take(&mut page.nav_trail);
     // After any address of its own, where its generator serves a README beside an index page.
     front.extend(
         readme
@@ -772,27 +778,4 @@ pub fn included_paths(source: &Source, rel: &str, name: &str) -> Vec<std::path::
         paths.insert(0, source.path.join("..").join(name));
     }
     paths
-}
-
-/// Where `chsr index` looks for the Wasm package when `--pkg` is not given: `$CHSR_PKG`, then
-/// beside the binary (`pkg/`, `../share/chsr/pkg`), then the checkout a binary in
-/// `target/release/` was built in (`www/pkg`, `pkg`), then the npm package installed in the
-/// current folder (`node_modules/chsr/pkg`).
-#[cfg(not(target_arch = "wasm32"))]
-pub fn pkg_candidates() -> Vec<PathBuf> {
-    let mut c = Vec::new();
-    if let Some(p) = std::env::var_os("CHSR_PKG") {
-        c.push(PathBuf::from(p));
-    }
-    if let Ok(exe) = std::env::current_exe() {
-        if let Some(dir) = exe.parent() {
-            c.push(dir.join("pkg"));
-            c.push(dir.join("../share/chsr/pkg"));
-            // A binary built in a checkout (target/release/chsr) uses the checkout's package.
-            c.push(dir.join("../../www/pkg"));
-            c.push(dir.join("../../pkg"));
-        }
-    }
-    c.push(PathBuf::from("node_modules/chsr/pkg"));
-    c
 }

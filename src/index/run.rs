@@ -6,7 +6,7 @@
 
 use super::config::Config;
 use super::report::{self, Report};
-use super::{base_url, bundle, pkg_candidates, read_sources, IndexError, Indexed};
+use super::{base_url, bundle, read_sources, IndexError, Indexed};
 use crate::build::write_output;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -152,4 +152,26 @@ pub fn run(cfg: &Config, opts: &RunOptions) -> Result<Report, IndexError> {
 /// Writes the report as JSON (`.json`) or Markdown.
 fn write_report(report: &Report, p: &Path) -> Result<(), IndexError> {
     std::fs::write(p, report.text(report::is_json_report(p))).map_err(|e| io(p, e))
+}
+
+/// Where `chsr index` looks for the Wasm package when `--pkg` is not given: `$CHSR_PKG`, then
+/// beside the binary (`pkg/`, `../share/chsr/pkg`), then the checkout a binary in
+/// `target/release/` was built in (`www/pkg`, `pkg`), then the npm package installed in the
+/// current folder (`node_modules/chsr/pkg`).
+pub fn pkg_candidates() -> Vec<PathBuf> {
+    let mut c = Vec::new();
+    if let Some(p) = std::env::var_os("CHSR_PKG") {
+        c.push(PathBuf::from(p));
+    }
+    if let Ok(exe) = std::env::current_exe() {
+        if let Some(dir) = exe.parent() {
+            c.push(dir.join("pkg"));
+            c.push(dir.join("../share/chsr/pkg"));
+            // A binary built in a checkout (target/release/chsr) uses the checkout's package.
+            c.push(dir.join("../../www/pkg"));
+            c.push(dir.join("../../pkg"));
+        }
+    }
+    c.push(PathBuf::from("node_modules/chsr/pkg"));
+    c
 }

@@ -1,0 +1,129 @@
+//! A page's place in its site's navigation: the labels of the sections that hold the page's own
+//! link in the sidebar, outermost first. Course sites name pages by their role in a lesson
+//! ("Cours", "Activités", "Exercices", "Révision", one of each per chapter) and the chapter by the
+//! navigation section that holds them ("C10 : algo graphes", "1.4 Instruction conditionnelle
+//! if"); the trail names such a page ([`super::super::lessons::name_shared_titles`]).
+//!
+//! The page's own link is the one its theme marks as current: MkDocs Material's
+//! `.md-nav__link--active`, the Read the Docs theme's `a.current`, Furo's `.current-page`,
+//! PyData's and Jupyter Book's `.bd-sidenav .current` / `.active`, Just the Docs'
+//! `.nav-list-link.active`, and any navigation's `aria-current="page"` (Docusaurus). Each list
+//! item above it is a section; its label is the item's first child that is not its list, its
+//! toggle or its icon (MkDocs Material's `<label>`, Docusaurus' collapsible link, Sphinx's link).
+
+use super::{clean_title, sel};
+use scraper::{ElementRef, Html, Selector};
+use std::sync::LazyLock;
+
+/// The page's own link in the site's navigation, as themes mark it.
+static CURRENT: LazyLock<Selector> = LazyLock::new(|| {
+    sel(
+        ".md-nav--primary a.md-nav__link--active, .wy-menu-vertical a.current, \
+         .sidebar-tree li.current-page > a, .bd-sidenav a.current, .bd-sidenav li.active > a, \
+         .nav-list-link.active, nav a[aria-current=page], .menu a[aria-current=page]",
+    )
+});
+
+/// The labels of the navigation sections that hold the page, outermost first; empty when the
+/// page's link is at the navigation's top level or the theme marks none.
+pub(super) fn nav_trail(doc: &Html) -> Vec<String> {
+    let Some(link) = doc.select(&CURRENT).next() else {
+        return Vec::new();
+    };
+    // The first item above the link is the page's own (for a section's index page, linked
+    // from the section's label, the section's): the sections are the items above it.
+    let items = link
+        .ancestors()
+        .filter_map(ElementRef::wrap)
+        .filter(|e| e.value().name() == "li")
+        .skip(1);
+    let mut trail: Vec<String> = items.filter_map(label).collect();
+    trail.reverse();
+    trail
+}
+
+fn is_list(e: &ElementRef) -> bool {
+    matches!(e.value().name(), "ul" | "ol" | "nav")
+}
+
+/// A section item's label: its first child with text before its list.
+fn label(item: ElementRef) -> Option<String> {
+    item.children()
+        .filter_map(ElementRef::wrap)
+        .take_while(|c| !is_list(c))
+        .filter(|c| !matches!(c.value().name(), "input" | "button" | "svg"))
+        .map(|c| clean_title(&c.text().collect::<String>()))
+        .find(|t| !t.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trail(html: &str) -> Vec<String> {
+        nav_trail(&Html::parse_document(html))
+    }
+
+    #[test]
+    fn mkdocs_material_sections_hold_the_active_page() {
+        // As MkDocs Material 9 writes a page in a section in a part (David Roche's Terminale
+        // NSI course: four pages per chapter, named by their role).
+        let html = r##"<html><body><nav class="md-nav md-nav--primary"><ul class="md-nav__list">
+          <li class="md-nav__item"><a href="../" class="md-nav__link"><span class="md-ellipsis">Accueil</span></a></li>
+          <li class="md-nav__item md-nav__item--active md-nav__item--nested">
+            <input class="md-nav__toggle md-toggle" type="checkbox" id="__nav_3" checked>
+            <label class="md-nav__link" for="__nav_3"><span class="md-ellipsis">Partie 3</span><span class="md-nav__icon md-icon"></span></label>
+            <nav class="md-nav" data-md-level="1"><label class="md-nav__title" for="__nav_3">Partie 3</label>
+            <ul class="md-nav__list">
+              <li class="md-nav__item md-nav__item--active md-nav__item--nested">
+                <input class="md-nav__toggle md-toggle" type="checkbox" id="__nav_3_2" checked>
+                <label class="md-nav__link" for="__nav_3_2"><span class="md-ellipsis"> C10 : algo graphes </span></label>
+                <nav class="md-nav" data-md-level="2"><ul class="md-nav__list">
+                  <li class="md-nav__item"><a href="../c10c/" class="md-nav__link"><span class="md-ellipsis">Cours</span></a></li>
+                  <li class="md-nav__item md-nav__item--active"><input class="md-nav__toggle md-toggle" type="checkbox" id="__toc">
+                    <a href="./" class="md-nav__link md-nav__link--active"><span class="md-ellipsis">Activités</span></a>
+                    <nav class="md-nav md-nav--secondary"><ul class="md-nav__list">
+                      <li class="md-nav__item"><a href="#activite-101" class="md-nav__link">activité 10.1</a></li></ul></nav></li>
+                </ul></nav></li></ul></nav></li></ul></nav>
+          <article class="md-content__inner"><h1>Activités</h1><p>Appliquez l'algorithme.</p></article></body></html>"##;
+        assert_eq!(trail(html), ["Partie 3", "C10 : algo graphes"]);
+        // A page at the top level has no section; a page whose theme marks none neither.
+        let top = html.replace(" md-nav__link--active", "").replace(
+            r#"href="../" class="md-nav__link""#,
+            r#"href="../" class="md-nav__link md-nav__link--active""#,
+        );
+        assert!(trail(&top).is_empty());
+        assert!(trail(&html.replace(" md-nav__link--active", "")).is_empty());
+    }
+
+    #[test]
+    fn a_sections_index_page_is_in_the_section_above() {
+        // MkDocs Material's `navigation.indexes`: the section's own page is linked from the
+        // section's label; that page is in the sections above it, not in its own.
+        let html = r#"<html><body><nav class="md-nav md-nav--primary"><ul class="md-nav__list">
+          <li class="md-nav__item md-nav__item--active md-nav__item--nested"><label class="md-nav__link">Thème 2</label>
+            <nav class="md-nav"><ul class="md-nav__list">
+              <li class="md-nav__item md-nav__item--active md-nav__item--section">
+                <div class="md-nav__link md-nav__container"><a href="./" class="md-nav__link md-nav__link--active">Arbres</a></div>
+                <nav class="md-nav"><ul><li class="md-nav__item"><a href="exos/" class="md-nav__link">Exercices</a></li></ul></nav>
+              </li></ul></nav></li></ul></nav></body></html>"#;
+        assert_eq!(trail(html), ["Thème 2"]);
+    }
+
+    #[test]
+    fn sphinx_and_docusaurus_sidebars_give_their_sections() {
+        // The Read the Docs theme: the current page's link and the items above it are `current`.
+        let rtd = r##"<html><body><div class="wy-menu wy-menu-vertical"><ul class="current">
+          <li class="toctree-l1 current"><a class="reference internal" href="index.html">Graphs</a>
+            <ul class="current"><li class="toctree-l2 current"><a class="current reference internal" href="#">Exercises</a>
+              <ul><li class="toctree-l3"><a class="reference internal" href="#bfs">BFS</a></li></ul></li></ul></li></ul></div></body></html>"##;
+        assert_eq!(trail(rtd), ["Graphs"]);
+        // Docusaurus: a category's collapsible link labels it; its toggle button has no say.
+        let docusaurus = r#"<html><body><nav class="menu"><ul class="menu__list">
+          <li class="theme-doc-sidebar-item-category menu__list-item"><div class="menu__list-item-collapsible">
+            <a class="menu__link menu__link--sublist menu__link--active" href="/docs/loops">Loops</a><button aria-label="Toggle">›</button></div>
+            <ul class="menu__list"><li class="menu__list-item"><a class="menu__link menu__link--active" aria-current="page" href="/docs/loops/exercises">Exercises</a></li></ul>
+          </li></ul></nav></body></html>"#;
+        assert_eq!(trail(docusaurus), ["Loops"]);
+    }
+}
