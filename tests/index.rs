@@ -649,6 +649,22 @@ fn pages_named_by_their_role_are_named_by_their_sidebar_section() {
         page("c11c/index.html")["section_key"],
         exercises["section_key"]
     );
+    // Its sources read alike: MkDocs' `nav` gives the sections, and a page without a heading of
+    // its own is shown under its navigation label.
+    let project = dir.join("project");
+    let nav = "site_name: NSI\nnav:\n  - 'C10 : algo graphes':\n    - 'Cours': c10c.md\n    - 'Exercices': c10e.md\n  - 'C11 : routage':\n    - 'Cours': c11c.md\n    - 'Exercices': c11e.md\n";
+    write_file(&project, "mkdocs.yml", nav);
+    for f in ["c10c", "c10e", "c11c", "c11e"] {
+        write_file(
+            &project,
+            &format!("docs/{f}.md"),
+            &format!("## Exercice 1\n\nAppliquer le parcours au graphe {f}.\n"),
+        );
+    }
+    let (chunks, _) = index_folder("--markdown", &project, &dir.join("md"), "terminale", &[]);
+    let exercises = find(&chunks, |c| c["path"] == "c10e.md");
+    assert_eq!(exercises["title"], "C10 : algo graphes › Exercices");
+    assert_eq!(exercises["chapter_title"], "C10 : algo graphes");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

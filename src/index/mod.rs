@@ -59,6 +59,7 @@ pub mod report;
 pub mod reveal;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod run;
+pub mod sitenav;
 pub mod snippets;
 pub mod templates;
 pub mod urls;
@@ -662,6 +663,11 @@ pub fn read_page(
         return skip(outcome, why);
     }
     outcome.pagefind_body = page.pagefind_body;
+    if let Some(listed) = sitenav::find(&source.publishing.nav, rel) {
+        // MkDocs shows a page without a heading of its own under its navigation label.
+        page.title = page.title.or_else(|| listed.label.clone());
+        page.nav_trail = listed.trail.clone();
+    }
     outcome.nav_trail = std::mem::take(&mut page.nav_trail);
     // After any address of its own, where its generator serves a README beside an index page.
     front.extend(

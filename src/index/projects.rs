@@ -136,7 +136,14 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
         let mkdocs = Project::new("MkDocs", "mkdocs build", site)
             .pages(docs)
             .anchors(Anchors::MkDocs)
-            .with(|p| p.excluded = Patterns::gitignore(&excluded));
+            .with(|p| p.excluded = Patterns::gitignore(&excluded))
+            .with(|p| {
+                p.nav = yaml_block(&y, "nav", true)
+                    .map(|(head, block)| {
+                        super::sitenav::mkdocs_nav(&[&[head], &block[..]].concat().join("\n"))
+                    })
+                    .unwrap_or_default()
+            });
         // `use_directory_urls: false` (a site that also opens from a folder) serves `page.html`.
         let files = key(&y, "use_directory_urls").is_some_and(|v| yaml_false(&v));
         let mkdocs = if files { mkdocs } else { mkdocs.folder_urls() };

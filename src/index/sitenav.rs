@@ -1,0 +1,99 @@
+//! The navigation a generator's configuration gives its Markdown pages: MkDocs' `nav`, whose
+//! sections name the chapters of a course published as one page per role ("Cours",
+//! "Exercices" in each chapter's section). A built site's sidebar says the same
+//! ([`super::html`]'s navigation trail); read from the sources, a page gets the same trail, so
+//! that `--markdown` and `--site` name its chunks alike ([`super::lessons`]).
+
+use yaml_rust2::{Yaml, YamlLoader};
+
+/// A page the navigation lists.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NavPage {
+    /// Its path in the pages' folder (`cours/piles.md`).
+    pub path: String,
+    /// The label it is listed under (`- Cours: c4c.md`), which MkDocs shows as the title of a
+    /// page without a heading of its own.
+    pub label: Option<String>,
+    /// The labels of the sections that hold it, outermost first.
+    pub trail: Vec<String>,
+}
+
+/// The pages a navigation lists, in its order.
+pub type NavTrails = Vec<NavPage>;
+
+/// The pages of an `mkdocs.yml`'s `nav` block (`block`: its `nav:` line and the lines under it)
+/// and their sections. A page is an item `- file.md` or `- Label: file.md`; a section is
+/// `- Label:` with a list under it. Links to other sites are no pages. A block YAML cannot read
+/// gives none: the navigation only names pages, and MkDocs itself reports a broken one.
+pub fn mkdocs_nav(block: &str) -> NavTrails {
+    let mut out = Vec::new();
+    let Ok(docs) = YamlLoader::load_from_str(block) else {
+        return out;
+    };
+    if let Some(Yaml::Array(items)) = docs.first().map(|d| &d["nav"]) {
+        walk(items, &mut Vec::new(), &mut out);
+    }
+    out
+}
+
+fn walk(items: &[Yaml], trail: &mut Vec<String>, out: &mut NavTrails) {
+    for item in items {
+        match item {
+            Yaml::String(path) => page(path, None, trail, out),
+            Yaml::Hash(h) => {
+                for (label, value) in h {
+                    match (label.as_str(), value) {
+                        (label, Yaml::String(path)) => page(path, label, trail, out),
+                        (Some(label), Yaml::Array(children)) => {
+                            trail.push(label.trim().to_string());
+                            walk(children, trail, out);
+                            trail.pop();
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn page(path: &str, label: Option<&str>, trail: &[String], out: &mut NavTrails) {
+    let path = path.trim().trim_start_matches("./");
+    if !path.contains("://") && !path.is_empty() {
+        out.push(NavPage {
+            path: path.to_string(),
+            label: label
+                .map(|l| l.trim().to_string())
+                .filter(|l| !l.is_empty()),
+            trail: trail.to_vec(),
+        });
+    }
+}
+
+/// Page `rel` (its path in the pages' folder), if the navigation lists it.
+pub fn find<'a>(nav: &'a NavTrails, rel: &str) -> Option<&'a NavPage> {
+    nav.iter().find(|p| p.path == rel)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_mkdocs_nav_gives_each_page_its_sections() {
+        // David Roche's Terminale NSI course, as its `mkdocs.yml` lists it.
+        let nav = "nav:\n  - Accueil: index.md\n  - 'Partie 2':\n    - 'C4 : récursivité':\n      - 'Cours': 'c4c.md'\n      - 'Exercices' : ./c4e.md\n  - c99.md\n  - GitHub: https://github.com/dav74\n";
+        let got = mkdocs_nav(nav);
+        let trail = |p: &str| find(&got, p).unwrap().trail.clone();
+        assert_eq!(trail("c4c.md"), ["Partie 2", "C4 : récursivité"]);
+        assert_eq!(trail("c4e.md"), ["Partie 2", "C4 : récursivité"]);
+        assert!(trail("index.md").is_empty() && trail("c99.md").is_empty());
+        let label = |p: &str| find(&got, p).unwrap().label.clone();
+        assert_eq!(label("c4e.md").as_deref(), Some("Exercices"));
+        assert_eq!(label("c99.md"), None);
+        assert_eq!(got.len(), 4, "a link to another site is no page: {got:?}");
+        // What YAML cannot read names no page.
+        assert!(mkdocs_nav("nav:\n  - [unclosed\n").is_empty());
+    }
+}
