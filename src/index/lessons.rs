@@ -107,10 +107,10 @@ pub fn name_shared_titles(indexed: &mut Indexed) {
         .iter()
         .map(|span| indexed.chunks[span.clone()].first()?.title.clone())
         .collect();
-    let mut pages: HashMap<(&str, &str), usize> = HashMap::new();
+    let mut pages: HashMap<(&str, String), usize> = HashMap::new();
     for (p, t) in indexed.pages.iter().zip(&titles) {
         if let Some(t) = t {
-            *pages.entry((&p.source, t)).or_default() += 1;
+            *pages.entry((&p.source, role_name(t))).or_default() += 1;
         }
     }
     let renamed: Vec<_> = indexed
@@ -120,7 +120,7 @@ pub fn name_shared_titles(indexed: &mut Indexed) {
         .zip(spans)
         .filter_map(|((p, t), span)| {
             let (t, section) = (t.as_ref()?, p.nav_trail.last()?);
-            (pages[&(p.source.as_str(), t.as_str())] > 1 && section != t)
+            (pages[&(p.source.as_str(), role_name(t))] > 1 && section != t)
                 .then(|| (span, t.clone(), section.clone()))
         })
         .collect();
@@ -133,6 +133,17 @@ pub fn name_shared_titles(indexed: &mut Indexed) {
             c.title = Some(named.clone());
         }
     }
+}
+
+/// A page's title as a name two pages may share: without the section number a generator puts
+/// before it ("3.14. Exercises" and "2.11. Exercises" in a Jupyter Book), case folded.
+fn role_name(title: &str) -> String {
+    let rest = title.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let name = match rest.strip_prefix(char::is_whitespace) {
+        Some(r) if rest.len() < title.len() => r,
+        _ => title,
+    };
+    name.trim().to_lowercase()
 }
 
 /// Whether a page is a course page: it holds more course text (`textbook_section`, or one of its
@@ -332,6 +343,21 @@ mod tests {
             &["exercise"],
         );
         in_nav(&mut x, "a/index.html", &[], "Cours", &["textbook_section"]);
+        // Titles that differ only by their section number are one name.
+        in_nav(
+            &mut x,
+            "b/x.html",
+            &["3. Data"],
+            "3.14. Exercises",
+            &["exercise"],
+        );
+        in_nav(
+            &mut x,
+            "c/x.html",
+            &["4. Higher-Order"],
+            "4.9. Exercises",
+            &["exercise"],
+        );
         // A chapter title a rule gave is kept; the page is still named.
         x.chunks[1].chapter_title = Some("Graphes".into());
         name_shared_titles(&mut x);
@@ -356,6 +382,12 @@ mod tests {
             ("Révision", "Révision", c11),
             ("C11 : routage › Exercices", "C11 : routage", c11),
             ("Cours", "Cours", "s:a/index.html"),
+            ("3. Data › 3.14. Exercises", "3. Data", "s:b/x.html"),
+            (
+                "4. Higher-Order › 4.9. Exercises",
+                "4. Higher-Order",
+                "s:c/x.html",
+            ),
         ]
         .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()));
         assert_eq!(got, want);

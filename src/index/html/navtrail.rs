@@ -27,7 +27,9 @@ static CURRENT: LazyLock<Selector> = LazyLock::new(|| {
 /// The labels of the navigation sections that hold the page, outermost first; empty when the
 /// page's link is at the navigation's top level or the theme marks none.
 pub(super) fn nav_trail(doc: &Html) -> Vec<String> {
-    let Some(link) = doc.select(&CURRENT).next() else {
+    // The deepest: PyData marks the items above the page `active` too, and a descendant comes
+    // after its ancestors.
+    let Some(link) = doc.select(&CURRENT).last() else {
         return Vec::new();
     };
     // The first item above the link is the page's own (for a section's index page, linked
@@ -118,6 +120,13 @@ mod tests {
             <ul class="current"><li class="toctree-l2 current"><a class="current reference internal" href="#">Exercises</a>
               <ul><li class="toctree-l3"><a class="reference internal" href="#bfs">BFS</a></li></ul></li></ul></li></ul></div></body></html>"##;
         assert_eq!(trail(rtd), ["Graphs"]);
+        // Jupyter Book (PyData's sidebar): the chapter's item is `active` as the page's is.
+        let book = r##"<html><body><nav><ul class="current nav bd-sidenav">
+          <li class="toctree-l1 current active has-children"><a class="reference internal" href="intro.html">3. Data and Types</a>
+            <input checked="" class="toctree-checkbox" type="checkbox"/><label class="toctree-toggle"><i class="fa-solid"></i></label>
+            <ul class="current"><li class="toctree-l2"><a class="reference internal" href="lists.html">3.2. Lists</a></li>
+            <li class="toctree-l2 current active"><a class="current reference internal" href="#">3.14. Exercises</a></li></ul></li></ul></nav></body></html>"##;
+        assert_eq!(trail(book), ["3. Data and Types"]);
         // Docusaurus: a category's collapsible link labels it; its toggle button has no say.
         let docusaurus = r#"<html><body><nav class="menu"><ul class="menu__list">
           <li class="theme-doc-sidebar-item-category menu__list-item"><div class="menu__list-item-collapsible">
