@@ -29,7 +29,7 @@ static CURRENT: LazyLock<Selector> = LazyLock::new(|| {
 pub(super) fn nav_trail(doc: &Html) -> Vec<String> {
     // The deepest: PyData marks the items above the page `active` too, and a descendant comes
     // after its ancestors.
-    let Some(link) = doc.select(&CURRENT).last() else {
+    let Some(link) = doc.select(&CURRENT).next_back() else {
         return Vec::new();
     };
     // The first item above the link is the page's own (for a section's index page, linked
