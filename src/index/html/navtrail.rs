@@ -7,7 +7,8 @@
 //! The page's own link is the one its theme marks as current: MkDocs Material's
 //! `.md-nav__link--active`, the Read the Docs theme's `a.current`, Furo's `.current-page`,
 //! PyData's and Jupyter Book's `.bd-sidenav .current` / `.active`, Just the Docs'
-//! `.nav-list-link.active`, and any navigation's `aria-current="page"` (Docusaurus). Each list
+//! `.nav-list-link.active`, Hugo's Learn and Relearn themes' `li.dd-item.active`, Hugo Book's
+//! `.book-menu a.active`, and any navigation's `aria-current="page"` (Docusaurus). Each list
 //! item above it is a section; its label is the item's first child that is not its list, its
 //! toggle or its icon (MkDocs Material's `<label>`, Docusaurus' collapsible link, Sphinx's link).
 
@@ -20,7 +21,8 @@ static CURRENT: LazyLock<Selector> = LazyLock::new(|| {
     sel(
         ".md-nav--primary a.md-nav__link--active, .wy-menu-vertical a.current, \
          .sidebar-tree li.current-page > a, .bd-sidenav a.current, .bd-sidenav li.active > a, \
-         .nav-list-link.active, nav a[aria-current=page], .menu a[aria-current=page]",
+         .nav-list-link.active, nav a[aria-current=page], .menu a[aria-current=page], \
+         li.dd-item.active > a, .book-menu a.active",
     )
 });
 
@@ -134,5 +136,19 @@ mod tests {
             <ul class="menu__list"><li class="menu__list-item"><a class="menu__link menu__link--active" aria-current="page" href="/docs/loops/exercises">Exercises</a></li></ul>
           </li></ul></nav></body></html>"#;
         assert_eq!(trail(docusaurus), ["Loops"]);
+        // Hugo's Learn theme: the page's item is `active`, the sections above it `parent`.
+        let learn = r#"<html><body><nav id="sidebar"><ul class="topics">
+          <li data-nav-id="/algo/" class="dd-item parent"><a href="/algo/">Algorithmique <i class="fas fa-check read-icon"></i></a>
+            <ul><li data-nav-id="/algo/tris/" class="dd-item parent"><a href="/algo/tris/">Tris</a>
+              <ul><li data-nav-id="/algo/tris/exos/" class="dd-item active"><a href="/algo/tris/exos/">Exercices</a></li></ul></li></ul></li>
+          <li data-nav-id="/web/" class="dd-item"><a href="/web/">Web</a></li></ul></nav></body></html>"#;
+        assert_eq!(trail(learn), ["Algorithmique", "Tris"]);
+        // Hugo Book: a flat section is a label over its pages.
+        let book = r#"<html><body><nav><div class="book-menu-content"><ul>
+          <li class="book-section-flat"><span>Graphes</span><ul>
+            <li><a href="/docs/graphes/cours/">Cours</a></li>
+            <li><a href="/docs/graphes/exos/" class="active">Exercices</a></li></ul></li></ul></div></nav></body></html>"#
+            .replace("<nav>", r#"<nav class="book-menu">"#);
+        assert_eq!(trail(&book), ["Graphes"]);
     }
 }
