@@ -120,7 +120,8 @@ pub fn name_shared_titles(indexed: &mut Indexed) {
         .zip(spans)
         .filter_map(|((p, t), span)| {
             let (t, section) = (t.as_ref()?, p.nav_trail.last()?);
-            (pages[&(p.source.as_str(), role_name(t))] > 1 && section != t)
+            let named = t.starts_with(&format!("{section} › "));
+            (pages[&(p.source.as_str(), role_name(t))] > 1 && section != t && !named)
                 .then(|| (span, t.clone(), section.clone()))
         })
         .collect();
@@ -391,8 +392,12 @@ mod tests {
         ]
         .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()));
         assert_eq!(got, want);
-        // Twice is once.
+        // Twice is once, even for two pages of one section that share their title.
+        in_nav(&mut x, "d/x.html", &["D"], "Cours", &["textbook_section"]);
+        in_nav(&mut x, "d/y.html", &["D"], "Cours", &["textbook_section"]);
         name_shared_titles(&mut x);
+        name_shared_titles(&mut x);
+        assert_eq!(x.chunks.last().unwrap().title.as_deref(), Some("D › Cours"));
         assert_eq!(
             x.chunks[0].title.as_deref(),
             Some("C10 : algo graphes › Cours")
