@@ -8,7 +8,8 @@
 //! `.md-nav__link--active`, the Read the Docs theme's `a.current`, Furo's `.current-page`,
 //! PyData's and Jupyter Book's `.bd-sidenav .current` / `.active`, Just the Docs'
 //! `.nav-list-link.active`, Hugo's Learn and Relearn themes' `li.dd-item.active`, Hugo Book's
-//! `.book-menu a.active`, and any navigation's `aria-current="page"` (Docusaurus). Each list
+//! `.book-menu a.active`, Quarto's `.sidebar-link.active`, and any navigation's
+//! `aria-current="page"` (Docusaurus). Each list
 //! item above it is a section; its label is the item's first child that is not its list, its
 //! toggle or its icon (MkDocs Material's `<label>`, Docusaurus' collapsible link, Sphinx's link).
 
@@ -22,7 +23,7 @@ static CURRENT: LazyLock<Selector> = LazyLock::new(|| {
         ".md-nav--primary a.md-nav__link--active, .wy-menu-vertical a.current, \
          .sidebar-tree li.current-page > a, .bd-sidenav a.current, .bd-sidenav li.active > a, \
          .nav-list-link.active, nav a[aria-current=page], .menu a[aria-current=page], \
-         li.dd-item.active > a, .book-menu a.active",
+         li.dd-item.active > a, .book-menu a.active, #quarto-sidebar a.sidebar-link.active",
     )
 });
 
@@ -150,5 +151,13 @@ mod tests {
             <li><a href="/docs/graphes/exos/" class="active">Exercices</a></li></ul></li></ul></div></nav></body></html>"#
             .replace("<nav>", r#"<nav class="book-menu">"#);
         assert_eq!(trail(&book), ["Graphes"]);
+        // Quarto: a section's label and its toggle are in one container.
+        let quarto = r##"<html><body><nav id="quarto-sidebar" class="sidebar"><ul class="list-unstyled mt-1">
+          <li class="sidebar-item sidebar-item-section"><div class="sidebar-item-container">
+            <a class="sidebar-item-text sidebar-link text-start" data-bs-toggle="collapse" data-bs-target="#s1"><span class="menu-text">Chapitre 2 : Booléens</span></a>
+            <a class="sidebar-item-toggle text-start" data-bs-toggle="collapse"><i class="bi bi-chevron-right ms-2"></i></a></div>
+            <ul id="s1" class="collapse list-unstyled sidebar-section depth1 show">
+              <li class="sidebar-item"><div class="sidebar-item-container"><a href="./exos.html" class="sidebar-item-text sidebar-link active"><span class="menu-text">Exercices</span></a></div></li></ul></li></ul></nav></body></html>"##;
+        assert_eq!(trail(quarto), ["Chapitre 2 : Booléens"]);
     }
 }
