@@ -119,9 +119,13 @@ pub fn name_shared_titles(indexed: &mut Indexed) {
         .zip(&titles)
         .zip(spans)
         .filter_map(|((p, t), span)| {
-            let (t, section) = (t.as_ref()?, p.nav_trail.last()?);
+            // The nearest section named otherwise than the page: a folder of one page is a
+            // section of its own, named as the page, in MkDocs' navigation built from folders.
+            let t = t.as_ref()?;
+            let name = role_name(t);
+            let section = p.nav_trail.iter().rev().find(|s| role_name(s) != name)?;
             let named = t.starts_with(&format!("{section} › "));
-            (pages[&(p.source.as_str(), role_name(t))] > 1 && section != t && !named)
+            (pages[&(p.source.as_str(), name)] > 1 && !named)
                 .then(|| (span, t.clone(), section.clone()))
         })
         .collect();
@@ -344,6 +348,14 @@ mod tests {
             &["exercise"],
         );
         in_nav(&mut x, "a/index.html", &[], "Cours", &["textbook_section"]);
+        // A section named as the page is no name for it: the one above is.
+        in_nav(
+            &mut x,
+            "t1/tris/exos/index.html",
+            &["T1", "Tris", "Exercices"],
+            "Exercices",
+            &["exercise"],
+        );
         // Titles that differ only by their section number are one name.
         in_nav(
             &mut x,
@@ -383,6 +395,7 @@ mod tests {
             ("Révision", "Révision", c11),
             ("C11 : routage › Exercices", "C11 : routage", c11),
             ("Cours", "Cours", "s:a/index.html"),
+            ("Tris › Exercices", "Tris", "s:t1/tris/exos/index.html"),
             ("3. Data › 3.14. Exercises", "3. Data", "s:b/x.html"),
             (
                 "4. Higher-Order › 4.9. Exercises",
