@@ -663,10 +663,10 @@ pub fn read_page(
         return skip(outcome, why);
     }
     outcome.pagefind_body = page.pagefind_body;
-    if let Some(listed) = sitenav::find(&source.publishing.nav, rel) {
+    if let Some(listed) = sitenav::place(&source.publishing.nav, rel) {
         // MkDocs shows a page without a heading of its own under its navigation label.
-        page.title = page.title.or_else(|| listed.label.clone());
-        page.nav_trail = listed.trail.clone();
+        page.title = page.title.or(listed.label);
+        page.nav_trail = listed.trail;
     }
     outcome.nav_trail = std::mem::take(&mut page.nav_trail);
     // After any address of its own, where its generator serves a README beside an index page.

@@ -20,6 +20,7 @@ use super::config::{Config, Format, PageUrls};
 use super::forges;
 use super::mdbook;
 use super::publishing::{FrontUrls, Jekyll, Patterns, Publishing, Quarto};
+use super::sitenav::{mkdocs_nav, SiteNav};
 use super::IndexError;
 use std::path::Path;
 
@@ -138,11 +139,12 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
             .anchors(Anchors::MkDocs)
             .with(|p| p.excluded = Patterns::gitignore(&excluded))
             .with(|p| {
-                p.nav = yaml_block(&y, "nav", true)
-                    .map(|(head, block)| {
-                        super::sitenav::mkdocs_nav(&[&[head], &block[..]].concat().join("\n"))
-                    })
-                    .unwrap_or_default()
+                p.nav = match yaml_block(&y, "nav", true) {
+                    Some((head, block)) => {
+                        SiteNav::Listed(mkdocs_nav(&[&[head], &block[..]].concat().join("\n")))
+                    }
+                    None => SiteNav::Folders,
+                }
             });
         // `use_directory_urls: false` (a site that also opens from a folder) serves `page.html`.
         let files = key(&y, "use_directory_urls").is_some_and(|v| yaml_false(&v));

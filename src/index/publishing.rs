@@ -51,8 +51,8 @@ pub struct Publishing {
     /// Whether it is a Carpentries Workbench lesson (sandpaper), which serves its folders'
     /// pages at the site's root ([`Publishing::served_path`]).
     pub workbench: bool,
-    /// The sections of its navigation that hold each page it lists (MkDocs' `nav`).
-    pub nav: super::sitenav::NavTrails,
+    /// How its navigation places its pages (MkDocs' `nav`, or its folders).
+    pub nav: super::sitenav::SiteNav,
 }
 
 /// The folders of a Carpentries Workbench lesson whose Markdown files are its pages, each

@@ -21,6 +21,60 @@ pub struct NavPage {
 /// The pages a navigation lists, in its order.
 pub type NavTrails = Vec<NavPage>;
 
+/// How a generator's navigation places its Markdown pages.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum SiteNav {
+    /// It has none (or none chsr reads).
+    #[default]
+    None,
+    /// The pages its configuration lists (MkDocs' `nav`).
+    Listed(NavTrails),
+    /// Its folders: MkDocs without a `nav` makes a section of each folder, titled by its name,
+    /// and titles a page without a heading by its file's name.
+    Folders,
+}
+
+/// Where the navigation places page `rel` (its path in the pages' folder), if it does.
+pub fn place(nav: &SiteNav, rel: &str) -> Option<NavPage> {
+    match nav {
+        SiteNav::None => None,
+        SiteNav::Listed(pages) => find(pages, rel).cloned(),
+        SiteNav::Folders => {
+            let (dir, file) = rel.rsplit_once('/').unwrap_or(("", rel));
+            let trail: Vec<String> = dir
+                .split('/')
+                .filter(|d| !d.is_empty())
+                .map(title)
+                .collect();
+            let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
+            // An index page is titled by its folder's name; the site's own, "Home", is not a
+            // name a student searches for.
+            let label = match super::index_file(file) {
+                true => trail.last().cloned(),
+                false => Some(title(stem)),
+            };
+            Some(NavPage {
+                path: rel.to_string(),
+                label,
+                trail,
+            })
+        }
+    }
+}
+
+/// A folder's or a file's name as MkDocs titles it: `-` and `_` as spaces, capitalised when it
+/// was all lower case (`1.2_boucles` → "1.2 boucles", `listes-chainees` → "Listes chainees").
+fn title(name: &str) -> String {
+    let t = name.replace(['-', '_'], " ");
+    if t.to_lowercase() != t {
+        return t;
+    }
+    let mut c = t.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
 /// The pages of an `mkdocs.yml`'s `nav` block (`block`: its `nav:` line and the lines under it)
 /// and their sections. A page is an item `- file.md` or `- Label: file.md`; a section is
 /// `- Label:` with a list under it. Links to other sites are no pages. A block YAML cannot read
@@ -93,6 +147,14 @@ mod tests {
         assert_eq!(label("c4e.md").as_deref(), Some("Exercices"));
         assert_eq!(label("c99.md"), None);
         assert_eq!(got.len(), 4, "a link to another site is no page: {got:?}");
+        // Without a `nav`, MkDocs' folders are its sections.
+        let folders = |rel: &str| place(&SiteNav::Folders, rel).unwrap();
+        let p = folders("T1_Python/1.2_boucles/exercices.md");
+        assert_eq!(p.trail, ["T1 Python", "1.2 boucles"]);
+        assert_eq!(p.label.as_deref(), Some("Exercices"));
+        assert_eq!(folders("arbres/index.md").label.as_deref(), Some("Arbres"));
+        assert_eq!(folders("index.md").label, None);
+        assert_eq!(place(&SiteNav::None, "index.md"), None);
         // What YAML cannot read names no page.
         assert!(mkdocs_nav("nav:\n  - [unclosed\n").is_empty());
     }
