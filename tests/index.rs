@@ -665,6 +665,16 @@ fn pages_named_by_their_role_are_named_by_their_sidebar_section() {
     let exercises = find(&chunks, |c| c["path"] == "c10e.md");
     assert_eq!(exercises["title"], "C10 : algo graphes › Exercices");
     assert_eq!(exercises["chapter_title"], "C10 : algo graphes");
+    // Without a `nav`, MkDocs' folders are its sections and a file's name titles a page.
+    let folders = dir.join("folders");
+    write_file(&folders, "mkdocs.yml", "site_name: NSI\n");
+    for f in ["1.4_if", "1.5_fonctions"] {
+        let text = format!("Écrire une fonction du chapitre {f}.\n");
+        write_file(&folders, &format!("docs/{f}/exercices.md"), &text);
+    }
+    let (chunks, _) = index_folder("--markdown", &folders, &dir.join("f"), "premiere", &[]);
+    let page = find(&chunks, |c| c["path"] == "1.5_fonctions/exercices.md");
+    assert_eq!(page["title"], "1.5 fonctions › Exercices");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
