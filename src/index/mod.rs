@@ -663,7 +663,10 @@ pub fn read_page(
         return skip(outcome, why);
     }
     outcome.pagefind_body = page.pagefind_body;
-    if let Some(listed) = sitenav::place(&source.publishing.nav, rel) {
+    // A built page's sidebar places it; Markdown sources, their generator's navigation.
+    let listed =
+        (source.format != Format::Html).then(|| sitenav::place(&source.publishing.nav, rel));
+    if let Some(listed) = listed.flatten() {
         // MkDocs shows a page without a heading of its own under its navigation label.
         page.title = page.title.or(listed.label);
         page.nav_trail = listed.trail;
