@@ -8,7 +8,8 @@
 //! `.md-nav__link--active`, the Read the Docs theme's `a.current`, Furo's `.current-page`,
 //! PyData's and Jupyter Book's `.bd-sidenav .current` / `.active`, Just the Docs'
 //! `.nav-list-link.active`, Hugo's Learn and Relearn themes' `li.dd-item.active`, Hugo Book's
-//! `.book-menu a.active`, Quarto's `.sidebar-link.active`, and any navigation's
+//! `.book-menu a.active`, Docsy's `.td-sidebar-link.active`, Quarto's `.sidebar-link.active`, and
+//! any navigation's
 //! `aria-current="page"` (Docusaurus). Each list
 //! item above it is a section; its label is the item's first child that is not its list, its
 //! toggle or its icon (MkDocs Material's `<label>`, Docusaurus' collapsible link, Sphinx's link).
@@ -23,7 +24,8 @@ static CURRENT: LazyLock<Selector> = LazyLock::new(|| {
         ".md-nav--primary a.md-nav__link--active, .wy-menu-vertical a.current, \
          .sidebar-tree li.current-page > a, .bd-sidenav a.current, .bd-sidenav li.active > a, \
          .nav-list-link.active, nav a[aria-current=page], .menu a[aria-current=page], \
-         li.dd-item.active > a, .book-menu a.active, #quarto-sidebar a.sidebar-link.active",
+         li.dd-item.active > a, .book-menu a.active, #quarto-sidebar a.sidebar-link.active, \
+         a.td-sidebar-link.active",
     )
 });
 
@@ -159,5 +161,17 @@ mod tests {
             <ul id="s1" class="collapse list-unstyled sidebar-section depth1 show">
               <li class="sidebar-item"><div class="sidebar-item-container"><a href="./exos.html" class="sidebar-item-text sidebar-link active"><span class="menu-text">Exercices</span></a></div></li></ul></li></ul></nav></body></html>"##;
         assert_eq!(trail(quarto), ["Chapitre 2 : Booléens"]);
+        // Hugo's Docsy: a section's label is a link in a `<label>` after the section's toggle.
+        let docsy = r##"<html><body><nav class="td-sidebar-nav"><ul class="td-sidebar-nav__section">
+          <li class="td-sidebar-nav__section-title td-sidebar-nav__section with-child active-path">
+            <a href="/cours/" class="align-left ps-0 td-sidebar-link td-sidebar-link__section tree-root"><span>Cours</span></a>
+            <ul class="ul-1"><li class="td-sidebar-nav__section-title td-sidebar-nav__section with-child active-path">
+              <input type="checkbox" id="m-graphes-check" checked/>
+              <label for="m-graphes-check"><a href="/cours/graphes/" class="align-left ps-0 td-sidebar-link td-sidebar-link__section"><span>Graphes</span></a></label>
+              <ul class="ul-2 foldable"><li class="td-sidebar-nav__section-title td-sidebar-nav__section without-child active-path">
+                <input type="checkbox" id="m-exos-check" checked/>
+                <label for="m-exos-check"><a href="/cours/graphes/exos/" class="align-left ps-0 active td-sidebar-link td-sidebar-link__page"><span class="td-sidebar-nav-active-item">Exercices</span></a></label>
+              </li></ul></li></ul></li></ul></nav></body></html>"##;
+        assert_eq!(trail(docsy), ["Cours", "Graphes"]);
     }
 }
