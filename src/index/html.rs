@@ -14,6 +14,7 @@ use super::config::{expand, Structure};
 use parts::{heading_anchor, math_source};
 use regex::Regex;
 use scraper::{ElementRef, Html, Node, Selector};
+pub(crate) use units::without_section_number;
 
 /// What a unit of text is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -143,12 +143,9 @@ pub fn name_shared_titles(indexed: &mut Indexed) {
 /// A page's title as a name two pages may share: without the section number a generator puts
 /// before it ("3.14. Exercises" and "2.11. Exercises" in a Jupyter Book), case folded.
 fn role_name(title: &str) -> String {
-    let rest = title.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-    let name = match rest.strip_prefix(char::is_whitespace) {
-        Some(r) if rest.len() < title.len() => r,
-        _ => title,
-    };
-    name.trim().to_lowercase()
+    super::html::without_section_number(title)
+        .trim()
+        .to_lowercase()
 }
 
 /// Whether a page is a course page: it holds more course text (`textbook_section`, or one of its

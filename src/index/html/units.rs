@@ -41,9 +41,7 @@ impl Walker<'_, '_> {
     /// generator puts before a heading ("2.14 Exercício 9": Org mode, Sphinx's and Quarto's
     /// numbered sections) is not part of its name.
     pub(super) fn heading_unit(&mut self, level: u8, text: &str) {
-        static NUMBER: LazyLock<Regex> =
-            LazyLock::new(|| Regex::new(r"^\d+(\.\d+)*\.?\s+").expect("valid regex"));
-        let name = &*NUMBER.replace(text, "");
+        let name = without_section_number(text);
         // What a heading names may follow a course's code or a part's name ("MATH5824 -
         // Solution to Exercises 3", "Chapitre 3 : Exercices").
         static SEPARATOR: LazyLock<Regex> =
@@ -325,6 +323,14 @@ fn only_questions(title: &str) -> bool {
     title
         .trim_matches(|c: char| !c.is_alphanumeric())
         .eq_ignore_ascii_case("questions")
+}
+
+/// A heading's or a title's name without the section number a generator puts before it
+/// ("2.14 Exercício 9", Jupyter Book's "3.14. Exercises").
+pub(crate) fn without_section_number(text: &str) -> &str {
+    static NUMBER: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^\d+(\.\d+)*\.?\s+").expect("valid regex"));
+    NUMBER.find(text).map_or(text, |m| &text[m.end()..])
 }
 
 /// Whether a heading names what `word` matches: the word alone ("Exercices", "Correction"),
