@@ -664,9 +664,8 @@ pub fn read_page(
     }
     outcome.pagefind_body = page.pagefind_body;
     // A built page's sidebar places it; Markdown sources, their generator's navigation.
-    let listed =
-        (source.format != Format::Html).then(|| sitenav::place(&source.publishing.nav, rel));
-    if let Some(listed) = listed.flatten() {
+    let listed = sitenav::place(&source.publishing.nav, rel);
+    if let Some(listed) = listed.filter(|_| source.format != Format::Html) {
         // MkDocs shows a page without a heading of its own under its navigation label.
         page.title = page.title.or(listed.label);
         page.nav_trail = listed.trail;

@@ -4,13 +4,12 @@
 //! ([`super::html`]'s navigation trail); read from the sources, a page gets the same trail, so
 //! that `--markdown` and `--site` name its chunks alike ([`super::lessons`]).
 
+use std::collections::BTreeMap;
 use yaml_rust2::{Yaml, YamlLoader};
 
-/// A page the navigation lists.
+/// Where the navigation places a page.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct NavPage {
-    /// Its path in the pages' folder (`cours/piles.md`).
-    pub path: String,
     /// The label it is listed under (`- Cours: c4c.md`), which MkDocs shows as the title of a
     /// page without a heading of its own.
     pub label: Option<String>,
@@ -18,8 +17,9 @@ pub struct NavPage {
     pub trail: Vec<String>,
 }
 
-/// The pages a navigation lists, in its order.
-pub type NavTrails = Vec<NavPage>;
+/// The pages a navigation lists, by their path in the pages' folder (`cours/piles.md`; a page
+/// listed twice is placed where it is listed first).
+pub type NavTrails = BTreeMap<String, NavPage>;
 
 /// How a generator's navigation places its Markdown pages.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -38,7 +38,7 @@ pub enum SiteNav {
 pub fn place(nav: &SiteNav, rel: &str) -> Option<NavPage> {
     match nav {
         SiteNav::None => None,
-        SiteNav::Listed(pages) => find(pages, rel).cloned(),
+        SiteNav::Listed(pages) => pages.get(rel).cloned(),
         SiteNav::Folders => {
             let (dir, file) = rel.rsplit_once('/').unwrap_or(("", rel));
             let trail: Vec<String> = dir
@@ -53,11 +53,7 @@ pub fn place(nav: &SiteNav, rel: &str) -> Option<NavPage> {
                 true => trail.last().cloned(),
                 false => Some(title(stem)),
             };
-            Some(NavPage {
-                path: rel.to_string(),
-                label,
-                trail,
-            })
+            Some(NavPage { label, trail })
         }
     }
 }
@@ -80,7 +76,7 @@ fn title(name: &str) -> String {
 /// `- Label:` with a list under it. Links to other sites are no pages. A block YAML cannot read
 /// gives none: the navigation only names pages, and MkDocs itself reports a broken one.
 pub fn mkdocs_nav(block: &str) -> NavTrails {
-    let mut out = Vec::new();
+    let mut out = NavTrails::new();
     let Ok(docs) = YamlLoader::load_from_str(block) else {
         return out;
     };
@@ -115,19 +111,13 @@ fn walk(items: &[Yaml], trail: &mut Vec<String>, out: &mut NavTrails) {
 fn page(path: &str, label: Option<&str>, trail: &[String], out: &mut NavTrails) {
     let path = path.trim().trim_start_matches("./");
     if !path.contains("://") && !path.is_empty() {
-        out.push(NavPage {
-            path: path.to_string(),
+        out.entry(path.to_string()).or_insert_with(|| NavPage {
             label: label
                 .map(|l| l.trim().to_string())
                 .filter(|l| !l.is_empty()),
             trail: trail.to_vec(),
         });
     }
-}
-
-/// Page `rel` (its path in the pages' folder), if the navigation lists it.
-pub fn find<'a>(nav: &'a NavTrails, rel: &str) -> Option<&'a NavPage> {
-    nav.iter().find(|p| p.path == rel)
 }
 
 #[cfg(test)]
@@ -139,11 +129,11 @@ mod tests {
         // David Roche's Terminale NSI course, as its `mkdocs.yml` lists it.
         let nav = "nav:\n  - Accueil: index.md\n  - 'Partie 2':\n    - 'C4 : récursivité':\n      - 'Cours': 'c4c.md'\n      - 'Exercices' : ./c4e.md\n  - c99.md\n  - GitHub: https://github.com/dav74\n";
         let got = mkdocs_nav(nav);
-        let trail = |p: &str| find(&got, p).unwrap().trail.clone();
+        let trail = |p: &str| got[p].trail.clone();
         assert_eq!(trail("c4c.md"), ["Partie 2", "C4 : récursivité"]);
         assert_eq!(trail("c4e.md"), ["Partie 2", "C4 : récursivité"]);
         assert!(trail("index.md").is_empty() && trail("c99.md").is_empty());
-        let label = |p: &str| find(&got, p).unwrap().label.clone();
+        let label = |p: &str| got[p].label.clone();
         assert_eq!(label("c4e.md").as_deref(), Some("Exercices"));
         assert_eq!(label("c99.md"), None);
         assert_eq!(got.len(), 4, "a link to another site is no page: {got:?}");

@@ -206,30 +206,25 @@ fn strip_line(
             continue;
         }
         push_without_loop_values(&mut text, &rest[..at], loops);
-        if d == "{%" {
-            match tag_name(&rest[at..]) {
-                "for" => {
-                    let var = rest[at + 2..]
-                        .trim_start_matches('-')
-                        .split_whitespace()
-                        .nth(1)
-                        .unwrap_or("")
-                        .trim_end_matches(',');
-                    loops.push(var.to_string());
-                }
-                "endfor" => {
-                    loops.pop();
-                }
-                _ => {}
+        let tag = if d == "{%" { tag_name(&rest[at..]) } else { "" };
+        match tag {
+            "for" => {
+                let var = rest[at + 2..]
+                    .trim_start_matches('-')
+                    .split_whitespace()
+                    .nth(1)
+                    .unwrap_or("")
+                    .trim_end_matches(',');
+                loops.push(var.to_string());
             }
+            "endfor" => {
+                loops.pop();
+            }
+            _ => {}
         }
-        if d == "{%" && matches!(tag_name(&rest[at..]), "comment" | "raw") {
+        if matches!(tag, "comment" | "raw") {
             // Inline `{% raw %}…{% endraw %}`: the text between stays; a comment goes.
-            let end = if tag_name(&rest[at..]) == "raw" {
-                "endraw"
-            } else {
-                "endcomment"
-            };
+            let end = if tag == "raw" { "endraw" } else { "endcomment" };
             let keep = end == "endraw";
             let body_at = rest[at..].find("%}").map(|e| at + e + 2);
             let closing = body_at.and_then(|b| {
