@@ -8,7 +8,7 @@
 //! heading anchor, and a correction names the exercise it answers.
 
 use super::config::SectionBy;
-use super::html::{Ctx, PageText, Role};
+use super::html::{Heading, PageText, Role};
 use crate::format::ChunkRecord;
 
 /// Longest course-text chunk, in characters (cut between blocks above it).
@@ -89,9 +89,8 @@ fn split_block(text: &str, limit: usize) -> Vec<String> {
 }
 
 /// A heading path below the page title, for display (`Sujet 01 › Exercice 01.2`).
-fn section_path(ctx: &Ctx, title: Option<&str>) -> Option<String> {
-    let parts: Vec<&str> = ctx
-        .headings
+fn section_path(headings: &[Heading], title: Option<&str>) -> Option<String> {
+    let parts: Vec<&str> = headings
         .iter()
         .filter(|h| Some(h.text.as_str()) != title && h.level > 1)
         .map(|h| h.text.as_str())
@@ -147,12 +146,35 @@ pub fn chunks(page: &PageText, meta: &PageMeta) -> Vec<ChunkRecord> {
             members[gi].iter().map(|&i| &page.blocks[i]).collect();
         let ctx = &page.ctxs[blocks[0].ctx];
         let limit = if key.0 { UNIT_CHARS } else { PROSE_CHARS };
+        // An exercise opened by a heading is named by it: the headings under it ("1)", "2)")
+        // are its parts, and the first of them neither names nor opens the whole exercise.
+        let headings = match (key.0, ctx.label.as_deref()) {
+            (true, Some(l)) => ctx
+                .headings
+                .iter()
+                .rposition(|h| h.text == l)
+                // (not the page's own title: a page that is one exercise keeps its sections)
+                .filter(|&i| Some(ctx.headings[i].text.as_str()) != title)
+                .map_or(&ctx.headings[..], |i| &ctx.headings[..=i]),
+            _ => &ctx.headings[..],
+        };
         // Pieces of at most `limit` characters, cut between blocks.
         let mut pieces: Vec<String> = Vec::new();
         let mut cur = String::new();
         let mut cur_tight = false;
+        // In an exercise, the headings of its parts are read in its text, where each part
+        // starts ("1)", "Partie B"): the chunk's head names the exercise only.
+        let mut above: &[Heading] = headings;
         for b in &blocks {
-            for part in split_block(&b.text, limit) {
+            let mut parts: Vec<String> = Vec::new();
+            if key.0 {
+                let hs = &page.ctxs[b.ctx].headings;
+                let same = hs.iter().zip(above).take_while(|(a, b)| a == b).count();
+                parts.extend(hs[same..].iter().map(|h| format!("**{}**", h.text)));
+                above = hs;
+            }
+            parts.extend(split_block(&b.text, limit));
+            for part in parts {
                 if !cur.is_empty() && cur.chars().count() + part.chars().count() + 2 > limit {
                     pieces.push(std::mem::take(&mut cur));
                 }
@@ -166,16 +188,15 @@ pub fn chunks(page: &PageText, meta: &PageMeta) -> Vec<ChunkRecord> {
         if !cur.is_empty() {
             pieces.push(cur);
         }
-        let section_title = section_path(ctx, title);
-        let deepest = ctx
-            .headings
+        let section_title = section_path(headings, title);
+        let deepest = headings
             .iter()
             .rev()
             .find(|h| Some(h.text.as_str()) != title || h.level > 1);
         let anchor = ctx
             .anchor
             .clone()
-            .or_else(|| ctx.headings.iter().rev().find_map(|h| h.anchor.clone()));
+            .or_else(|| headings.iter().rev().find_map(|h| h.anchor.clone()));
         let mut header: Vec<&str> = Vec::new();
         if let Some(t) = title {
             header.push(t);
@@ -362,6 +383,37 @@ mod tests {
         let c = chunks(&titled, &meta);
         assert_eq!(c[0].text, "2.9. Exercises\nEvaluate 7 * 6.");
         assert_eq!(c[0].doc_type, "exercise");
+    }
+
+    #[test]
+    fn an_exercise_heading_names_and_opens_its_exercise_not_its_first_part() {
+        // David Roche's activities: "activité 10.6" (h2) in parts "1)", "2)" (h3); a
+        // written exam's correction: "Exercice 4" in "Partie A", "Partie B".
+        let html = r##"<article class="md-content__inner"><h1 id="t">Activités</h1>
+            <h2 id="a105">activité 10.5</h2><p>Lire.</p>
+            <h2 id="a106">activité 10.6</h2><h3 id="1">1)</h3><p>Tracer le graphe.</p>
+            <h3 id="2">2)</h3><p>Le parcourir.</p></article>"##;
+        let page = Reader::new(&Structure::default()).read(html, &[], false);
+        let c = chunks(&page, &meta("https://x.org/c10a/"));
+        let last = c.last().expect("chunks");
+        assert_eq!(
+            last.text,
+            "Activités — activité 10.6\n**1)**\n\nTracer le graphe.\n\n**2)**\n\nLe parcourir.",
+            "{c:#?}"
+        );
+        assert_eq!(last.url.as_deref(), Some("https://x.org/c10a/#a106"));
+        assert_eq!(last.section_title.as_deref(), Some("activité 10.6"));
+        assert_eq!(last.exercise_number.as_deref(), Some("10.6"));
+        // A page that is one exercise keeps its sections in its chunks' heads and links.
+        let one = r##"<article class="md-content__inner"><h1 id="t">Exercice 4</h1>
+            <h2 id="pa">Partie A</h2><p>Un arbre.</p><h2 id="pb">Partie B</h2><p>Un tas.</p></article>"##;
+        let page = Reader::new(&Structure::default()).read(one, &[], false);
+        let c = chunks(&page, &meta("https://x.org/e4/"));
+        assert_eq!(c[0].url.as_deref(), Some("https://x.org/e4/#pa"), "{c:#?}");
+        assert_eq!(
+            c[0].text,
+            "Exercice 4 — Partie A\nUn arbre.\n\n**Partie B**\n\nUn tas."
+        );
     }
 
     #[test]
