@@ -679,6 +679,92 @@ fn pages_named_by_their_role_are_named_by_their_sidebar_section() {
 }
 
 #[test]
+fn an_mkdocs_project_is_read_as_mkdocs_builds_it_copies_and_unclosed_front_matter_included() {
+    // A lycée's MkDocs sources: its `nav` links to `cours-git.md`; the Pandoc steps that made
+    // it left `cours-source.md` beside it, which MkDocs publishes too; and a page whose front
+    // matter is never closed, which MkDocs shows as a rule and text.
+    let dir = tmp("mkdocs-as-built");
+    let project = dir.join("project");
+    let nav = "site_name: NSI\nnav:\n  - Tables:\n    - Cours: ch19/cours-git.md\n";
+    write_file(&project, "mkdocs.yml", nav);
+    let lesson: String = (0..40).map(|i| format!("mot{i} ")).collect();
+    let git = format!("# Tables\n\nUn fichier CSV se lit ligne par ligne. {lesson}\n");
+    write_file(&project, "docs/ch19/cours-git.md", &git);
+    let source = format!("# Tables {{-}}\n\nUn fichier CSV se lit ligne à ligne. {lesson}\n");
+    write_file(&project, "docs/ch19/cours-source.md", &source);
+    let unclosed = "---\ntitle: Automatismes\n\n## Automatisme 1\n\nProgrammer index_min.\n";
+    write_file(&project, "docs/auto.md", unclosed);
+    let (chunks, r) = index_folder("--markdown", &project, &dir.join("md"), "premiere", &[]);
+    let paths: std::collections::BTreeSet<&str> =
+        chunks.iter().map(|c| c["path"].as_str().unwrap()).collect();
+    assert_eq!(
+        paths.into_iter().collect::<Vec<_>>(),
+        ["auto.md", "ch19/cours-git.md"]
+    );
+    let skipped = r["skipped"].to_string();
+    assert!(
+        skipped.contains("a copy of ch19/cours-git.md, which the site's navigation lists"),
+        "{skipped}"
+    );
+    let auto: Vec<&str> = (chunks.iter())
+        .filter(|c| c["path"] == "auto.md")
+        .map(|c| c["text"].as_str().unwrap())
+        .collect();
+    assert!(
+        auto.iter().any(|t| t.contains("Programmer index_min.")),
+        "{auto:?}"
+    );
+    let warnings = r["warnings"].to_string();
+    assert!(
+        warnings.contains(
+            "auto.md: front matter opened with --- but never closed: read as the page's text"
+        ),
+        "{warnings}"
+    );
+    // Built, the copy is a page its sidebar does not mark as the current one.
+    let site = dir.join("site");
+    for (path, active, word) in [
+        ("ch19/", " md-nav__link--active", "par"),
+        ("ch19 copie/", "", "à"),
+    ] {
+        let html = format!(
+            "<html><body><nav class=\"md-nav md-nav--primary\"><ul class=\"md-nav__list\"><li class=\"md-nav__item\"><a href=\"/ch19/\" class=\"md-nav__link{active}\">Cours</a></li></ul></nav>\
+             <article class=\"md-content__inner md-typeset\"><h1>Tables</h1><p>Un fichier CSV se lit ligne {word} ligne. {lesson}</p></article></body></html>"
+        );
+        write_file(&site, &format!("{path}index.html"), &html);
+    }
+    let (chunks, r) = index_folder("--site", &site, &dir.join("built"), "premiere", &[]);
+    assert!(
+        chunks.iter().all(|c| c["path"] == "ch19/index.html"),
+        "{chunks:?}"
+    );
+    let skipped = r["skipped"].to_string();
+    assert!(skipped.contains("a copy of ch19/index.html"), "{skipped}");
+    // Without a generator, the same page is an error that names it.
+    std::fs::remove_file(project.join("mkdocs.yml")).unwrap();
+    let out = chsr(&[
+        "index",
+        "--markdown",
+        project.join("docs").to_str().unwrap(),
+        "--subject",
+        "nsi",
+        "--level",
+        "premiere",
+        "--lang",
+        "fr",
+        "--out",
+        dir.join("plain").to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("auto.md: front matter opened with --- but never closed"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_theme_template_that_names_html_tags_in_a_comment_is_not_a_page() {
     // The pydata Sphinx theme (Jupyter Book) writes Jinja templates into every build's
     // `_static/`, ending in `.html`; one says `<body>` in a comment.

@@ -13,10 +13,20 @@
 //! (`index.html`, `README`) if one of them is not: the named page (`introduction.html`) is the one
 //! a table of contents links to; then the one in the fewest folders (a Docusaurus site's current
 //! `docs/intro/`, not its older version's `docs/1.0/intro/`, nor a copy kept under a second
-//! path); then the first in path order.
+//! path); then the first in path order. A page the site's navigation lists comes before all
+//! that, where the navigation lists some of the source's pages
+//! ([`super::PageOutcome::listed`]).
+//!
+//! A page the navigation does not list is also left out when most of its words are a page's
+//! it lists ([`drop_unlisted_copies`]): a teacher's earlier version or working copy of a lesson
+//! kept beside it (`c8a copie/`, `cours-source.md` beside the `cours-git.md` the navigation
+//! links to, a synchronisation's "Copie en conflit"), which the generator publishes but no
+//! student is led to, and which would otherwise fill a result list with a second version of
+//! each passage.
 
 use super::Indexed;
 use crate::format::ChunkRecord;
+use crate::rerank::dedup;
 use std::collections::HashMap;
 
 /// The chunk with what only names its page cleared: two pages whose chunks are equal this way
@@ -51,13 +61,15 @@ pub fn drop_duplicates(indexed: &mut Indexed) -> usize {
     let groups: Vec<Vec<usize>> = groups.into_values().filter(|g| g.len() > 1).collect();
     let mut left_out = Vec::new();
     for group in &groups {
-        // Named pages first, then the shallowest, then the first in path order.
+        // Listed pages first, then named pages, then the shallowest, then the first in path
+        // order.
         let kept = *group
             .iter()
             .min_by_key(|&&i| {
-                let path = &indexed.pages[i].path;
-                let name = path.rsplit('/').next().unwrap_or("");
-                (super::index_file(name), path.matches('/').count(), i)
+                let p = &indexed.pages[i];
+                let name = p.path.rsplit('/').next().unwrap_or("");
+                let depth = p.path.matches('/').count();
+                (!p.listed, super::index_file(name), depth, i)
             })
             .expect("a group has pages");
         let why = format!(
@@ -70,6 +82,70 @@ pub fn drop_duplicates(indexed: &mut Indexed) -> usize {
                 .filter(|&&i| i != kept)
                 .map(|&i| (i, why.clone())),
         );
+    }
+    leave_out(indexed, left_out)
+}
+
+/// How much of their words an unlisted page and a listed one share (Jaccard similarity of their
+/// word sets, [`dedup::word_set`]) for the unlisted one to be a copy: a version with a few
+/// lines changed (0.85–1 on the sites tried), not a lesson that shares its subject's words.
+const UNLISTED_COPY: f64 = 0.8;
+
+/// Leaves out every page that the navigation does not list and whose words are, at
+/// [`UNLISTED_COPY`] or more, those of a page of its source and scope that it lists (module
+/// docs); returns how many pages were left out. Nothing happens in a source whose navigation
+/// lists no page (a theme chsr does not read, Markdown without a generator's `nav`). Run after
+/// [`drop_duplicates`]. Idempotent.
+pub fn drop_unlisted_copies(indexed: &mut Indexed) -> usize {
+    let spans = indexed.page_spans();
+    let mut left_out = Vec::new();
+    let pages = &indexed.pages;
+    let mut by_source: Vec<(&str, Vec<usize>)> = Vec::new();
+    for (i, p) in pages.iter().enumerate() {
+        if p.skipped.is_some() || p.chunks == 0 {
+            continue;
+        }
+        match by_source.last_mut() {
+            Some((s, list)) if *s == p.source => list.push(i),
+            _ => by_source.push((&p.source, vec![i])),
+        }
+    }
+    for (_, list) in by_source {
+        if !list.iter().any(|&i| pages[i].listed) || list.iter().all(|&i| pages[i].listed) {
+            continue;
+        }
+        let chunks = |i: usize| &indexed.chunks[spans[i].clone()];
+        let sets: Vec<Vec<u64>> = (list.iter())
+            .map(|&i| {
+                let text: Vec<&str> = chunks(i).iter().map(|c| c.text.as_str()).collect();
+                dedup::word_set(&text.join("\n"))
+            })
+            .collect();
+        let scope = |i: usize| chunks(i).first().map(|c| (&c.subject, &c.level, &c.lang));
+        // Each unlisted page's most similar listed page (the first in path order on a tie).
+        let mut copy_of: Vec<Option<(f64, usize)>> = vec![None; list.len()];
+        for (a, b, sim) in dedup::similar_pairs(&sets, UNLISTED_COPY) {
+            let (a, b) = (a as usize, b as usize);
+            let (pa, pb) = (list[a], list[b]);
+            let (copy, of) = match (pages[pa].listed, pages[pb].listed) {
+                (false, true) => (a, pb),
+                (true, false) => (b, pa),
+                _ => continue,
+            };
+            if scope(list[copy]) == scope(of) && copy_of[copy].is_none_or(|(best, _)| sim > best) {
+                copy_of[copy] = Some((sim, of));
+            }
+        }
+        for (k, found) in copy_of.into_iter().enumerate() {
+            if let Some((sim, of)) = found {
+                let why = format!(
+                    "a copy of {}, which the site's navigation lists ({:.0} % of their words shared)",
+                    pages[of].path,
+                    sim * 100.0
+                );
+                left_out.push((list[k], why));
+            }
+        }
     }
     leave_out(indexed, left_out)
 }
@@ -164,6 +240,95 @@ mod tests {
         b.source = "other".into();
         let mut ix = indexed(vec![(a, ca), (b, cb)]);
         assert_eq!(drop_duplicates(&mut ix), 0);
+    }
+
+    /// A lesson of about 60 distinct words; `changed` of them replaced.
+    fn lesson(topic: &str, changed: usize) -> Vec<String> {
+        let words: Vec<String> = (0..60)
+            .map(|i| match i < changed {
+                true => format!("nouveau{i}"),
+                false => format!("{topic}{i}"),
+            })
+            .collect();
+        vec![words[..30].join(" "), words[30..].join(" ")]
+    }
+
+    fn listed(path: &str, texts: &[String], listed: bool) -> (PageOutcome, Vec<ChunkRecord>) {
+        let (mut o, c) = crate::index::fixtures::page(path, "Cours", texts);
+        o.listed = listed;
+        (o, c)
+    }
+
+    fn kept(ix: &Indexed) -> Vec<&str> {
+        (ix.pages.iter())
+            .filter(|p| p.skipped.is_none())
+            .map(|p| p.path.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn a_page_the_navigation_does_not_list_is_left_out_for_the_near_copy_it_lists() {
+        // A teacher's working copies beside the lesson the navigation links to (`c8a copie/`,
+        // `cours-source.md` beside `cours-git.md`), and a lesson of its own that nothing lists.
+        let mut ix = indexed(vec![
+            listed("c8a copie/index.html", &lesson("graphe", 4), false),
+            listed("c8a/index.html", &lesson("graphe", 0), true),
+            listed("c9/cours-git.md", &lesson("arbre", 0), true),
+            listed("c9/cours-source.md", &lesson("arbre", 2), false),
+            listed("c9/ancien.md", &lesson("arbre", 20), false),
+            listed("annexe.md", &lesson("tas", 0), false),
+        ]);
+        assert_eq!(drop_unlisted_copies(&mut ix), 2);
+        assert_eq!(
+            kept(&ix),
+            [
+                "c8a/index.html",
+                "c9/cours-git.md",
+                "c9/ancien.md",
+                "annexe.md"
+            ]
+        );
+        assert_eq!(
+            ix.pages[0].skipped.as_deref(),
+            Some("a copy of c8a/index.html, which the site's navigation lists (88 % of their words shared)")
+        );
+        assert_eq!(ix.chunks.len(), 8);
+        // Running it again changes nothing.
+        assert_eq!(drop_unlisted_copies(&mut ix), 0);
+    }
+
+    #[test]
+    fn without_a_listed_page_or_in_another_scope_an_unlisted_page_is_kept() {
+        // A theme chsr does not read marks no page: nothing tells a copy from its original.
+        let pages = || {
+            vec![
+                listed("a/cours.html", &lesson("pile", 0), false),
+                listed("b/cours.html", &lesson("pile", 1), false),
+            ]
+        };
+        let mut ix = indexed(pages());
+        assert_eq!(drop_unlisted_copies(&mut ix), 0);
+        // Two listed pages that are near copies are both kept (the navigation shows both).
+        let mut both = pages();
+        both.iter_mut().for_each(|(o, _)| o.listed = true);
+        assert_eq!(drop_unlisted_copies(&mut indexed(both)), 0);
+        // A copy for another level is that level's page.
+        let mut other = pages();
+        other[0].0.listed = true;
+        other[1].1.iter_mut().for_each(|c| c.level = "l2".into());
+        assert_eq!(drop_unlisted_copies(&mut indexed(other)), 0);
+    }
+
+    #[test]
+    fn of_two_equal_pages_the_one_the_navigation_lists_is_kept() {
+        let text = &["Même contenu.".to_string()];
+        let mut ix = indexed(vec![
+            listed("cours-source.md", text, false),
+            listed("index.md", text, false),
+            listed("z/cours-git.md", text, true),
+        ]);
+        assert_eq!(drop_duplicates(&mut ix), 2);
+        assert_eq!(kept(&ix), ["z/cours-git.md"]);
     }
 
     #[test]

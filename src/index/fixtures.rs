@@ -31,6 +31,7 @@ pub fn page(path: &str, title: &str, texts: &[String]) -> (PageOutcome, Vec<Chun
         default_section: true,
         pagefind_body: false,
         nav_trail: Vec::new(),
+        listed: false,
     };
     (outcome, chunks)
 }

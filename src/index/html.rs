@@ -92,6 +92,8 @@ pub struct PageText {
     pub pagefind_body: bool,
     /// The navigation sections that hold the page, outermost first ([`navtrail`]).
     pub nav_trail: Vec<String>,
+    /// Whether the site's navigation lists the page (its theme marks its link as current).
+    pub listed: bool,
 }
 
 /// A heading rule: `(field, level, pattern, template)`.
@@ -261,7 +263,9 @@ impl Reader {
                 page.skip = Some(format!("{ignore} on the content"));
             }
         }
-        page.nav_trail = navtrail::nav_trail(&doc);
+        let place = navtrail::nav_trail(&doc);
+        page.listed = place.is_some();
+        page.nav_trail = place.unwrap_or_default();
         let h1 = root
             .select(&self.h1)
             .map(|h| clean_title(&self.inline(h)))

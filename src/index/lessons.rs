@@ -202,6 +202,7 @@ mod tests {
             default_section,
             pagefind_body: false,
             nav_trail: Vec::new(),
+            listed: false,
         }
     }
 

@@ -44,6 +44,9 @@ pub struct MarkdownPage {
     pub excluded: Option<String>,
     /// The body as HTML.
     pub html: String,
+    /// Why the page's front matter could not be read, when it was read as text instead
+    /// ([`read_with`]).
+    pub unread_front: Option<String>,
 }
 
 /// Splits and parses the front matter; `Err` names what is wrong with it.
@@ -589,10 +592,29 @@ pub fn read(text: &str) -> Result<MarkdownPage, String> {
 
 /// Reads a page whose body (after the front matter) `html` renders.
 pub fn read_as(text: &str, html: impl FnOnce(&str) -> String) -> Result<MarkdownPage, String> {
-    let (front, excluded, body) = front_matter(text)?;
+    read_with(text, false, html)
+}
+
+/// Reads a page whose body `html` renders; a front matter that cannot be read is an error, or,
+/// with `front_as_text`, part of the body (as MkDocs reads it), the reason kept in
+/// [`MarkdownPage::unread_front`].
+pub fn read_with(
+    text: &str,
+    front_as_text: bool,
+    html: impl FnOnce(&str) -> String,
+) -> Result<MarkdownPage, String> {
+    let (front, excluded, body, unread_front) = match front_matter(text) {
+        Ok((front, excluded, body)) => (front, excluded, body, None),
+        Err(why) if front_as_text => {
+            let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+            (Vec::new(), None, body, Some(why))
+        }
+        Err(why) => return Err(why),
+    };
     Ok(MarkdownPage {
         front,
         excluded,
+        unread_front,
         html: format!(
             "<html><body><main data-chsr-body>{}</main></body></html>",
             html(body)

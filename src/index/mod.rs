@@ -27,7 +27,7 @@
 //! path, bytes) to [`read_page`], where a source is served is given by the caller
 //! ([`configured_url`], else [`relative_url_between`] the bundle and the source folder), and the
 //! shards are made by [`crate::build`] exactly as for a JSONL corpus. Only walking folders
-//! ([`list_pages`]), reading and writing files, threads (rayon) and progress bars are native;
+//! ([`run::list_pages`]), reading and writing files, threads (rayon) and progress bars are native;
 //! the npm package's `bin/chsr.mjs` does those in Node and calls the core through Wasm, so both
 //! write the same bytes.
 
@@ -221,6 +221,8 @@ pub struct PageOutcome {
     pub pagefind_body: bool,
     /// The site navigation's sections that hold it, outermost first (a built page's sidebar).
     pub nav_trail: Vec<String>,
+    /// Whether the site's navigation lists it (its sidebar marks it, its generator's `nav`).
+    pub listed: bool,
 }
 
 /// The chunks of every source and what happened to each page.
@@ -264,6 +266,7 @@ impl Indexed {
     pub fn settle(&mut self) {
         pagefind::only_marked_pages(self);
         duplicates::drop_duplicates(self);
+        duplicates::drop_unlisted_copies(self);
         copies::drop_copies(self);
         lessons::name_shared_titles(self);
         lessons::group(self);
@@ -314,59 +317,6 @@ pub fn no_pages(source: &Source) -> IndexError {
             _ => "is this the folder of the course's Markdown files? for a built site use --site, or format = \"html\"",
         },
     }
-}
-
-/// Every page file of a source, as `/`-separated paths relative to it, sorted: entries by file
-/// name (bytes), names starting with `.` left out, folders followed where [`publishing::walks`]
-/// says, files kept by [`page_extensions`]. (`bin/chsr.mjs` walks folders the same way.)
-#[cfg(not(target_arch = "wasm32"))]
-pub fn list_pages(source: &Source) -> Result<Vec<String>, IndexError> {
-    fn walk(
-        source: &Source,
-        dir: &Path,
-        rel: &str,
-        exts: &[&str],
-        out: &mut Vec<String>,
-    ) -> Result<(), IndexError> {
-        let io = |e: std::io::Error| IndexError::Io {
-            path: dir.display().to_string(),
-            message: e.to_string(),
-        };
-        let mut entries: Vec<_> = std::fs::read_dir(dir)
-            .map_err(io)?
-            .collect::<Result<_, _>>()
-            .map_err(io)?;
-        entries.sort_by_key(|e| e.file_name());
-        for e in entries {
-            let name = e.file_name().to_string_lossy().into_owned();
-            if name.starts_with('.') {
-                continue;
-            }
-            let path = e.path();
-            let r = if rel.is_empty() {
-                name.clone()
-            } else {
-                format!("{rel}/{name}")
-            };
-            if path.is_dir() {
-                if publishing::walks(&source.publishing, &r) {
-                    walk(source, &path, &r, exts, out)?;
-                }
-            } else if exts.iter().any(|x| name.to_lowercase().ends_with(x)) {
-                out.push(r);
-            }
-        }
-        Ok(())
-    }
-    if !source.path.is_dir() {
-        return Err(not_a_folder(source));
-    }
-    let mut out = Vec::new();
-    walk(source, &source.path, "", page_extensions(source), &mut out)?;
-    if out.is_empty() {
-        return Err(no_pages(source));
-    }
-    Ok(out)
 }
 
 /// A page read: what became of it, its chunks, and warnings.
@@ -510,6 +460,7 @@ pub fn read_page(
         default_section: false,
         pagefind_body: false,
         nav_trail: Vec::new(),
+        listed: false,
     };
     let skip = |mut o: PageOutcome, why: String| {
         o.skipped = Some(why);
@@ -635,7 +586,8 @@ pub fn read_page(
                 _ => {
                     let text = snippets::expand(text, &file, &mut missing);
                     // Anchors as the site (or forge) that shows the page makes them.
-                    markdown::read_as(&text, |body| {
+                    let as_text = source.publishing.front_matter_as_text;
+                    markdown::read_with(&text, as_text, |body| {
                         let mut slugs = anchors::Slugs::new(source.publishing.anchors);
                         markdown::body_html_with(body, &mut |t, title_of| {
                             let slug = slugs.slug(t);
@@ -648,10 +600,15 @@ pub fn read_page(
             for name in missing {
                 warnings.push(format!("{page_name}: {name:?}, a file it includes, was not found (looked for from the site's root and the page's folder, and for a snippet the MkDocs project's folder): left out"));
             }
-            let md = md.map_err(|m| IndexError::Page {
+            let mut md = md.map_err(|m| IndexError::Page {
                 page: page_name.clone(),
                 message: m,
             })?;
+            if let Some(why) = md.unread_front.take() {
+                warnings.push(format!(
+                    "{page_name}: {why}: read as the page's text, as its generator shows it"
+                ));
+            }
             if let Some(why) = md.excluded {
                 return skip(outcome, why);
             }
@@ -669,8 +626,10 @@ pub fn read_page(
         // MkDocs shows a page without a heading of its own under its navigation label.
         page.title = page.title.or(listed.label);
         page.nav_trail = listed.trail;
+        page.listed = true;
     }
     outcome.nav_trail = std::mem::take(&mut page.nav_trail);
+    outcome.listed = page.listed;
     // After any address of its own, where its generator serves a README beside an index page.
     front.extend(
         readme

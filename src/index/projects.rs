@@ -138,6 +138,7 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
             .pages(docs)
             .anchors(Anchors::MkDocs)
             .with(|p| p.excluded = Patterns::gitignore(&excluded))
+            .with(|p| p.front_matter_as_text = true)
             .with(|p| {
                 p.nav = match yaml_block(&y, "nav", true) {
                     Some((head, block)) => {

@@ -53,6 +53,10 @@ pub struct Publishing {
     pub workbench: bool,
     /// How its navigation places its pages (MkDocs' `nav`, or its folders).
     pub nav: super::sitenav::SiteNav,
+    /// Whether a front matter it cannot read is part of the page's text, as MkDocs shows it (a
+    /// `---` never closed is a rule, YAML it cannot parse stays on the page), instead of an
+    /// error that names the page.
+    pub front_matter_as_text: bool,
 }
 
 /// The folders of a Carpentries Workbench lesson whose Markdown files are its pages, each

@@ -4,13 +4,71 @@
 //! target-independent core (`super`, [`super::report`], [`super::bundle`]) that the npm
 //! package's `bin/chsr.mjs` runs through Wasm in the same order.
 
-use super::config::Config;
+use super::config::{Config, Source};
 use super::report::{self, Report};
 use super::{base_url, bundle, read_sources, IndexError, Indexed};
 use crate::build::write_output;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
+
+/// Every page file of a source, as `/`-separated paths relative to it, sorted: entries by file
+/// name (bytes), names starting with `.` left out, folders followed where [`super::publishing::walks`]
+/// says, files kept by [`super::page_extensions`]. (`bin/chsr.mjs` walks folders the same way.)
+pub fn list_pages(source: &Source) -> Result<Vec<String>, IndexError> {
+    fn walk(
+        source: &Source,
+        dir: &Path,
+        rel: &str,
+        exts: &[&str],
+        out: &mut Vec<String>,
+    ) -> Result<(), IndexError> {
+        let io = |e: std::io::Error| IndexError::Io {
+            path: dir.display().to_string(),
+            message: e.to_string(),
+        };
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .map_err(io)?
+            .collect::<Result<_, _>>()
+            .map_err(io)?;
+        entries.sort_by_key(|e| e.file_name());
+        for e in entries {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') {
+                continue;
+            }
+            let path = e.path();
+            let r = if rel.is_empty() {
+                name.clone()
+            } else {
+                format!("{rel}/{name}")
+            };
+            if path.is_dir() {
+                if super::publishing::walks(&source.publishing, &r) {
+                    walk(source, &path, &r, exts, out)?;
+                }
+            } else if exts.iter().any(|x| name.to_lowercase().ends_with(x)) {
+                out.push(r);
+            }
+        }
+        Ok(())
+    }
+    if !source.path.is_dir() {
+        return Err(super::not_a_folder(source));
+    }
+    let mut out = Vec::new();
+    walk(
+        source,
+        &source.path,
+        "",
+        super::page_extensions(source),
+        &mut out,
+    )?;
+    if out.is_empty() {
+        return Err(super::no_pages(source));
+    }
+    Ok(out)
+}
 
 /// Options of a run.
 #[derive(Clone, Debug, Default)]
@@ -68,7 +126,7 @@ pub fn run(cfg: &Config, opts: &RunOptions) -> Result<Report, IndexError> {
     let pages = cfg
         .sources
         .iter()
-        .map(super::list_pages)
+        .map(list_pages)
         .collect::<Result<Vec<_>, _>>()?;
     let total: usize = pages.iter().map(Vec::len).sum();
     let base_urls = cfg

@@ -29,14 +29,13 @@ static CURRENT: LazyLock<Selector> = LazyLock::new(|| {
     )
 });
 
-/// The labels of the navigation sections that hold the page, outermost first; empty when the
-/// page's link is at the navigation's top level or the theme marks none.
-pub(super) fn nav_trail(doc: &Html) -> Vec<String> {
+/// The labels of the navigation sections that hold the page, outermost first (empty when the
+/// page's link is at the navigation's top level); `None` when the theme marks no link as the
+/// page's (a page the navigation does not list, or a theme not read here).
+pub(super) fn nav_trail(doc: &Html) -> Option<Vec<String>> {
     // The deepest: PyData marks the items above the page `active` too, and a descendant comes
     // after its ancestors.
-    let Some(link) = doc.select(&CURRENT).next_back() else {
-        return Vec::new();
-    };
+    let link = doc.select(&CURRENT).next_back()?;
     // The first item above the link is the page's own (for a section's index page, linked
     // from the section's label, the section's): the sections are the items above it.
     let items = link
@@ -46,7 +45,7 @@ pub(super) fn nav_trail(doc: &Html) -> Vec<String> {
         .skip(1);
     let mut trail: Vec<String> = items.filter_map(label).collect();
     trail.reverse();
-    trail
+    Some(trail)
 }
 
 fn is_list(e: &ElementRef) -> bool {
@@ -68,7 +67,7 @@ mod tests {
     use super::*;
 
     fn trail(html: &str) -> Vec<String> {
-        nav_trail(&Html::parse_document(html))
+        nav_trail(&Html::parse_document(html)).unwrap_or_default()
     }
 
     #[test]
@@ -94,13 +93,15 @@ mod tests {
                 </ul></nav></li></ul></nav></li></ul></nav>
           <article class="md-content__inner"><h1>Activités</h1><p>Appliquez l'algorithme.</p></article></body></html>"##;
         assert_eq!(trail(html), ["Partie 3", "C10 : algo graphes"]);
-        // A page at the top level has no section; a page whose theme marks none neither.
+        // A page at the top level has no section but is listed; a page whose theme marks none
+        // is not listed.
         let top = html.replace(" md-nav__link--active", "").replace(
             r#"href="../" class="md-nav__link""#,
             r#"href="../" class="md-nav__link md-nav__link--active""#,
         );
-        assert!(trail(&top).is_empty());
-        assert!(trail(&html.replace(" md-nav__link--active", "")).is_empty());
+        assert_eq!(nav_trail(&Html::parse_document(&top)), Some(Vec::new()));
+        let unmarked = html.replace(" md-nav__link--active", "");
+        assert_eq!(nav_trail(&Html::parse_document(&unmarked)), None);
     }
 
     #[test]
