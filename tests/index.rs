@@ -694,13 +694,21 @@ fn an_mkdocs_project_is_read_as_mkdocs_builds_it_copies_and_unclosed_front_matte
     write_file(&project, "docs/ch19/cours-source.md", &source);
     let unclosed = "---\ntitle: Automatismes\n\n## Automatisme 1\n\nProgrammer index_min.\n";
     write_file(&project, "docs/auto.md", unclosed);
+    write_file(
+        &project,
+        "docs/ch19/corrige_exo.md",
+        "Réponse : la ligne 3.\n",
+    );
     let (chunks, r) = index_folder("--markdown", &project, &dir.join("md"), "premiere", &[]);
     let paths: std::collections::BTreeSet<&str> =
         chunks.iter().map(|c| c["path"].as_str().unwrap()).collect();
     assert_eq!(
         paths.into_iter().collect::<Vec<_>>(),
-        ["auto.md", "ch19/cours-git.md"]
+        ["auto.md", "ch19/corrige_exo.md", "ch19/cours-git.md"]
     );
+    // A page without a heading that the `nav` does not list is titled by its file's name.
+    let corrige = find(&chunks, |c| c["path"] == "ch19/corrige_exo.md");
+    assert_eq!(corrige["title"], "Corrige exo");
     let skipped = r["skipped"].to_string();
     assert!(
         skipped.contains("a copy of ch19/cours-git.md, which the site's navigation lists"),

@@ -464,8 +464,11 @@ fn strip_containers(indexed: &mut Indexed, lines: &Lines) -> Option<usize> {
             if n < text {
                 break;
             }
-            // It holds all of page c's lines: whole, and more when it has more lines.
-            if weight[p].1 > lines {
+            // It holds all of page c's lines: whole, and more when it has more lines. A page
+            // the navigation lists keeps what it holds of one it does not list (`c8ab.md`, a
+            // part of `c8a.md` kept beside it), which is then a copy.
+            let (outer, inner) = (&indexed.pages[p], &indexed.pages[c]);
+            if weight[p].1 > lines && (inner.listed || !outer.listed) {
                 held_whole.entry(p).or_default().push(c);
             }
         }

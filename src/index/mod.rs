@@ -628,6 +628,9 @@ pub fn read_page(
         page.nav_trail = listed.trail;
         page.listed = true;
     }
+    if source.format != Format::Html && source.publishing.nav != sitenav::SiteNav::None {
+        page.title = page.title.or_else(|| sitenav::file_title(rel));
+    }
     outcome.nav_trail = std::mem::take(&mut page.nav_trail);
     outcome.listed = page.listed;
     // After any address of its own, where its generator serves a README beside an index page.

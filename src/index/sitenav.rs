@@ -40,21 +40,28 @@ pub fn place(nav: &SiteNav, rel: &str) -> Option<NavPage> {
         SiteNav::None => None,
         SiteNav::Listed(pages) => pages.get(rel).cloned(),
         SiteNav::Folders => {
-            let (dir, file) = rel.rsplit_once('/').unwrap_or(("", rel));
+            let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
             let trail: Vec<String> = dir
                 .split('/')
                 .filter(|d| !d.is_empty())
                 .map(title)
                 .collect();
-            let stem = file.rsplit_once('.').map_or(file, |(s, _)| s);
-            // An index page is titled by its folder's name; the site's own, "Home", is not a
-            // name a student searches for.
-            let label = match super::index_file(file) {
-                true => trail.last().cloned(),
-                false => Some(title(stem)),
-            };
-            Some(NavPage { label, trail })
+            Some(NavPage {
+                label: file_title(rel),
+                trail,
+            })
         }
+    }
+}
+
+/// The title MkDocs gives page `rel` when neither its navigation, its front matter nor a
+/// heading names it: its file's name (`exo1_tableaux.md` → "Exo1 tableaux"); an index page,
+/// its folder's (the site's own, "Home", is not a name a student searches for: none).
+pub fn file_title(rel: &str) -> Option<String> {
+    let (dir, file) = rel.rsplit_once('/').unwrap_or(("", rel));
+    match super::index_file(file) {
+        true => dir.rsplit('/').next().filter(|d| !d.is_empty()).map(title),
+        false => Some(title(file.rsplit_once('.').map_or(file, |(s, _)| s))),
     }
 }
 
@@ -145,6 +152,12 @@ mod tests {
         assert_eq!(folders("arbres/index.md").label.as_deref(), Some("Arbres"));
         assert_eq!(folders("index.md").label, None);
         assert_eq!(place(&SiteNav::None, "index.md"), None);
+        // A page a `nav` does not list, or lists without a label, is titled by its file.
+        assert_eq!(
+            file_title("jeux/Morpion_2021.ipynb").as_deref(),
+            Some("Morpion 2021")
+        );
+        assert_eq!(file_title("tp/index.md").as_deref(), Some("Tp"));
         // What YAML cannot read names no page.
         assert!(mkdocs_nav("nav:\n  - [unclosed\n").is_empty());
     }

@@ -517,3 +517,27 @@ proptest::proptest! {
         proptest::prop_assert_eq!(ix.pages.iter().map(|p| p.chunks).sum::<usize>(), ix.chunks.len());
     }
 }
+
+#[test]
+fn a_listed_page_keeps_the_text_of_a_part_of_it_that_the_navigation_does_not_list() {
+    // David Roche's `c8a/` (in the sidebar) and `c8ab/` (its second half, kept beside it).
+    let (first, second) = (passages("arbre", 6), passages("taille", 6));
+    let mut whole = refs(&first);
+    whole.extend(refs(&second));
+    let pages = |listed: bool| {
+        let (mut a, ca) = page("c8a/index.html", "Activités", &whole);
+        let (b, cb) = page("c8ab/index.html", "Activités", &refs(&second));
+        a.listed = listed;
+        indexed(vec![(a, ca), (b, cb)])
+    };
+    let mut ix = pages(true);
+    assert_eq!(drop_copies(&mut ix), 1);
+    assert_eq!(kept(&ix), ["c8a/index.html"]);
+    assert_eq!(chunks_on(&ix, "c8a/index.html"), 12);
+    // Where the navigation says nothing, the part is a page of its own and the whole keeps
+    // what it adds (a section page showing its child page).
+    let mut ix = pages(false);
+    assert_eq!(drop_copies(&mut ix), 0);
+    assert_eq!(chunks_on(&ix, "c8a/index.html"), 6);
+    assert_eq!(chunks_on(&ix, "c8ab/index.html"), 6);
+}
