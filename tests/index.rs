@@ -685,10 +685,10 @@ fn an_mkdocs_project_is_read_as_mkdocs_builds_it_copies_and_unclosed_front_matte
     // matter is never closed, which MkDocs shows as a rule and text.
     let dir = tmp("mkdocs-as-built");
     let project = dir.join("project");
-    let nav = "site_name: NSI\nnav:\n  - Tables:\n    - Cours: ch19/cours-git.md\n";
+    let nav = "site_name: NSI\nmarkdown_extensions:\n  - pymdownx.emoji\nnav:\n  - Tables:\n    - Cours: ch19/cours-git.md\n";
     write_file(&project, "mkdocs.yml", nav);
     let lesson: String = (0..40).map(|i| format!("mot{i} ")).collect();
-    let git = format!("# Tables\n\nUn fichier CSV se lit ligne par ligne. {lesson}\n");
+    let git = format!("# Tables :heart:\n\nUn fichier CSV se lit ligne par ligne. {lesson}\n");
     write_file(&project, "docs/ch19/cours-git.md", &git);
     let source = format!("# Tables {{-}}\n\nUn fichier CSV se lit ligne à ligne. {lesson}\n");
     write_file(&project, "docs/ch19/cours-source.md", &source);
@@ -706,6 +706,9 @@ fn an_mkdocs_project_is_read_as_mkdocs_builds_it_copies_and_unclosed_front_matte
         paths.into_iter().collect::<Vec<_>>(),
         ["auto.md", "ch19/corrige_exo.md", "ch19/cours-git.md"]
     );
+    // An emoji shortcode is an icon on the page, no word of its title.
+    let git = find(&chunks, |c| c["path"] == "ch19/cours-git.md");
+    assert_eq!(git["title"], "Tables");
     // A page without a heading that the `nav` does not list is titled by its file's name.
     let corrige = find(&chunks, |c| c["path"] == "ch19/corrige_exo.md");
     assert_eq!(corrige["title"], "Corrige exo");

@@ -194,7 +194,9 @@ fn blocks(md: &str) -> String {
                 let l = lines[j];
                 let ind = l.len() - l.trim_start().len();
                 if l.trim().is_empty() || ind > indent {
-                    body.push(if l.len() >= indent + 4 {
+                    // (a line indented less than the body is read from its text: cut at a
+                    // fixed width, it lost its first characters, or split one)
+                    body.push(if ind >= indent + 4 {
                         &l[indent + 4..]
                     } else {
                         l.trim_start()
@@ -640,7 +642,21 @@ pub fn body_html_with(
     body: &str,
     slug: &mut dyn FnMut(&str, Option<&str>) -> Option<String>,
 ) -> String {
-    let md = super::templates::strip(&super::hugo::shortcodes(body));
+    body_html_in(body, slug, false)
+}
+
+/// [`body_html_with`]; with `emoji`, emoji shortcodes in the text but code are left out
+/// ([`super::emoji::emoji_free`]), as MkDocs' `pymdownx.emoji` shows them as icons.
+pub fn body_html_in(
+    body: &str,
+    slug: &mut dyn FnMut(&str, Option<&str>) -> Option<String>,
+    emoji: bool,
+) -> String {
+    let body = match emoji {
+        true => std::borrow::Cow::Owned(super::emoji::emoji_free(body)),
+        false => std::borrow::Cow::Borrowed(body),
+    };
+    let md = super::templates::strip(&super::hugo::shortcodes(&body));
     let md = super::templates::link_addresses(&md);
     let md = super::myst::directives(&md);
     let md = blocks(&attr_lists(&super::kramdown::quoted_blocks(&md)));

@@ -40,6 +40,7 @@ pub mod config;
 pub mod copies;
 pub mod docsify;
 pub mod duplicates;
+pub mod emoji;
 #[cfg(test)]
 mod fixtures;
 pub mod forges;
@@ -589,11 +590,13 @@ pub fn read_page(
                     let as_text = source.publishing.front_matter_as_text;
                     markdown::read_with(&text, as_text, |body| {
                         let mut slugs = anchors::Slugs::new(source.publishing.anchors);
-                        markdown::body_html_with(body, &mut |t, title_of| {
+                        let emoji = source.publishing.emoji;
+                        let anchor = &mut |t: &str, title_of: Option<&str>| {
                             let slug = slugs.slug(t);
                             (title_of.is_none_or(|k| source.publishing.title_anchored(k)))
                                 .then_some(slug)
-                        })
+                        };
+                        markdown::body_html_in(body, anchor, emoji)
                     })
                 }
             };

@@ -140,6 +140,10 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
             .with(|p| p.excluded = Patterns::gitignore(&excluded))
             .with(|p| p.front_matter_as_text = true)
             .with(|p| {
+                let on = |l: &str| !l.trim_start().starts_with('#') && l.contains("pymdownx.emoji");
+                p.emoji = y.lines().any(on)
+            })
+            .with(|p| {
                 p.nav = match yaml_block(&y, "nav", true) {
                     Some((head, block)) => {
                         SiteNav::Listed(mkdocs_nav(&[&[head], &block[..]].concat().join("\n")))

@@ -181,3 +181,12 @@ fn kramdowns_table_of_contents_placeholder_is_left_out() {
     assert!(!p.html.contains("TOC"), "{}", p.html);
     assert!(p.html.contains("<li>Lab 4</li>"), "{}", p.html);
 }
+
+#[test]
+fn a_block_line_indented_less_than_its_body_keeps_every_character() {
+    // A line indented by one space under an admonition, a multi-byte letter at its fourth byte
+    // (it was cut at a fixed width: a panic here, its first characters lost elsewhere).
+    let p = read("!!! note \"Exercice\"\n    Écrire le code.\n [Rédigez votre code](https://x.org)\n  - une liste\n").unwrap();
+    assert!(p.html.contains("Rédigez votre code"), "{}", p.html);
+    assert!(p.html.contains("une liste"), "{}", p.html);
+}
