@@ -675,6 +675,13 @@ fn pages_named_by_their_role_are_named_by_their_sidebar_section() {
     let (chunks, _) = index_folder("--markdown", &folders, &dir.join("f"), "premiere", &[]);
     let page = find(&chunks, |c| c["path"] == "1.5_fonctions/exercices.md");
     assert_eq!(page["title"], "1.5 fonctions › Exercices");
+    // With awesome-pages, a folder's `.pages` titles its section, as the built site shows it.
+    let yml = "site_name: NSI\nplugins:\n  - search\n  - awesome-pages\n";
+    write_file(&folders, "mkdocs.yml", yml);
+    write_file(&folders, "docs/1.5_fonctions/.pages", "title: Les fonctions\n");
+    let (chunks, _) = index_folder("--markdown", &folders, &dir.join("p"), "premiere", &[]);
+    let page = find(&chunks, |c| c["path"] == "1.5_fonctions/exercices.md");
+    assert_eq!(page["title"], "Les fonctions › Exercices");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

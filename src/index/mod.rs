@@ -624,14 +624,15 @@ pub fn read_page(
     }
     outcome.pagefind_body = page.pagefind_body;
     // A built page's sidebar places it; Markdown sources, their generator's navigation.
-    let listed = sitenav::place(&source.publishing.nav, rel);
-    if let Some(listed) = listed.filter(|_| source.format != Format::Html) {
+    let nav = (source.format != Format::Html).then_some(&source.publishing.nav);
+    let pages_file = |p: &str| include(&source.path.join(p));
+    if let Some(listed) = nav.and_then(|nav| sitenav::place(nav, rel, &pages_file)) {
         // MkDocs shows a page without a heading of its own under its navigation label.
         page.title = page.title.or(listed.label);
         page.nav_trail = listed.trail;
         page.listed = true;
     }
-    if source.format != Format::Html && source.publishing.nav != sitenav::SiteNav::None {
+    if nav.is_some_and(|nav| *nav != sitenav::SiteNav::None) {
         page.title = page.title.or_else(|| sitenav::file_title(rel));
     }
     outcome.nav_trail = std::mem::take(&mut page.nav_trail);

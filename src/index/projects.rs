@@ -148,6 +148,8 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
                     Some((head, block)) => {
                         SiteNav::Listed(mkdocs_nav(&[&[head], &block[..]].concat().join("\n")))
                     }
+                    // (`awesome-pages`, or `mkdocs-awesome-pages-plugin` as it was named)
+                    None if y.lines().any(|l| l.contains("awesome-pages")) => SiteNav::Pages,
                     None => SiteNav::Folders,
                 }
             });

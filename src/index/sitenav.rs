@@ -32,13 +32,115 @@ pub enum SiteNav {
     /// Its folders: MkDocs without a `nav` makes a section of each folder, titled by its name,
     /// and titles a page without a heading by its file's name.
     Folders,
+    /// Its folders as the `awesome-pages` plugin arranges them: a folder's `.pages` file may
+    /// title it (`title:`), label its pages and folders (`nav: [Cours: cours.md]`), and leave
+    /// pages (a `nav` without `...`) or the folder (`hide: true`) out of the navigation.
+    Pages,
 }
 
-/// Where the navigation places page `rel` (its path in the pages' folder), if it does.
-pub fn place(nav: &SiteNav, rel: &str) -> Option<NavPage> {
+/// What a folder's `.pages` file says ([`SiteNav::Pages`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct PagesFile {
+    title: Option<String>,
+    hide: bool,
+    /// Labels of its pages and folders, by name.
+    labels: BTreeMap<String, String>,
+    /// The names its `nav` lists, when it lists only those (no `...`).
+    only: Option<Vec<String>>,
+}
+
+/// A `.pages` file (YAML; what cannot be read says nothing, as a folder without one).
+fn pages_file(text: &str) -> PagesFile {
+    let mut out = PagesFile::default();
+    let Some(doc) = YamlLoader::load_from_str(text)
+        .ok()
+        .and_then(|d| d.into_iter().next())
+    else {
+        return out;
+    };
+    out.title = doc["title"].as_str().map(|t| t.trim().to_string());
+    out.hide = doc["hide"].as_bool() == Some(true);
+    if let Yaml::Array(items) = &doc["nav"] {
+        let mut names = Vec::new();
+        let mut rest = false;
+        for item in items {
+            let (label, name) = match item {
+                Yaml::String(n) => (None, n.as_str()),
+                Yaml::Hash(h) => match h.iter().next() {
+                    Some((Yaml::String(l), Yaml::String(n))) => (Some(l.trim()), n.as_str()),
+                    _ => continue,
+                },
+                _ => continue,
+            };
+            let name = name.trim().trim_end_matches('/');
+            rest |= name.starts_with("...");
+            if let Some(l) = label.filter(|l| !l.is_empty()) {
+                out.labels.insert(name.to_string(), l.to_string());
+            }
+            names.push(name.to_string());
+        }
+        out.only = (!rest).then_some(names);
+    }
+    out
+}
+
+/// Where the navigation places page `rel` (its path in the pages' folder), if it does;
+/// `read(path)` gives a file of the pages' folder (a folder's `.pages`), if it is there.
+pub fn place(nav: &SiteNav, rel: &str, read: &dyn Fn(&str) -> Option<String>) -> Option<NavPage> {
     match nav {
         SiteNav::None => None,
         SiteNav::Listed(pages) => pages.get(rel).cloned(),
+        SiteNav::Pages => {
+            let parts: Vec<&str> = rel.split('/').collect();
+            let (dirs, file) = parts.split_at(parts.len() - 1);
+            let at = |i: usize| {
+                let dir = dirs[..i].join("/");
+                let path = if dir.is_empty() {
+                    ".pages".to_string()
+                } else {
+                    format!("{dir}/.pages")
+                };
+                read(&path).map(|t| pages_file(&t)).unwrap_or_default()
+            };
+            let files: Vec<PagesFile> = (0..=dirs.len()).map(at).collect();
+            // Each name as its folder's `.pages` lists it: out of the navigation when it lists
+            // others only, or when a folder above is hidden.
+            let names = dirs.iter().chain(file);
+            let mut trail = Vec::new();
+            for (i, name) in names.enumerate() {
+                let holder = &files[i];
+                if holder
+                    .only
+                    .as_ref()
+                    .is_some_and(|o| !o.iter().any(|n| n == name))
+                {
+                    return None;
+                }
+                if i < dirs.len() {
+                    if files[i + 1].hide {
+                        return None;
+                    }
+                    let own = files[i + 1].title.clone();
+                    trail.push(
+                        holder
+                            .labels
+                            .get(*name)
+                            .cloned()
+                            .or(own)
+                            .unwrap_or_else(|| title(name)),
+                    );
+                }
+            }
+            let label = match super::index_file(file[0]) {
+                true => trail.last().cloned(),
+                false => files[dirs.len()]
+                    .labels
+                    .get(file[0])
+                    .cloned()
+                    .or_else(|| file_title(rel)),
+            };
+            Some(NavPage { label, trail })
+        }
         SiteNav::Folders => {
             let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
             let trail: Vec<String> = dir
@@ -145,19 +247,55 @@ mod tests {
         assert_eq!(label("c99.md"), None);
         assert_eq!(got.len(), 4, "a link to another site is no page: {got:?}");
         // Without a `nav`, MkDocs' folders are its sections.
-        let folders = |rel: &str| place(&SiteNav::Folders, rel).unwrap();
+        let folders = |rel: &str| place(&SiteNav::Folders, rel, &|_| None).unwrap();
         let p = folders("T1_Python/1.2_boucles/exercices.md");
         assert_eq!(p.trail, ["T1 Python", "1.2 boucles"]);
         assert_eq!(p.label.as_deref(), Some("Exercices"));
         assert_eq!(folders("arbres/index.md").label.as_deref(), Some("Arbres"));
         assert_eq!(folders("index.md").label, None);
-        assert_eq!(place(&SiteNav::None, "index.md"), None);
+        assert_eq!(place(&SiteNav::None, "index.md", &|_| None), None);
         // A page a `nav` does not list, or lists without a label, is titled by its file.
         assert_eq!(
             file_title("jeux/Morpion_2021.ipynb").as_deref(),
             Some("Morpion 2021")
         );
         assert_eq!(file_title("tp/index.md").as_deref(), Some("Tp"));
+        // With awesome-pages, each folder's `.pages` titles it, labels its pages and folders,
+        // and may leave some out of the navigation (glassus' and MMarchand's NSI sources).
+        let files = |path: &str| -> Option<String> {
+            let text = match path {
+                ".pages" => "nav:\n  - Accueil : index.md\n  - ...\n",
+                "T6_2_CoursPremiere/.pages" => "title: Cours 1ère\n",
+                "T4/.pages" => {
+                    "title: T4 Bases de données\nnav:\n  - 'Langage SQL': 4.2_SQL\n  - ...\n"
+                }
+                "T4/4.2_SQL/.pages" => "nav:\n  - Cours : cours.md\n  - exercices.md\n",
+                "brouillons/.pages" => "hide: true\n",
+                "bad/.pages" => "nav: [unclosed\n",
+                _ => return None,
+            };
+            Some(text.to_string())
+        };
+        let pages = |rel: &str| place(&SiteNav::Pages, rel, &files);
+        let cours = pages("T6_2_CoursPremiere/cours.md").unwrap();
+        assert_eq!(cours.trail, ["Cours 1ère"]);
+        assert_eq!(cours.label.as_deref(), Some("Cours"));
+        let sql = pages("T4/4.2_SQL/cours.md").unwrap();
+        assert_eq!(sql.trail, ["T4 Bases de données", "Langage SQL"]);
+        assert_eq!(sql.label.as_deref(), Some("Cours"));
+        assert_eq!(
+            pages("T4/4.2_SQL/exercices.md").unwrap().label.as_deref(),
+            Some("Exercices")
+        );
+        // A page its folder's `nav` does not list, and a hidden folder's, are not in the
+        // navigation; a `.pages` YAML cannot read says nothing.
+        assert_eq!(pages("T4/4.2_SQL/exercices (Copie en conflit).md"), None);
+        assert_eq!(pages("brouillons/essai.md"), None);
+        assert_eq!(pages("bad/page.md").unwrap().trail, ["Bad"]);
+        assert_eq!(
+            pages("T4/index.md").unwrap().label.as_deref(),
+            Some("T4 Bases de données")
+        );
         // What YAML cannot read names no page.
         assert!(mkdocs_nav("nav:\n  - [unclosed\n").is_empty());
     }
