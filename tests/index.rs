@@ -678,7 +678,11 @@ fn pages_named_by_their_role_are_named_by_their_sidebar_section() {
     // With awesome-pages, a folder's `.pages` titles its section, as the built site shows it.
     let yml = "site_name: NSI\nplugins:\n  - search\n  - awesome-pages\n";
     write_file(&folders, "mkdocs.yml", yml);
-    write_file(&folders, "docs/1.5_fonctions/.pages", "title: Les fonctions\n");
+    write_file(
+        &folders,
+        "docs/1.5_fonctions/.pages",
+        "title: Les fonctions\n",
+    );
     let (chunks, _) = index_folder("--markdown", &folders, &dir.join("p"), "premiere", &[]);
     let page = find(&chunks, |c| c["path"] == "1.5_fonctions/exercices.md");
     assert_eq!(page["title"], "Les fonctions › Exercices");

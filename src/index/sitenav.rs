@@ -131,14 +131,13 @@ pub fn place(nav: &SiteNav, rel: &str, read: &dyn Fn(&str) -> Option<String>) ->
                     );
                 }
             }
-            let label = match super::index_file(file[0]) {
+            // Its label in its folder's `nav`, else its folder's title (an index page) or its
+            // file's name.
+            let listed = files[dirs.len()].labels.get(file[0]).cloned();
+            let label = listed.or_else(|| match super::index_file(file[0]) {
                 true => trail.last().cloned(),
-                false => files[dirs.len()]
-                    .labels
-                    .get(file[0])
-                    .cloned()
-                    .or_else(|| file_title(rel)),
-            };
+                false => file_title(rel),
+            });
             Some(NavPage { label, trail })
         }
         SiteNav::Folders => {
@@ -296,6 +295,7 @@ mod tests {
             pages("T4/index.md").unwrap().label.as_deref(),
             Some("T4 Bases de données")
         );
+        assert_eq!(pages("index.md").unwrap().label.as_deref(), Some("Accueil"));
         // What YAML cannot read names no page.
         assert!(mkdocs_nav("nav:\n  - [unclosed\n").is_empty());
     }
