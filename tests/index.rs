@@ -696,10 +696,12 @@ fn an_mkdocs_project_is_read_as_mkdocs_builds_it_copies_and_unclosed_front_matte
     // matter is never closed, which MkDocs shows as a rule and text.
     let dir = tmp("mkdocs-as-built");
     let project = dir.join("project");
-    let nav = "site_name: NSI\nmarkdown_extensions:\n  - pymdownx.emoji\nnav:\n  - Tables:\n    - Cours: ch19/cours-git.md\n";
+    let nav = "site_name: NSI\nmarkdown_extensions:\n  - pymdownx.emoji\n  - pymdownx.inlinehilite\nnav:\n  - Tables:\n    - Cours: ch19/cours-git.md\n";
     write_file(&project, "mkdocs.yml", nav);
     let lesson: String = (0..40).map(|i| format!("mot{i} ")).collect();
-    let git = format!("# Tables :heart:\n\nUn fichier CSV se lit ligne par ligne. {lesson}\n");
+    let git = format!(
+        "# Tables :heart: `#!python csv`\n\nUn fichier CSV se lit ligne par ligne. {lesson}\n"
+    );
     write_file(&project, "docs/ch19/cours-git.md", &git);
     let source = format!("# Tables {{-}}\n\nUn fichier CSV se lit ligne à ligne. {lesson}\n");
     write_file(&project, "docs/ch19/cours-source.md", &source);
@@ -719,7 +721,7 @@ fn an_mkdocs_project_is_read_as_mkdocs_builds_it_copies_and_unclosed_front_matte
     );
     // An emoji shortcode is an icon on the page, no word of its title.
     let git = find(&chunks, |c| c["path"] == "ch19/cours-git.md");
-    assert_eq!(git["title"], "Tables");
+    assert_eq!(git["title"], "Tables `csv`");
     // A page without a heading that the `nav` does not list is titled by its file's name.
     let corrige = find(&chunks, |c| c["path"] == "ch19/corrige_exo.md");
     assert_eq!(corrige["title"], "Corrige exo");

@@ -89,7 +89,7 @@ pub fn drop_duplicates(indexed: &mut Indexed) -> usize {
 /// How much of their words an unlisted page and a listed one share (Jaccard similarity of their
 /// word sets, [`dedup::word_set`]) for the unlisted one to be a copy: a version with a few
 /// lines changed (0.85–1 on the sites tried), not a lesson that shares its subject's words.
-const UNLISTED_COPY: f64 = 0.8;
+pub const UNLISTED_COPY: f64 = 0.8;
 
 /// Leaves out every page that the navigation does not list and whose words are, at
 /// [`UNLISTED_COPY`] or more, those of a page of its source and scope that it lists (module

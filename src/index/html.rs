@@ -90,7 +90,7 @@ pub struct PageText {
     /// Whether its content is marked with Pagefind's `data-pagefind-body`
     /// ([`super::pagefind`]).
     pub pagefind_body: bool,
-    /// The navigation sections that hold the page, outermost first ([`navtrail`]).
+    /// The navigation sections that hold the page, outermost first (its theme's current link).
     pub nav_trail: Vec<String>,
     /// Whether the site's navigation lists the page (its theme marks its link as current).
     pub listed: bool,

@@ -642,17 +642,42 @@ pub fn body_html_with(
     body: &str,
     slug: &mut dyn FnMut(&str, Option<&str>) -> Option<String>,
 ) -> String {
-    body_html_in(body, slug, false)
+    body_html_in(body, slug, Extensions::default())
 }
 
-/// [`body_html_with`]; with `emoji`, emoji shortcodes in the text but code are left out
-/// ([`super::emoji::emoji_free`]), as MkDocs' `pymdownx.emoji` shows them as icons.
+/// Python-Markdown extensions of an MkDocs project that change what its pages' text says.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Extensions {
+    /// `pymdownx.emoji`: shortcodes (`:heart:`) are icons, no words
+    /// ([`super::emoji::emoji_free`]).
+    pub emoji: bool,
+    /// `pymdownx.inlinehilite`: `` `#!python for x in t` `` is the code `for x in t`,
+    /// highlighted as Python ([`inline_code`]).
+    pub inline_hilite: bool,
+}
+
+/// Inline code as `pymdownx.inlinehilite` shows it: without the language it names first
+/// (`#!python x = 1`, `:::css p {}`).
+pub fn inline_code(code: &str) -> &str {
+    fn named(rest: &str) -> Option<&str> {
+        let (lang, code) = rest.split_once(' ')?;
+        let ok = !lang.is_empty()
+            && lang
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "+-_#.".contains(c));
+        ok.then_some(code)
+    }
+    let rest = code.strip_prefix("#!").or_else(|| code.strip_prefix(":::"));
+    rest.and_then(named).unwrap_or(code)
+}
+
+/// [`body_html_with`], the page's text as the project's `extensions` show it.
 pub fn body_html_in(
     body: &str,
     slug: &mut dyn FnMut(&str, Option<&str>) -> Option<String>,
-    emoji: bool,
+    extensions: Extensions,
 ) -> String {
-    let body = match emoji {
+    let body = match extensions.emoji {
         true => std::borrow::Cow::Owned(super::emoji::emoji_free(body)),
         false => std::borrow::Cow::Borrowed(body),
     };
@@ -667,7 +692,15 @@ pub fn body_html_in(
         | Options::ENABLE_FOOTNOTES
         | Options::ENABLE_GFM;
     // Headings get `slug`'s anchors unless they carry an explicit `{#id}`.
-    let events: Vec<Event<'_>> = Parser::new_ext(&md, opts).collect();
+    let events: Vec<Event<'_>> = Parser::new_ext(&md, opts)
+        .map(|e| match e {
+            Event::Code(c) if extensions.inline_hilite => match inline_code(&c) {
+                shown if shown.len() < c.len() => Event::Code(CowStr::from(shown.to_string())),
+                _ => Event::Code(c),
+            },
+            e => e,
+        })
+        .collect();
     let mut out_events = Vec::with_capacity(events.len());
     let mut i = 0;
     while i < events.len() {

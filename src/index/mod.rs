@@ -331,7 +331,7 @@ fn applies(rule: &Rule, path: &str) -> bool {
 }
 
 /// Reads every page of every source into chunks, in parallel. `pages[i]` are source `i`'s pages
-/// ([`list_pages`], listed once by the caller), `base_urls[i]` is where it is served (ending in `/`). Pages without subject, level or language are an error, or
+/// ([`run::list_pages`], listed once by the caller), `base_urls[i]` is where it is served (ending in `/`). Pages without subject, level or language are an error, or
 /// left out with `skip_unscoped`. `progress` is called after each page.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn read_sources(
@@ -590,13 +590,13 @@ pub fn read_page(
                     let as_text = source.publishing.front_matter_as_text;
                     markdown::read_with(&text, as_text, |body| {
                         let mut slugs = anchors::Slugs::new(source.publishing.anchors);
-                        let emoji = source.publishing.emoji;
+                        let extensions = source.publishing.extensions;
                         let anchor = &mut |t: &str, title_of: Option<&str>| {
                             let slug = slugs.slug(t);
                             (title_of.is_none_or(|k| source.publishing.title_anchored(k)))
                                 .then_some(slug)
                         };
-                        markdown::body_html_in(body, anchor, emoji)
+                        markdown::body_html_in(body, anchor, extensions)
                     })
                 }
             };

@@ -140,8 +140,11 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
             .with(|p| p.excluded = Patterns::gitignore(&excluded))
             .with(|p| p.front_matter_as_text = true)
             .with(|p| {
-                let on = |l: &str| !l.trim_start().starts_with('#') && l.contains("pymdownx.emoji");
-                p.emoji = y.lines().any(on)
+                let on = |name: &str| {
+                    (y.lines()).any(|l| !l.trim_start().starts_with('#') && l.contains(name))
+                };
+                p.extensions.emoji = on("pymdownx.emoji");
+                p.extensions.inline_hilite = on("pymdownx.inlinehilite");
             })
             .with(|p| {
                 p.nav = match yaml_block(&y, "nav", true) {

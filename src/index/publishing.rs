@@ -57,9 +57,8 @@ pub struct Publishing {
     /// `---` never closed is a rule, YAML it cannot parse stays on the page), instead of an
     /// error that names the page.
     pub front_matter_as_text: bool,
-    /// Whether it shows emoji shortcodes (`:heart:`) as icons (MkDocs with `pymdownx.emoji`):
-    /// they are no words of its text ([`super::markdown::without_emoji`]).
-    pub emoji: bool,
+    /// The Python-Markdown extensions that change what its pages say (an MkDocs project's).
+    pub extensions: super::markdown::Extensions,
 }
 
 /// The folders of a Carpentries Workbench lesson whose Markdown files are its pages, each

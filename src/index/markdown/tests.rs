@@ -190,3 +190,23 @@ fn a_block_line_indented_less_than_its_body_keeps_every_character() {
     assert!(p.html.contains("Rédigez votre code"), "{}", p.html);
     assert!(p.html.contains("une liste"), "{}", p.html);
 }
+
+#[test]
+fn inline_code_that_names_its_language_reads_as_its_code_where_inlinehilite_shows_it() {
+    assert_eq!(inline_code("#!python for x in t"), "for x in t");
+    assert_eq!(inline_code(":::css p { color: red; }"), "p { color: red; }");
+    // A shebang line or a comment is code as written.
+    assert_eq!(inline_code("#!/bin/bash"), "#!/bin/bash");
+    assert_eq!(inline_code("# !python x"), "# !python x");
+    let md = "# Boucle `#!python for ... in ...`\n\nÉcrire `#!py range(3)`.\n";
+    let on = Extensions {
+        inline_hilite: true,
+        ..Extensions::default()
+    };
+    let html = body_html_in(md, &mut |t, _| Some(slug(t)), on);
+    assert!(html.contains("<code>for ... in ...</code>"), "{html}");
+    assert!(html.contains("<code>range(3)</code>"), "{html}");
+    assert!(html.contains("id=\"boucle-for-in\""), "{html}");
+    let off = body_html_in(md, &mut |t, _| Some(slug(t)), Extensions::default());
+    assert!(off.contains("<code>#!py range(3)</code>"), "{off}");
+}
