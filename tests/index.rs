@@ -696,7 +696,7 @@ fn an_mkdocs_project_is_read_as_mkdocs_builds_it_copies_and_unclosed_front_matte
     // matter is never closed, which MkDocs shows as a rule and text.
     let dir = tmp("mkdocs-as-built");
     let project = dir.join("project");
-    let nav = "site_name: NSI\nmarkdown_extensions:\n  - pymdownx.emoji\n  - pymdownx.inlinehilite\nnav:\n  - Tables:\n    - Cours: ch19/cours-git.md\n";
+    let nav = "site_name: NSI\nmarkdown_extensions:\n  - pymdownx.emoji\n  - pymdownx.inlinehilite\nplugins:\n  - encryptcontent:\n      remember_password: True\nnav:\n  - Tables:\n    - Cours: ch19/cours-git.md\n";
     write_file(&project, "mkdocs.yml", nav);
     let lesson: String = (0..40).map(|i| format!("mot{i} ")).collect();
     let git = format!(
@@ -712,6 +712,9 @@ fn an_mkdocs_project_is_read_as_mkdocs_builds_it_copies_and_unclosed_front_matte
         "docs/ch19/corrige_exo.md",
         "Réponse : la ligne 3.\n",
     );
+    // A correction its site keeps behind a password is not read from its sources either.
+    let protected = "---\npassword: \"corr_SQL\"\n---\n# Correction\n\nSELECT nom FROM eleves;\n";
+    write_file(&project, "docs/ch19/correction.md", protected);
     let (chunks, r) = index_folder("--markdown", &project, &dir.join("md"), "premiere", &[]);
     let paths: std::collections::BTreeSet<&str> =
         chunks.iter().map(|c| c["path"].as_str().unwrap()).collect();
@@ -728,6 +731,10 @@ fn an_mkdocs_project_is_read_as_mkdocs_builds_it_copies_and_unclosed_front_matte
     let skipped = r["skipped"].to_string();
     assert!(
         skipped.contains("a copy of ch19/cours-git.md, which the site's navigation lists"),
+        "{skipped}"
+    );
+    assert!(
+        skipped.contains("correction.md\",\"its site encrypts it (mkdocs-encryptcontent-plugin): only a password shows it"),
         "{skipped}"
     );
     let auto: Vec<&str> = (chunks.iter())

@@ -612,7 +612,10 @@ pub fn read_page(
                     "{page_name}: {why}: read as the page's text, as its generator shows it"
                 ));
             }
-            if let Some(why) = md.excluded {
+            if let Some(why) = md
+                .excluded
+                .or_else(|| source.publishing.encrypted.why(&md.front))
+            {
                 return skip(outcome, why);
             }
             (reader.read(&md.html, &heading_rules, true), md.front)

@@ -19,7 +19,7 @@ use super::anchors::Anchors;
 use super::config::{Config, Format, PageUrls};
 use super::forges;
 use super::mdbook;
-use super::publishing::{FrontUrls, Jekyll, Patterns, Publishing, Quarto};
+use super::publishing::{Encrypted, FrontUrls, Jekyll, Patterns, Publishing, Quarto};
 use super::sitenav::{mkdocs_nav, SiteNav};
 use super::IndexError;
 use std::path::Path;
@@ -145,6 +145,11 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
                 };
                 p.extensions.emoji = on("pymdownx.emoji");
                 p.extensions.inline_hilite = on("pymdownx.inlinehilite");
+                p.encrypted = match (on("encryptcontent"), on("global_password")) {
+                    (true, true) => Encrypted::All,
+                    (true, false) => Encrypted::Marked,
+                    _ => Encrypted::None,
+                };
             })
             .with(|p| {
                 p.nav = match yaml_block(&y, "nav", true) {

@@ -59,6 +59,38 @@ pub struct Publishing {
     pub front_matter_as_text: bool,
     /// The Python-Markdown extensions that change what its pages say (an MkDocs project's).
     pub extensions: super::markdown::Extensions,
+    /// Which of its pages the site shows only to who gives a password.
+    pub encrypted: Encrypted,
+}
+
+/// Pages a site encrypts (MkDocs' `encryptcontent` plugin): their built copy is ciphertext
+/// behind a password form, and read from the sources they would show what the teacher keeps
+/// for some students (a correction before the lesson ends).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Encrypted {
+    /// None.
+    #[default]
+    None,
+    /// Those whose front matter sets a `password`.
+    Marked,
+    /// Every page (its `global_password`).
+    All,
+}
+
+impl Encrypted {
+    /// Why a page with front matter `front` is left out, if it is.
+    pub fn why(self, front: &[(String, String)]) -> Option<String> {
+        let own = front.iter().any(|(k, v)| k == "password" && !v.is_empty());
+        let plugin = "its site encrypts it (mkdocs-encryptcontent-plugin)";
+        match self {
+            Encrypted::None => None,
+            Encrypted::Marked if !own => None,
+            Encrypted::Marked => Some(format!("{plugin}: only a password shows it")),
+            Encrypted::All => Some(format!(
+                "{plugin}'s global password: only it shows the page"
+            )),
+        }
+    }
 }
 
 /// The folders of a Carpentries Workbench lesson whose Markdown files are its pages, each
@@ -465,6 +497,16 @@ pub fn front_url(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_encrypted_page_is_left_out_where_its_site_encrypts() {
+        let with = |k: &str, v: &str| vec![(k.to_string(), v.to_string())];
+        let why = |e: Encrypted, front: &[(String, String)]| e.why(front).is_some();
+        assert!(why(Encrypted::Marked, &with("password", "corr_SQL")));
+        assert!(!why(Encrypted::Marked, &with("title", "Cours")));
+        assert!(!why(Encrypted::None, &with("password", "corr_SQL")));
+        assert!(why(Encrypted::All, &with("title", "Cours")));
+    }
 
     #[test]
     fn a_block_titles_anchor_is_kept_as_its_generator_keeps_it() {
