@@ -122,6 +122,11 @@ pub fn drop_unlisted_copies(indexed: &mut Indexed) -> usize {
             })
             .collect();
         let scope = |i: usize| chunks(i).first().map(|c| (&c.subject, &c.level, &c.lang));
+        // A corrected version of a worksheet is no copy of it: its corrections are its own.
+        let corrections = |i: usize| {
+            let corrects = |c: &&ChunkRecord| c.answers.is_some() || c.doc_type == "solution";
+            chunks(i).iter().filter(corrects).count()
+        };
         // Each unlisted page's most similar listed page (the first in path order on a tie).
         let mut copy_of: Vec<Option<(f64, usize)>> = vec![None; list.len()];
         for (a, b, sim) in dedup::similar_pairs(&sets, UNLISTED_COPY) {
@@ -132,7 +137,8 @@ pub fn drop_unlisted_copies(indexed: &mut Indexed) -> usize {
                 (true, false) => (b, pa),
                 _ => continue,
             };
-            if scope(list[copy]) == scope(of) && copy_of[copy].is_none_or(|(best, _)| sim > best) {
+            let same = scope(list[copy]) == scope(of) && corrections(list[copy]) <= corrections(of);
+            if same && copy_of[copy].is_none_or(|(best, _)| sim > best) {
                 copy_of[copy] = Some((sim, of));
             }
         }
@@ -312,6 +318,11 @@ mod tests {
         let mut both = pages();
         both.iter_mut().for_each(|(o, _)| o.listed = true);
         assert_eq!(drop_unlisted_copies(&mut indexed(both)), 0);
+        // A corrected version of a worksheet keeps its corrections.
+        let mut corrected = pages();
+        corrected[0].0.listed = true;
+        corrected[1].1[1].doc_type = "solution".into();
+        assert_eq!(drop_unlisted_copies(&mut indexed(corrected)), 0);
         // A copy for another level is that level's page.
         let mut other = pages();
         other[0].0.listed = true;
