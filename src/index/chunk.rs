@@ -166,23 +166,32 @@ pub fn chunks(page: &PageText, meta: &PageMeta) -> Vec<ChunkRecord> {
         // starts ("1)", "Partie B"): the chunk's head names the exercise only.
         let mut above: &[Heading] = headings;
         for b in &blocks {
-            let mut parts: Vec<String> = Vec::new();
+            // (part, whether it is a list item joined to its neighbours by one line break)
+            let mut parts: Vec<(String, bool)> = Vec::new();
             if key.0 {
                 let hs = &page.ctxs[b.ctx].headings;
                 let same = hs.iter().zip(above).take_while(|(a, b)| a == b).count();
-                parts.extend(hs[same..].iter().map(|h| format!("**{}**", h.text)));
+                parts.extend(
+                    hs[same..]
+                        .iter()
+                        .map(|h| (format!("**{}**", h.text), false)),
+                );
                 above = hs;
             }
-            parts.extend(split_block(&b.text, limit));
-            for part in parts {
+            parts.extend(
+                split_block(&b.text, limit)
+                    .into_iter()
+                    .map(|p| (p, b.tight)),
+            );
+            for (part, tight) in parts {
                 if !cur.is_empty() && cur.chars().count() + part.chars().count() + 2 > limit {
                     pieces.push(std::mem::take(&mut cur));
                 }
                 if !cur.is_empty() {
-                    cur.push_str(if b.tight && cur_tight { "\n" } else { "\n\n" });
+                    cur.push_str(if tight && cur_tight { "\n" } else { "\n\n" });
                 }
                 cur.push_str(&part);
-                cur_tight = b.tight;
+                cur_tight = tight;
             }
         }
         if !cur.is_empty() {
@@ -391,14 +400,14 @@ mod tests {
         // written exam's correction: "Exercice 4" in "Partie A", "Partie B".
         let html = r##"<article class="md-content__inner"><h1 id="t">Activités</h1>
             <h2 id="a105">activité 10.5</h2><p>Lire.</p>
-            <h2 id="a106">activité 10.6</h2><h3 id="1">1)</h3><p>Tracer le graphe.</p>
-            <h3 id="2">2)</h3><p>Le parcourir.</p></article>"##;
+            <h2 id="a106">activité 10.6</h2><h3 id="1">1)</h3><ul><li>Tracer le graphe.</li></ul>
+            <h3 id="2">2)</h3><ul><li>Le parcourir.</li></ul></article>"##;
         let page = Reader::new(&Structure::default()).read(html, &[], false);
         let c = chunks(&page, &meta("https://x.org/c10a/"));
         let last = c.last().expect("chunks");
         assert_eq!(
             last.text,
-            "Activités — activité 10.6\n**1)**\n\nTracer le graphe.\n\n**2)**\n\nLe parcourir.",
+            "Activités — activité 10.6\n**1)**\n\n- Tracer le graphe.\n\n**2)**\n\n- Le parcourir.",
             "{c:#?}"
         );
         assert_eq!(last.url.as_deref(), Some("https://x.org/c10a/#a106"));
