@@ -20,7 +20,7 @@ use super::config::{Config, Format, PageUrls};
 use super::forges;
 use super::mdbook;
 use super::publishing::{Encrypted, FrontUrls, Jekyll, Patterns, Publishing, Quarto};
-use super::sitenav::{mkdocs_nav, SiteNav};
+use super::sitenav::{mkdocs_nav, PagesFiles, SiteNav};
 use super::IndexError;
 use std::path::Path;
 
@@ -157,8 +157,10 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
                         SiteNav::Listed(mkdocs_nav(&[&[head], &block[..]].concat().join("\n")))
                     }
                     // (`awesome-pages`, or `mkdocs-awesome-pages-plugin` as it was named)
-                    None if y.lines().any(|l| l.contains("awesome-pages")) => SiteNav::Pages,
-                    None => SiteNav::Folders,
+                    None => {
+                        let awesome = y.lines().any(|l| l.contains("awesome-pages"));
+                        SiteNav::Folders(awesome.then(PagesFiles::default))
+                    }
                 }
             });
         // `use_directory_urls: false` (a site that also opens from a folder) serves `page.html`.

@@ -4,7 +4,8 @@
 //! ([`super::html`]'s navigation trail); read from the sources, a page gets the same trail, so
 //! that `--markdown` and `--site` name its chunks alike ([`super::lessons`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
 use yaml_rust2::{Yaml, YamlLoader};
 
 /// Where the navigation places a page.
@@ -30,15 +31,50 @@ pub enum SiteNav {
     /// The pages its configuration lists (MkDocs' `nav`).
     Listed(NavTrails),
     /// Its folders: MkDocs without a `nav` makes a section of each folder, titled by its name,
-    /// and titles a page without a heading by its file's name.
-    Folders,
-    /// Its folders as the `awesome-pages` plugin arranges them: a folder's `.pages` file may
-    /// title it (`title:`), label its pages and folders (`nav: [Cours: cours.md]`), and leave
-    /// pages (a `nav` without `...`) or the folder (`hide: true`) out of the navigation.
-    Pages,
+    /// and titles a page without a heading by its file's name. With the `awesome-pages` plugin
+    /// (`Some`), a folder's `.pages` file may title it (`title:`), label its pages and folders
+    /// (`nav: [Cours: cours.md]`), and leave pages (a `nav` without `...`) or the folder
+    /// (`hide: true`) out of the navigation.
+    Folders(Option<PagesFiles>),
 }
 
-/// What a folder's `.pages` file says ([`SiteNav::Pages`]).
+/// The `.pages` files of a source's folders as they are read, each once however many pages
+/// its folder holds ([`SiteNav::Folders`]). A cache: two are equal whatever they hold.
+#[derive(Clone, Default)]
+pub struct PagesFiles(Arc<Mutex<HashMap<String, Arc<PagesFile>>>>);
+
+impl PartialEq for PagesFiles {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for PagesFiles {}
+
+impl std::fmt::Debug for PagesFiles {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PagesFiles")
+    }
+}
+
+impl PagesFiles {
+    /// Folder `dir`'s `.pages` (`""`: the pages' folder's own), read with `read` the first time.
+    fn get(&self, dir: &str, read: &dyn Fn(&str) -> Option<String>) -> Arc<PagesFile> {
+        let lock = || self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(file) = lock().get(dir) {
+            return Arc::clone(file);
+        }
+        let path = match dir {
+            "" => ".pages".to_string(),
+            _ => format!("{dir}/.pages"),
+        };
+        let file = Arc::new(read(&path).map(|t| pages_file(&t)).unwrap_or_default());
+        lock().insert(dir.to_string(), Arc::clone(&file));
+        file
+    }
+}
+
+/// What a folder's `.pages` file says ([`SiteNav::Folders`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct PagesFile {
     title: Option<String>,
@@ -90,19 +126,15 @@ pub fn place(nav: &SiteNav, rel: &str, read: &dyn Fn(&str) -> Option<String>) ->
     match nav {
         SiteNav::None => None,
         SiteNav::Listed(pages) => pages.get(rel).cloned(),
-        SiteNav::Pages => {
+        SiteNav::Folders(pages) => {
             let parts: Vec<&str> = rel.split('/').collect();
             let (dirs, file) = parts.split_at(parts.len() - 1);
-            let at = |i: usize| {
-                let dir = dirs[..i].join("/");
-                let path = if dir.is_empty() {
-                    ".pages".to_string()
-                } else {
-                    format!("{dir}/.pages")
-                };
-                read(&path).map(|t| pages_file(&t)).unwrap_or_default()
-            };
-            let files: Vec<PagesFile> = (0..=dirs.len()).map(at).collect();
+            let files: Vec<Arc<PagesFile>> = (0..=dirs.len())
+                .map(|i| match pages {
+                    Some(pages) => pages.get(&dirs[..i].join("/"), read),
+                    None => Arc::default(),
+                })
+                .collect();
             // Each name as its folder's `.pages` lists it: out of the navigation when it lists
             // others only, or when a folder above is hidden.
             let names = dirs.iter().chain(file);
@@ -139,18 +171,6 @@ pub fn place(nav: &SiteNav, rel: &str, read: &dyn Fn(&str) -> Option<String>) ->
                 false => file_title(rel),
             });
             Some(NavPage { label, trail })
-        }
-        SiteNav::Folders => {
-            let dir = rel.rsplit_once('/').map_or("", |(d, _)| d);
-            let trail: Vec<String> = dir
-                .split('/')
-                .filter(|d| !d.is_empty())
-                .map(title)
-                .collect();
-            Some(NavPage {
-                label: file_title(rel),
-                trail,
-            })
         }
     }
 }
@@ -246,7 +266,7 @@ mod tests {
         assert_eq!(label("c99.md"), None);
         assert_eq!(got.len(), 4, "a link to another site is no page: {got:?}");
         // Without a `nav`, MkDocs' folders are its sections.
-        let folders = |rel: &str| place(&SiteNav::Folders, rel, &|_| None).unwrap();
+        let folders = |rel: &str| place(&SiteNav::Folders(None), rel, &|_| None).unwrap();
         let p = folders("T1_Python/1.2_boucles/exercices.md");
         assert_eq!(p.trail, ["T1 Python", "1.2 boucles"]);
         assert_eq!(p.label.as_deref(), Some("Exercices"));
@@ -275,7 +295,8 @@ mod tests {
             };
             Some(text.to_string())
         };
-        let pages = |rel: &str| place(&SiteNav::Pages, rel, &files);
+        let nav = SiteNav::Folders(Some(PagesFiles::default()));
+        let pages = |rel: &str| place(&nav, rel, &files);
         let cours = pages("T6_2_CoursPremiere/cours.md").unwrap();
         assert_eq!(cours.trail, ["Cours 1ère"]);
         assert_eq!(cours.label.as_deref(), Some("Cours"));
