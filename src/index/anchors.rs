@@ -113,37 +113,12 @@ fn ascii(text: &str) -> String {
         .collect()
 }
 
-/// `text` without emoji shortcodes (`:star:`, `:arrow_right:`; a name starts with a letter, so
-/// `10:30:45` stays).
-fn without_shortcodes(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find(':') {
-        let after = &rest[at + 1..];
-        let len = after
-            .find(|c: char| !(c.is_ascii_alphanumeric() || "_+-".contains(c)))
-            .unwrap_or(after.len());
-        let name = &after[..len];
-        if name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '+' || c == '-')
-            && after[len..].starts_with(':')
-        {
-            out.push_str(&rest[..at]);
-            rest = &after[len + 1..];
-        } else {
-            out.push_str(&rest[..=at]);
-            rest = after;
-        }
-    }
-    out.push_str(rest);
-    out
-}
-
 /// A heading's anchor before repeats are numbered.
 fn base(style: Anchors, text: &str) -> String {
     let word = |c: char| c.is_alphanumeric() || c == '_';
     match style {
         Anchors::MkDocs => {
-            let t = ascii(&without_shortcodes(text));
+            let t = ascii(&super::emoji::without_emoji(text));
             let kept: String = t
                 .chars()
                 .filter(|&c| word(c) || c.is_whitespace() || c == '-')

@@ -1,7 +1,8 @@
 //! Emoji shortcodes (`:heart:`, `:arrow_right:`, `:octicons-star-24:`) in Markdown sources,
 //! which MkDocs' `pymdownx.emoji` shows as icons: no words of the page's text, its titles or its
 //! headings (the built page has an image there). Left out before the Markdown is read, but in
-//! code ([`emoji_free`]).
+//! code ([`emoji_free`]), and from a heading's text before MkDocs' anchor is made of it
+//! ([`super::anchors`]).
 
 use super::markdown::Fences;
 use std::borrow::Cow;
