@@ -134,15 +134,15 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
         let mut excluded = vec!["/templates/".to_string()];
         excluded.extend(yaml_lines(&y, "exclude_docs"));
         excluded.extend(yaml_lines(&y, "draft_docs"));
+        // An extension or plugin it names on a line that is not a comment.
+        let on =
+            |name: &str| (y.lines()).any(|l| !l.trim_start().starts_with('#') && l.contains(name));
         let mkdocs = Project::new("MkDocs", "mkdocs build", site)
             .pages(docs)
             .anchors(Anchors::MkDocs)
             .with(|p| p.excluded = Patterns::gitignore(&excluded))
             .with(|p| p.front_matter_as_text = true)
             .with(|p| {
-                let on = |name: &str| {
-                    (y.lines()).any(|l| !l.trim_start().starts_with('#') && l.contains(name))
-                };
                 p.extensions.emoji = on("pymdownx.emoji");
                 p.extensions.inline_hilite = on("pymdownx.inlinehilite");
                 p.encrypted = match (on("encryptcontent"), on("global_password")) {
@@ -157,10 +157,7 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
                         SiteNav::Listed(mkdocs_nav(&[&[head], &block[..]].concat().join("\n")))
                     }
                     // (`awesome-pages`, or `mkdocs-awesome-pages-plugin` as it was named)
-                    None => {
-                        let awesome = y.lines().any(|l| l.contains("awesome-pages"));
-                        SiteNav::Folders(awesome.then(PagesFiles::default))
-                    }
+                    None => SiteNav::Folders(on("awesome-pages").then(PagesFiles::default)),
                 }
             });
         // `use_directory_urls: false` (a site that also opens from a folder) serves `page.html`.
