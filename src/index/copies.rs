@@ -35,6 +35,11 @@ use super::Indexed;
 use crate::format::ChunkRecord;
 use std::collections::{HashMap, HashSet};
 
+/// Whether a chunk is a correction: it answers an exercise, or its document type is one.
+pub(super) fn is_correction(c: &ChunkRecord) -> bool {
+    c.answers.is_some() || crate::doctype::canonical(&c.doc_type) == Some("solution")
+}
+
 /// Whether the page at `path` shows a page beneath it in the folders: `other` lies in the
 /// folder it heads, its own for a folder's index page (`maths/calculus/index.html`, Hugo
 /// Relearn's `maths/calculus/index.print.html`), else the folder named as the page
@@ -171,7 +176,7 @@ fn read_lines(indexed: &Indexed) -> Lines {
         for c in &indexed.chunks[spans[i].clone()] {
             let kind = crate::doctype::canonical(&c.doc_type);
             page.exercises |= matches!(kind, Some("exercise" | "past_paper_question"));
-            let correction = c.answers.is_some() || kind == Some("solution");
+            let correction = is_correction(c);
             page.corrections |= correction;
             page.correction.push(correction);
             let key = scope(&p.source, c);

@@ -124,7 +124,7 @@ pub fn drop_unlisted_copies(indexed: &mut Indexed) -> usize {
         let scope = |i: usize| chunks(i).first().map(|c| (&c.subject, &c.level, &c.lang));
         // A corrected version of a worksheet is no copy of it: its corrections are its own.
         let corrections = |i: usize| {
-            let corrects = |c: &&ChunkRecord| c.answers.is_some() || c.doc_type == "solution";
+            let corrects = |c: &&ChunkRecord| super::copies::is_correction(c);
             chunks(i).iter().filter(corrects).count()
         };
         // Each unlisted page's most similar listed page (the first in path order on a tie).
