@@ -1,0 +1,250 @@
+use super::*;
+
+#[test]
+fn an_encrypted_page_is_left_out_where_its_site_encrypts() {
+    let with = |k: &str, v: &str| vec![(k.to_string(), v.to_string())];
+    let why = |e: Encrypted, front: &[(String, String)]| e.why(front).is_some();
+    assert!(why(Encrypted::Marked, &with("password", "corr_SQL")));
+    assert!(!why(Encrypted::Marked, &with("title", "Cours")));
+    assert!(!why(Encrypted::None, &with("password", "corr_SQL")));
+    assert!(why(Encrypted::All, &with("title", "Cours")));
+}
+
+#[test]
+fn a_block_titles_anchor_is_kept_as_its_generator_keeps_it() {
+    let workbench = Publishing {
+        workbench: true,
+        ..Publishing::default()
+    };
+    assert!(workbench.title_anchored("challenge"));
+    assert!(!workbench.title_anchored("solution"));
+    assert!(!workbench.title_anchored("hint"));
+    let quarto = Publishing {
+        quarto: Some(Quarto::default()),
+        ..Publishing::default()
+    };
+    assert!(!quarto.title_anchored("callout-exercise"));
+    assert!(Publishing::default().title_anchored("solution"));
+}
+
+#[test]
+fn a_workbench_lessons_pages_are_served_at_the_sites_root() {
+    let lesson = Publishing {
+        workbench: true,
+        ..Publishing::default()
+    };
+    let served = |rel| lesson.served_path(rel).into_owned();
+    assert_eq!(served("episodes/05-loop.md"), "05-loop.md");
+    assert_eq!(served("episodes/05-loop.Rmd"), "05-loop.Rmd");
+    assert_eq!(served("learners/reference.md"), "reference.md");
+    assert_eq!(
+        served("instructors/instructor-notes.md"),
+        "instructor-notes.md"
+    );
+    assert_eq!(served("learners/setup.md"), "index.md");
+    assert_eq!(served("profiles/learner-profiles.md"), "profiles.md");
+    assert_eq!(served("index.md"), "index.md");
+    for rel in [
+        "README.md",
+        "CONTRIBUTING.md",
+        "episodes/fig/README.md",
+        "site/x.md",
+    ] {
+        assert!(lesson.unpublished(rel).is_some(), "{rel}");
+    }
+    for rel in [
+        "index.md",
+        "LICENSE.md",
+        "episodes/05-loop.md",
+        "profiles/a.md",
+    ] {
+        assert_eq!(lesson.unpublished(rel), None, "{rel}");
+    }
+}
+
+#[test]
+fn a_jekyll_sites_underscore_folders_posts_and_collections() {
+    let site = Publishing {
+        jekyll: Some(Jekyll {
+            published: vec!["_posts".into(), "_cours".into()],
+        }),
+        ..Publishing::default()
+    };
+    for rel in ["_includes/enonce.md", "_staffers/kevin.md", "_layouts/x.md"] {
+        assert!(site.unpublished(rel).is_some(), "{rel}");
+    }
+    for rel in [
+        "_posts/2024-01-05-bienvenue.md",
+        "_cours/piles.md",
+        "index.md",
+        "_index.md",
+    ] {
+        assert_eq!(site.unpublished(rel), None, "{rel}");
+    }
+    let served = |rel| site.served_path(rel).into_owned();
+    assert_eq!(
+        served("_posts/2024-01-05-bienvenue.md"),
+        "2024/01/05/bienvenue.md"
+    );
+    assert_eq!(
+        served("_posts/annonces/2024-01-05-bienvenue.md"),
+        "2024/01/05/bienvenue.md"
+    );
+    assert_eq!(served("_posts/sans-date.md"), "sans-date.md");
+    assert_eq!(served("_cours/piles.md"), "cours/piles.md");
+    assert_eq!(served("cours/piles.md"), "cours/piles.md");
+    // Elsewhere, `_` folders are pages like any other, served where they are.
+    let mkdocs = Publishing::default();
+    assert_eq!(mkdocs.unpublished("_cours/piles.md"), None);
+    assert_eq!(mkdocs.served_path("_cours/piles.md"), "_cours/piles.md");
+}
+
+#[test]
+fn output_folders_and_packages_are_not_walked() {
+    let book = Publishing {
+        output: vec!["_build".into()],
+        contents: vec!["SUMMARY.md".into()],
+        ..Publishing::default()
+    };
+    assert!(!walks(&book, "_build") && !walks(&book, "outils/node_modules"));
+    // Libraries a page loads: Quarto's, and a deck's beside it.
+    assert!(!walks(&book, "site_libs") && !walks(&book, "slides/Slides_files/libs"));
+    assert!(walks(&book, "Slides_files") && walks(&book, "cours/libs"));
+    assert!(walks(&book, "chapitres") && walks(&book, "chapitres/_build"));
+    assert!(book.unpublished("SUMMARY.md").is_some());
+    assert_eq!(book.unpublished("chapitres/SUMMARY.md"), None);
+}
+
+#[test]
+fn front_matter_addresses_as_each_generator_reads_them() {
+    let with = |front_urls| Publishing {
+        front_urls,
+        ..Publishing::default()
+    };
+    let front = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    };
+    let url = |p: &Publishing, pairs: &[(&str, &str)], default: &str| {
+        front_url(p, &front(pairs), default)
+    };
+    let jekyll = with(FrontUrls::Jekyll);
+    assert_eq!(
+        url(&jekyll, &[("permalink", "/staff/")], "equipe.html").as_deref(),
+        Some("staff/")
+    );
+    assert_eq!(url(&jekyll, &[("permalink", "/:path/")], "a.html"), None);
+    let hugo = with(FrontUrls::Hugo);
+    assert_eq!(
+        url(&hugo, &[("url", "/cours/lifo/")], "cours/piles/").as_deref(),
+        Some("cours/lifo/")
+    );
+    assert_eq!(
+        url(&hugo, &[("slug", "lifo")], "cours/piles/").as_deref(),
+        Some("cours/lifo/")
+    );
+    let docusaurus = with(FrontUrls::Docusaurus);
+    assert_eq!(
+        url(&docusaurus, &[("slug", "/")], "intro/").as_deref(),
+        Some("")
+    );
+    assert_eq!(
+        url(&docusaurus, &[("slug", "/bases/piles")], "a/b/").as_deref(),
+        Some("bases/piles/")
+    );
+    assert_eq!(
+        url(&docusaurus, &[("slug", "lifo")], "bases/piles/").as_deref(),
+        Some("bases/lifo/")
+    );
+    assert_eq!(
+        url(&docusaurus, &[("id", "lifo")], "piles/").as_deref(),
+        Some("lifo/")
+    );
+    // Where the generator reads none of them, they say nothing.
+    assert_eq!(
+        url(&Publishing::default(), &[("slug", "lifo")], "piles/"),
+        None
+    );
+    assert_eq!(url(&docusaurus, &[("title", "Piles")], "piles/"), None);
+    // Docusaurus serves a numbered file or folder without its number.
+    let served = |rel| docusaurus.served_path(rel).into_owned();
+    assert_eq!(served("01-Bases/02_variables.md"), "Bases/variables.md");
+    assert_eq!(served("2. Les piles/index.md"), "Les piles/index.md");
+    assert_eq!(served("2024/bilan.md"), "2024/bilan.md");
+    assert_eq!(served("3-/x.md"), "3-/x.md");
+}
+
+#[test]
+fn what_a_quarto_project_renders() {
+    let all = Publishing {
+        quarto: Some(Quarto::default()),
+        ..Publishing::default()
+    };
+    assert!(all.unpublished("_includes/rappel.qmd").is_some());
+    assert!(all.unpublished("cours/_partie.qmd").is_some());
+    assert_eq!(all.unpublished("cours/piles.qmd"), None);
+    // A project's render targets, as the Quarto course template lists them.
+    let listed = Publishing {
+        quarto: Some(Quarto {
+            render: Patterns::rooted(
+                &[
+                    "index.md",
+                    "setup.md",
+                    "materials/*",
+                    "!materials/*/no_render",
+                ]
+                .map(String::from),
+            ),
+        }),
+        ..Publishing::default()
+    };
+    for rel in [
+        "index.md",
+        "materials/01-piles.md",
+        "materials/tp/files.qmd",
+    ] {
+        assert_eq!(listed.unpublished(rel), None, "{rel}");
+    }
+    for rel in [
+        "LICENSE.md",
+        "README.md",
+        "materials/tp/no_render/brouillon.md",
+    ] {
+        assert!(listed.unpublished(rel).is_some(), "{rel}");
+    }
+}
+
+#[test]
+fn what_mkdocs_exclude_docs_leaves_out() {
+    let site = Publishing {
+        excluded: Patterns::gitignore(
+            &[
+                "/templates/",
+                "*.py.md",
+                "/brouillons/",
+                "old/",
+                "!old/garder.md",
+            ]
+            .map(String::from),
+        ),
+        ..Publishing::default()
+    };
+    for rel in [
+        "templates/base.md",
+        "tp/exo.py.md",
+        "brouillons/piles.md",
+        "cours/old/piles.md",
+    ] {
+        assert!(site.unpublished(rel).is_some(), "{rel}");
+    }
+    for rel in [
+        "cours/templates/x.md",
+        "cours/brouillons/x.md",
+        "old/garder.md",
+        "cours/old.md",
+    ] {
+        assert_eq!(site.unpublished(rel), None, "{rel}");
+    }
+}
