@@ -1567,6 +1567,114 @@ fn a_hugo_projects_pages_are_linked_where_hugo_serves_them() {
 }
 
 #[test]
+fn a_hugo_site_translated_by_file_name_has_each_page_in_its_language_and_place() {
+    // Hugo serves `cours/piles.en.md` at `/en/cours/piles/` and the default language's pages at
+    // the root; a page whose name names no language is in the default one.
+    let dir = tmp("hugo-i18n");
+    let site = dir.join("site");
+    write_file(
+        &site,
+        "config.toml",
+        "baseURL = \"/\"\ndefaultContentLanguage = \"fr\"\n[languages.fr]\nweight = 1\n[languages.en]\nweight = 2\n",
+    );
+    let page = |title: &str, text: &str| format!("---\ntitle: {title}\n---\n{text}\n");
+    for (path, title, text) in [
+        (
+            "content/_index.fr.md",
+            "Accueil",
+            "Le cours de NSI de terminale.",
+        ),
+        (
+            "content/_index.en.md",
+            "Home",
+            "The computer science course.",
+        ),
+        (
+            "content/cours/piles.fr.md",
+            "Piles",
+            "Une pile est une structure LIFO.",
+        ),
+        (
+            "content/cours/piles.en.md",
+            "Stacks",
+            "A stack is a LIFO structure.",
+        ),
+        (
+            "content/cours/files.md",
+            "Files",
+            "Une file est une structure FIFO.",
+        ),
+        (
+            "content/cours/arbres/index.en.md",
+            "Trees",
+            "A tree is a graph without cycles.",
+        ),
+        (
+            "content/cours/arbres/annexe.md",
+            "Annexe",
+            "Une ressource du paquet.",
+        ),
+    ] {
+        write_file(&site, path, &page(title, text));
+    }
+    let (out, chunks) = (dir.join("out"), dir.join("c.jsonl"));
+    let (site_arg, out_arg, chunks_arg) = (
+        site.to_str().unwrap(),
+        out.to_str().unwrap(),
+        chunks.to_str().unwrap(),
+    );
+    let args = [
+        "index",
+        "--markdown",
+        site_arg,
+        "--subject",
+        "informatique (NSI)",
+        "--level",
+        "terminale",
+        "--url",
+        "https://ex.org/",
+        "--out",
+        out_arg,
+        "--emit-chunks",
+        chunks_arg,
+    ];
+    ok(&chsr(&args));
+    let read = || -> Vec<(String, String)> {
+        let text = std::fs::read_to_string(&chunks).unwrap();
+        let mut all: Vec<(String, String)> = text
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .map(|c| {
+                (
+                    c["url"].as_str().unwrap().to_string(),
+                    c["lang"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        all.sort();
+        all
+    };
+    let at = |u: &str, l: &str| (format!("https://ex.org/{u}"), l.to_string());
+    assert_eq!(
+        read(),
+        [
+            at("", "fr"),
+            at("cours/files/", "fr"),
+            at("cours/piles/", "fr"),
+            at("en/", "en"),
+            at("en/cours/arbres/", "en"),
+            at("en/cours/piles/", "en"),
+        ]
+    );
+    // `--lang` says every page's language, as it does for a built site's `<html lang>`.
+    let mut with_lang = args.to_vec();
+    with_lang.extend(["--lang", "fr"]);
+    ok(&chsr(&with_lang));
+    assert!(read().iter().all(|(_, l)| l == "fr"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_carpentries_lesson_is_indexed_once_with_its_challenges_and_solutions() {
     // The Workbench publishes each episode three times: the learner's page, the instructor's
     // (the same with a note) and once more on the "all in one" page.

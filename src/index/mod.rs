@@ -10,6 +10,7 @@
 //! | [`docsify`] | a Docsify site: its Markdown files at Docsify's addresses |
 //! | [`myst`] | MyST directives in Markdown sources (Jupyter Book): admonitions, exercises, tabs |
 //! | [`hugo`] | Hugo's shortcodes in Markdown sources: blocks, code, or their text |
+//! | [`translations`] | a multilingual Hugo site's languages: each page's, and where it is served |
 //! | [`snippets`] | MkDocs snippets (`--8<--`): the files a Markdown source includes |
 //! | [`templates`] | Liquid and Jinja template tags in Markdown sources, left out |
 //! | [`kramdown`] | Jekyll's classed blockquotes (`{: .challenge}`) as the exercises they are |
@@ -63,6 +64,7 @@ pub mod run;
 pub mod sitenav;
 pub mod snippets;
 pub mod templates;
+pub mod translations;
 pub mod urls;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
@@ -648,12 +650,14 @@ pub fn read_page(
     );
     // Page-level values: the page's language as a fallback, then meta tags / front matter.
     // A Docsify site's pages have the language of the page that shows them.
+    // A multilingual Hugo site's, the language its file's name or folder says.
     let site_lang = match &source.format {
-        Format::Docsify(shell) => shell.lang.as_ref(),
+        Format::Docsify(shell) => shell.lang.as_deref(),
+        Format::Markdown => source.publishing.page_lang(rel),
         _ => None,
     };
-    if let Some(l) = page.lang.as_ref().or(site_lang) {
-        fields.insert(0, ("lang", l.clone()));
+    if let Some(l) = page.lang.as_deref().or(site_lang) {
+        fields.insert(0, ("lang", l.to_string()));
     }
     for (k, v) in page.meta.iter().chain(front.iter()) {
         let k = k.replace('-', "_");

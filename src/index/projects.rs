@@ -21,6 +21,7 @@ use super::forges;
 use super::mdbook;
 use super::publishing::{Encrypted, FrontUrls, Jekyll, Patterns, Publishing, Quarto};
 use super::sitenav::{mkdocs_nav, PagesFiles, SiteNav};
+use super::translations;
 use super::IndexError;
 use std::path::Path;
 
@@ -177,21 +178,32 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
         let lesson = Project::new("Carpentries Workbench", build, "site/docs".into());
         return Some(lesson.anchors(Anchors::Pandoc).with(|p| p.workbench = true));
     }
-    let hugo = first(&["hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json"]).or_else(|| {
-        first(&["config.toml", "config.yaml", "config.yml"]).filter(|c| key(c, "baseURL").is_some())
-    });
+    // Hugo's configuration file, or its configuration folder's; a `config.toml` that sets a
+    // `baseURL` (`baseURL = "/"` too).
+    let hugo = first(&["hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json"])
+        .or_else(|| {
+            first(&["config.toml", "config.yaml", "config.yml"])
+                .filter(|c| c.lines().any(|l| translations::is_key(l, "baseURL")))
+        })
+        .or_else(|| first(&["config/_default/hugo.toml", "config/_default/config.toml"]));
     if let Some(h) = hugo {
         let site = or(key(&h, "publishDir"), "public");
         // A multilingual site names a content folder a language: the first is read (give the
         // others as sources of their own).
         let content = key(&h, "contentDir").or_else(|| nested_key(&h, "contentDir"));
         let content = or(content, "content");
+        let languages_file = first(&[
+            "config/_default/languages.toml",
+            "config/_default/languages.yaml",
+        ]);
+        let languages = translations::hugo(&h, languages_file.as_deref(), &content);
         let hugo = Project::new("Hugo", "hugo", site).pages(content);
         let disabled =
             key(&h, "disablePathToLower").is_some_and(|v| v.eq_ignore_ascii_case("true"));
         let hugo = hugo.with(|p| {
             p.front_urls = FrontUrls::Hugo;
             p.lower_case_urls = !disabled;
+            p.languages = languages;
         });
         // `uglyURLs = true` serves `page.html`.
         let ugly = key(&h, "uglyURLs").is_some_and(|v| v.eq_ignore_ascii_case("true"));

@@ -61,6 +61,9 @@ pub struct Publishing {
     pub extensions: super::markdown::Extensions,
     /// Which of its pages the site shows only to who gives a password.
     pub encrypted: Encrypted,
+    /// A multilingual Hugo site's languages: a page's language and the folder it is served
+    /// under.
+    pub languages: Option<super::translations::Languages>,
 }
 
 /// Pages a site encrypts (MkDocs' `encryptcontent` plugin): their built copy is ciphertext
@@ -303,6 +306,13 @@ impl Publishing {
             let mut folders = std::iter::successors(Some(folder), |f: &&str| {
                 f.rsplit_once('/').map(|(parent, _)| parent)
             });
+            // A translated bundle's `index.fr.md` is its index too.
+            let langs = self.languages.as_ref().map_or(&[][..], |l| &l.codes[..]);
+            let translated: Vec<String> = langs.iter().map(|c| format!("index.{c}.md")).collect();
+            let has_index = |f: &str| has_index(f) || translated.iter().any(|i| exists(&at(f, i)));
+            let stem = (langs.iter())
+                .find_map(|c| stem.strip_suffix(&format!(".{c}")))
+                .unwrap_or(stem);
             let resource = !stem.eq_ignore_ascii_case("index")
                 && folders.any(|f| !f.is_empty() && has_index(f));
             return resource.then_some(Err("a resource of a Hugo leaf bundle (a folder with an index.md), which Hugo does not publish as a page"));
@@ -363,6 +373,23 @@ impl Publishing {
         )
     }
 
+    /// A path as Hugo makes it an address: spaces as dashes, lower case unless
+    /// `disablePathToLower`.
+    fn hugo_path(&self, path: &str) -> String {
+        let path = path.replace(' ', "-");
+        if self.lower_case_urls {
+            path.to_lowercase()
+        } else {
+            path
+        }
+    }
+
+    /// The language of the page at `rel`, when its generator says it (a multilingual Hugo
+    /// site: [`super::translations`]).
+    pub fn page_lang(&self, rel: &str) -> Option<&str> {
+        self.languages.as_ref().map(|l| l.of(rel).0)
+    }
+
     /// The path Jekyll serves a page at, as a source path: a post's `_posts/2024-01-05-titre.md`
     /// at `2024/01/05/titre.md`, a collection's `_cours/piles.md` at `cours/piles.md`; any other
     /// as it is.
@@ -379,14 +406,15 @@ impl Publishing {
             };
         }
         if self.front_urls == FrontUrls::Hugo {
-            // `Thème 1/Les Arbres.md` at `thème-1/les-arbres/`.
-            let path = rel.replace(' ', "-");
-            return if self.lower_case_urls {
-                path.to_lowercase()
-            } else {
-                path
-            }
-            .into();
+            // `Thème 1/Les Arbres.md` at `thème-1/les-arbres/`; a translation's
+            // `cours.fr.md` at `fr/cours/`.
+            return match &self.languages {
+                Some(l) => {
+                    let (lang, path) = l.of(rel);
+                    format!("{}{}", l.prefix(lang), self.hugo_path(&path)).into()
+                }
+                None => self.hugo_path(rel).into(),
+            };
         }
         if self.front_urls == FrontUrls::Docusaurus {
             return rel
@@ -449,10 +477,11 @@ fn without_number(segment: &str) -> &str {
 }
 
 /// Where a page's front matter says it is served (`front`: its keys and values), as a path
-/// from its source's root, when its generator reads such a key ([`FrontUrls`]); `default` is
-/// where it is served otherwise (`cours/piles/`).
+/// from its source's root, when its generator reads such a key ([`FrontUrls`]); `rel` is the
+/// page's path and `default` where it is served otherwise (`cours/piles/`).
 pub fn front_url(
     publishing: &Publishing,
+    rel: &str,
     front: &[(String, String)],
     default: &str,
 ) -> Option<String> {
@@ -478,7 +507,19 @@ pub fn front_url(
         // Hugo takes `url` as written, and makes a `slug` an address as it does a file name.
         FrontUrls::Hugo => get("url")
             .map(|u| u.trim_start_matches('/').to_string())
-            .or_else(|| get("slug").map(|s| renamed(&publishing.served_path(s)))),
+            .map(|u| match &publishing.languages {
+                // Under its language's folder, unless written with it.
+                Some(l) => {
+                    let prefix = l.prefix(l.of(rel).0);
+                    if u.starts_with(&prefix) || format!("{u}/") == prefix {
+                        u
+                    } else {
+                        format!("{prefix}{u}")
+                    }
+                }
+                None => u,
+            })
+            .or_else(|| get("slug").map(|s| renamed(&publishing.hugo_path(s)))),
         FrontUrls::Docusaurus => match get("slug") {
             Some(s) if s.starts_with('/') => {
                 let s = s.trim_matches('/');

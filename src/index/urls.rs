@@ -74,7 +74,7 @@ pub fn page_url_path(rel: &str, source: &Source) -> String {
 /// and `slug`, Docusaurus' `slug` and `id`).
 pub fn page_url_path_with(rel: &str, source: &Source, front: &[(String, String)]) -> String {
     let default = page_url_path(rel, source);
-    match super::publishing::front_url(&source.publishing, front, &default) {
+    match super::publishing::front_url(&source.publishing, rel, front, &default) {
         Some(path) => path
             .split('/')
             .map(encode_segment)

@@ -260,3 +260,48 @@ fn what_jekyll_and_mdbook_publish() {
     let mkdocs = of(&[("mkdocs.yml", "")]).unwrap().publishing;
     assert!(!mkdocs.mdx && mkdocs.front_urls == FrontUrls::None);
 }
+
+#[test]
+fn a_hugo_sites_languages_from_its_configuration_or_its_configuration_folder() {
+    let langs = |list: &[(&str, &str)]| {
+        let p = of(list).expect("a project");
+        assert_eq!(p.generator, "Hugo");
+        p.publishing.languages.map(|l| {
+            let codes = l.codes.join(",");
+            (codes, l.default, l.default_in_subdir, l.folder)
+        })
+    };
+    // Hugo Learn's example site: `baseURL = "/"` is a Hugo configuration too.
+    let learn =
+        "baseURL = \"/\"\ndefaultContentLanguage = \"en\"\ndefaultContentLanguageInSubdir= true\n\
+                 [Languages]\n[Languages.en]\ntitle = \"Docs\"\n[Languages.fr]\ntitle = \"Docs\"\n";
+    assert_eq!(
+        langs(&[("config.toml", learn)]),
+        Some(("en,fr".into(), "en".into(), true, None))
+    );
+    // The configuration folder, its languages in their own file.
+    let folder = [
+        (
+            "config/_default/hugo.toml",
+            "defaultContentLanguage = 'fr'\n",
+        ),
+        (
+            "config/_default/languages.toml",
+            "[fr]\nweight = 1\n[en]\nweight = 2\n",
+        ),
+    ];
+    assert_eq!(
+        langs(&folder),
+        Some(("fr,en".into(), "fr".into(), false, None))
+    );
+    // The content folder read is a language's own: its pages are in that language.
+    let dirs =
+        "[languages.fr]\ncontentDir = 'content/fr'\n[languages.en]\ncontentDir = 'content/en'\n";
+    assert_eq!(
+        langs(&[("hugo.toml", dirs)]),
+        Some(("fr,en".into(), "en".into(), false, Some("fr".into())))
+    );
+    assert_eq!(langs(&[("hugo.toml", "title = 'x'\n")]), None);
+    // A `config.toml` without `baseURL` is another tool's.
+    assert!(of(&[("config.toml", "title = 'x'\n")]).is_none_or(|p| p.generator != "Hugo"));
+}

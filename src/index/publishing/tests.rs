@@ -128,7 +128,7 @@ fn front_matter_addresses_as_each_generator_reads_them() {
             .collect()
     };
     let url = |p: &Publishing, pairs: &[(&str, &str)], default: &str| {
-        front_url(p, &front(pairs), default)
+        front_url(p, "page.md", &front(pairs), default)
     };
     let jekyll = with(FrontUrls::Jekyll);
     assert_eq!(
@@ -247,4 +247,59 @@ fn what_mkdocs_exclude_docs_leaves_out() {
     ] {
         assert_eq!(site.unpublished(rel), None, "{rel}");
     }
+}
+
+#[test]
+fn a_multilingual_hugo_sites_pages_where_hugo_serves_each_language() {
+    let site = Publishing {
+        front_urls: FrontUrls::Hugo,
+        lower_case_urls: true,
+        languages: Some(super::super::translations::Languages {
+            codes: vec!["fr".into(), "en".into()],
+            default: "fr".into(),
+            default_in_subdir: false,
+            folder: None,
+        }),
+        ..Publishing::default()
+    };
+    assert_eq!(site.served_path("Cours/Piles.en.md"), "en/cours/piles.md");
+    assert_eq!(site.served_path("Cours/Piles.fr.md"), "cours/piles.md");
+    assert_eq!(site.served_path("Cours/Files.md"), "cours/files.md");
+    assert_eq!(site.page_lang("Cours/Piles.en.md"), Some("en"));
+    assert_eq!(site.page_lang("Cours/Files.md"), Some("fr"));
+    // `url` under the page's language, unless written with it; a `slug` in its folder.
+    let front = |k: &str, v: &str| vec![(k.to_string(), v.to_string())];
+    let url =
+        |rel: &str, k: &str, v: &str, default: &str| front_url(&site, rel, &front(k, v), default);
+    assert_eq!(
+        url("a.en.md", "url", "/stacks/", "en/a/").as_deref(),
+        Some("en/stacks/")
+    );
+    assert_eq!(
+        url("a.en.md", "url", "/en/stacks/", "en/a/").as_deref(),
+        Some("en/stacks/")
+    );
+    assert_eq!(
+        url("a.fr.md", "url", "/piles/", "a/").as_deref(),
+        Some("piles/")
+    );
+    assert_eq!(
+        url("a.en.md", "slug", "Stacks", "en/a/").as_deref(),
+        Some("en/stacks/")
+    );
+    // A translated leaf bundle: its `index.en.md` is its index, its other pages resources.
+    let files = ["b/index.fr.md", "b/index.en.md", "b/annexe.md"];
+    let exists = |p: &str| files.contains(&p);
+    assert_eq!(site.by_an_index_page("b/index.en.md", &exists), None);
+    assert!(matches!(
+        site.by_an_index_page("b/annexe.md", &exists),
+        Some(Err(_))
+    ));
+    // Without languages, `piles.en.md` is a page of that name.
+    let plain = Publishing {
+        languages: None,
+        ..site.clone()
+    };
+    assert_eq!(plain.served_path("Cours/Piles.en.md"), "cours/piles.en.md");
+    assert_eq!(plain.page_lang("Cours/Piles.en.md"), None);
 }

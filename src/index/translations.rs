@@ -1,0 +1,308 @@
+//! A multilingual Hugo site's languages, read from its configuration: which language each page
+//! of its sources is in and where Hugo serves it.
+//!
+//! Hugo translates a page **by its file's name** (`cours.fr.md` beside `cours.en.md`, the
+//! language a code its configuration lists) or **by content folder** (a language's own
+//! `contentDir`). A page whose name names no language is in the site's default language
+//! (`defaultContentLanguage`, English unless set). Every language but the default is served
+//! under its code (`/fr/cours/`), the default too with `defaultContentLanguageInSubdir = true`.
+//! Read so, a page's language is what its built copy's `<html lang>` says, and its address the
+//! one Hugo gives it.
+
+use std::borrow::Cow;
+
+/// A Hugo site's languages.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Languages {
+    /// The codes its configuration lists (`en`, `fr`, `pt-br`), lower case, in its order.
+    pub codes: Vec<String>,
+    /// The default content language (`defaultContentLanguage`; `en` unless set).
+    pub default: String,
+    /// Whether the default language is served under its code too
+    /// (`defaultContentLanguageInSubdir = true`).
+    pub default_in_subdir: bool,
+    /// The language of the content folder read, when it is a language's own `contentDir`.
+    pub folder: Option<String>,
+}
+
+/// One language of a configuration: its code and its own content folder, if it has one.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Language {
+    /// Its code, lower case.
+    pub code: String,
+    /// Its `contentDir`, if it has one.
+    pub content_dir: Option<String>,
+}
+
+impl Languages {
+    /// The language of the page at `rel` (a path in the content folder) and that path without
+    /// the language in its file's name (`a/cours.fr.md` → `fr`, `a/cours.md`).
+    pub fn of<'a, 'r>(&'a self, rel: &'r str) -> (&'a str, Cow<'r, str>) {
+        let (folder, name) = rel.rsplit_once('/').map_or(("", rel), |(f, n)| (f, n));
+        let named = name.rsplit_once('.').and_then(|(stem, ext)| {
+            let (page, code) = stem.rsplit_once('.')?;
+            let code = self.codes.iter().find(|c| c.eq_ignore_ascii_case(code))?;
+            let sep = if folder.is_empty() { "" } else { "/" };
+            Some((code.as_str(), format!("{folder}{sep}{page}.{ext}")))
+        });
+        match named {
+            Some((code, path)) => (code, path.into()),
+            None => (self.folder.as_deref().unwrap_or(&self.default), rel.into()),
+        }
+    }
+
+    /// The folder Hugo serves the pages of language `code` under (`fr/`), empty for the default
+    /// language served at the root.
+    pub fn prefix(&self, code: &str) -> String {
+        if code == self.default && !self.default_in_subdir {
+            String::new()
+        } else {
+            format!("{code}/")
+        }
+    }
+}
+
+/// The languages of a Hugo site whose configuration is `config` (and `languages_file`, as
+/// [`listed`] reads it) and whose pages are read from its folder `content`, or `None` when it
+/// lists none.
+pub fn hugo(config: &str, languages_file: Option<&str>, content: &str) -> Option<Languages> {
+    let listed = listed(config, languages_file);
+    if listed.is_empty() {
+        return None;
+    }
+    let top = |name: &str| {
+        let line = config
+            .lines()
+            .find(|l| !l.starts_with([' ', '\t']) && is_key(l, name));
+        line.and_then(|l| setting(l, name))
+    };
+    let default = top("defaultContentLanguage").map_or("en".into(), |d| d.to_ascii_lowercase());
+    let in_subdir = top("defaultContentLanguageInSubdir").is_some_and(|v| v == "true");
+    let content = content.trim_end_matches('/');
+    let folder = (listed.iter())
+        .find(|l| l.content_dir.as_deref().map(|d| d.trim_end_matches('/')) == Some(content))
+        .map(|l| l.code.clone());
+    Some(Languages {
+        codes: listed.into_iter().map(|l| l.code).collect(),
+        default,
+        default_in_subdir: in_subdir,
+        folder,
+    })
+}
+
+/// The languages a Hugo configuration lists, in its order: TOML tables (`[languages.fr]`,
+/// `[Languages.fr.params]`) or a YAML mapping (`languages:` then `  fr:`), each with its
+/// `contentDir` if it has one. `languages_file` is Hugo's `config/_default/languages.toml` or
+/// `.yaml`, whose top-level tables or keys are the languages.
+pub fn listed(config: &str, languages_file: Option<&str>) -> Vec<Language> {
+    let mut out: Vec<Language> = Vec::new();
+    let add = |code: &str, content_dir: Option<String>, out: &mut Vec<Language>| {
+        let code = code.trim().trim_matches(['"', '\'']).to_ascii_lowercase();
+        let valid = !code.is_empty()
+            && code.len() <= 12
+            && code
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if !valid {
+            return;
+        }
+        match out.iter_mut().find(|l| l.code == code) {
+            Some(l) => l.content_dir = l.content_dir.take().or(content_dir),
+            None => out.push(Language { code, content_dir }),
+        }
+    };
+    for (text, under) in [
+        (config, Some("languages")),
+        (languages_file.unwrap_or(""), None),
+    ] {
+        // TOML: the table a line opens, and its `contentDir`.
+        let mut table: Option<String> = None;
+        // YAML: the indentation of the languages' keys, and the current language.
+        let mut yaml: Option<(usize, Option<String>)> = None;
+        for line in text.lines() {
+            let t = line.trim();
+            if t.is_empty() || t.starts_with('#') {
+                continue;
+            }
+            let indent = line.len() - line.trim_start().len();
+            if let Some(header) = t.strip_prefix('[') {
+                let header = header.trim_start_matches('[');
+                let header = header.split(']').next().unwrap_or_default();
+                let mut parts = header.split('.');
+                table = match under {
+                    Some(u)
+                        if parts
+                            .next()
+                            .is_some_and(|p| p.trim().eq_ignore_ascii_case(u)) =>
+                    {
+                        parts.next().map(str::to_string)
+                    }
+                    Some(_) => None,
+                    None => parts.next().map(str::to_string),
+                };
+                let deeper = header.split('.').count() > if under.is_some() { 2 } else { 1 };
+                if let Some(code) = &table {
+                    if !deeper {
+                        add(code, None, &mut out);
+                    }
+                }
+                yaml = None;
+                continue;
+            }
+            if let Some(code) = &table {
+                if let Some(dir) = setting(t, "contentDir") {
+                    add(code, Some(dir), &mut out);
+                }
+                continue;
+            }
+            // YAML.
+            match (&mut yaml, under) {
+                (None, Some(u)) if indent == 0 && setting(t, u).is_none() && is_key(t, u) => {
+                    yaml = Some((usize::MAX, None));
+                }
+                (None, None) if indent == 0 => {
+                    if let Some((code, _)) = t.split_once(':') {
+                        add(code, None, &mut out);
+                        yaml = Some((0, Some(code.to_string())));
+                    }
+                }
+                (Some((at, current)), _) => {
+                    if under.is_some() && indent == 0 {
+                        yaml = None;
+                        continue;
+                    }
+                    if *at == usize::MAX {
+                        *at = indent;
+                    }
+                    if indent == *at {
+                        if let Some((code, _)) = t.split_once(':') {
+                            add(code, None, &mut out);
+                            *current = Some(code.to_string());
+                        }
+                    } else if indent > *at {
+                        if let (Some(code), Some(dir)) =
+                            (current.as_deref(), setting(t, "contentDir"))
+                        {
+                            add(code, Some(dir), &mut out);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// Whether a line opens key `name` (`languages:` or `languages =`), any case.
+pub(crate) fn is_key(line: &str, name: &str) -> bool {
+    line.get(..name.len())
+        .is_some_and(|k| k.eq_ignore_ascii_case(name))
+        && line[name.len()..].trim_start().starts_with([':', '='])
+}
+
+/// The value of `name: value` or `name = value` on a line, quotes and a trailing comment
+/// removed; `None` when the line sets another key or no value.
+fn setting(line: &str, name: &str) -> Option<String> {
+    if !is_key(line, name) {
+        return None;
+    }
+    let v = line[name.len()..].trim_start()[1..].trim();
+    let v = v.split(" #").next().unwrap_or(v).trim();
+    let v = v.trim_matches(['"', '\'']);
+    (!v.is_empty()).then(|| v.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn codes(config: &str, file: Option<&str>) -> Vec<(String, Option<String>)> {
+        listed(config, file)
+            .into_iter()
+            .map(|l| (l.code, l.content_dir))
+            .collect()
+    }
+
+    #[test]
+    fn languages_from_toml_tables_yaml_and_a_languages_file() {
+        let toml =
+            "baseURL = '/'\n[params]\n  x = 1\n[Languages]\n[Languages.en]\ntitle = 'Docs'\n\
+                    [[Languages.en.menu.shortcuts]]\nname = 'x'\n[Languages.fr]\ntitle = 'Docs'\n\
+                    [Languages.fr.params]\n[outputs]\nhome = ['HTML']\n";
+        assert_eq!(
+            codes(toml, None),
+            [("en".to_string(), None), ("fr".to_string(), None)]
+        );
+        let dirs = "[languages.fr]\n  contentDir = 'content/fr' # French\n[languages.en]\n  contentDir = \"content/en\"\n";
+        assert_eq!(
+            codes(dirs, None),
+            [
+                ("fr".to_string(), Some("content/fr".to_string())),
+                ("en".to_string(), Some("content/en".to_string()))
+            ]
+        );
+        let yaml = "baseURL: /\nlanguages:\n  fr:\n    weight: 1\n    contentDir: contenu\n    params:\n      x: 1\n  en:\n    weight: 2\ntitle: x\nmenu:\n  en: 1\n";
+        assert_eq!(
+            codes(yaml, None),
+            [
+                ("fr".to_string(), Some("contenu".to_string())),
+                ("en".to_string(), None)
+            ]
+        );
+        let file = "[en]\nweight = 1\n[en.params]\n[fr]\ncontentDir = 'fr'\n";
+        assert_eq!(
+            codes("baseURL = '/'\n", Some(file)),
+            [
+                ("en".to_string(), None),
+                ("fr".to_string(), Some("fr".to_string()))
+            ]
+        );
+        let file = "en:\n  weight: 1\nfr:\n  contentDir: fr\n";
+        assert_eq!(
+            codes("", Some(file)),
+            [
+                ("en".to_string(), None),
+                ("fr".to_string(), Some("fr".to_string()))
+            ]
+        );
+        // A site without languages, or one naming them elsewhere.
+        assert!(codes(
+            "baseURL = '/'\nlanguageCode = 'fr'\n[params]\nlanguages = 2\n",
+            None
+        )
+        .is_empty());
+    }
+
+    #[test]
+    fn a_page_in_the_language_its_file_names_served_under_its_code() {
+        let langs = Languages {
+            codes: vec!["en".into(), "fr".into()],
+            default: "en".into(),
+            default_in_subdir: false,
+            folder: None,
+        };
+        assert_eq!(
+            langs.of("cours/piles.fr.md"),
+            ("fr", "cours/piles.md".into())
+        );
+        assert_eq!(langs.of("_index.FR.md"), ("fr", "_index.md".into()));
+        assert_eq!(
+            langs.of("cours/piles.en.md"),
+            ("en", "cours/piles.md".into())
+        );
+        // No code, or one the site does not list: the default language.
+        assert_eq!(langs.of("cours/piles.md"), ("en", "cours/piles.md".into()));
+        assert_eq!(langs.of("cours/v1.2.md"), ("en", "cours/v1.2.md".into()));
+        assert_eq!(langs.prefix("fr"), "fr/");
+        assert_eq!(langs.prefix("en"), "");
+        let sub = Languages {
+            default_in_subdir: true,
+            folder: Some("fr".into()),
+            ..langs
+        };
+        assert_eq!(sub.prefix("en"), "en/");
+        // A language's own content folder: its pages are in its language.
+        assert_eq!(sub.of("cours/piles.md"), ("fr", "cours/piles.md".into()));
+    }
+}
