@@ -1675,6 +1675,69 @@ fn a_hugo_site_translated_by_file_name_has_each_page_in_its_language_and_place()
 }
 
 #[test]
+fn a_hugo_sites_language_folder_given_alone_is_in_its_language() {
+    // Translation by content folder: each language's pages in its own `contentDir`.
+    let dir = tmp("hugo-dirs");
+    let site = dir.join("site");
+    write_file(
+        &site,
+        "hugo.yaml",
+        "baseURL: https://ex.org/\ndefaultContentLanguage: fr\nlanguages:\n  fr:\n    contentDir: content/fr\n    weight: 1\n  en:\n    contentDir: content/en\n    weight: 2\n",
+    );
+    write_file(
+        &site,
+        "content/fr/piles.md",
+        "# Piles\n\nUne pile est une structure LIFO.\n",
+    );
+    write_file(
+        &site,
+        "content/en/stacks.md",
+        "# Stacks\n\nA stack is a LIFO structure.\n",
+    );
+    let index = |folder: &Path| -> Vec<(String, String)> {
+        let (out, chunks) = (dir.join("out"), dir.join("c.jsonl"));
+        ok(&chsr(&[
+            "index",
+            "--markdown",
+            folder.to_str().unwrap(),
+            "--subject",
+            "informatique (NSI)",
+            "--level",
+            "terminale",
+            "--url",
+            "https://ex.org/",
+            "--out",
+            out.to_str().unwrap(),
+            "--emit-chunks",
+            chunks.to_str().unwrap(),
+        ]));
+        let text = std::fs::read_to_string(&chunks).unwrap();
+        let chunk = |l: &str| serde_json::from_str::<Value>(l).unwrap();
+        let pair = |c: Value| {
+            (
+                c["url"].as_str().unwrap().into(),
+                c["lang"].as_str().unwrap().into(),
+            )
+        };
+        text.lines().map(chunk).map(pair).collect()
+    };
+    // The project: its first language's folder, the default language, at the root.
+    assert_eq!(
+        index(&site),
+        [("https://ex.org/piles/#piles".to_string(), "fr".to_string())]
+    );
+    // Another language's folder given alone: its project's, in its language, under its code.
+    assert_eq!(
+        index(&site.join("content/en")),
+        [(
+            "https://ex.org/en/stacks/#stacks".to_string(),
+            "en".to_string()
+        )]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_carpentries_lesson_is_indexed_once_with_its_challenges_and_solutions() {
     // The Workbench publishes each episode three times: the learner's page, the instructor's
     // (the same with a note) and once more on the "all in one" page.

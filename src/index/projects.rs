@@ -418,25 +418,38 @@ fn published_alone(
     read: &dyn Fn(&Path) -> Option<String>,
     url: Option<&str>,
 ) -> Option<Publishing> {
-    let above = root.join("..");
-    let project = root
-        .file_name()
-        .and_then(|name| {
-            let p = detect(&|n: &str| read(&above.join(n)))?;
-            let pages = Path::new(p.pages_dir.as_deref()?).file_name()?;
-            (pages == name).then_some(p)
-        })
-        .or_else(|| {
-            // GitHub Pages: a `*.github.io` address, or the `CNAME` file that gives it a domain
-            // of its own; with `.nojekyll` it serves the Markdown files as they are.
-            let host = url
-                .and_then(|u| u.split_once("://"))
-                .and_then(|(_, rest)| rest.split('/').next());
-            let github = host.is_some_and(|h| h.to_ascii_lowercase().ends_with(".github.io"))
-                || read(&root.join("CNAME")).is_some();
-            let jekyll = github && read(&root.join(".nojekyll")).is_none();
-            jekyll.then(|| detect(&|n: &str| (n == "_config.yml").then(String::new)))?
-        })?;
+    // The folder, one or two folders down from its project's (Hugo's `content/fr`, a
+    // language's own content folder).
+    let names: Vec<_> = root.components().rev().take(2).collect();
+    let of_project = |depth: usize| {
+        let above = root.join("../".repeat(depth));
+        let mut p = detect(&|n: &str| read(&above.join(n)))?;
+        let path = names
+            .get(..depth)?
+            .iter()
+            .rev()
+            .collect::<std::path::PathBuf>();
+        if let Some(l) = p.publishing.languages.as_mut() {
+            if let Some(code) = l.of_folder(&path.to_str()?.replace('\\', "/")) {
+                l.folder = Some(code.to_string());
+                return Some(p);
+            }
+        }
+        Path::new(p.pages_dir.as_deref()?)
+            .ends_with(&path)
+            .then_some(p)
+    };
+    let project = (of_project(1).or_else(|| of_project(2))).or_else(|| {
+        // GitHub Pages: a `*.github.io` address, or the `CNAME` file that gives it a domain
+        // of its own; with `.nojekyll` it serves the Markdown files as they are.
+        let host = url
+            .and_then(|u| u.split_once("://"))
+            .and_then(|(_, rest)| rest.split('/').next());
+        let github = host.is_some_and(|h| h.to_ascii_lowercase().ends_with(".github.io"))
+            || read(&root.join("CNAME")).is_some();
+        let jekyll = github && read(&root.join(".nojekyll")).is_none();
+        jekyll.then(|| detect(&|n: &str| (n == "_config.yml").then(String::new)))?
+    })?;
     let mut publishing = project.publishing;
     if project.pages_dir.is_some() {
         publishing.output.clear();

@@ -23,6 +23,8 @@ pub struct Languages {
     pub default_in_subdir: bool,
     /// The language of the content folder read, when it is a language's own `contentDir`.
     pub folder: Option<String>,
+    /// The languages' own content folders (`fr`, `content/fr`), from the project's folder.
+    pub dirs: Vec<(String, String)>,
 }
 
 /// One language of a configuration: its code and its own content folder, if it has one.
@@ -49,6 +51,16 @@ impl Languages {
             Some((code, path)) => (code, path.into()),
             None => (self.folder.as_deref().unwrap_or(&self.default), rel.into()),
         }
+    }
+
+    /// The language whose own content folder is `dir` (a path from the project's folder), if
+    /// one is.
+    pub fn of_folder(&self, dir: &str) -> Option<&str> {
+        let dir = dir.trim_end_matches('/');
+        let dir = dir.strip_prefix("./").unwrap_or(dir);
+        (self.dirs.iter())
+            .find(|(_, d)| d.trim_end_matches('/').trim_start_matches("./") == dir)
+            .map(|(code, _)| code.as_str())
     }
 
     /// The folder Hugo serves the pages of language `code` under (`fr/`), empty for the default
@@ -78,16 +90,17 @@ pub fn hugo(config: &str, languages_file: Option<&str>, content: &str) -> Option
     };
     let default = top("defaultContentLanguage").map_or("en".into(), |d| d.to_ascii_lowercase());
     let in_subdir = top("defaultContentLanguageInSubdir").is_some_and(|v| v == "true");
-    let content = content.trim_end_matches('/');
-    let folder = (listed.iter())
-        .find(|l| l.content_dir.as_deref().map(|d| d.trim_end_matches('/')) == Some(content))
-        .map(|l| l.code.clone());
-    Some(Languages {
+    let mut languages = Languages {
+        dirs: (listed.iter())
+            .filter_map(|l| Some((l.code.clone(), l.content_dir.clone()?)))
+            .collect(),
         codes: listed.into_iter().map(|l| l.code).collect(),
         default,
         default_in_subdir: in_subdir,
-        folder,
-    })
+        folder: None,
+    };
+    languages.folder = languages.of_folder(content).map(str::to_string);
+    Some(languages)
 }
 
 /// The languages a Hugo configuration lists, in its order: TOML tables (`[languages.fr]`,
@@ -281,6 +294,7 @@ mod tests {
             default: "en".into(),
             default_in_subdir: false,
             folder: None,
+            dirs: Vec::new(),
         };
         assert_eq!(
             langs.of("cours/piles.fr.md"),

@@ -259,6 +259,7 @@ fn a_multilingual_hugo_sites_pages_where_hugo_serves_each_language() {
             default: "fr".into(),
             default_in_subdir: false,
             folder: None,
+            dirs: Vec::new(),
         }),
         ..Publishing::default()
     };
