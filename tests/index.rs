@@ -690,6 +690,46 @@ fn pages_named_by_their_role_are_named_by_their_sidebar_section() {
 }
 
 #[test]
+fn an_mkdocs_projects_macros_show_what_its_built_pages_show() {
+    // The `mkdocs-macros` plugin runs `main.py`'s macros on each page: a correction marked
+    // `False` is not on the site yet, one marked `True` is its text, exercises are numbered.
+    let dir = tmp("mkdocs-macros");
+    let project = dir.join("project");
+    write_file(
+        &project,
+        "mkdocs.yml",
+        "site_name: NSI\nplugins:\n  - search\n  - macros\n",
+    );
+    let main = "def define_env(env):\n    @env.macro\n    def correction(bool, texte):\n        if bool == False:\n            return \"\"\n        else:\n            return texte\n\n    env.variables['n'] = 0\n    @env.macro\n    def exercice():\n        env.variables['n'] += 1\n        return f\"Exercice {env.variables['n']}\"\n";
+    write_file(&project, "main.py", main);
+    let page = "# Piles\n\n## {{ exercice() }}\n\nEmpiler 3 puis 4.\n\n{{ correction(False, \"\"\"\n??? tip \"Correction\"\n    La pile contient 4 au sommet, secret.\n\"\"\") }}\n\n## {{ exercice() }}\n\nDépiler.\n\n{{ correction(True, \"\"\"\n??? tip \"Correction\"\n    On obtient 4, puis 3.\n\"\"\") }}\n";
+    write_file(&project, "docs/piles.md", page);
+    let (chunks, _) = index_folder("--markdown", &project, &dir, "terminale", &[]);
+    let texts: Vec<&str> = chunks.iter().map(|c| c["text"].as_str().unwrap()).collect();
+    let all = texts.join("\n");
+    assert!(!all.contains("secret") && !all.contains("{{"), "{texts:?}");
+    assert!(all.contains("On obtient 4, puis 3."), "{texts:?}");
+    assert!(
+        texts.iter().any(|t| t.starts_with("Piles — Exercice 2")),
+        "{texts:?}"
+    );
+    let solutions = chunks
+        .iter()
+        .filter(|c| c["doc_type"] == "solution")
+        .count();
+    assert_eq!(solutions, 1, "{texts:?}");
+    // Without the plugin, the calls are text, as MkDocs shows them.
+    write_file(&project, "mkdocs.yml", "site_name: NSI\n");
+    let (chunks, _) = index_folder("--markdown", &project, &dir, "terminale", &[]);
+    let all: String = chunks.iter().map(|c| c["text"].as_str().unwrap()).collect();
+    assert!(
+        all.contains("secret") && all.contains("exercice()"),
+        "{all}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn an_mkdocs_project_is_read_as_mkdocs_builds_it_copies_and_unclosed_front_matter_included() {
     // A lycée's MkDocs sources: its `nav` links to `cours-git.md`; the Pandoc steps that made
     // it left `cours-source.md` beside it, which MkDocs publishes too; and a page whose front

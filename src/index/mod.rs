@@ -13,6 +13,7 @@
 //! | [`translations`] | a multilingual Hugo site's languages: each page's, and where it is served |
 //! | [`snippets`] | MkDocs snippets (`--8<--`): the files a Markdown source includes |
 //! | [`templates`] | Liquid and Jinja template tags in Markdown sources, left out |
+//! | [`macros`] | an MkDocs project's `mkdocs-macros` macros, run where they are simple enough |
 //! | [`kramdown`] | Jekyll's classed blockquotes (`{: .challenge}`) as the exercises they are |
 //! | [`duplicates`], [`copies`] | pages whose text other pages of their source hold, left out |
 //! | [`pagefind`] | a site prepared for Pagefind: its `data-pagefind-body` and `-ignore` attributes |
@@ -49,6 +50,7 @@ pub mod html;
 pub mod hugo;
 pub mod kramdown;
 pub mod lessons;
+pub mod macros;
 pub mod markdown;
 pub mod mdbook;
 pub mod mdx;
@@ -587,7 +589,13 @@ pub fn read_page(
             let md = match markdown_like {
                 Format::Docsify(_) => docsify::read(&docsify::embed(text, &file, &mut missing)),
                 _ => {
-                    let text = snippets::expand(text, &file, &mut missing);
+                    // mkdocs-macros runs on the page as written, before the files it
+                    // includes are read in.
+                    let text = match &source.publishing.macros {
+                        Some(m) => std::borrow::Cow::Owned(m.render(text)),
+                        None => std::borrow::Cow::Borrowed(text),
+                    };
+                    let text = snippets::expand(&text, &file, &mut missing);
                     // Anchors as the site (or forge) that shows the page makes them.
                     let as_text = source.publishing.front_matter_as_text;
                     markdown::read_with(&text, as_text, |body| {

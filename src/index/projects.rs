@@ -18,6 +18,7 @@
 use super::anchors::Anchors;
 use super::config::{Config, Format, PageUrls};
 use super::forges;
+use super::macros::Macros;
 use super::mdbook;
 use super::publishing::{Encrypted, FrontUrls, Jekyll, Patterns, Publishing, Quarto};
 use super::sitenav::{mkdocs_nav, PagesFiles, SiteNav};
@@ -151,6 +152,16 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
                     (true, false) => Encrypted::Marked,
                     _ => Encrypted::None,
                 };
+            })
+            .with(|p| {
+                // mkdocs-macros' module (`module_name`, `main.py` by default).
+                let module = nested_key(&y, "module_name").unwrap_or_else(|| "main".into());
+                let code = read(&format!("{module}.py"))
+                    .or_else(|| read(&format!("{module}/__init__.py")));
+                p.macros = code
+                    .filter(|_| on("macros"))
+                    .map(|c| Macros::read(&c))
+                    .filter(|m| !m.is_empty());
             })
             .with(|p| {
                 p.nav = match yaml_block(&y, "nav", true) {

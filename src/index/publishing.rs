@@ -64,6 +64,8 @@ pub struct Publishing {
     /// A multilingual Hugo site's languages: a page's language and the folder it is served
     /// under.
     pub languages: Option<super::translations::Languages>,
+    /// An MkDocs project's `mkdocs-macros` macros that can be run ([`super::macros`]).
+    pub macros: Option<super::macros::Macros>,
 }
 
 /// Pages a site encrypts (MkDocs' `encryptcontent` plugin): their built copy is ciphertext

@@ -3,10 +3,10 @@
 //! built and shows nothing itself: it is left out, over as many lines as it spans, and the text
 //! between tags stays. Three tags say what their text is: `{% highlight python %}` …
 //! `{% endhighlight %}` is a code block, `{% raw %}` … `{% endraw %}` is its text as written,
-//! `{% comment %}` … `{% endcomment %}` (and `{# … #}`) is no text. Expressions (`{{ … }}`) stay
-//! as written: what a macro shows is the site's own code (`{{ correction(True, """…""") }}` shows
-//! its text, `{{ exercice() }}` a numbered title), and their text is the best reading of it (on
-//! the NSI sites' sources, leaving them out loses the corrections: F nDCG@8 0.696 → 0.577).
+//! `{% comment %}` … `{% endcomment %}` (and `{# … #}`) is no text. Expressions (`{{ … }}`) that
+//! [`super::macros`] cannot run stay as written: what a macro shows is the site's own code, and
+//! their text is the best reading of it (on the NSI sites' sources, leaving them out loses the
+//! corrections: F nDCG@8 0.696 → 0.577).
 //! Two exceptions: an expression that starts a link's address (Jekyll's `{{ page.root }}`) is
 //! left out there ([`link_addresses`]), so the link reads as its text; and one that shows a
 //! value of a `{% for %}` loop it is in (`{{ module }}`) is left out, since the data it loops

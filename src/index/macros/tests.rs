@@ -1,0 +1,100 @@
+use super::*;
+
+/// A teacher's `main.py` as the NSI template many French courses share writes it.
+const MAIN: &str = r#"import os
+
+def define_env(env):
+    "Hook function"
+
+    @env.macro
+    def correction(bool, texte):
+        if bool == False:
+            return ""
+        else:
+            return texte
+
+    @env.macro
+    def initexo(n):
+        env.variables['compteur_exo'] = n
+        return ""
+
+    env.variables['compteur_exo'] = 0
+    @env.macro
+    def exercice(nom = "Exercice "):
+        env.variables['compteur_exo'] += 1
+        return f"{nom}{ env.variables['compteur_exo']}"
+
+    @env.macro
+    def script(lang: str, nom: str) -> str:
+        f = open(f"docs/{nom}")
+        return f.read()
+
+    def helper(x):
+        return x
+"#;
+
+#[test]
+fn the_simple_macros_of_main_py_are_read_and_the_others_are_not() {
+    let m = Macros::read(MAIN);
+    let names: Vec<&str> = m.macros.iter().map(|m| m.name.as_str()).collect();
+    // `script` reads a file (a call outside the subset); `helper` is no macro.
+    assert_eq!(names, ["correction", "initexo", "exercice"]);
+    assert_eq!(m.variables.len(), 1);
+    assert!(Macros::read("def other():\n    return 1\n").is_empty());
+}
+
+#[test]
+fn a_hidden_correction_is_left_out_and_a_shown_one_read_as_its_text() {
+    let m = Macros::read(MAIN);
+    let page = "## {{ exercice() }}\n\nÉcrire `f`.\n\n{{ correction(False, \"\"\"\n??? tip \"Correction\"\n    ```python\n    def f():\n        return 1\n    ```\n\"\"\") }}\n\n## {{ exercice() }}\n\n{{correction(True, '''\nLa réponse : `2`.\n''')}}\n\nFin.\n";
+    let out = m.render(page);
+    assert_eq!(
+        out,
+        "## Exercice 1\n\nÉcrire `f`.\n\n\n\n## Exercice 2\n\n\nLa réponse : `2`.\n\n\nFin.\n"
+    );
+    // Counters restart on each page, and a call resets them.
+    let again = m.render("{{ initexo(4) }}### {{ exercice() }}\n### {{exercice(\"Exo \")}}\n");
+    assert_eq!(again, "### Exercice 5\n### Exo 6\n");
+}
+
+#[test]
+fn what_cannot_be_run_is_left_as_written() {
+    let m = Macros::read(MAIN);
+    for page in [
+        // A macro that is not read, an unknown one, a variable argument, a filter.
+        "{{ script('python', 'exo.py') }}\n",
+        "{{ IDE('exo1') }}\n",
+        "{{ correction(montrer, \"x\") }}\n",
+        "{{ page.title | upper }}\n",
+        // Too many arguments, an unclosed call.
+        "{{ correction(True, \"a\", \"b\") }}\n",
+        "{{ correction(True, \"a\"\n\nTexte.\n",
+    ] {
+        assert_eq!(m.render(page), page, "{page}");
+    }
+    // In a code block, a call is code.
+    let code = "```jinja\n{{ correction(False, \"x\") }}\n```\n";
+    assert_eq!(m.render(code), code);
+}
+
+#[test]
+fn conditions_f_strings_and_escapes_as_python_reads_them() {
+    let main = "def define_env(env):\n    @env.macro\n    def badge(kind, text=''):\n        \"\"\"A badge.\"\"\"\n        if kind == 'bac' and text:\n            return f\"[Bac {text}]\"\n        elif not kind:\n            return 'none'\n        elif kind is None:\n            pass\n        label = kind + ' !'\n        return str(label) + \"\\n\"\n";
+    let m = Macros::read(main);
+    assert_eq!(m.macros.len(), 1, "{m:?}");
+    assert_eq!(m.render("{{ badge('bac', text='2023') }}"), "[Bac 2023]");
+    assert_eq!(m.render("{{ badge('') }}"), "none");
+    assert_eq!(m.render("{{ badge(\"TP\") }}"), "TP !\n");
+    // Python's common escapes; a LaTeX command stays as written.
+    assert_eq!(m.render("{{ badge(\"a\\tb\\\\frac\") }}"), "a\tb\\frac !\n");
+    assert_eq!(m.render("{{ badge(\"\\frac\") }}"), "\\frac !\n");
+}
+
+#[test]
+fn a_jinja_string_in_quotes_runs_over_lines() {
+    let m = Macros::read(MAIN);
+    assert_eq!(
+        m.render("{{ correction(True, \"\n\n```python\nx = 1\n```\n\") }}\nFin.\n"),
+        "\n\n```python\nx = 1\n```\n\nFin.\n"
+    );
+}
