@@ -1706,6 +1706,15 @@ fn a_hugo_site_translated_by_file_name_has_each_page_in_its_language_and_place()
             at("en/cours/piles/", "en"),
         ]
     );
+    // A page that nothing names is titled by its file's name, without its language.
+    write_file(
+        &site,
+        "content/cours/sans_titre.en.md",
+        "## Listes\n\nA list holds values in order.\n",
+    );
+    ok(&chsr(&args));
+    let text = std::fs::read_to_string(&chunks).unwrap();
+    assert!(text.contains("\"title\":\"Sans titre\""), "{text}");
     // `--lang` says every page's language, as it does for a built site's `<html lang>`.
     let mut with_lang = args.to_vec();
     with_lang.extend(["--lang", "fr"]);

@@ -645,8 +645,11 @@ pub fn read_page(
         page.nav_trail = listed.trail;
         page.listed = true;
     }
-    if nav.is_some_and(|nav| *nav != sitenav::SiteNav::None) {
-        page.title = page.title.or_else(|| sitenav::file_title(rel));
+    // A Markdown page that nothing names is titled by its file's name, as MkDocs, Docusaurus
+    // and the code forges show it (a translation's without its language: `test.fr.md`).
+    if nav.is_some() {
+        let named = (source.publishing.languages.as_ref()).map_or(rel.into(), |l| l.of(rel).1);
+        page.title = page.title.or_else(|| sitenav::file_title(&named));
     }
     outcome.nav_trail = std::mem::take(&mut page.nav_trail);
     outcome.listed = page.listed;
