@@ -26,6 +26,9 @@ static SHORTCODE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\{\{([<%])\s*(/?)\s*([\w./-]+)((?:[^>%}]|[>%][^}]|\}[^}])*?)\s*[>%]\}\}")
         .expect("valid regex")
 });
+/// An escaped shortcode: `<` or `%` (1), its text (2), `>` or `%` (3).
+static ESCAPED: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\{\{([<%])/\*(.*?)\*/([>%])\}\}").expect("valid regex"));
 /// What an enclosing shortcode becomes.
 enum Kind {
     /// `/// details | title` (kind given by `type:`).
@@ -97,6 +100,18 @@ pub fn shortcodes(md: &str) -> String {
     if !md.contains("{{<") && !md.contains("{{%") {
         return md.to_string();
     }
+    // A shortcode written to be shown (`{{</* name */>}}`, in a theme's documentation) is shown
+    // as a call, everywhere (`{{< name >}}`): Hugo reads shortcodes in code blocks too.
+    if md.contains("{{</*") || md.contains("{{%/*") {
+        // Marked apart until the others are read (a NUL is no character of a page).
+        let shown = ESCAPED.replace_all(md, "{{\u{0}$1$2$3}}");
+        return shortcodes_of(&shown).replace("\u{0}", "");
+    }
+    shortcodes_of(md)
+}
+
+/// [`shortcodes`], once escaped ones are shown.
+fn shortcodes_of(md: &str) -> String {
     let joined = joined_calls(md);
     let lines: Vec<&str> = joined.iter().map(String::as_str).collect();
     // The last line that closes each shortcode (`{{< /name >}}`, names lowercased): one that
@@ -230,6 +245,15 @@ mod tests {
             out,
             "Une file. \n\n/// details | Correction\nOn enfile.\n///\n\n/// admonition | Exercice 2\n    type: tip\n\
              Écrire `enfiler`.\n///\n\n//// tab | Énoncé\nLe sujet.\n////\n\nimportant, vu .\n"
+        );
+    }
+
+    #[test]
+    fn an_escaped_shortcode_is_shown_as_a_call_in_text_and_code() {
+        let md = "Un bouton : `{{</* button href=\"/\" */>}}`.\n\n```go\n{{%/* notice tip */%}}\nTexte\n{{%/* /notice */%}}\n```\n";
+        assert_eq!(
+            shortcodes(md),
+            "Un bouton : `{{< button href=\"/\" >}}`.\n\n```go\n{{% notice tip %}}\nTexte\n{{% /notice %}}\n```\n"
         );
     }
 
