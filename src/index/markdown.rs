@@ -453,7 +453,11 @@ impl Block {
     fn write(self, out: &mut String, indent: usize, kind: &str, title: &str, body: &str) {
         let pad = " ".repeat(indent);
         let inner = closed(blocks(body));
-        let (kind, title) = (escape(kind), escape(title));
+        let inline = match self {
+            Block::Tab => escape(title),
+            _ => inline_html(title),
+        };
+        let (kind, title) = (escape(kind), inline);
         let title = if title.is_empty() { &kind } else { &title };
         let block = match self {
             Block::Tab => format!("{pad}<div data-chsr-tab=\"{title}\">\n\n{inner}\n\n{pad}</div>"),
@@ -569,6 +573,25 @@ impl Fences {
     /// The line that closes the fence left open, if one is.
     pub(super) fn closing(&self) -> Option<String> {
         self.0.map(|(c, n, _)| c.to_string().repeat(n))
+    }
+}
+
+/// A block's title as Python-Markdown shows it: its inline Markdown read (`**NP**`, `` `Arbre` ``,
+/// `<i id="ex1"></i>`), as an admonition's or a collapsible block's title is; escaped text when
+/// it would read as more than one paragraph (`1. Listes` is no list there).
+fn inline_html(title: &str) -> String {
+    let mut out = String::new();
+    html::push_html(
+        &mut out,
+        Parser::new_ext(title, Options::ENABLE_STRIKETHROUGH),
+    );
+    let inner = out
+        .trim()
+        .strip_prefix("<p>")
+        .and_then(|t| t.strip_suffix("</p>"));
+    match inner {
+        Some(t) if !t.contains("<p>") => t.to_string(),
+        _ => escape(title),
     }
 }
 

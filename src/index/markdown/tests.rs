@@ -210,3 +210,23 @@ fn inline_code_that_names_its_language_reads_as_its_code_where_inlinehilite_show
     let off = body_html_in(md, &mut |t, _| Some(slug(t)), Extensions::default());
     assert!(off.contains("<code>#!py range(3)</code>"), "{off}");
 }
+
+#[test]
+fn a_blocks_title_is_inline_markdown_as_python_markdown_reads_it() {
+    let p = read(
+        "!!! note \"Définition de la classe **NP**\"\n    Texte.\n\n!!! example \"Exercice 12 <i id=\"ex1\"></i>\"\n    Texte.\n\n\
+         ??? tip \"Classe `Arbre` & *fils*\"\n    Texte.\n\n!!! note \"1. Listes\"\n    Texte.\n\n=== \"Onglet **1**\"\n    Texte.\n",
+    )
+    .unwrap();
+    let h = &p.html;
+    for part in [
+        "<p class=\"admonition-title\">Définition de la classe <strong>NP</strong></p>",
+        "<p class=\"admonition-title\">Exercice 12 <i id=\"ex1\"></i></p>",
+        "<summary>Classe <code>Arbre</code> &amp; <em>fils</em></summary>",
+        // Not a list in a title; a tab's title is an attribute, as written.
+        "<p class=\"admonition-title\">1. Listes</p>",
+        "data-chsr-tab=\"Onglet **1**\"",
+    ] {
+        assert!(h.contains(part), "{part}: {h}");
+    }
+}
