@@ -160,7 +160,7 @@ fn toml_front_matter<'a>(toml: &str, body: &'a str) -> Result<Front<'a>, String>
 
 /// Rewrites admonitions and tabs into HTML blocks around Markdown (CommonMark reads the Markdown
 /// between them because blank lines separate it from the tags). Code stays code.
-fn blocks(md: &str) -> String {
+fn blocks(md: &str, loose: bool) -> String {
     let lines: Vec<&str> = md.lines().collect();
     let mut out = String::new();
     let mut fences = Fences::default();
@@ -211,7 +211,7 @@ fn blocks(md: &str) -> String {
                 "???" | "???+" => Block::Details,
                 _ => Block::Admonition,
             };
-            block.write(&mut out, indent, &kind, &title, &body.join("\n"));
+            block.write(&mut out, indent, &kind, &title, &body.join("\n"), loose);
             i = j;
             continue;
         }
@@ -254,12 +254,19 @@ fn blocks(md: &str) -> String {
                             "{} {{.admonition-title {TITLE_OF}={kind_word}}}",
                             body[o].trim_end()
                         );
-                        Block::write_headed(&mut out, indent, &kind, &body.join("\n"));
+                        Block::write_headed(&mut out, indent, &kind, &body.join("\n"), loose);
                     } else {
-                        block.write(&mut out, indent, &kind, &h, &body[o + 1..].join("\n"));
+                        block.write(
+                            &mut out,
+                            indent,
+                            &kind,
+                            &h,
+                            &body[o + 1..].join("\n"),
+                            loose,
+                        );
                     }
                 }
-                _ => block.write(&mut out, indent, &kind, &title, &body.join("\n")),
+                _ => block.write(&mut out, indent, &kind, &title, &body.join("\n"), loose),
             }
             i = j + 1;
             continue;
@@ -291,15 +298,34 @@ fn blocks(md: &str) -> String {
                 | "definition" => (Block::Plain, String::new()),
                 other => (Block::Admonition, other.to_string()),
             };
-            block.write(&mut out, indent, &kind, &title, &body.join("\n"));
+            block.write(&mut out, indent, &kind, &title, &body.join("\n"), loose);
             i = j + 1;
             continue;
         }
-        out.push_str(line);
+        // Python-Markdown reads `#Titre` (or `#` then a no-break space) as a heading.
+        match loose_heading(line) {
+            Some(heading) if loose && indent < 4 => out.push_str(&heading),
+            _ => out.push_str(line),
+        }
         out.push('\n');
         i += 1;
     }
     out
+}
+
+/// A line that Python-Markdown reads as a heading and CommonMark does not (no space after its
+/// `#`s, or a no-break space), as CommonMark reads it as one.
+fn loose_heading(line: &str) -> Option<String> {
+    let t = line.trim_start();
+    let hashes = t.bytes().take_while(|b| *b == b'#').count();
+    let rest = &t[hashes..];
+    let first = rest.chars().next()?;
+    if !(1..=6).contains(&hashes) || first == ' ' || first == '\t' {
+        return None;
+    }
+    let rest = rest.trim_start_matches('\u{a0}');
+    (!rest.trim().is_empty())
+        .then(|| format!("{}{} {rest}", &line[..line.len() - t.len()], &t[..hashes]))
 }
 
 /// A line of three or more colons (1) and what follows them (2): a block opens when (2) is not
@@ -439,9 +465,9 @@ enum Block {
 impl Block {
     /// Writes an admonition titled by the heading `body` opens with, which says so
     /// (`{.admonition-title}`).
-    fn write_headed(out: &mut String, indent: usize, kind: &str, body: &str) {
+    fn write_headed(out: &mut String, indent: usize, kind: &str, body: &str, loose: bool) {
         let pad = " ".repeat(indent);
-        let inner = closed(blocks(body));
+        let inner = closed(blocks(body, loose));
         let kind = escape(kind);
         out.push_str(&format!(
             "\n{pad}<div class=\"admonition {kind}\">\n\n{inner}\n\n{pad}</div>\n\n"
@@ -450,9 +476,17 @@ impl Block {
 
     /// Writes the block around `body` (its Markdown, read the same way), indented by `indent`
     /// spaces.
-    fn write(self, out: &mut String, indent: usize, kind: &str, title: &str, body: &str) {
+    fn write(
+        self,
+        out: &mut String,
+        indent: usize,
+        kind: &str,
+        title: &str,
+        body: &str,
+        loose: bool,
+    ) {
         let pad = " ".repeat(indent);
-        let inner = closed(blocks(body));
+        let inner = closed(blocks(body, loose));
         let inline = match self {
             Block::Tab => escape(title),
             _ => inline_html(title),
@@ -677,6 +711,9 @@ pub struct Extensions {
     /// `pymdownx.inlinehilite`: `` `#!python for x in t` `` is the code `for x in t`,
     /// highlighted as Python ([`inline_code`]).
     pub inline_hilite: bool,
+    /// Python-Markdown itself (every MkDocs project): a heading's `#`s need no space after
+    /// them (`#Exercices`, `####\u{a0}B.2.3`), as CommonMark's do.
+    pub loose_headings: bool,
 }
 
 /// Inline code as `pymdownx.inlinehilite` shows it: without the language it names first
@@ -707,7 +744,10 @@ pub fn body_html_in(
     let md = super::templates::strip(&super::hugo::shortcodes(&body));
     let md = super::templates::link_addresses(&md);
     let md = super::myst::directives(&md);
-    let md = blocks(&attr_lists(&super::kramdown::quoted_blocks(&md)));
+    let md = blocks(
+        &attr_lists(&super::kramdown::quoted_blocks(&md)),
+        extensions.loose_headings,
+    );
     let opts = Options::ENABLE_TABLES
         | Options::ENABLE_HEADING_ATTRIBUTES
         | Options::ENABLE_MATH

@@ -230,3 +230,26 @@ fn a_blocks_title_is_inline_markdown_as_python_markdown_reads_it() {
         assert!(h.contains(part), "{part}: {h}");
     }
 }
+
+#[test]
+fn python_markdown_headings_need_no_space_after_their_hashes() {
+    let md = "#Exercices\n\nTexte.\n\n??? warning \"Partie difficile\"\n    ####\u{a0}B.2.3 Tentative\n\n    Suite.\n\n```python\n#commentaire\n```\n\n    #code indenté\n\n#\n";
+    let on = Extensions {
+        loose_headings: true,
+        ..Extensions::default()
+    };
+    let html = body_html_in(md, &mut |t, _| Some(slug(t)), on);
+    assert!(
+        html.contains("<h1 id=\"exercices\">Exercices</h1>"),
+        "{html}"
+    );
+    assert!(html.contains(">B.2.3 Tentative</h4>"), "{html}");
+    // Code stays code, and an indented code block too.
+    assert!(
+        html.contains("#commentaire") && html.contains("#code indenté"),
+        "{html}"
+    );
+    // CommonMark's own reading elsewhere (GitHub, Docusaurus, Hugo).
+    let off = body_html_in(md, &mut |t, _| Some(slug(t)), Extensions::default());
+    assert!(off.contains("<p>#Exercices</p>"), "{off}");
+}

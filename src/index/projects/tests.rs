@@ -17,6 +17,8 @@ fn the_folders_mkdocs_yml_names_or_its_defaults() {
     let yml = "site_name: NSI\ndocs_dir: 'cours/'  # the pages\nmarkdown_extensions:\n  - pymdownx.emoji:\n      emoji_index: !!python/name:material.extensions.emoji.twemoji\n";
     let p = of(&[("mkdocs.yml", yml)]).unwrap();
     assert_eq!((p.docs(), p.site_dir.as_str()), ("cours", "site"));
+    // Read by Python-Markdown: `#Titre` is a heading.
+    assert!(p.publishing.extensions.loose_headings);
     let q = of(&[(
         "mkdocs.yaml",
         "site_name: x\n  docs_dir: nested, not top level\n",
