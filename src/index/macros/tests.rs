@@ -98,3 +98,22 @@ fn a_jinja_string_in_quotes_runs_over_lines() {
         "\n\n```python\nx = 1\n```\n\nFin.\n"
     );
 }
+
+proptest::proptest! {
+    /// Any page, however its braces, quotes and code fences fall: no panic, and a page whose
+    /// calls name no runnable macro is unchanged (its text stays where the site shows it).
+    #[test]
+    fn any_page_renders_and_one_without_runnable_calls_is_unchanged(
+        parts in proptest::collection::vec(
+            "\\{\\{ ?|\\}\\}|correction\\(|exercice\\(|IDE\\(|True|False|, |\\)|\"\"\"|\"|'|\n|```\n|é|[a-z ]{0,4}|\\\\",
+            0..40,
+        )
+    ) {
+        let page: String = parts.concat();
+        let m = Macros::read(MAIN);
+        let shown = m.render(&page);
+        if !page.contains("correction(") && !page.contains("exercice(") {
+            proptest::prop_assert_eq!(shown, page);
+        }
+    }
+}
