@@ -730,6 +730,36 @@ fn an_mkdocs_projects_macros_show_what_its_built_pages_show() {
 }
 
 #[test]
+fn an_mkdocs_pages_markdown_is_python_markdowns_and_a_notebooks_is_commonmark() {
+    // MkDocs reads `#Piles` as a heading; mkdocs-jupyter's notebooks are read by nbconvert,
+    // where it is text, and mkdocs-macros does not run on them.
+    let dir = tmp("mkdocs-notebook");
+    let project = dir.join("project");
+    let yml = "site_name: NSI\nplugins:\n  - macros\n  - mkdocs-jupyter\n";
+    write_file(&project, "mkdocs.yml", yml);
+    let main = "def define_env(env):\n    @env.macro\n    def cache():\n        return ''\n";
+    write_file(&project, "main.py", main);
+    write_file(
+        &project,
+        "docs/piles.md",
+        "#Piles\n\nUne pile est LIFO. {{ cache() }}\n",
+    );
+    let notebook = r##"{"nbformat": 4, "metadata": {}, "cells": [
+        {"cell_type": "markdown", "metadata": {}, "source": ["#Files\n", "\n", "Une file est FIFO. {{ cache() }}"]}
+    ]}"##;
+    write_file(&project, "docs/files.ipynb", notebook);
+    let (chunks, _) = index_folder("--markdown", &project, &dir, "terminale", &[]);
+    let text = |path: &str| find(&chunks, |c| c["path"] == path)["text"].clone();
+    assert_eq!(text("piles.md"), "Piles\nUne pile est LIFO.");
+    let files = text("files.ipynb").to_string();
+    assert!(
+        files.contains("#Files") && files.contains("{{ cache() }}"),
+        "{files}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn an_mkdocs_project_is_read_as_mkdocs_builds_it_copies_and_unclosed_front_matter_included() {
     // A lycée's MkDocs sources: its `nav` links to `cours-git.md`; the Pandoc steps that made
     // it left `cours-source.md` beside it, which MkDocs publishes too; and a page whose front

@@ -591,16 +591,20 @@ pub fn read_page(
                 _ => {
                     // mkdocs-macros runs on the page as written, before the files it
                     // includes are read in.
+                    // A notebook is no Markdown page to it, nor to Python-Markdown: its cells
+                    // are read by nbconvert, as CommonMark.
+                    let notebook = lower.ends_with(".ipynb");
                     let text = match &source.publishing.macros {
-                        Some(m) => std::borrow::Cow::Owned(m.render(text)),
-                        None => std::borrow::Cow::Borrowed(text),
+                        Some(m) if !notebook => std::borrow::Cow::Owned(m.render(text)),
+                        _ => std::borrow::Cow::Borrowed(text),
                     };
                     let text = snippets::expand(&text, &file, &mut missing);
                     // Anchors as the site (or forge) that shows the page makes them.
                     let as_text = source.publishing.front_matter_as_text;
                     markdown::read_with(&text, as_text, |body| {
                         let mut slugs = anchors::Slugs::new(source.publishing.anchors);
-                        let extensions = source.publishing.extensions;
+                        let mut extensions = source.publishing.extensions;
+                        extensions.loose_headings &= !notebook;
                         let anchor = &mut |t: &str, title_of: Option<&str>| {
                             let slug = slugs.slug(t);
                             (title_of.is_none_or(|k| source.publishing.title_anchored(k)))
