@@ -255,6 +255,12 @@ mod tests {
             shortcodes(md),
             "Un bouton : `{{< button href=\"/\" >}}`.\n\n```go\n{{% notice tip %}}\nTexte\n{{% /notice %}}\n```\n"
         );
+        // Shown as a call, `{{% … %}}` is no template tag either.
+        let inline = shortcodes("Le délimiteur `{{%/* tab */%}}` lit du Markdown.\n");
+        assert_eq!(
+            super::super::templates::strip(&inline),
+            "Le délimiteur `{{% tab %}}` lit du Markdown.\n"
+        );
     }
 
     #[test]

@@ -200,7 +200,9 @@ fn strip_line(
                         .chars()
                         .all(|c| c.is_alphanumeric() || "-_:.".contains(c))
             });
-        if id || !(after.contains(close) || later.contains(close)) {
+        // `{{%` is Hugo's shortcode delimiter (one shown as written), no tag.
+        let hugo = d == "{%" && rest[..at].ends_with('{');
+        if id || hugo || !(after.contains(close) || later.contains(close)) {
             text.push_str(&rest[..at + 2]);
             rest = after;
             continue;
