@@ -49,7 +49,7 @@ pub struct Project {
 /// TOML `key = value`, the key compared without case as Hugo does; a trailing comment and quotes
 /// removed). Line by line because real files hold what a strict reader refuses (`!!python/name:`
 /// tags in `mkdocs.yml`).
-fn key(text: &str, name: &str) -> Option<String> {
+pub(super) fn key(text: &str, name: &str) -> Option<String> {
     keyed(text, name, false)
 }
 

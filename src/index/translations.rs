@@ -9,6 +9,7 @@
 //! Read so, a page's language is what its built copy's `<html lang>` says, and its address the
 //! one Hugo gives it.
 
+use super::projects::key;
 use std::borrow::Cow;
 
 /// A Hugo site's languages.
@@ -82,14 +83,9 @@ pub fn hugo(config: &str, languages_file: Option<&str>, content: &str) -> Option
     if listed.is_empty() {
         return None;
     }
-    let top = |name: &str| {
-        let line = config
-            .lines()
-            .find(|l| !l.starts_with([' ', '\t']) && is_key(l, name));
-        line.and_then(|l| setting(l, name))
-    };
-    let default = top("defaultContentLanguage").map_or("en".into(), |d| d.to_ascii_lowercase());
-    let in_subdir = top("defaultContentLanguageInSubdir").is_some_and(|v| v == "true");
+    let default =
+        key(config, "defaultContentLanguage").map_or("en".into(), |d| d.to_ascii_lowercase());
+    let in_subdir = key(config, "defaultContentLanguageInSubdir").is_some_and(|v| v == "true");
     let mut languages = Languages {
         dirs: (listed.iter())
             .filter_map(|l| Some((l.code.clone(), l.content_dir.clone()?)))
@@ -163,14 +159,14 @@ pub fn listed(config: &str, languages_file: Option<&str>) -> Vec<Language> {
                 continue;
             }
             if let Some(code) = &table {
-                if let Some(dir) = setting(t, "contentDir") {
+                if let Some(dir) = key(t, "contentDir") {
                     add(code, Some(dir), &mut out);
                 }
                 continue;
             }
             // YAML.
             match (&mut yaml, under) {
-                (None, Some(u)) if indent == 0 && setting(t, u).is_none() && is_key(t, u) => {
+                (None, Some(u)) if indent == 0 && key(t, u).is_none() && is_key(t, u) => {
                     yaml = Some((usize::MAX, None));
                 }
                 (None, None) if indent == 0 => {
@@ -193,8 +189,7 @@ pub fn listed(config: &str, languages_file: Option<&str>) -> Vec<Language> {
                             *current = Some(code.to_string());
                         }
                     } else if indent > *at {
-                        if let (Some(code), Some(dir)) =
-                            (current.as_deref(), setting(t, "contentDir"))
+                        if let (Some(code), Some(dir)) = (current.as_deref(), key(t, "contentDir"))
                         {
                             add(code, Some(dir), &mut out);
                         }
@@ -212,18 +207,6 @@ pub(crate) fn is_key(line: &str, name: &str) -> bool {
     line.get(..name.len())
         .is_some_and(|k| k.eq_ignore_ascii_case(name))
         && line[name.len()..].trim_start().starts_with([':', '='])
-}
-
-/// The value of `name: value` or `name = value` on a line, quotes and a trailing comment
-/// removed; `None` when the line sets another key or no value.
-fn setting(line: &str, name: &str) -> Option<String> {
-    if !is_key(line, name) {
-        return None;
-    }
-    let v = line[name.len()..].trim_start()[1..].trim();
-    let v = v.split(" #").next().unwrap_or(v).trim();
-    let v = v.trim_matches(['"', '\'']);
-    (!v.is_empty()).then(|| v.to_string())
 }
 
 #[cfg(test)]
