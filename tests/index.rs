@@ -4,6 +4,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use serde_json::Value;
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -1147,6 +1148,38 @@ fn a_jupyter_books_notebooks_are_pages_and_its_build_and_packages_are_not() {
         err.contains("chapitres/casse.ipynb") && err.contains("not a Jupyter notebook"),
         "{err}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_folder_of_notebooks_alone_is_read_and_beside_markdown_they_are_files() {
+    // No generator's project: a teacher's folder of notebooks is a course of notebooks, each
+    // a page; once the folder has a Markdown page, its notebooks are files it may offer.
+    let dir = tmp("notebooks-alone");
+    let p = dir.join("carnets");
+    let write = |path: &str, text: &str| write_file(&p, path, text);
+    let notebook = r##"{"nbformat": 4, "metadata": {"kernelspec": {"language": "python"}}, "cells": [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# Les files\n", "\n", "Une file est une structure FIFO."]},
+        {"cell_type": "code", "metadata": {}, "source": "f = [1, 2]\nprint(f.pop(0))", "outputs": []}
+    ]}"##;
+    write("tp/files.ipynb", notebook);
+    write(
+        "tp/Piles.IPYNB",
+        &notebook.replace("files", "piles").replace("FIFO", "LIFO"),
+    );
+    let (chunks, _) = index_folder("--markdown", &p, &dir, "terminale", &[]);
+    let pages: BTreeSet<&str> = chunks.iter().map(|c| c["path"].as_str().unwrap()).collect();
+    assert_eq!(pages, BTreeSet::from(["tp/Piles.IPYNB", "tp/files.ipynb"]));
+    let files = find(&chunks, |c| c["path"] == "tp/files.ipynb");
+    assert!(
+        files["text"].as_str().unwrap().contains("structure FIFO")
+            && files["text"].as_str().unwrap().contains("f.pop(0)"),
+        "{files}"
+    );
+    write("index.md", "# TP\n\nLes carnets du cours.\n");
+    let (chunks, _) = index_folder("--markdown", &p, &dir, "terminale", &[]);
+    let pages: BTreeSet<&str> = chunks.iter().map(|c| c["path"].as_str().unwrap()).collect();
+    assert_eq!(pages, BTreeSet::from(["index.md"]));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

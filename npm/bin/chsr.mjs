@@ -291,10 +291,8 @@ function index({ opts, skipUnscoped }) {
   mkdirs(out);
   const sources = ix.sources();
   const pages = sources.map((s, i) => {
-    if (!isDir(s.path)) ix.checkPages(i, false, 0);
-    const list = listPages(s.path, s.extensions, (r) => ix.walksFolder(i, r));
-    ix.checkPages(i, true, list.length);
-    return list;
+    if (!isDir(s.path)) ix.checkPages(i, false, []);
+    return ix.checkPages(i, true, listPages(s.path, s.extensions, (r) => ix.walksFolder(i, r)));
   });
   sources.forEach((s, i) => {
     let url = ix.configuredUrl(i);

@@ -291,7 +291,7 @@ pub fn index_file(name: &str) -> bool {
 pub fn page_extensions(source: &Source) -> &'static [&'static str] {
     match source.format {
         Format::Html => &[".html", ".htm"],
-        Format::Markdown if source.publishing.notebooks => {
+        Format::Markdown if source.publishing.notebooks || source.publishing.notebooks_alone => {
             &[".md", ".markdown", ".qmd", ".rmd", ".ipynb"]
         }
         Format::Markdown if source.publishing.mdx => &[".md", ".markdown", ".mdx"],
@@ -306,6 +306,23 @@ pub fn not_a_folder(source: &Source) -> IndexError {
         path: source.path.display().to_string(),
         message: "not a folder (the path of a [[source]] is a folder of pages, relative to the config file)".into(),
     }
+}
+
+/// The pages of a source among the files listed with [`page_extensions`]: its notebooks left
+/// out when they are pages only alone ([`publishing::Publishing::notebooks_alone`]) and other
+/// pages were found; an error when none is left ([`no_pages`]).
+pub fn pages_found(source: &Source, mut pages: Vec<String>) -> Result<Vec<String>, IndexError> {
+    let notebook = |p: &String| p.to_lowercase().ends_with(".ipynb");
+    if source.publishing.notebooks_alone
+        && !source.publishing.notebooks
+        && !pages.iter().all(notebook)
+    {
+        pages.retain(|p| !notebook(p));
+    }
+    if pages.is_empty() {
+        return Err(no_pages(source));
+    }
+    Ok(pages)
 }
 
 /// The error for a source folder without a page of its format.

@@ -500,8 +500,9 @@ impl Config {
             }
             let Some(p) = detect(&at) else {
                 if s.format == Format::Markdown && forge.is_none() {
-                    if let Some(p) = published_alone(&root, &read, s.url.as_deref()) {
-                        s.publishing = p;
+                    match published_alone(&root, &read, s.url.as_deref()) {
+                        Some(p) => s.publishing = p,
+                        None => s.publishing.notebooks_alone = true,
                     }
                 }
                 continue;

@@ -18,6 +18,10 @@ pub struct Publishing {
     /// Whether its Jupyter notebooks (`*.ipynb`) are pages: a generator that renders them
     /// (Jupyter Book, mystmd, Quarto, MkDocs with `mkdocs-jupyter`) or a forge.
     pub notebooks: bool,
+    /// Whether its notebooks are pages when it has no other page: a folder no generator
+    /// publishes (a folder of notebooks is a course of notebooks; beside Markdown pages, a
+    /// notebook may be a file they offer for download, as a generator's site would).
+    pub notebooks_alone: bool,
     /// Whether its pages are MDX (Markdown with JSX), `*.mdx` files among them (Docusaurus,
     /// which reads its `.md` pages as MDX too).
     pub mdx: bool,

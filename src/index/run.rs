@@ -14,7 +14,7 @@ use std::time::Instant;
 
 /// Every page file of a source, as `/`-separated paths relative to it, sorted: entries by file
 /// name (bytes), names starting with `.` left out, folders followed where [`super::publishing::walks`]
-/// says, files kept by [`super::page_extensions`]. (`bin/chsr.mjs` walks folders the same way.)
+/// says, files kept by [`super::page_extensions`] and [`super::pages_found`]. (`bin/chsr.mjs` walks folders the same way.)
 pub fn list_pages(source: &Source) -> Result<Vec<String>, IndexError> {
     fn walk(
         source: &Source,
@@ -64,10 +64,7 @@ pub fn list_pages(source: &Source) -> Result<Vec<String>, IndexError> {
         super::page_extensions(source),
         &mut out,
     )?;
-    if out.is_empty() {
-        return Err(super::no_pages(source));
-    }
-    Ok(out)
+    super::pages_found(source, out)
 }
 
 /// Options of a run.

@@ -4,7 +4,7 @@
 //!
 //! ```js
 //! const ix = new ChsrIndexer(args, (file) => fs.readFileSync(file, 'utf8'), skipUnscoped);
-//! ix.sources().forEach((s, i) => { ix.checkPages(i, isFolder, pages.length); });
+//! const pages = ix.sources().map((s, i) => ix.checkPages(i, isFolder, listed(s.path, s.extensions)));
 //! ix.setBaseUrl(i, ix.configuredUrl(i) ?? relativeUrl(realOut, realSource));
 //! for (const rel of pages) ix.addPage(i, rel, ix.wants(i, rel) ? fs.readFileSync(file) : undefined);
 //! ix.build(undefined, '');            // lexical shards
@@ -171,18 +171,21 @@ impl ChsrIndexer {
         Ok(publishing::walks(&self.source(i)?.publishing, rel))
     }
 
-    /// Throws the native CLI's error when source `i`'s path is not a folder, or holds no page
-    /// (`pages`: how many were found).
+    /// The pages of source `i` among the files listed (`pages`, found with its `extensions`
+    /// and [`Self::walks_folder`], sorted): those [`super::pages_found`] keeps. Throws the
+    /// native CLI's error when its path is not a folder, or when it holds no page.
     #[wasm_bindgen(js_name = checkPages)]
-    pub fn check_pages(&self, i: usize, is_folder: bool, pages: usize) -> Result<(), JsError> {
+    pub fn check_pages(
+        &self,
+        i: usize,
+        is_folder: bool,
+        pages: Vec<String>,
+    ) -> Result<Vec<String>, JsError> {
         let s = self.source(i)?;
         if !is_folder {
             return Err(js_err(super::not_a_folder(s)));
         }
-        if pages == 0 {
-            return Err(js_err(super::no_pages(s)));
-        }
-        Ok(())
+        super::pages_found(s, pages).map_err(js_err)
     }
 
     /// Where source `i` is served as configured (its `url`, ending in `/`), or `undefined`:
