@@ -158,6 +158,10 @@ impl Macros {
         let stop = |r: &str| r.starts_with("}}") || r.starts_with("-}}");
         let (toks, len) = tokens(&inner[dash..], &stop, true)?;
         let close = &inner[dash + len..];
+        if !stop(close) {
+            // The page ended before the call's `}}`.
+            return None;
+        }
         let close_len = if close.starts_with("-}}") { 3 } else { 2 };
         let Some((Tok::Name(name), rest)) = toks.split_first() else {
             return None;

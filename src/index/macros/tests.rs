@@ -69,6 +69,8 @@ fn what_cannot_be_run_is_left_as_written() {
         // Too many arguments, an unclosed call.
         "{{ correction(True, \"a\", \"b\") }}\n",
         "{{ correction(True, \"a\"\n\nTexte.\n",
+        // A call the page ends in, without its `}}`.
+        "Fin. {{ exercice()",
     ] {
         assert_eq!(m.render(page), page, "{page}");
     }
