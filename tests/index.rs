@@ -1787,7 +1787,7 @@ fn a_hugo_site_translated_by_file_name_has_each_page_in_its_language_and_place()
 }
 
 #[test]
-fn a_hugo_sites_language_folder_given_alone_is_in_its_language() {
+fn a_hugo_sites_language_folders_are_in_their_languages_read_whole_or_alone() {
     // Translation by content folder: each language's pages in its own `contentDir`.
     let dir = tmp("hugo-dirs");
     let site = dir.join("site");
@@ -1833,10 +1833,16 @@ fn a_hugo_sites_language_folder_given_alone_is_in_its_language() {
         };
         text.lines().map(chunk).map(pair).collect()
     };
-    // The project: its first language's folder, the default language, at the root.
+    // The project: every language's folder, the default language at the root.
     assert_eq!(
         index(&site),
-        [("https://ex.org/piles/#piles".to_string(), "fr".to_string())]
+        [
+            (
+                "https://ex.org/en/stacks/#stacks".to_string(),
+                "en".to_string()
+            ),
+            ("https://ex.org/piles/#piles".into(), "fr".into())
+        ]
     );
     // Another language's folder given alone: its project's, in its language, under its code.
     assert_eq!(

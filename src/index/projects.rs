@@ -200,8 +200,9 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
         .or_else(|| first(&["config/_default/hugo.toml", "config/_default/config.toml"]));
     if let Some(h) = hugo {
         let site = or(key(&h, "publishDir"), "public");
-        // A multilingual site names a content folder a language: the first is read (give the
-        // others as sources of their own).
+        // A multilingual site may give each language a content folder: the folder that holds
+        // them all is read when there is one, else the first (give the others as sources of
+        // their own).
         let content = key(&h, "contentDir").or_else(|| nested_key(&h, "contentDir"));
         let content = or(content, "content");
         let languages_file = first(&[
@@ -209,6 +210,8 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
             "config/_default/languages.yaml",
         ]);
         let languages = translations::hugo(&h, languages_file.as_deref(), &content);
+        let parent = languages.as_ref().and_then(|l| l.parent.clone());
+        let content = parent.unwrap_or(content);
         let hugo = Project::new("Hugo", "hugo", site).pages(content);
         let disabled =
             key(&h, "disablePathToLower").is_some_and(|v| v.eq_ignore_ascii_case("true"));
@@ -444,6 +447,7 @@ fn published_alone(
         if let Some(l) = p.publishing.languages.as_mut() {
             if let Some(code) = l.of_folder(&path.to_str()?.replace('\\', "/")) {
                 l.folder = Some(code.to_string());
+                l.by_folder.clear();
                 return Some(p);
             }
         }

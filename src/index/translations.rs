@@ -26,6 +26,13 @@ pub struct Languages {
     pub folder: Option<String>,
     /// The languages' own content folders (`fr`, `content/fr`), from the project's folder.
     pub dirs: Vec<(String, String)>,
+    /// The folder that holds every language's own content folder, when they are its children
+    /// (`content` of `content/en` and `content/fr`), from the project's folder: then it is the
+    /// folder read, and [`Self::by_folder`] names each child's language.
+    pub parent: Option<String>,
+    /// The children of [`Self::parent`] that are content folders, each with its language
+    /// (`en`, `en`), when that folder is read: a page under one is in its language.
+    pub by_folder: Vec<(String, String)>,
 }
 
 /// One language of a configuration: its code and its own content folder, if it has one.
@@ -41,6 +48,15 @@ impl Languages {
     /// The language of the page at `rel` (a path in the content folder) and that path without
     /// the language in its file's name (`a/cours.fr.md` → `fr`, `a/cours.md`).
     pub fn of<'a, 'r>(&'a self, rel: &'r str) -> (&'a str, Cow<'r, str>) {
+        // In the folder of every language's content folder, the page's is its first folder.
+        let under = rel.split_once('/').and_then(|(top, rest)| {
+            let (_, code) = self.by_folder.iter().find(|(dir, _)| dir == top)?;
+            Some((code.as_str(), rest))
+        });
+        let (folder_lang, rel) = match under {
+            Some((code, rest)) => (Some(code), rest),
+            None => (self.folder.as_deref(), rel),
+        };
         let (folder, name) = rel.rsplit_once('/').map_or(("", rel), |(f, n)| (f, n));
         let named = name.rsplit_once('.').and_then(|(stem, ext)| {
             let (page, code) = stem.rsplit_once('.')?;
@@ -50,7 +66,7 @@ impl Languages {
         });
         match named {
             Some((code, path)) => (code, path.into()),
-            None => (self.folder.as_deref().unwrap_or(&self.default), rel.into()),
+            None => (folder_lang.unwrap_or(&self.default), rel.into()),
         }
     }
 
@@ -59,9 +75,23 @@ impl Languages {
     pub fn of_folder(&self, dir: &str) -> Option<&str> {
         let dir = dir.trim_end_matches('/');
         let dir = dir.strip_prefix("./").unwrap_or(dir);
+        let child = || {
+            let (parent, name) = dir.rsplit_once('/')?;
+            (self.parent.as_deref() == Some(parent)).then_some(())?;
+            let (_, code) = self.by_folder.iter().find(|(d, _)| d == name)?;
+            Some(code.as_str())
+        };
         (self.dirs.iter())
             .find(|(_, d)| d.trim_end_matches('/').trim_start_matches("./") == dir)
             .map(|(code, _)| code.as_str())
+            .or_else(child)
+    }
+
+    /// The own content folder of language `code`, if it has one.
+    fn of_folder_code(&self, code: &str) -> Option<&str> {
+        (self.dirs.iter())
+            .find(|(c, _)| c == code)
+            .map(|(_, d)| d.as_str())
     }
 
     /// The folder Hugo serves the pages of language `code` under (`fr/`), empty for the default
@@ -76,8 +106,10 @@ impl Languages {
 }
 
 /// The languages of a Hugo site whose configuration is `config` (and `languages_file`, as
-/// [`listed`] reads it) and whose pages are read from its folder `content`, or `None` when it
-/// lists none.
+/// [`listed`] reads it) and whose content folder is `content`, or `None` when it lists none.
+/// When every language has a content folder of its own (its `contentDir`, or `content` for
+/// one without) and they are the children of one folder, that folder is read
+/// ([`Languages::parent`]); otherwise `content` is, one language's folder if it is one.
 pub fn hugo(config: &str, languages_file: Option<&str>, content: &str) -> Option<Languages> {
     let listed = listed(config, languages_file);
     if listed.is_empty() {
@@ -94,8 +126,29 @@ pub fn hugo(config: &str, languages_file: Option<&str>, content: &str) -> Option
         default,
         default_in_subdir: in_subdir,
         folder: None,
+        parent: None,
+        by_folder: Vec::new(),
     };
-    languages.folder = languages.of_folder(content).map(str::to_string);
+    let clean = |d: &str| d.trim_start_matches("./").trim_end_matches('/').to_string();
+    let dirs: Vec<String> = (languages.codes.iter())
+        .map(|code| languages.of_folder_code(code).unwrap_or(content))
+        .map(clean)
+        .collect();
+    let split: Vec<Option<(&str, &str)>> = dirs.iter().map(|d| d.rsplit_once('/')).collect();
+    let parent = split.first().copied().flatten().map(|(p, _)| p);
+    let children = parent
+        .is_some_and(|p| !p.is_empty() && split.iter().all(|s| s.is_some_and(|(q, _)| q == p)));
+    let mut names: Vec<&str> = split.iter().flatten().map(|(_, name)| *name).collect();
+    names.sort_unstable();
+    names.dedup();
+    if dirs.len() >= 2 && children && names.len() == dirs.len() {
+        languages.by_folder = (split.iter().flatten().zip(&languages.codes))
+            .map(|((_, name), code)| (name.to_string(), code.clone()))
+            .collect();
+        languages.parent = parent.map(str::to_string);
+    } else {
+        languages.folder = languages.of_folder(content).map(str::to_string);
+    }
     Some(languages)
 }
 
@@ -278,6 +331,8 @@ mod tests {
             default_in_subdir: false,
             folder: None,
             dirs: Vec::new(),
+            parent: None,
+            by_folder: Vec::new(),
         };
         assert_eq!(
             langs.of("cours/piles.fr.md"),
@@ -301,5 +356,40 @@ mod tests {
         assert_eq!(sub.prefix("en"), "en/");
         // A language's own content folder: its pages are in its language.
         assert_eq!(sub.of("cours/piles.md"), ("fr", "cours/piles.md".into()));
+    }
+
+    #[test]
+    fn the_folder_of_every_languages_content_folder_has_each_page_in_its_folders_language() {
+        let yaml = "contentDir: content/en\nlanguages:\n  en:\n    title: Docs\n  no:\n    \
+                    contentDir: content/no\n  fa:\n    contentDir: ./content/fa/\n";
+        let l = hugo(yaml, None, "content/en").expect("languages");
+        assert_eq!(l.parent.as_deref(), Some("content"));
+        assert_eq!(l.folder, None);
+        assert_eq!(l.of("no/docs/x.md"), ("no", "docs/x.md".into()));
+        assert_eq!(l.of("en/docs/x.md"), ("en", "docs/x.md".into()));
+        // A translation by file name inside a folder; a page beside the folders.
+        assert_eq!(l.of("en/docs/x.fa.md"), ("fa", "docs/x.md".into()));
+        assert_eq!(l.of("_index.md"), ("en", "_index.md".into()));
+        assert_eq!(l.of_folder("content/en"), Some("en"));
+        assert_eq!(l.of_folder("content/fa"), Some("fa"));
+        // Folders that are not all children of one folder, or the same folder twice: the
+        // project's `contentDir` alone is read.
+        for (content, other) in [
+            (
+                "content",
+                "languages:\n  en:\n    title: Docs\n  fr:\n    contentDir: content/fr\n",
+            ),
+            (
+                "en",
+                "languages:\n  en:\n    title: Docs\n  fr:\n    contentDir: fr\n",
+            ),
+            (
+                "c/fr",
+                "languages:\n  en:\n    title: Docs\n  fr:\n    contentDir: c/fr\n",
+            ),
+        ] {
+            let l = hugo(other, None, content).expect("languages");
+            assert_eq!((l.parent, l.by_folder.len()), (None, 0), "{other}");
+        }
     }
 }

@@ -297,11 +297,26 @@ fn a_hugo_sites_languages_from_its_configuration_or_its_configuration_folder() {
         Some(("fr,en".into(), "fr".into(), false, None))
     );
     // The content folder read is a language's own: its pages are in that language.
-    let dirs =
-        "[languages.fr]\ncontentDir = 'content/fr'\n[languages.en]\ncontentDir = 'content/en'\n";
+    let dirs = "contentDir = 'content/fr'\n[languages.fr]\ncontentDir = 'content/fr'\n\
+                [languages.en]\ncontentDir = 'pages'\n";
     assert_eq!(
         langs(&[("hugo.toml", dirs)]),
         Some(("fr,en".into(), "en".into(), false, Some("fr".into())))
+    );
+    // Every language's folder in one folder: that folder is read, each page in its folder's
+    // language (the default's folder the project's `contentDir`).
+    let siblings = "contentDir = 'content/en'\n[languages.fr]\ncontentDir = 'content/fr'\n\
+                    [languages.en]\ntitle = 'x'\n";
+    let p = of(&[("hugo.toml", siblings)]).expect("a project");
+    assert_eq!(p.pages_dir.as_deref(), Some("content"));
+    let l = p.publishing.languages.expect("languages");
+    assert_eq!((l.folder, l.parent.as_deref()), (None, Some("content")));
+    assert_eq!(
+        l.by_folder,
+        [
+            ("fr".to_string(), "fr".to_string()),
+            ("en".into(), "en".into())
+        ]
     );
     assert_eq!(langs(&[("hugo.toml", "title = 'x'\n")]), None);
     // A `config.toml` without `baseURL` is another tool's.

@@ -260,6 +260,8 @@ fn a_multilingual_hugo_sites_pages_where_hugo_serves_each_language() {
             default_in_subdir: false,
             folder: None,
             dirs: Vec::new(),
+            parent: None,
+            by_folder: Vec::new(),
         }),
         ..Publishing::default()
     };
