@@ -98,10 +98,21 @@ fn section_path(headings: &[Heading], title: Option<&str>) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join(" › "))
 }
 
+/// An exercise's number: the first number of its label (`Exercice 3`, `activité 10.6`) that
+/// is not a year (`Exercice (Polynésie 2021)` has none, `Bac 2023 – Exercice 2` is 2).
 fn exercise_number(label: &str) -> Option<String> {
     static NUMBER: std::sync::LazyLock<regex::Regex> =
-        std::sync::LazyLock::new(|| regex::Regex::new(r"(\d+(?:\.\d+)*)").expect("valid pattern"));
-    NUMBER.captures(label).map(|c| c[1].to_string())
+        std::sync::LazyLock::new(|| regex::Regex::new(r"\d+(?:\.\d+)*").expect("valid pattern"));
+    let year = |n: &str| {
+        n.len() == 4
+            && n.bytes().all(|b| b.is_ascii_digit())
+            && (n.starts_with("19") || n.starts_with("20"))
+    };
+    NUMBER
+        .find_iter(label)
+        .map(|m| m.as_str())
+        .find(|n| !year(n))
+        .map(str::to_string)
 }
 
 /// The chunks of one page.
@@ -362,6 +373,22 @@ mod tests {
         assert_eq!(c[2].url.as_deref(), Some("https://x.org/p/#inc"));
         assert_eq!(c[2].title.as_deref(), Some("Variables"));
         assert_eq!(c[2].section_title.as_deref(), Some("L'incrémentation"));
+    }
+
+    #[test]
+    fn an_exercise_number_is_its_labels_first_number_but_a_year() {
+        for (label, number) in [
+            ("Exercice 3", Some("3")),
+            ("activité 10.6", Some("10.6")),
+            ("Exercice 07.2", Some("07.2")),
+            ("Exercice 19.1", Some("19.1")),
+            ("Exercice (Polynésie 2021)", None),
+            ("Bac 2023 – Exercice 2", Some("2")),
+            ("Exercice 2 (sujet 1999)", Some("2")),
+            ("Exercice", None),
+        ] {
+            assert_eq!(exercise_number(label).as_deref(), number, "{label}");
+        }
     }
 
     #[test]
