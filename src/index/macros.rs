@@ -15,8 +15,9 @@
 //! and a page calls `{{ correction(False, """…""") }}` to keep a correction off the site until
 //! the lesson is over, or `{{ exercice() }}` to number its exercises. Read as written, the hidden
 //! correction would be indexed and the call's syntax would be words of the page. A macro whose
-//! body is made of `if`/`elif`/`else` on its arguments, `return` of a literal, an argument, an
-//! f-string or a `+` of these, and counters in `env.variables` (`+= 1`) is run: a call with
+//! body is made of `if`/`elif`/`else` on its arguments (one-line `if`s too), `return` of a
+//! literal, an argument, an f-string, a `+` or `*` of these or `a if c else b`, local names and
+//! counters in `env.variables` (`=`, `+= 1`, `*=`) is run: a call with
 //! literal arguments (strings, triple-quoted too, numbers, `True`, `False`, `None`) shows what
 //! the macro returns. Anything else (a macro that reads files, builds HTML in loops, calls other
 //! code; a call with a variable argument) is left as written, as before. Counters start each page
@@ -91,7 +92,7 @@ impl Macros {
                         out.macros.push(Macro { name, params, body });
                     }
                 }
-            } else if let Some(Stmt::SetVar(k, e, false)) = statement(text) {
+            } else if let Some(Stmt::SetVar(k, e, None)) = statement(text) {
                 out.variables.push((k, e));
             }
         }

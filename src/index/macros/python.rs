@@ -47,6 +47,10 @@ pub(super) enum Expr {
     /// An f-string: text and expressions.
     Format(Vec<Expr>),
     Add(Box<Expr>, Box<Expr>),
+    /// `*`: numbers multiplied, a string repeated.
+    Mul(Box<Expr>, Box<Expr>),
+    /// `a if condition else b`: (condition, a, b).
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `str(x)`.
     Str(Box<Expr>),
     Not(Box<Expr>),
@@ -56,16 +60,25 @@ pub(super) enum Expr {
     Or(Box<Expr>, Box<Expr>),
 }
 
+/// An augmented assignment's operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Aug {
+    /// `+=`.
+    Add,
+    /// `*=`.
+    Mul,
+}
+
 /// A statement of the subset read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Stmt {
     /// Branches (condition, body), then the `else` body.
     If(Vec<(Expr, Vec<Stmt>)>, Vec<Stmt>),
     Return(Expr),
-    /// `env.variables['k'] = e` (false) or `+= e` (true).
-    SetVar(String, Expr, bool),
-    /// `x = e`.
-    SetLocal(String, Expr),
+    /// `env.variables['k'] = e`, or `+= e`, `*= e`.
+    SetVar(String, Expr, Option<Aug>),
+    /// `x = e`, or `+= e`, `*= e`.
+    SetLocal(String, Expr, Option<Aug>),
     Pass,
 }
 
@@ -82,9 +95,27 @@ pub(super) enum Tok {
     Op(&'static str),
 }
 
-const OPS: [&str; 12] = [
-    "==", "!=", "+=", "+", "(", ")", "[", "]", ".", ",", "=", ":",
+const OPS: [&str; 14] = [
+    "==", "!=", "+=", "*=", "+", "*", "(", ")", "[", "]", ".", ",", "=", ":",
 ];
+
+/// Where the triple-quoted string that `body` starts inside of ends (`body`: the text after its
+/// opening `quote`): the offset of its closing quotes, a quote escaped with `\\` not one.
+fn triple_end(body: &str, quote: &str) -> Option<usize> {
+    let b = body.as_bytes();
+    let mut j = 0;
+    while j < b.len() {
+        if b[j] == b'\\' {
+            j += 2;
+            continue;
+        }
+        if b[j..].starts_with(quote.as_bytes()) {
+            return Some(j);
+        }
+        j += 1;
+    }
+    None
+}
 
 /// The value of a string literal's text, with Python's common escapes (others kept as written,
 /// so a LaTeX `\frac` stays).
@@ -147,7 +178,7 @@ pub(super) fn tokens(
             let q = &after[..1];
             let triple = q.repeat(3);
             let (body, len) = if after.starts_with(&triple) {
-                let end = after[3..].find(&triple)?;
+                let end = triple_end(&after[3..], &triple)?;
                 (&after[3..3 + end], 3 + end + 3)
             } else {
                 let mut j = 1;
@@ -232,6 +263,22 @@ impl Parser<'_> {
     }
 
     pub(super) fn expr(&mut self) -> Option<Expr> {
+        let e = self.or()?;
+        if !self.eat("if") {
+            return Some(e);
+        }
+        let cond = self.or()?;
+        if !self.eat("else") {
+            return None;
+        }
+        Some(Expr::If(
+            Box::new(cond),
+            Box::new(e),
+            Box::new(self.expr()?),
+        ))
+    }
+
+    fn or(&mut self) -> Option<Expr> {
         let mut left = self.and()?;
         while self.eat("or") {
             left = Expr::Or(Box::new(left), Box::new(self.and()?));
@@ -265,9 +312,17 @@ impl Parser<'_> {
     }
 
     fn sum(&mut self) -> Option<Expr> {
-        let mut left = self.atom()?;
+        let mut left = self.product()?;
         while self.eat("+") {
-            left = Expr::Add(Box::new(left), Box::new(self.atom()?));
+            left = Expr::Add(Box::new(left), Box::new(self.product()?));
+        }
+        Some(left)
+    }
+
+    fn product(&mut self) -> Option<Expr> {
+        let mut left = self.atom()?;
+        while self.eat("*") {
+            left = Expr::Mul(Box::new(left), Box::new(self.atom()?));
         }
         Some(left)
     }
@@ -392,7 +447,7 @@ pub(super) fn continues(text: &str) -> bool {
     while let Some(c) = rest.chars().next() {
         for q in ["\"\"\"", "'''"] {
             if let Some(after) = rest.strip_prefix(q) {
-                match after.find(q) {
+                match triple_end(after, q) {
                     Some(end) => {
                         rest = &after[end + 3..];
                         break;
@@ -433,7 +488,13 @@ pub(super) fn block(lines: &[(usize, String)], at: &mut usize, above: usize) -> 
             return None;
         }
         *at += 1;
-        if let Some(cond) = text.strip_prefix("if ").and_then(|t| t.strip_suffix(':')) {
+        if let Some((cond, then)) = text.strip_prefix("if ").and_then(one_line) {
+            // `if c: statement` on one line.
+            out.push(Stmt::If(
+                vec![(expression(cond)?, vec![statement(then)?])],
+                Vec::new(),
+            ));
+        } else if let Some(cond) = text.strip_prefix("if ").and_then(|t| t.strip_suffix(':')) {
             let mut branches = vec![(expression(cond)?, block(lines, at, indent)?)];
             let mut otherwise = Vec::new();
             while let Some((_, next)) = lines.get(*at).filter(|(j, _)| *j == indent) {
@@ -456,6 +517,31 @@ pub(super) fn block(lines: &[(usize, String)], at: &mut usize, above: usize) -> 
     Some(out)
 }
 
+/// A one-line `if`'s condition and statement (`prem is not None : x = prem`, the text after
+/// `if `): split at its first colon outside strings and brackets, when a statement follows it.
+fn one_line(text: &str) -> Option<(&str, &str)> {
+    let mut depth = 0i32;
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    for (i, c) in text.char_indices() {
+        match (quote, c) {
+            (Some(_), _) if escaped => escaped = false,
+            (Some(_), '\\') => escaped = true,
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth -= 1,
+            (None, ':') if depth == 0 => {
+                let then = text[i + 1..].trim();
+                return (!then.is_empty()).then(|| (text[..i].trim(), then));
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// One simple statement.
 pub(super) fn statement(text: &str) -> Option<Stmt> {
     if text == "pass" {
@@ -472,8 +558,12 @@ pub(super) fn statement(text: &str) -> Option<Stmt> {
         return expression(text).map(|_| Stmt::Pass);
     }
     let (toks, _) = tokens(text, &|_| false, false)?;
-    let at = toks.iter().position(|t| matches!(t, Tok::Op("=" | "+=")))?;
-    let add = toks[at] == Tok::Op("+=");
+    let at = (toks.iter()).position(|t| matches!(t, Tok::Op("=" | "+=" | "*=")))?;
+    let aug = match toks[at] {
+        Tok::Op("+=") => Some(Aug::Add),
+        Tok::Op("*=") => Some(Aug::Mul),
+        _ => None,
+    };
     let mut rhs = Parser {
         toks: &toks[at + 1..],
         at: 0,
@@ -491,8 +581,8 @@ pub(super) fn statement(text: &str) -> Option<Stmt> {
         return None;
     }
     match target {
-        Expr::Var(k) => Some(Stmt::SetVar(k, value, add)),
-        Expr::Name(n) if !add => Some(Stmt::SetLocal(n, value)),
+        Expr::Var(k) => Some(Stmt::SetVar(k, value, aug)),
+        Expr::Name(n) => Some(Stmt::SetLocal(n, value, aug)),
         _ => None,
     }
 }
@@ -523,17 +613,14 @@ pub(super) fn run(
         match s {
             Stmt::Pass => {}
             Stmt::Return(e) => return Some(Some(eval(e, locals, vars)?)),
-            Stmt::SetLocal(n, e) => {
+            Stmt::SetLocal(n, e, aug) => {
                 let v = eval(e, locals, vars)?;
+                let v = augmented(locals.get(n), v, *aug)?;
                 locals.insert(n.clone(), v);
             }
-            Stmt::SetVar(k, e, add) => {
+            Stmt::SetVar(k, e, aug) => {
                 let v = eval(e, locals, vars)?;
-                let v = match (add, vars.get(k)) {
-                    (false, _) => v,
-                    (true, Some(old)) => plus(old.clone(), v)?,
-                    (true, None) => return None,
-                };
+                let v = augmented(vars.get(k), v, *aug)?;
                 vars.insert(k.clone(), v);
             }
             Stmt::If(branches, otherwise) => {
@@ -551,6 +638,27 @@ pub(super) fn run(
         }
     }
     Some(None)
+}
+
+/// What an assignment of `v` leaves in a name holding `old`: `v`, or `old + v`, `old * v`.
+fn augmented(old: Option<&Value>, v: Value, aug: Option<Aug>) -> Option<Value> {
+    match aug {
+        None => Some(v),
+        Some(Aug::Add) => plus(old?.clone(), v),
+        Some(Aug::Mul) => times(old?.clone(), v),
+    }
+}
+
+/// Python's `*` on numbers and on a string and a count (no longer than a page would show).
+fn times(a: Value, b: Value) -> Option<Value> {
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => Some(Value::Int(x.checked_mul(y)?)),
+        (Value::Str(s), Value::Int(n)) | (Value::Int(n), Value::Str(s)) => {
+            let n = usize::try_from(n.max(0)).ok()?;
+            (s.len().checked_mul(n)? <= 10_000).then(|| Value::Str(s.repeat(n)))
+        }
+        _ => None,
+    }
 }
 
 pub(super) fn plus(a: Value, b: Value) -> Option<Value> {
@@ -578,6 +686,11 @@ pub(super) fn eval(
             Value::Str(s)
         }
         Expr::Add(a, b) => plus(eval(a, locals, vars)?, eval(b, locals, vars)?)?,
+        Expr::Mul(a, b) => times(eval(a, locals, vars)?, eval(b, locals, vars)?)?,
+        Expr::If(c, a, b) => match eval(c, locals, vars)?.truth() {
+            true => eval(a, locals, vars)?,
+            false => eval(b, locals, vars)?,
+        },
         Expr::Str(a) => Value::Str(eval(a, locals, vars)?.shown()),
         Expr::Not(a) => Value::Bool(!eval(a, locals, vars)?.truth()),
         Expr::Eq(a, b, same) => {

@@ -93,6 +93,38 @@ fn conditions_f_strings_and_escapes_as_python_reads_them() {
 }
 
 #[test]
+fn one_line_ifs_repetition_and_conditional_expressions_run() {
+    // Another template's exercise titles: stars for the level, a counter a page may restart,
+    // the title quoted for an admonition (`!!! exercice {{ exercice(False) }}`).
+    let main = r#"def define_env(env):
+    env.variables['n'] = 0
+
+    @env.macro
+    def exercice(var=True, niveau=None, prem=None, text =""):
+        star = '*'
+        if niveau is not None:
+            star *= niveau
+        if prem is not None : env.variables['n'] = prem
+        env.variables['n'] += 1
+        root = f"Exercice { env.variables['n']} {star} {text}"
+        return f"""exo \"{root}\"""" if var else '\"'+root+'\"'
+"#;
+    let m = Macros::read(main);
+    assert_eq!(m.macros.len(), 1, "{m:?}");
+    let page =
+        "!!! exercice {{exercice(False, prem=0)}}\n\n!!! {{ exercice(niveau=3, text='Piles') }}\n";
+    assert_eq!(
+        m.render(page),
+        "!!! exercice \"Exercice 1 * \"\n\n!!! exo \"Exercice 2 *** Piles\"\n"
+    );
+    // A count that would make a page of repetitions is not run.
+    assert_eq!(
+        m.render("{{ exercice(niveau=100000) }}"),
+        "{{ exercice(niveau=100000) }}"
+    );
+}
+
+#[test]
 fn a_jinja_string_in_quotes_runs_over_lines() {
     let m = Macros::read(MAIN);
     assert_eq!(
