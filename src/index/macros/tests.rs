@@ -134,6 +134,22 @@ fn a_jinja_string_in_quotes_runs_over_lines() {
 }
 
 proptest::proptest! {
+    /// Any `main.py` made of the subset's pieces, however they fall: read and run without a
+    /// panic (what cannot be run stays as written).
+    #[test]
+    fn any_module_reads_and_runs_without_a_panic(
+        parts in proptest::collection::vec(
+            "def define_env\\(env\\):\n|    @env.macro\n|    def f\\(a, b=1\\):\n|        |\n|if |elif |else:|return | is not None| : |:|f\"\"\"|\"\"\"|\\\\\"|\"|'|\\*=|\\*|\\+=|\\+| if | else |env.variables\\['n'\\]| = |a|b|0|3|\\(|\\)|\\{|\\}|é",
+            0..60,
+        )
+    ) {
+        let m = Macros::read(&parts.concat());
+        for call in ["{{ f(1) }}", "{{ f('a', b=2) }}", "{{ f(True) }}x"] {
+            let _ = m.render(call);
+        }
+    }
+
+
     /// Any page, however its braces, quotes and code fences fall: no panic, and a page whose
     /// calls name no runnable macro is unchanged (its text stays where the site shows it).
     #[test]
