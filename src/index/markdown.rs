@@ -13,6 +13,7 @@
 //! the section.
 
 mod front;
+mod raw_html;
 
 use super::html::slug;
 use front::front_matter;
@@ -605,8 +606,9 @@ pub struct Extensions {
     /// highlighted as Python ([`inline_code`]).
     pub inline_hilite: bool,
     /// Python-Markdown itself (every MkDocs project): a heading's `#`s need no space after
-    /// them (`#Exercices`, `####\u{a0}B.2.3`), as CommonMark's do.
-    pub loose_headings: bool,
+    /// them (`#Exercices`, `####\u{a0}B.2.3`), as CommonMark's do, and a code fence opens a
+    /// code block under a line of raw HTML too ([`raw_html::fences_out_of_html`]).
+    pub python_markdown: bool,
 }
 
 /// Inline code as `pymdownx.inlinehilite` shows it: without the language it names first
@@ -637,9 +639,13 @@ pub fn body_html_in(
     let md = super::templates::strip(&super::hugo::shortcodes(&body));
     let md = super::templates::link_addresses(&md);
     let md = super::myst::directives(&md);
+    let md = match extensions.python_markdown {
+        true => raw_html::fences_out_of_html(&md),
+        false => std::borrow::Cow::Borrowed(md.as_ref()),
+    };
     let md = blocks(
         &attr_lists(&super::kramdown::quoted_blocks(&md)),
-        extensions.loose_headings,
+        extensions.python_markdown,
     );
     let opts = Options::ENABLE_TABLES
         | Options::ENABLE_HEADING_ATTRIBUTES

@@ -621,7 +621,7 @@ pub fn read_page(
                     markdown::read_with(&text, as_text, |body| {
                         let mut slugs = anchors::Slugs::new(source.publishing.anchors);
                         let mut extensions = source.publishing.extensions;
-                        extensions.loose_headings &= !notebook;
+                        extensions.python_markdown &= !notebook;
                         let anchor = &mut |t: &str, title_of: Option<&str>| {
                             let slug = slugs.slug(t);
                             (title_of.is_none_or(|k| source.publishing.title_anchored(k)))

@@ -147,7 +147,7 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
             .with(|p| {
                 p.extensions.emoji = on("pymdownx.emoji");
                 p.extensions.inline_hilite = on("pymdownx.inlinehilite");
-                p.extensions.loose_headings = true;
+                p.extensions.python_markdown = true;
                 p.encrypted = match (on("encryptcontent"), on("global_password")) {
                     (true, true) => Encrypted::All,
                     (true, false) => Encrypted::Marked,

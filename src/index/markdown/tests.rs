@@ -235,7 +235,7 @@ fn a_blocks_title_is_inline_markdown_as_python_markdown_reads_it() {
 fn python_markdown_headings_need_no_space_after_their_hashes() {
     let md = "#Exercices\n\nTexte.\n\n??? warning \"Partie difficile\"\n    ####\u{a0}B.2.3 Tentative\n\n    Suite.\n\n```python\n#commentaire\n```\n\n    #code indenté\n\n#\n";
     let on = Extensions {
-        loose_headings: true,
+        python_markdown: true,
         ..Extensions::default()
     };
     let html = body_html_in(md, &mut |t, _| Some(slug(t)), on);
@@ -252,4 +252,23 @@ fn python_markdown_headings_need_no_space_after_their_hashes() {
     // CommonMark's own reading elsewhere (GitHub, Docusaurus, Hugo).
     let off = body_html_in(md, &mut |t, _| Some(slug(t)), Extensions::default());
     assert!(off.contains("<p>#Exercices</p>"), "{off}");
+}
+
+#[test]
+fn python_markdown_reads_a_fence_under_html_as_code() {
+    let md = "!!! exercice \"Exercice 6\"\n    <div class = \"decal1\">\n    ```python\n    def f(n):\n        return n\n    ```\n    </div>\n";
+    let on = Extensions {
+        python_markdown: true,
+        ..Extensions::default()
+    };
+    let html = body_html_in(md, &mut |t, _| Some(slug(t)), on);
+    assert!(
+        html.contains(
+            "<pre><code class=\"language-python\">def f(n):\n    return n\n</code></pre>"
+        ),
+        "{html}"
+    );
+    // CommonMark's HTML block runs on over it.
+    let off = body_html_in(md, &mut |t, _| Some(slug(t)), Extensions::default());
+    assert!(!off.contains("<pre>"), "{off}");
 }

@@ -18,7 +18,7 @@ fn the_folders_mkdocs_yml_names_or_its_defaults() {
     let p = of(&[("mkdocs.yml", yml)]).unwrap();
     assert_eq!((p.docs(), p.site_dir.as_str()), ("cours", "site"));
     // Read by Python-Markdown: `#Titre` is a heading.
-    assert!(p.publishing.extensions.loose_headings);
+    assert!(p.publishing.extensions.python_markdown);
     let q = of(&[(
         "mkdocs.yaml",
         "site_name: x\n  docs_dir: nested, not top level\n",

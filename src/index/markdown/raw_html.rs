@@ -1,0 +1,83 @@
+//! Code fences under raw HTML, as Python-Markdown reads them.
+//!
+//! Python-Markdown takes a page's fenced code blocks out before it reads its raw HTML
+//! (`fenced_code` and `pymdownx.superfences` are preprocessors that run first), so a fence on the
+//! line right under a line of HTML (`<div class="decal1">`, then ```` ```python ````) opens a
+//! code block there. By CommonMark's rules the HTML block runs on over it until a blank line,
+//! and the code would be read as one line of the HTML's text.
+
+use super::Fences;
+use std::borrow::Cow;
+
+/// `md` with a blank line before each code fence that opens inside a block of raw HTML (a line
+/// starting with a tag, and the lines after it up to a blank one), so that CommonMark reads the
+/// fence as Python-Markdown does. Anything else is unchanged.
+pub(super) fn fences_out_of_html(md: &str) -> Cow<'_, str> {
+    let mut fences = Fences::default();
+    let mut in_html = false;
+    let mut out = String::new();
+    for line in md.split_inclusive('\n') {
+        let bare = line.trim_end_matches(['\n', '\r']);
+        let open_before = fences.closing().is_some();
+        let code = fences.code(bare);
+        if code && !open_before && in_html {
+            // The fence that opens here: Python-Markdown's, not the HTML's text.
+            out.push('\n');
+        }
+        out.push_str(line);
+        let t = bare.trim();
+        in_html = match () {
+            _ if code || t.is_empty() => false,
+            _ if tag_start(t) => true,
+            _ => in_html,
+        };
+    }
+    match out.len() == md.len() {
+        true => Cow::Borrowed(md),
+        false => Cow::Owned(out),
+    }
+}
+
+/// Whether a line starts with an HTML tag (`<div …>`, `</div>`), as a block of raw HTML does.
+fn tag_start(t: &str) -> bool {
+    let rest = t
+        .strip_prefix('<')
+        .map(|r| r.strip_prefix('/').unwrap_or(r));
+    rest.is_some_and(|r| r.starts_with(|c: char| c.is_ascii_alphabetic()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fence_under_a_line_of_html_opens_a_code_block() {
+        let md = "<div class = \"decal1\">\n```python\ndef f():\n    return 1\n```\n</div>\n";
+        assert_eq!(
+            fences_out_of_html(md),
+            "<div class = \"decal1\">\n\n```python\ndef f():\n    return 1\n```\n</div>\n"
+        );
+        // Indented in an admonition, after the HTML block's text.
+        let md = "!!! note\n    <div>\n    Voici :\n    ```python\n    x = 1\n    ```\n";
+        assert_eq!(
+            fences_out_of_html(md),
+            "!!! note\n    <div>\n    Voici :\n\n    ```python\n    x = 1\n    ```\n"
+        );
+    }
+
+    #[test]
+    fn fences_elsewhere_and_html_inside_code_are_unchanged() {
+        for md in [
+            // After a blank line, after a paragraph, or with no HTML at all.
+            "<div>\n\n```python\nx = 1\n```\n</div>\n",
+            "Voici :\n```python\nx = 1\n```\n",
+            "x < y\n```\ncode\n```\n",
+            // HTML inside a code block is code: the fence after it closes that block.
+            "```html\n<div>\n```\n",
+            // A fence inside a fence.
+            "````md\n<p>\n```python\n````\n",
+        ] {
+            assert!(matches!(fences_out_of_html(md), Cow::Borrowed(_)), "{md}");
+        }
+    }
+}
