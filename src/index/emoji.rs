@@ -33,6 +33,8 @@ pub fn without_emoji(text: &str) -> Cow<'_, str> {
         if named && closed && before && end {
             out.push_str(&text[from..i]);
             from = i + len + 2;
+            // The icon's attribute list (`:simple-nintendo:{ .nintendo }`) goes with it.
+            from += attr_list_len(&text[from..]);
             // The space after it goes with it, else the space before it: the text around
             // keeps its spacing, a line its indentation, and emphasis still closes
             // (`**Règle d'or :heart:**`).
@@ -51,6 +53,29 @@ pub fn without_emoji(text: &str) -> Cow<'_, str> {
     }
     out.push_str(&text[from..]);
     Cow::Owned(out)
+}
+
+/// The length of the attribute list `text` starts with (`attr_list`'s `{ .gold }`, `{: #id }`,
+/// `{title="x"}`), 0 when it starts with none.
+fn attr_list_len(text: &str) -> usize {
+    let Some(inner) = text.strip_prefix('{') else {
+        return 0;
+    };
+    let Some(end) = inner
+        .find(['}', '{', '\n'])
+        .filter(|e| inner[*e..].starts_with('}'))
+    else {
+        return 0;
+    };
+    let body = inner[..end].strip_prefix(':').unwrap_or(&inner[..end]);
+    let attr = |t: &str| {
+        t.starts_with(['.', '#']) || t.split_once('=').is_some_and(|(k, _)| !k.is_empty())
+    };
+    let words = || body.split_whitespace();
+    match words().next().is_some() && words().all(attr) {
+        true => end + 2,
+        false => 0,
+    }
 }
 
 /// Markdown `md` without emoji shortcodes ([`without_emoji`]) but in code: fenced blocks and
@@ -93,6 +118,13 @@ mod tests {
         let cases = [
             ("**Règle d'or :heart:**", "**Règle d'or**"),
             (":star: :star: Code à trous", "Code à trous"),
+            // With its attribute list; braces that are none stay.
+            (
+                "Nintendo :simple-nintendo:{ .nintendo }. Ils",
+                "Nintendo. Ils",
+            ),
+            (":fontawesome-solid-star:{: .gold #s } Étoile", "Étoile"),
+            (":x:{ici} et {}", "{ici} et {}"),
             (
                 "    :arrow_right: [Rédigez](https://x)",
                 "    [Rédigez](https://x)",
