@@ -14,6 +14,7 @@
 
 mod front;
 mod raw_html;
+mod tables;
 
 use super::html::slug;
 use front::front_matter;
@@ -607,8 +608,11 @@ pub struct Extensions {
     pub inline_hilite: bool,
     /// Python-Markdown itself (every MkDocs project): a heading's `#`s need no space after
     /// them (`#Exercices`, `####\u{a0}B.2.3`), as CommonMark's do, and a code fence opens a
-    /// code block under a line of raw HTML too ([`raw_html::fences_out_of_html`]).
+    /// code block under a line of raw HTML too ([`raw_html::as_python_markdown`]).
     pub python_markdown: bool,
+    /// `md_in_html`: an element marked `markdown="1"` holds Markdown, on the lines right under
+    /// its tag too ([`raw_html::as_python_markdown`]).
+    pub md_in_html: bool,
 }
 
 /// Inline code as `pymdownx.inlinehilite` shows it: without the language it names first
@@ -639,8 +643,9 @@ pub fn body_html_in(
     let md = super::templates::strip(&super::hugo::shortcodes(&body));
     let md = super::templates::link_addresses(&md);
     let md = super::myst::directives(&md);
+    let md = tables::delimiter_rows_without_tabs(&md);
     let md = match extensions.python_markdown {
-        true => raw_html::fences_out_of_html(&md),
+        true => raw_html::as_python_markdown(&md, extensions.md_in_html),
         false => std::borrow::Cow::Borrowed(md.as_ref()),
     };
     let md = blocks(

@@ -148,6 +148,7 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
                 p.extensions.emoji = on("pymdownx.emoji");
                 p.extensions.inline_hilite = on("pymdownx.inlinehilite");
                 p.extensions.python_markdown = true;
+                p.extensions.md_in_html = on("md_in_html");
                 p.encrypted = match (on("encryptcontent"), on("global_password")) {
                     (true, true) => Encrypted::All,
                     (true, false) => Encrypted::Marked,

@@ -5,14 +5,19 @@
 //! line right under a line of HTML (`<div class="decal1">`, then ```` ```python ````) opens a
 //! code block there. By CommonMark's rules the HTML block runs on over it until a blank line,
 //! and the code would be read as one line of the HTML's text.
+//!
+//! With `md_in_html`, an element marked `markdown="1"` (or `"block"`) holds Markdown: its
+//! content is read as Markdown even on the lines right under its tag (`<center markdown="1">`
+//! then `![Tuto](images/x.png)`), where CommonMark's HTML block would show it as written.
 
 use super::Fences;
 use std::borrow::Cow;
 
 /// `md` with a blank line before each code fence that opens inside a block of raw HTML (a line
-/// starting with a tag, and the lines after it up to a blank one), so that CommonMark reads the
-/// fence as Python-Markdown does. Anything else is unchanged.
-pub(super) fn fences_out_of_html(md: &str) -> Cow<'_, str> {
+/// starting with a tag, and the lines after it up to a blank one), and with `md_in_html` after
+/// each line that opens an element marked `markdown="1"`, so that CommonMark reads them as
+/// Python-Markdown does. Anything else is unchanged.
+pub(super) fn as_python_markdown(md: &str, md_in_html: bool) -> Cow<'_, str> {
     let mut fences = Fences::default();
     let mut in_html = false;
     let mut out = String::new();
@@ -31,11 +36,40 @@ pub(super) fn fences_out_of_html(md: &str) -> Cow<'_, str> {
             _ if tag_start(t) => true,
             _ => in_html,
         };
+        if md_in_html && !code && markdown_inside(t) {
+            // Its content is Markdown: the HTML block ends with its tag.
+            if !line.ends_with('\n') {
+                out.push('\n');
+            }
+            out.push('\n');
+            in_html = false;
+        }
     }
     match out.len() == md.len() {
         true => Cow::Borrowed(md),
         false => Cow::Owned(out),
     }
+}
+
+/// Whether a line is the opening tag of an element `md_in_html` reads as Markdown
+/// (`<div class="x" markdown="1">`, `markdown="block"`, `markdown`).
+fn markdown_inside(t: &str) -> bool {
+    let tag = t
+        .strip_prefix('<')
+        .filter(|r| r.starts_with(|c: char| c.is_ascii_alphabetic()));
+    let Some(tag) = tag.and_then(|r| r.strip_suffix('>')) else {
+        return false;
+    };
+    !tag.contains(['<', '>'])
+        && !tag.ends_with('/')
+        && tag.split_whitespace().skip(1).any(|a| {
+            let v = a.strip_prefix("markdown");
+            v == Some("")
+                || matches!(
+                    v,
+                    Some("=\"1\"" | "='1'" | "=1" | "=\"block\"" | "='block'")
+                )
+        })
 }
 
 /// Whether a line starts with an HTML tag (`<div …>`, `</div>`), as a block of raw HTML does.
@@ -52,6 +86,7 @@ mod tests {
 
     #[test]
     fn a_fence_under_a_line_of_html_opens_a_code_block() {
+        let fences_out_of_html = |md| as_python_markdown(md, false);
         let md = "<div class = \"decal1\">\n```python\ndef f():\n    return 1\n```\n</div>\n";
         assert_eq!(
             fences_out_of_html(md),
@@ -67,6 +102,7 @@ mod tests {
 
     #[test]
     fn fences_elsewhere_and_html_inside_code_are_unchanged() {
+        let fences_out_of_html = |md| as_python_markdown(md, true);
         for md in [
             // After a blank line, after a paragraph, or with no HTML at all.
             "<div>\n\n```python\nx = 1\n```\n</div>\n",
@@ -78,6 +114,26 @@ mod tests {
             "````md\n<p>\n```python\n````\n",
         ] {
             assert!(matches!(fences_out_of_html(md), Cow::Borrowed(_)), "{md}");
+        }
+    }
+
+    #[test]
+    fn an_element_marked_markdown_holds_markdown_with_md_in_html() {
+        let md = "4. Ajout :\n<center markdown=\"1\">\n![Tuto](images/x.png)\n</center>\n";
+        assert_eq!(
+            as_python_markdown(md, true),
+            "4. Ajout :\n<center markdown=\"1\">\n\n![Tuto](images/x.png)\n</center>\n"
+        );
+        assert!(matches!(as_python_markdown(md, false), Cow::Borrowed(_)));
+        for unmarked in [
+            "<center>\n![Tuto](x.png)\n</center>\n",
+            "<div markdown=\"0\">\nx\n</div>\n",
+            "<div title=\"markdown=1\">x</div>\n",
+        ] {
+            assert!(
+                matches!(as_python_markdown(unmarked, true), Cow::Borrowed(_)),
+                "{unmarked}"
+            );
         }
     }
 }
