@@ -19,6 +19,11 @@ fn the_folders_mkdocs_yml_names_or_its_defaults() {
     assert_eq!((p.docs(), p.site_dir.as_str()), ("cours", "site"));
     // Read by Python-Markdown: `#Titre` is a heading.
     assert!(p.publishing.extensions.python_markdown);
+    // `md_in_html` when the project lists it.
+    assert!(!p.publishing.extensions.md_in_html);
+    let md_in_html = format!("{yml}  - md_in_html\n");
+    let p = of(&[("mkdocs.yml", md_in_html.as_str())]).unwrap();
+    assert!(p.publishing.extensions.md_in_html);
     let q = of(&[(
         "mkdocs.yaml",
         "site_name: x\n  docs_dir: nested, not top level\n",
