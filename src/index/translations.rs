@@ -31,7 +31,8 @@ pub struct Languages {
     /// folder read, and [`Self::by_folder`] names each child's language.
     pub parent: Option<String>,
     /// The children of [`Self::parent`] that are content folders, each with its language
-    /// (`en`, `en`), when that folder is read: a page under one is in its language.
+    /// (`english` and `en` for `content/english`), when that folder is read: a page under one
+    /// is in its language.
     pub by_folder: Vec<(String, String)>,
 }
 
