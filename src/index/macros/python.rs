@@ -278,20 +278,26 @@ impl Parser<'_> {
         ))
     }
 
-    fn or(&mut self) -> Option<Expr> {
-        let mut left = self.and()?;
-        while self.eat("or") {
-            left = Expr::Or(Box::new(left), Box::new(self.and()?));
+    /// `next (op next)*`, joined from the left by `join`.
+    fn chain(
+        &mut self,
+        op: &str,
+        next: fn(&mut Self) -> Option<Expr>,
+        join: fn(Box<Expr>, Box<Expr>) -> Expr,
+    ) -> Option<Expr> {
+        let mut left = next(self)?;
+        while self.eat(op) {
+            left = join(Box::new(left), Box::new(next(self)?));
         }
         Some(left)
     }
 
+    fn or(&mut self) -> Option<Expr> {
+        self.chain("or", Self::and, Expr::Or)
+    }
+
     fn and(&mut self) -> Option<Expr> {
-        let mut left = self.not()?;
-        while self.eat("and") {
-            left = Expr::And(Box::new(left), Box::new(self.not()?));
-        }
-        Some(left)
+        self.chain("and", Self::not, Expr::And)
     }
 
     fn not(&mut self) -> Option<Expr> {
@@ -312,19 +318,11 @@ impl Parser<'_> {
     }
 
     fn sum(&mut self) -> Option<Expr> {
-        let mut left = self.product()?;
-        while self.eat("+") {
-            left = Expr::Add(Box::new(left), Box::new(self.product()?));
-        }
-        Some(left)
+        self.chain("+", Self::product, Expr::Add)
     }
 
     fn product(&mut self) -> Option<Expr> {
-        let mut left = self.atom()?;
-        while self.eat("*") {
-            left = Expr::Mul(Box::new(left), Box::new(self.atom()?));
-        }
-        Some(left)
+        self.chain("*", Self::atom, Expr::Mul)
     }
 
     pub(super) fn atom(&mut self) -> Option<Expr> {
