@@ -73,6 +73,7 @@ pub mod wasm;
 
 use crate::format::ChunkRecord;
 use config::{Format, Rule, SectionBy, Source, ValueRule, RULE_FIELDS};
+use publishing::Notebooks;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt;
@@ -291,7 +292,7 @@ pub fn index_file(name: &str) -> bool {
 pub fn page_extensions(source: &Source) -> &'static [&'static str] {
     match source.format {
         Format::Html => &[".html", ".htm"],
-        Format::Markdown if source.publishing.notebooks || source.publishing.notebooks_alone => {
+        Format::Markdown if source.publishing.notebooks != Notebooks::Files => {
             &[".md", ".markdown", ".qmd", ".rmd", ".ipynb"]
         }
         Format::Markdown if source.publishing.mdx => &[".md", ".markdown", ".mdx"],
@@ -309,14 +310,11 @@ pub fn not_a_folder(source: &Source) -> IndexError {
 }
 
 /// The pages of a source among the files listed with [`page_extensions`]: its notebooks left
-/// out when they are pages only alone ([`publishing::Publishing::notebooks_alone`]) and other
-/// pages were found; an error when none is left ([`no_pages`]).
+/// out when they are pages only alone ([`Notebooks::Alone`]) and other pages were found; an
+/// error when none is left ([`no_pages`]).
 pub fn pages_found(source: &Source, mut pages: Vec<String>) -> Result<Vec<String>, IndexError> {
     let notebook = |p: &String| p.to_lowercase().ends_with(".ipynb");
-    if source.publishing.notebooks_alone
-        && !source.publishing.notebooks
-        && !pages.iter().all(notebook)
-    {
+    if source.publishing.notebooks == Notebooks::Alone && !pages.iter().all(notebook) {
         pages.retain(|p| !notebook(p));
     }
     if pages.is_empty() {

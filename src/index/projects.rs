@@ -20,7 +20,7 @@ use super::config::{Config, Format, PageUrls};
 use super::forges;
 use super::macros::Macros;
 use super::mdbook;
-use super::publishing::{Encrypted, FrontUrls, Jekyll, Patterns, Publishing, Quarto};
+use super::publishing::{Encrypted, FrontUrls, Jekyll, Notebooks, Patterns, Publishing, Quarto};
 use super::sitenav::{mkdocs_nav, PagesFiles, SiteNav};
 use super::translations;
 use super::IndexError;
@@ -107,7 +107,7 @@ impl Project {
 
     /// Its Jupyter notebooks rendered as pages.
     fn notebooks(self) -> Project {
-        self.with(|p| p.notebooks = true)
+        self.with(|p| p.notebooks = Notebooks::Pages)
     }
 
     /// Its Markdown pages in a folder of their own.
@@ -499,7 +499,7 @@ impl Config {
                 s.publishing = Publishing {
                     urls: PageUrls::Files,
                     anchors,
-                    notebooks: true,
+                    notebooks: Notebooks::Pages,
                     ..Publishing::default()
                 };
             }
@@ -507,7 +507,7 @@ impl Config {
                 if s.format == Format::Markdown && forge.is_none() {
                     match published_alone(&root, &read, s.url.as_deref()) {
                         Some(p) => s.publishing = p,
-                        None => s.publishing.notebooks_alone = true,
+                        None => s.publishing.notebooks = Notebooks::Alone,
                     }
                 }
                 continue;

@@ -8,6 +8,21 @@
 
 use super::anchors::Anchors;
 
+/// Whether a source's Jupyter notebooks (`*.ipynb`) are pages.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Notebooks {
+    /// Files the site offers for download (a generator that does not render them).
+    #[default]
+    Files,
+    /// Pages: a generator renders them (Jupyter Book, mystmd, Quarto, MkDocs with
+    /// `mkdocs-jupyter`), or a forge shows them.
+    Pages,
+    /// Pages when the source has no other page: a folder no generator publishes (a folder of
+    /// notebooks is a course of notebooks; beside Markdown pages, a notebook may be a file they
+    /// offer for download, as a generator's site would).
+    Alone,
+}
+
 /// How a source's Markdown pages are published.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Publishing {
@@ -15,13 +30,8 @@ pub struct Publishing {
     pub urls: PageUrls,
     /// How its headings' anchors are made.
     pub anchors: Anchors,
-    /// Whether its Jupyter notebooks (`*.ipynb`) are pages: a generator that renders them
-    /// (Jupyter Book, mystmd, Quarto, MkDocs with `mkdocs-jupyter`) or a forge.
-    pub notebooks: bool,
-    /// Whether its notebooks are pages when it has no other page: a folder no generator
-    /// publishes (a folder of notebooks is a course of notebooks; beside Markdown pages, a
-    /// notebook may be a file they offer for download, as a generator's site would).
-    pub notebooks_alone: bool,
+    /// Whether its Jupyter notebooks (`*.ipynb`) are pages.
+    pub notebooks: Notebooks,
     /// Whether its pages are MDX (Markdown with JSX), `*.mdx` files among them (Docusaurus,
     /// which reads its `.md` pages as MDX too).
     pub mdx: bool,

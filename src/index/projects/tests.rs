@@ -198,7 +198,7 @@ fn a_built_root_page_makes_a_built_site_but_a_jekyll_template_does_not() {
 
 #[test]
 fn notebooks_are_pages_where_the_generator_renders_them_and_its_output_is_not() {
-    let nb = |list: &[(&str, &str)]| of(list).unwrap().publishing.notebooks;
+    let nb = |list: &[(&str, &str)]| of(list).unwrap().publishing.notebooks == Notebooks::Pages;
     assert!(nb(&[
         ("_config.yml", "title: x\n"),
         ("_toc.yml", "root: intro\n")
