@@ -761,6 +761,33 @@ fn an_mkdocs_pages_markdown_is_python_markdowns_and_a_notebooks_is_commonmark() 
 }
 
 #[test]
+fn math_is_its_tex_between_dollars_in_a_built_site_as_in_its_sources() {
+    // MkDocs with pymdownx.arithmatex (generic): the sources write `$n$` and `$$…$$`, the built
+    // page holds `\(n\)` and `\[…\]` for the browser to typeset. The sources' math lost its
+    // dollars (`2T`), the built page's kept arithmatex's delimiters: the same sentence read two
+    // ways, where OpenCERB's chunks and the documentation write `$2T$`.
+    let dir = tmp("math-dollars");
+    let md = "# Complexité\n\nLe premier jour, on traite $n$ enveloppes en un temps $T$ ; le double en $2T$.\n\n$$\nT(n) = a \\times n\n$$\n\nL'algorithme est en $O(n)$, un prix à payer raisonnable.\n";
+    write_file(&dir.join("src"), "cours.md", md);
+    let html = r#"<html lang="fr"><head><title>Complexité</title></head><body><main><h1 id="complexite">Complexité</h1>
+<p>Le premier jour, on traite <span class="arithmatex">\(n\)</span> enveloppes en un temps <span class="arithmatex">\(T\)</span> ; le double en <span class="arithmatex">\(2T\)</span>.</p>
+<div class="arithmatex">\[
+T(n) = a \times n
+\]</div>
+<p>L'algorithme est en <span class="arithmatex">\(O(n)\)</span>, un prix à payer raisonnable.</p></main></body></html>"#;
+    write_file(&dir.join("site/cours"), "index.html", html);
+    let text = |door: &str, folder: &str| {
+        let chunks = index_folder(door, &dir.join(folder), &dir.join(door), "premiere", &[]).0;
+        assert_eq!(chunks.len(), 1, "{chunks:?}");
+        chunks[0]["text"].as_str().unwrap().to_string()
+    };
+    let expected = "Complexité\nLe premier jour, on traite $n$ enveloppes en un temps $T$ ; le double en $2T$.\n\n$$T(n) = a \\times n$$\n\nL'algorithme est en $O(n)$, un prix à payer raisonnable.";
+    assert_eq!(text("--markdown", "src"), expected);
+    assert_eq!(text("--site", "site"), expected);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn an_mkdocs_project_is_read_as_mkdocs_builds_it_copies_and_unclosed_front_matter_included() {
     // A lycée's MkDocs sources: its `nav` links to `cours-git.md`; the Pandoc steps that made
     // it left `cours-source.md` beside it, which MkDocs publishes too; and a page whose front

@@ -578,7 +578,15 @@ impl Walker<'_, '_> {
         let v = e.value();
         let name = v.name();
         if let Some(tex) = math_source(e) {
+            // A block of math (arithmatex's `div`) is a paragraph of its own.
+            let block = name == "div";
+            if block {
+                self.flush();
+            }
             self.inline.push_str(&tex);
+            if block {
+                self.flush();
+            }
             return;
         }
         match name {

@@ -126,7 +126,7 @@ fn tex_macro_definitions_are_not_text() {
         false,
     );
     let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
-    assert_eq!(texts, ["Here is a short video.", "\\[\\b{x}^T \\b{y}\\]"]);
+    assert_eq!(texts, ["Here is a short video.", "$$\\b{x}^T \\b{y}$$"]);
 }
 
 #[test]

@@ -54,6 +54,9 @@ pub(super) fn math_source(e: ElementRef<'_>) -> Option<String> {
         let t: String = e.select(&ANNOTATION).next()?.text().collect();
         return Some(format!("${}$", t.trim()));
     }
+    if let Some(tex) = marked_tex(e) {
+        return Some(tex);
+    }
     if v.name() == "mjx-container" {
         return v
             .attr("data-latex")
@@ -79,6 +82,52 @@ pub(super) fn math_source(e: ElementRef<'_>) -> Option<String> {
         });
     }
     None
+}
+
+/// TeX that a Markdown renderer marked and left for the browser to typeset, written as the
+/// Markdown sources write it (`$…$` inline, `$$…$$` displayed): pulldown-cmark's
+/// `span.math-inline` and `span.math-display` (a Markdown source's `$n$`, whose dollars were
+/// lost), pymdownx.arithmatex's `.arithmatex` (`\(n\)`, `\[x\]`, which a built MkDocs site
+/// holds where its sources wrote `$n$`), and a `.math` element whose text is delimited so
+/// (Pandoc's and Sphinx's). Only an element that holds
+/// text alone: one typeset already is read from its output.
+fn marked_tex(e: ElementRef<'_>) -> Option<String> {
+    let v = e.value();
+    let class = |c: &str| v.has_class(c, CaseSensitivity::AsciiCaseInsensitive);
+    let marked = class("math-inline") || class("math-display") || class("arithmatex");
+    if !(marked || class("math"))
+        || v.name() == "math"
+        || e.children().any(|c| !c.value().is_text())
+    {
+        return None;
+    }
+    let text: String = e.text().collect();
+    let t = text.trim();
+    let delimited = [
+        ("\\(", "\\)", false),
+        ("\\[", "\\]", true),
+        ("$$", "$$", true),
+        ("$", "$", false),
+    ]
+    .into_iter()
+    .find_map(|(open, close, display)| {
+        let inner = t.strip_prefix(open)?.strip_suffix(close)?;
+        (!inner.is_empty()).then_some((inner.trim(), display))
+    });
+    // A `.math` element of another kind (a theme's box named so) holds TeX only between
+    // delimiters.
+    if delimited.is_none() && !marked {
+        return None;
+    }
+    let (tex, display) = delimited.unwrap_or((t, class("math-display") || v.name() == "div"));
+    if tex.is_empty() {
+        return None;
+    }
+    Some(if display {
+        format!("$${tex}$$")
+    } else {
+        format!("${tex}$")
+    })
 }
 
 /// Whether a block is only TeX macro definitions (`\[ \def\b#1{\mathbf{#1}} \]`, as Quarto
