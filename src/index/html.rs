@@ -344,11 +344,7 @@ impl Reader {
                     }
                     match c.value().name() {
                         "br" => out.push(' '),
-                        "code" | "kbd" | "samp" => {
-                            out.push('`');
-                            out.push_str(&c.text().collect::<String>());
-                            out.push('`');
-                        }
+                        "code" | "kbd" | "samp" => out.push_str(&parts::code_span(c)),
                         _ => {
                             if let Some(tex) = math_source(c) {
                                 out.push_str(&tex);
@@ -597,11 +593,7 @@ impl Walker<'_, '_> {
             }
             "br" => self.inline.push(' '),
             "hr" => self.flush(),
-            "code" | "kbd" | "samp" => {
-                self.inline.push('`');
-                self.inline.push_str(&e.text().collect::<String>());
-                self.inline.push('`');
-            }
+            "code" | "kbd" | "samp" => self.inline.push_str(&parts::code_span(e)),
             "strong" | "b" => self.wrap(e, "**"),
             "em" | "i" => self.wrap(e, "*"),
             "table" => {

@@ -130,6 +130,15 @@ fn marked_tex(e: ElementRef<'_>) -> Option<String> {
     })
 }
 
+/// Inline code as Markdown writes it, between backticks, without the spaces around its text
+/// (`` `lst ` `` shows `lst` in a built MkDocs page: Python-Markdown strips them, CommonMark
+/// keeps one). Code of spaces only is kept as it is.
+pub(super) fn code_span(e: ElementRef<'_>) -> String {
+    let text: String = e.text().collect();
+    let trimmed = text.trim();
+    format!("`{}`", if trimmed.is_empty() { &text } else { trimmed })
+}
+
 /// Whether a block is only TeX macro definitions (`\[ \def\b#1{\mathbf{#1}} \]`, as Quarto
 /// and Pandoc courses define their macros in a hidden block): MathJax reads them, a student
 /// never sees them.

@@ -39,6 +39,17 @@ fn navigation_is_left_out_and_code_keeps_its_indentation() {
 }
 
 #[test]
+fn inline_code_is_read_without_the_spaces_around_it() {
+    // A Markdown source's `` `lst ` ``: CommonMark keeps the space, Python-Markdown (the built
+    // MkDocs page) strips it; a student sees `lst` either way.
+    let p = read(
+        "<main><p>Dans <code>lst </code>, <kbd> Ctrl </kbd> et <code>a b</code> ; une espace : <code> </code>.</p></main>",
+    );
+    let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert_eq!(texts, ["Dans `lst`, `Ctrl` et `a b` ; une espace : ` `."]);
+}
+
+#[test]
 fn docusaurus_and_hugo_pages_read_the_same_way() {
     // Docusaurus 3: content in .theme-doc-markdown, code lines as spans ended by <br>,
     // admonitions as .theme-admonition with a heading div, tabs as role=tabpanel.
