@@ -130,7 +130,21 @@ impl Macros {
             // Calls on this line (one may run over the lines after it).
             let mut at = pos;
             let mut next_line = end;
-            while let Some(open) = md[at..next_line].find("{{").map(|o| at + o) {
+            while let Some(open) = md[at..next_line].find('{').map(|o| at + o) {
+                // A Jinja comment is not run (nor shown: `templates::strip` leaves it out).
+                if let Some(len) = super::templates::comment_len(&md[open..]) {
+                    out.push_str(&md[at..open + len]);
+                    at = open + len;
+                    if at > next_line {
+                        next_line = md[at..].find('\n').map_or(md.len(), |e| at + e + 1);
+                    }
+                    continue;
+                }
+                if !md[open..].starts_with("{{") {
+                    out.push_str(&md[at..=open]);
+                    at = open + 1;
+                    continue;
+                }
                 match self.call(&md[open..], &mut vars) {
                     Some((shown, len)) => {
                         out.push_str(&md[at..open]);

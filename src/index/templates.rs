@@ -162,6 +162,28 @@ fn push_without_loop_values(out: &mut String, text: &str, loops: &[String]) {
     out.push_str(rest);
 }
 
+/// Whether the text after a `{#` is a heading's attribute list (`## Piles {#piles}`), not a
+/// Jinja comment.
+fn heading_id(after: &str) -> bool {
+    after.find('}').is_some_and(|e| {
+        e > 0
+            && after[..e]
+                .chars()
+                .all(|c| c.is_alphanumeric() || "-_:.".contains(c))
+    })
+}
+
+/// The length of the Jinja comment `text` starts with (`{# … #}`, through its `#}`, over lines
+/// too), if it starts with one: what the site's build never runs nor shows (a teacher's
+/// exercise commented out, whose `{{ exercice() }}` numbers nothing).
+pub fn comment_len(text: &str) -> Option<usize> {
+    let after = text.strip_prefix("{#")?;
+    if heading_id(after) {
+        return None;
+    }
+    after.find("#}").map(|e| e + 4)
+}
+
 /// One line without its templates, starting `inside` one (or text); what it ends inside of.
 /// `later` is the text after the line: a `{%` or `{#` that nothing closes, or a heading's
 /// `{#id}`, is text. The `for` loops it opens and closes are kept in `loops`.
@@ -193,13 +215,7 @@ fn strip_line(
         };
         let close = if d == "{%" { "%}" } else { "#}" };
         let after = &rest[at + 2..];
-        let id = d == "{#"
-            && after.find('}').is_some_and(|e| {
-                e > 0
-                    && after[..e]
-                        .chars()
-                        .all(|c| c.is_alphanumeric() || "-_:.".contains(c))
-            });
+        let id = d == "{#" && heading_id(after);
         // `{{%` is Hugo's shortcode delimiter (one shown as written), no tag.
         let hugo = d == "{%" && rest[..at].ends_with('{');
         if id || hugo || !(after.contains(close) || later.contains(close)) {

@@ -58,6 +58,19 @@ fn a_hidden_correction_is_left_out_and_a_shown_one_read_as_its_text() {
 }
 
 #[test]
+fn a_call_in_a_jinja_comment_is_not_run() {
+    // A teacher comments an exercise out with `{# … #}`: Jinja neither shows nor runs it, so
+    // the next exercise is number 1 (it read "Exercice 2", a number the built page does not
+    // show). A heading's `{#id}` is no comment.
+    let m = Macros::read(MAIN);
+    let page = "{{initexo(0)}}\n{#\n!!! example \"{{ exercice() }}\"\n    Ancien énoncé.\n#}\n\n!!! example \"{{ exercice() }}\"\n    Énoncé. {# note {{ exercice() }} #} Fin.\n\n## Suite {#suite}\n\n### {{ exercice() }}\n";
+    assert_eq!(
+        m.render(page),
+        "\n{#\n!!! example \"{{ exercice() }}\"\n    Ancien énoncé.\n#}\n\n!!! example \"Exercice 1\"\n    Énoncé. {# note {{ exercice() }} #} Fin.\n\n## Suite {#suite}\n\n### Exercice 2\n"
+    );
+}
+
+#[test]
 fn what_cannot_be_run_is_left_as_written() {
     let m = Macros::read(MAIN);
     for page in [
