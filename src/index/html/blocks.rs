@@ -5,10 +5,19 @@ use super::Walker;
 use scraper::ElementRef;
 
 impl Walker<'_, '_> {
-    /// A code block, fenced, with its language.
+    /// A code block, fenced, with its language. A line of spaces only is an empty line: the
+    /// indentation an admonition's Markdown leaves there (Python-Markdown drops it, CommonMark
+    /// keeps what is beyond the admonition's) is nothing a student sees.
     pub(super) fn code(&mut self, e: ElementRef<'_>) {
         let mut code = String::new();
         collect_code(e, &mut code);
+        if code.lines().any(|l| !l.is_empty() && l.trim().is_empty()) {
+            code = code
+                .split('\n')
+                .map(|l| if l.trim().is_empty() { "" } else { l })
+                .collect::<Vec<_>>()
+                .join("\n");
+        }
         let code = code.trim_end_matches(['\n', ' ', '\t', '\r']);
         let code = code.trim_start_matches('\n');
         if code.trim().is_empty() {

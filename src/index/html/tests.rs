@@ -50,6 +50,20 @@ fn inline_code_is_read_without_the_spaces_around_it() {
 }
 
 #[test]
+fn a_code_lines_of_spaces_only_are_empty_and_its_indentation_stays() {
+    // A Markdown source's code block in an admonition keeps the spaces of its blank lines
+    // beyond the admonition's indentation; the built MkDocs page has none there.
+    let p = read(
+        "<main><pre><code class=\"language-python\">def f():\n    x = 1\n    \n    return x\n  \n</code></pre></main>",
+    );
+    let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        ["```python\ndef f():\n    x = 1\n\n    return x\n```"]
+    );
+}
+
+#[test]
 fn docusaurus_and_hugo_pages_read_the_same_way() {
     // Docusaurus 3: content in .theme-doc-markdown, code lines as spans ended by <br>,
     // admonitions as .theme-admonition with a heading div, tabs as role=tabpanel.
