@@ -761,6 +761,39 @@ fn an_mkdocs_pages_markdown_is_python_markdowns_and_a_notebooks_is_commonmark() 
 }
 
 #[test]
+fn pages_an_mkdocs_site_leaves_out_of_its_own_search_are_left_out_and_reported() {
+    // mkdocs-exclude-search (a French NSI template's): the snippets in `xtra/` are not found
+    // by the site's own search, nor a teacher's `hidden/` folder; they were indexed.
+    let dir = tmp("exclude-search");
+    let project = dir.join("project");
+    let yml = "site_name: NSI\nplugins:\n  - search\n  - exclude-search:\n      exclude:\n        - '**/hidden/**'\n        - xtra/*.md\n";
+    write_file(&project, "mkdocs.yml", yml);
+    let page = |t: &str| {
+        format!("# {t}\n\nUne pile est une structure LIFO : le dernier entré sort le premier.\n")
+    };
+    write_file(&project, "docs/index.md", &page("Accueil"));
+    write_file(&project, "docs/piles.md", &page("Piles"));
+    write_file(&project, "docs/xtra/start_REM.md", &page("Rappel"));
+    write_file(
+        &project,
+        "docs/T1/hidden/corrige/index.md",
+        &page("Corrigé"),
+    );
+    let (chunks, report) = index_folder("--markdown", &project, &dir, "terminale", &[]);
+    let mut paths: Vec<&str> = chunks.iter().map(|c| c["path"].as_str().unwrap()).collect();
+    paths.sort();
+    assert_eq!(paths, ["index.md", "piles.md"]);
+    let skipped = report["skipped"].to_string();
+    for page in ["xtra/start_REM.md", "T1/hidden/corrige/index.md"] {
+        assert!(
+            skipped.contains(&format!("{page}\",\"left out of the site's own search")),
+            "{skipped}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn math_is_its_tex_between_dollars_in_a_built_site_as_in_its_sources() {
     // MkDocs with pymdownx.arithmatex (generic): the sources write `$n$` and `$$…$$`, the built
     // page holds `\(n\)` and `\[…\]` for the browser to typeset. The sources' math lost its

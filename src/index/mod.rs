@@ -415,6 +415,11 @@ pub fn skip_reason(source: &Source, rel: &str) -> Option<&'static str> {
         if let Some(why) = source.publishing.unpublished(rel) {
             return Some(why);
         }
+        if source.publishing.unsearched.excludes(rel) {
+            return Some(
+                "left out of the site's own search (mkdocs-exclude-search's exclude in mkdocs.yml)",
+            );
+        }
     }
     if let Format::Docsify(shell) = &source.format {
         if docsify::partial(rel, shell) {

@@ -20,7 +20,9 @@ use super::config::{Config, Format, PageUrls};
 use super::forges;
 use super::macros::Macros;
 use super::mdbook;
-use super::publishing::{Encrypted, FrontUrls, Jekyll, Notebooks, Patterns, Publishing, Quarto};
+use super::publishing::{
+    Encrypted, FrontUrls, Jekyll, Notebooks, Patterns, Publishing, Quarto, Unsearched,
+};
 use super::sitenav::{mkdocs_nav, PagesFiles, SiteNav};
 use super::translations;
 use super::IndexError;
@@ -165,6 +167,7 @@ pub fn detect(read: &dyn Fn(&str) -> Option<String>) -> Option<Project> {
                     .map(|c| Macros::read(&c))
                     .filter(|m| !m.is_empty());
             })
+            .with(|p| p.unsearched = exclude_search(&y))
             .with(|p| {
                 p.nav = match yaml_block(&y, "nav", true) {
                     Some((head, block)) => {
@@ -387,6 +390,39 @@ fn yaml_list(text: &str, name: &str) -> Vec<String> {
             v.trim().trim_matches(['"', '\'']).to_string()
         })
         .collect()
+}
+
+/// The pages an MkDocs site's search leaves out, from its `mkdocs-exclude-search` plugin's
+/// `exclude` and `ignore` lists (block or flow lists, or one value).
+fn exclude_search(y: &str) -> Unsearched {
+    let Some((head, _)) = yaml_block(y, "- exclude-search", false) else {
+        return Unsearched::default();
+    };
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let at = indent(head);
+    // The lines after the plugin's own (`head` is a line of `y`).
+    let after = head.as_ptr() as usize - y.as_ptr() as usize + head.len();
+    let config: Vec<&str> = y[after..]
+        .lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .take_while(|l| indent(l) > at)
+        .collect();
+    let config = config.join("\n");
+    let list = |name: &str| {
+        let items = yaml_list(&config, name);
+        if !items.is_empty() {
+            return items;
+        }
+        let value = nested_key(&config, name).unwrap_or_default();
+        let value = value.trim_start_matches('[').trim_end_matches(']');
+        value
+            .split(',')
+            .map(|v| v.trim().trim_matches(['"', '\'']).to_string())
+            .filter(|v| !v.is_empty())
+            .collect()
+    };
+    Unsearched::new(&list("exclude"), &list("ignore"))
 }
 
 /// The collections a Jekyll `_config.yml` outputs as pages (`collections:` → `cours:` →

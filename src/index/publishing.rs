@@ -80,6 +80,94 @@ pub struct Publishing {
     pub languages: Option<super::translations::Languages>,
     /// An MkDocs project's `mkdocs-macros` macros that can be run ([`super::macros`]).
     pub macros: Option<super::macros::Macros>,
+    /// Pages its site's own search leaves out (the `mkdocs-exclude-search` plugin).
+    pub unsearched: Unsearched,
+}
+
+/// The pages an MkDocs site's own search leaves out, as its `mkdocs-exclude-search` plugin
+/// says (`exclude:` entries, fnmatch patterns of the pages' paths: `xtra/*.md`, `dir/*`,
+/// `second.md`; `ignore:` names sections of such pages kept, so those pages are kept whole).
+/// A section alone (`third.md#some-heading`) is not left out: the page is.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Unsearched {
+    /// The `exclude` patterns that name pages, without their `.md`.
+    pub patterns: Vec<String>,
+    /// The pages `ignore` keeps sections of, without their `.md`.
+    pub kept: Vec<String>,
+}
+
+impl Unsearched {
+    /// From the plugin's `exclude` and `ignore` entries.
+    pub fn new(exclude: &[String], ignore: &[String]) -> Unsearched {
+        let page = |e: &String| {
+            let e = e.trim_start_matches('/');
+            e.strip_suffix(".md").unwrap_or(e).to_string()
+        };
+        Unsearched {
+            patterns: exclude
+                .iter()
+                .filter(|e| !e.contains('#'))
+                .map(page)
+                .collect(),
+            kept: ignore
+                .iter()
+                .filter_map(|e| e.split_once('#'))
+                .map(|(f, _)| page(&f.to_string()))
+                .collect(),
+        }
+    }
+
+    /// Whether the page at `rel` (from the pages' folder) is left out of the site's
+    /// search: a pattern matches its path without `.md` or its address (`dir/index.md` is
+    /// `dir`), as the plugin matches its search index's locations. The home page never is.
+    pub fn excludes(&self, rel: &str) -> bool {
+        let stem = rel.rsplit_once('.').map_or(rel, |(stem, _)| stem);
+        let address = stem
+            .strip_suffix("/index")
+            .or_else(|| stem.strip_suffix("/README"))
+            .unwrap_or(stem);
+        if stem == "index" || stem == "README" || self.kept.iter().any(|k| k == stem) {
+            return false;
+        }
+        self.patterns
+            .iter()
+            .any(|p| fnmatch(stem, p) || fnmatch(address, p))
+    }
+}
+
+/// Python's `fnmatch` (case-sensitive, as on the systems sites are built on): `*` is any text,
+/// `/` included, `?` one character, `[…]` one of a set (`[!…]` one not in it).
+fn fnmatch(name: &str, pattern: &str) -> bool {
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut re = String::from("^");
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        i += 1;
+        // A set runs to the first `]` after its first character; unclosed, `[` is itself.
+        let close = (c == '[')
+            .then(|| (i + 1..chars.len()).find(|&j| chars[j] == ']'))
+            .flatten();
+        match (c, close) {
+            ('*', _) => re.push_str(".*"),
+            ('?', _) => re.push('.'),
+            ('[', Some(end)) => {
+                let set: String = chars[i..end].iter().collect();
+                let set = set.replace('\\', "\\\\").replace('[', "\\[");
+                re.push('[');
+                match set.strip_prefix('!') {
+                    Some(not) => re.push_str(&format!("^{not}")),
+                    None if set.starts_with('^') => re.push_str(&format!("\\{set}")),
+                    None => re.push_str(&set),
+                }
+                re.push(']');
+                i = end + 1;
+            }
+            (c, _) => re.push_str(&regex::escape(&c.to_string())),
+        }
+    }
+    re.push('$');
+    regex::Regex::new(&re).is_ok_and(|r| r.is_match(name))
 }
 
 /// Pages a site encrypts (MkDocs' `encryptcontent` plugin): their built copy is ciphertext

@@ -32,6 +32,19 @@ fn the_folders_mkdocs_yml_names_or_its_defaults() {
     assert_eq!((q.docs(), q.site_dir.as_str()), ("docs", "site"));
 }
 
+#[test]
+fn the_pages_mkdocs_exclude_search_leaves_out_of_the_sites_search() {
+    let yml = "site_name: NSI\nplugins:\n  - search\n  - exclude-search:           # the plugin\n      exclude:\n        - '**/hidden/**'      # whole folders\n        - xtra/*.md           # snippets\n      ignore:\n        - xtra/kept.md#intro\n  - awesome-pages:\n      exclude:\n        - other.md\n";
+    let p = of(&[("mkdocs.yml", yml)]).unwrap().publishing.unsearched;
+    assert_eq!(p.patterns, ["**/hidden/**", "xtra/*"]);
+    assert_eq!(p.kept, ["xtra/kept"]);
+    let flow = "plugins:\n- exclude-search:\n    exclude: [\"a.md\", b/*]\n";
+    let p = of(&[("mkdocs.yml", flow)]).unwrap().publishing.unsearched;
+    assert_eq!(p.patterns, ["a", "b/*"]);
+    let none = of(&[("mkdocs.yml", "plugins:\n  - search\n")]).unwrap();
+    assert_eq!(none.publishing.unsearched, Unsearched::default());
+}
+
 impl Project {
     fn docs(&self) -> &str {
         self.pages_dir.as_deref().unwrap_or("")

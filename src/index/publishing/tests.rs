@@ -306,3 +306,51 @@ fn a_multilingual_hugo_sites_pages_where_hugo_serves_each_language() {
     assert_eq!(plain.served_path("Cours/Piles.en.md"), "cours/piles.en.md");
     assert_eq!(plain.page_lang("Cours/Piles.en.md"), None);
 }
+
+#[test]
+fn pages_left_out_of_the_sites_search_are_matched_as_mkdocs_exclude_search_matches_them() {
+    let list = |l: &[&str]| l.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let u = Unsearched::new(
+        &list(&[
+            "xtra/*.md",
+            "second.md",
+            "/*/fifth.md",
+            "dir/*",
+            "third.md#some-heading",
+            "v[0-9]*",
+            "N*/*/*/*.py",
+        ]),
+        &list(&["dir/kept.md#a-section"]),
+    );
+    // `*` runs over `/`; a pattern matches a page's path or its address.
+    for page in [
+        "xtra/start_REM.md",
+        "xtra/deep/er.md",
+        "second.md",
+        "sub/fifth.md",
+        "dir/a.md",
+        "dir/sub/index.md",
+        "v1.2/cours.md",
+    ] {
+        assert!(u.excludes(page), "{page}");
+    }
+    // A section's exclusion leaves its page; a page `ignore` keeps a section of stays; the
+    // home page always does; a pattern of other files names no page; sets are sets.
+    for page in [
+        "third.md",
+        "dir/kept.md",
+        "index.md",
+        "N1/a/b/c.md",
+        "sub/second.md",
+        "va/cours.md",
+        "xtra.md",
+    ] {
+        assert!(!u.excludes(page), "{page}");
+    }
+    assert!(!Unsearched::default().excludes("xtra/a.md"));
+    // Sets as Python's fnmatch reads them: negated, a literal `^`, an unclosed `[`.
+    assert!(fnmatch("b", "[!a]"));
+    assert!(!fnmatch("a", "[!a]"));
+    assert!(fnmatch("^", "[^x]"));
+    assert!(fnmatch("[x", "[x"));
+}
