@@ -794,6 +794,49 @@ fn pages_an_mkdocs_site_leaves_out_of_its_own_search_are_left_out_and_reported()
 }
 
 #[test]
+fn a_built_mkdocs_sites_pages_its_search_does_not_find_are_left_out_and_reported() {
+    // The built site's search index has no record of a page marked `search: exclude` nor of
+    // an example web page a lesson on HTML ships beside itself; a translation under `en/` has
+    // an index of its own, and is read.
+    let dir = tmp("site-search-index");
+    let site = dir.join("site");
+    let page = |t: &str| {
+        format!("<html lang=\"fr\"><head><title>{t}</title></head><body><main><h1>{t}</h1><p>Une pile est une structure LIFO : le dernier entré est le premier sorti.</p></main></body></html>")
+    };
+    for (path, title) in [
+        ("index.html", "Accueil"),
+        ("T1/piles/index.html", "Piles"),
+        ("T1/corrige/index.html", "Corrigé"),
+        ("T1/piles/capitales.html", "Capitales"),
+        ("en/T1/stacks/index.html", "Stacks"),
+    ] {
+        write_file(&site, path, &page(title));
+    }
+    let index = r#"{"config": {"lang": ["fr"]}, "docs": [{"location": "", "title": "Accueil"},
+        {"location": "T1/piles/", "title": "Piles"}, {"location": "T1/piles/#intro", "title": "Intro"}]}"#;
+    write_file(&site, "search/search_index.json", index);
+    let (chunks, report) = index_folder("--site", &site, &dir, "terminale", &[]);
+    let mut paths: Vec<&str> = chunks.iter().map(|c| c["path"].as_str().unwrap()).collect();
+    paths.sort();
+    assert_eq!(
+        paths,
+        [
+            "T1/piles/index.html",
+            "en/T1/stacks/index.html",
+            "index.html"
+        ]
+    );
+    let skipped = report["skipped"].to_string();
+    for page in ["T1/corrige/index.html", "T1/piles/capitales.html"] {
+        assert!(
+            skipped.contains(&format!("{page}\",\"not in the site's own search index")),
+            "{skipped}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn math_is_its_tex_between_dollars_in_a_built_site_as_in_its_sources() {
     // MkDocs with pymdownx.arithmatex (generic): the sources write `$n$` and `$$…$$`, the built
     // page holds `\(n\)` and `\[…\]` for the browser to typeset. The sources' math lost its

@@ -63,6 +63,7 @@ pub mod report;
 pub mod reveal;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod run;
+pub mod site_search;
 pub mod sitenav;
 pub mod snippets;
 pub mod templates;
@@ -415,11 +416,12 @@ pub fn skip_reason(source: &Source, rel: &str) -> Option<&'static str> {
         if let Some(why) = source.publishing.unpublished(rel) {
             return Some(why);
         }
-        if source.publishing.unsearched.excludes(rel) {
-            return Some(
-                "left out of the site's own search (mkdocs-exclude-search's exclude in mkdocs.yml)",
-            );
-        }
+    }
+    if let Some(why) = source
+        .publishing
+        .not_searched(rel, source.format == Format::Html)
+    {
+        return Some(why);
     }
     if let Format::Docsify(shell) = &source.format {
         if docsify::partial(rel, shell) {

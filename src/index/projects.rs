@@ -23,6 +23,7 @@ use super::mdbook;
 use super::publishing::{
     Encrypted, FrontUrls, Jekyll, Notebooks, Patterns, Publishing, Quarto, Unsearched,
 };
+use super::site_search::SiteSearch;
 use super::sitenav::{mkdocs_nav, PagesFiles, SiteNav};
 use super::translations;
 use super::IndexError;
@@ -525,6 +526,8 @@ impl Config {
             let root = s.path.clone();
             let at = |name: &str| read(&root.join(name));
             if s.format == Format::Html && built_root(&at) {
+                let index = at("search/search_index.json");
+                s.publishing.site_search = index.and_then(|j| SiteSearch::read(&j));
                 continue;
             }
             // Markdown read on a forge: each file at its own address, notebooks included.
@@ -572,6 +575,8 @@ impl Config {
                         });
                     }
                     s.path = root.join(p.site_dir);
+                    let index = read(&s.path.join("search/search_index.json"));
+                    s.publishing.site_search = index.and_then(|j| SiteSearch::read(&j));
                 }
             }
         }

@@ -82,6 +82,8 @@ pub struct Publishing {
     pub macros: Option<super::macros::Macros>,
     /// Pages its site's own search leaves out (the `mkdocs-exclude-search` plugin).
     pub unsearched: Unsearched,
+    /// A built MkDocs site's own search index: the pages its search finds.
+    pub site_search: Option<super::site_search::SiteSearch>,
 }
 
 /// The pages an MkDocs site's own search leaves out, as its `mkdocs-exclude-search` plugin
@@ -430,6 +432,21 @@ impl Publishing {
         (self.anchors == Anchors::MkDocs && self.urls == PageUrls::Folders).then_some(Err(
             "a README beside its folder's index page, which MkDocs publishes in its place",
         ))
+    }
+
+    /// Why the page at `rel` is left out as one its site's own search does not find, if it is:
+    /// a page of the built site (`built`) its search index leaves out, or a Markdown page
+    /// `mkdocs-exclude-search` leaves out.
+    pub fn not_searched(&self, rel: &str, built: bool) -> Option<&'static str> {
+        if built {
+            self.site_search.as_ref()?.leaves_out(rel).then_some(
+                "not in the site's own search index (search/search_index.json): a page its search leaves out (search: exclude, mkdocs-exclude-search, encryption) or a file the site copies as it is",
+            )
+        } else {
+            self.unsearched.excludes(rel).then_some(
+                "left out of the site's own search (mkdocs-exclude-search's exclude in mkdocs.yml)",
+            )
+        }
     }
 
     /// Why the page at `rel` is not a page of the site on its own, if it is not.
