@@ -362,7 +362,11 @@ impl Block {
     /// (`{.admonition-title}`).
     fn write_headed(out: &mut String, indent: usize, kind: &str, body: &str, loose: bool) {
         let pad = " ".repeat(indent);
-        let inner = closed(blocks(body, loose));
+        let body = match loose {
+            true => raw_html::nested_body(body),
+            false => std::borrow::Cow::Borrowed(body),
+        };
+        let inner = closed(blocks(&body, loose));
         let kind = escape(kind);
         out.push_str(&format!(
             "\n{pad}<div class=\"admonition {kind}\">\n\n{inner}\n\n{pad}</div>\n\n"
@@ -381,7 +385,11 @@ impl Block {
         loose: bool,
     ) {
         let pad = " ".repeat(indent);
-        let inner = closed(blocks(body, loose));
+        let body = match loose {
+            true => raw_html::nested_body(body),
+            false => std::borrow::Cow::Borrowed(body),
+        };
+        let inner = closed(blocks(&body, loose));
         let inline = match self {
             Block::Tab => escape(title),
             _ => inline_html(title),

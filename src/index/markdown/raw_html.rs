@@ -21,7 +21,8 @@ pub(super) fn as_python_markdown(md: &str, md_in_html: bool) -> Cow<'_, str> {
     let mut fences = Fences::default();
     let mut in_html = false;
     let mut out = String::new();
-    for line in md.split_inclusive('\n') {
+    let mut lines = md.split_inclusive('\n').peekable();
+    while let Some(line) = lines.next() {
         let bare = line.trim_end_matches(['\n', '\r']);
         let open_before = fences.closing().is_some();
         let code = fences.code(bare);
@@ -36,6 +37,18 @@ pub(super) fn as_python_markdown(md: &str, md_in_html: bool) -> Cow<'_, str> {
             _ if tag_start(t) => true,
             _ => in_html,
         };
+        // A block of raw HTML at the page's level ends with the line that closes it
+        // (`</center>`): Python-Markdown reads the next line as Markdown (a heading, an image),
+        // where CommonMark's HTML block runs on to a blank line.
+        let top = bare.len() - bare.trim_start().len() < 4;
+        let next_text = lines.peek().is_some_and(|n| !n.trim().is_empty());
+        if in_html && top && !code && next_text && closing_tag(t) {
+            if !line.ends_with('\n') {
+                out.push('\n');
+            }
+            out.push('\n');
+            in_html = false;
+        }
         if md_in_html && !code && markdown_inside(t) {
             // Its content is Markdown: the HTML block ends with its tag.
             if !line.ends_with('\n') {
@@ -70,6 +83,53 @@ fn markdown_inside(t: &str) -> bool {
                     Some("=\"1\"" | "='1'" | "=1" | "=\"block\"" | "='block'")
                 )
         })
+}
+
+/// Whether a line is only the closing tag of an element (`</div>`, `</center>`).
+fn closing_tag(t: &str) -> bool {
+    t.strip_prefix("</")
+        .and_then(|r| r.strip_suffix('>'))
+        .is_some_and(|name| {
+            name.starts_with(|c: char| c.is_ascii_alphabetic())
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        })
+}
+
+/// The body of a block nested in the page (an admonition's, a tab's, a collapsible block's)
+/// as Python-Markdown reads it: a tag at the start of one of its lines is indented, so no block
+/// of raw HTML, only markup in a paragraph, and the Markdown around it is read (a link or an
+/// image between `<center>` and `</center>`). CommonMark would read the body's lines, once out
+/// of their block, as raw HTML written as it is. So the lines that are only the tag of an
+/// element that holds no text of its own (`<div class="x">`, `</center>`) are left out, outside
+/// code; any other line is kept.
+pub(super) fn nested_body(body: &str) -> Cow<'_, str> {
+    const BARE: &[&str] = &[
+        "div", "center", "span", "p", "section", "article", "aside", "font", "header", "footer",
+    ];
+    let tag_only = |t: &str| {
+        let inner = t.strip_prefix('<').and_then(|r| r.strip_suffix('>'));
+        let inner = inner.map(|r| r.strip_prefix('/').unwrap_or(r));
+        let name = inner.and_then(|r| r.split([' ', '\t']).next());
+        name.is_some_and(|n| {
+            BARE.iter().any(|b| n.eq_ignore_ascii_case(b))
+                && !inner.unwrap_or("").contains(['<', '>'])
+        })
+    };
+    let mut fences = Fences::default();
+    let mut out = String::with_capacity(body.len());
+    let mut dropped = false;
+    for line in body.split_inclusive('\n') {
+        let bare = line.trim_end_matches(['\n', '\r']);
+        if !fences.code(bare) && tag_only(bare.trim()) {
+            dropped = true;
+            continue;
+        }
+        out.push_str(line);
+    }
+    match dropped {
+        true => Cow::Owned(out),
+        false => Cow::Borrowed(body),
+    }
 }
 
 /// Whether a line starts with an HTML tag (`<div …>`, `</div>`), as a block of raw HTML does.

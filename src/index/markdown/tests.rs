@@ -272,3 +272,30 @@ fn python_markdown_reads_a_fence_under_html_as_code() {
     let off = body_html_in(md, &mut |t, _| Some(slug(t)), Extensions::default());
     assert!(!off.contains("<pre>"), "{off}");
 }
+
+#[test]
+fn python_markdown_reads_html_in_a_block_as_markup_and_ends_raw_html_with_its_closing_tag() {
+    // A French NSI course: a centred figure caption, then a heading; in an exercise, a button
+    // link between `<center>` tags; a list in a coloured `div` followed by an image.
+    let md = "<center markdown=\"1\">\n\n*Arbre récursif*\n\n</center>\n## <div class = \"encadré2\">__Introduction__</div>\n\n\
+              !!! exercice \"Exercice 2\"\n    Représenter l'expression.\n    <center>\n    [Correction de l'exercice 2](corrige.md#ex2)\n    </center>\n\n\
+              !!! note \"Noeud\"\n    <div class=\"puce\">\n\n    * la racine\n    </div>\n    ![Illustration](images/arbre.png)\n    ```html\n    <div>\n    ```\n";
+    let on = Extensions {
+        python_markdown: true,
+        md_in_html: true,
+        ..Extensions::default()
+    };
+    let html = body_html_in(md, &mut |t, _| Some(slug(t)), on);
+    for part in [
+        "<h2 id=\"introduction\"><div class = \"encadré2\"><strong>Introduction</strong></div></h2>",
+        "<a href=\"corrige.md#ex2\">Correction de l'exercice 2</a>",
+        "<img src=\"images/arbre.png\" alt=\"Illustration\" />",
+        // Code stays as written.
+        "<code class=\"language-html\">&lt;div&gt;\n</code>",
+    ] {
+        assert!(html.contains(part), "{part}: {html}");
+    }
+    // CommonMark's reading elsewhere: raw HTML until a blank line.
+    let off = body_html_in(md, &mut |t, _| Some(slug(t)), Extensions::default());
+    assert!(off.contains("## <div class"), "{off}");
+}
