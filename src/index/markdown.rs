@@ -644,9 +644,13 @@ pub fn body_html_in(
     slug: &mut dyn FnMut(&str, Option<&str>) -> Option<String>,
     extensions: Extensions,
 ) -> String {
-    let body = match extensions.emoji {
-        true => std::borrow::Cow::Owned(super::emoji::emoji_free(body)),
+    let body = match extensions.python_markdown {
+        true => raw_html::normalized_whitespace(body),
         false => std::borrow::Cow::Borrowed(body),
+    };
+    let body = match extensions.emoji {
+        true => std::borrow::Cow::Owned(super::emoji::emoji_free(&body)),
+        false => body,
     };
     let md = super::templates::strip(&super::hugo::shortcodes(&body));
     let md = super::templates::link_addresses(&md);

@@ -85,6 +85,41 @@ fn markdown_inside(t: &str) -> bool {
         })
 }
 
+/// `md` as Python-Markdown's first step normalises it: tabs expanded to the next multiple of
+/// four columns (in code too), and lines of spaces only emptied. A teacher who indents an
+/// admonition's tabs with a tab and four spaces (`\t    - [ ] …`) nests them as Python-Markdown
+/// does; counted as one column, a tab cut the blocks short (a quiz's correction fell out of its
+/// tab).
+pub(super) fn normalized_whitespace(md: &str) -> Cow<'_, str> {
+    if !md.contains('\t') && !md.lines().any(|l| !l.is_empty() && l.trim().is_empty()) {
+        return Cow::Borrowed(md);
+    }
+    let mut out = String::with_capacity(md.len() + 64);
+    for line in md.split_inclusive('\n') {
+        let (bare, end) = match line.strip_suffix('\n') {
+            Some(b) => (b, "\n"),
+            None => (line, ""),
+        };
+        if bare.trim().is_empty() {
+            out.push_str(end);
+            continue;
+        }
+        let mut column = 0;
+        for c in bare.chars() {
+            if c == '\t' {
+                let next = (column / 4 + 1) * 4;
+                out.extend(std::iter::repeat_n(' ', next - column));
+                column = next;
+            } else {
+                out.push(c);
+                column += 1;
+            }
+        }
+        out.push_str(end);
+    }
+    Cow::Owned(out)
+}
+
 /// Whether a line is only the closing tag of an element (`</div>`, `</center>`).
 fn closing_tag(t: &str) -> bool {
     t.strip_prefix("</")

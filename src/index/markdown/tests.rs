@@ -299,3 +299,27 @@ fn python_markdown_reads_html_in_a_block_as_markup_and_ends_raw_html_with_its_cl
     let off = body_html_in(md, &mut |t, _| Some(slug(t)), Extensions::default());
     assert!(off.contains("## <div class"), "{off}");
 }
+
+#[test]
+fn python_markdown_expands_tabs_before_reading_blocks() {
+    // A quiz whose tabs are indented with a tab, their items with a tab and four spaces, the
+    // correction's with two tabs: Python-Markdown expands tabs to four columns first.
+    let md = "!!! check \"Cocher les affirmations correctes\"\n\t=== \"Proposition\"\n\t    - [ ] Tri par insertion.\n\n\t=== \"Solution\"\n\n\t\t- [x] Tri par sélection.\n\n```sql\nSELECT\t*\n```\n";
+    let on = Extensions {
+        python_markdown: true,
+        ..Extensions::default()
+    };
+    let html = body_html_in(md, &mut |t, _| Some(slug(t)), on);
+    let solution = html
+        .split("data-chsr-tab=\"Solution\"")
+        .nth(1)
+        .unwrap_or("");
+    assert!(solution.contains("Tri par sélection"), "{html}");
+    assert!(!solution.contains("Tri par insertion"), "{html}");
+    // In code too, to the next multiple of four columns.
+    assert!(html.contains("SELECT  *"), "{html}");
+    assert_eq!(
+        raw_html::normalized_whitespace("a\tb\n  \n\tc"),
+        "a   b\n\n    c"
+    );
+}
