@@ -305,6 +305,7 @@ impl Reader {
             inline: String::new(),
             list_depth: 0,
             in_item: false,
+            item_open: false,
             tag: String::new(),
             outside_bodies,
             hosts: parts::own_hosts(&doc, site),
@@ -421,6 +422,9 @@ struct Walker<'a, 'p> {
     inline: String,
     list_depth: usize,
     in_item: bool,
+    /// Whether the list item being read has its first line: the next ones continue it (a
+    /// second paragraph of the item is not a second item).
+    item_open: bool,
     /// The label of the list item being read, until its first line takes it.
     tag: String,
     /// Whether the content is several `[data-pagefind-body]` elements, what is outside them
@@ -477,7 +481,9 @@ impl Walker<'_, '_> {
         }
         let (text, tight) = if self.in_item {
             let indent = "  ".repeat(self.list_depth.saturating_sub(1));
-            (format!("{indent}- {text}"), true)
+            let mark = if self.item_open { "  " } else { "- " };
+            self.item_open = true;
+            (format!("{indent}{mark}{text}"), true)
         } else {
             (text, false)
         };
@@ -630,6 +636,7 @@ impl Walker<'_, '_> {
             "li" => {
                 self.flush();
                 let was = self.in_item;
+                let was_open = std::mem::replace(&mut self.item_open, false);
                 self.in_item = true;
                 // An item's label written as text before its paragraphs (LaTeXML's "(a)")
                 // opens the item's first line, not a line of its own.
@@ -643,6 +650,7 @@ impl Walker<'_, '_> {
                 self.children_but(e, tag);
                 self.flush();
                 self.in_item = was;
+                self.item_open = was_open;
                 self.tag.clear();
             }
             "details" => self.scoped(|w| w.unit_block(e, w.summary(e), true)),

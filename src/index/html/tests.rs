@@ -64,6 +64,24 @@ fn a_code_lines_of_spaces_only_are_empty_and_its_indentation_stays() {
 }
 
 #[test]
+fn a_list_items_second_paragraph_continues_it_and_is_no_item_of_its_own() {
+    let p = read(
+        "<main><ul><li><p>Corriger l'erreur.</p><p>Puis exécuter.</p><ul><li>Sous-point.</li></ul><p>Fin de l'item.</p></li><li>Autre item.</li></ul></main>",
+    );
+    let texts: Vec<&str> = p.blocks.iter().map(|b| b.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        [
+            "- Corriger l'erreur.",
+            "  Puis exécuter.",
+            "  - Sous-point.",
+            "  Fin de l'item.",
+            "- Autre item."
+        ]
+    );
+}
+
+#[test]
 fn docusaurus_and_hugo_pages_read_the_same_way() {
     // Docusaurus 3: content in .theme-doc-markdown, code lines as spans ended by <br>,
     // admonitions as .theme-admonition with a heading div, tabs as role=tabpanel.
