@@ -168,7 +168,7 @@ proptest::proptest! {
     #[test]
     fn any_page_renders_and_one_without_runnable_calls_is_unchanged(
         parts in proptest::collection::vec(
-            "\\{\\{ ?|\\}\\}|correction\\(|exercice\\(|IDE\\(|True|False|, |\\)|\"\"\"|\"|'|\n|```\n|é|[a-z ]{0,4}|\\\\",
+            "\\{\\{ ?|\\}\\}|\\{#|#\\}|correction\\(|exercice\\(|IDE\\(|True|False|, |\\)|\"\"\"|\"|'|\n|```\n|é|[a-z ]{0,4}|\\\\",
             0..40,
         )
     ) {

@@ -179,6 +179,39 @@ fn tag_start(t: &str) -> bool {
 mod tests {
     use super::*;
 
+    proptest::proptest! {
+        /// Any page, however its tags, tabs, blank lines and fences fall: read without a panic;
+        /// normalising its whitespace keeps every other character and every line, and a
+        /// nested body loses only lines that are a tag alone.
+        #[test]
+        fn any_page_keeps_its_text_as_python_markdown_reads_it(
+            parts in proptest::collection::vec(
+                "<div class=\"x\">|</div>|<center>|</center>|<span>|<p markdown=\"1\">|\t|  |\n|```\n|~~~\n|# |- |é|[a-z]{1,4}",
+                0..50,
+            )
+        ) {
+            let page: String = parts.concat();
+            let _ = as_python_markdown(&page, true);
+            let normal = normalized_whitespace(&page);
+            let words = |t: &str| t.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+            proptest::prop_assert!(!normal.contains('\t'));
+            proptest::prop_assert_eq!(words(&normal), words(&page));
+            proptest::prop_assert_eq!(normal.matches('\n').count(), page.matches('\n').count());
+            let nested = nested_body(&page);
+            let kept: Vec<&str> = nested.lines().collect();
+            let mut rest = kept.iter().peekable();
+            for line in page.lines() {
+                if rest.peek() == Some(&&line) {
+                    rest.next();
+                } else {
+                    let t = line.trim();
+                    proptest::prop_assert!(t.starts_with('<') && t.ends_with('>'), "{line:?}");
+                }
+            }
+            proptest::prop_assert!(rest.next().is_none());
+        }
+    }
+
     #[test]
     fn a_fence_under_a_line_of_html_opens_a_code_block() {
         let fences_out_of_html = |md| as_python_markdown(md, false);
