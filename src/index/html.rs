@@ -774,5 +774,7 @@ fn common_ancestor<'a>(els: &[ElementRef<'a>]) -> Option<ElementRef<'a>> {
 }
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod text_tests;
 mod title;
 mod units;

@@ -409,7 +409,7 @@ pub fn skip_reason(source: &Source, rel: &str) -> Option<&'static str> {
     if source.exclude.is_match(rel) {
         return Some("excluded by the source's exclude globs");
     }
-    if source.format == Format::Html && (rel == "404.html" || language_404(rel)) {
+    if source.format == Format::Html && (rel == "404.html" || translations::language_404(rel)) {
         return Some("the site's 404 page (a root 404.html is never indexed)");
     }
     if source.format == Format::Markdown {
@@ -447,21 +447,6 @@ fn without_comments(html: &str) -> String {
     }
     out.push_str(rest);
     out
-}
-
-/// `LANG/404.html`, LANG a language tag (`ur`, `fr`, `pt-BR`, `zh_CN`): a translation's 404 page.
-fn language_404(rel: &str) -> bool {
-    let Some(lang) = rel.strip_suffix("/404.html") else {
-        return false;
-    };
-    let mut parts = lang.splitn(2, ['-', '_']);
-    let primary = parts.next().unwrap_or("");
-    let region = parts.next();
-    (2..=3).contains(&primary.len())
-        && primary.bytes().all(|b| b.is_ascii_lowercase())
-        && region.is_none_or(|r| {
-            (2..=4).contains(&r.len()) && r.bytes().all(|b| b.is_ascii_alphanumeric())
-        })
 }
 
 /// Reads one page of a source into chunks (I/O-free): `base_url` is where the source is served

@@ -263,6 +263,21 @@ pub(crate) fn is_key(line: &str, name: &str) -> bool {
         && line[name.len()..].trim_start().starts_with([':', '='])
 }
 
+/// `LANG/404.html`, LANG a language tag (`ur`, `fr`, `pt-BR`, `zh_CN`): a translation's 404 page.
+pub fn language_404(rel: &str) -> bool {
+    let Some(lang) = rel.strip_suffix("/404.html") else {
+        return false;
+    };
+    let mut parts = lang.splitn(2, ['-', '_']);
+    let primary = parts.next().unwrap_or("");
+    let region = parts.next();
+    (2..=3).contains(&primary.len())
+        && primary.bytes().all(|b| b.is_ascii_lowercase())
+        && region.is_none_or(|r| {
+            (2..=4).contains(&r.len()) && r.bytes().all(|b| b.is_ascii_alphanumeric())
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
