@@ -90,13 +90,23 @@ pub struct Publishing {
 /// says (`exclude:` entries, fnmatch patterns of the pages' paths: `xtra/*.md`, `dir/*`,
 /// `second.md`; `ignore:` names sections of such pages kept, so those pages are kept whole).
 /// A section alone (`third.md#some-heading`) is not left out: the page is.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct Unsearched {
     /// The `exclude` patterns that name pages, without their `.md`.
     pub patterns: Vec<String>,
     /// The pages `ignore` keeps sections of, without their `.md`.
     pub kept: Vec<String>,
+    /// `patterns` compiled (one that does not compile matches nothing).
+    matchers: Vec<regex::Regex>,
 }
+
+impl PartialEq for Unsearched {
+    fn eq(&self, other: &Self) -> bool {
+        self.patterns == other.patterns && self.kept == other.kept
+    }
+}
+
+impl Eq for Unsearched {}
 
 impl Unsearched {
     /// From the plugin's `exclude` and `ignore` entries.
@@ -105,12 +115,14 @@ impl Unsearched {
             let e = e.trim_start_matches('/');
             e.strip_suffix(".md").unwrap_or(e).to_string()
         };
+        let patterns: Vec<String> = exclude
+            .iter()
+            .filter(|e| !e.contains('#'))
+            .map(page)
+            .collect();
         Unsearched {
-            patterns: exclude
-                .iter()
-                .filter(|e| !e.contains('#'))
-                .map(page)
-                .collect(),
+            matchers: patterns.iter().filter_map(|p| fnmatch(p)).collect(),
+            patterns,
             kept: ignore
                 .iter()
                 .filter_map(|e| e.split_once('#'))
@@ -131,15 +143,16 @@ impl Unsearched {
         if stem == "index" || stem == "README" || self.kept.iter().any(|k| k == stem) {
             return false;
         }
-        self.patterns
+        self.matchers
             .iter()
-            .any(|p| fnmatch(stem, p) || fnmatch(address, p))
+            .any(|m| m.is_match(stem) || m.is_match(address))
     }
 }
 
-/// Python's `fnmatch` (case-sensitive, as on the systems sites are built on): `*` is any text,
-/// `/` included, `?` one character, `[…]` one of a set (`[!…]` one not in it).
-fn fnmatch(name: &str, pattern: &str) -> bool {
+/// Python's `fnmatch` pattern as a regular expression (case-sensitive, as on the systems sites
+/// are built on): `*` is any text, `/` included, `?` one character, `[…]` one of a set (`[!…]`
+/// one not in it).
+fn fnmatch(pattern: &str) -> Option<regex::Regex> {
     let chars: Vec<char> = pattern.chars().collect();
     let mut re = String::from("^");
     let mut i = 0;
@@ -169,7 +182,7 @@ fn fnmatch(name: &str, pattern: &str) -> bool {
         }
     }
     re.push('$');
-    regex::Regex::new(&re).is_ok_and(|r| r.is_match(name))
+    regex::Regex::new(&re).ok()
 }
 
 /// Pages a site encrypts (MkDocs' `encryptcontent` plugin): their built copy is ciphertext

@@ -349,6 +349,7 @@ fn pages_left_out_of_the_sites_search_are_matched_as_mkdocs_exclude_search_match
     }
     assert!(!Unsearched::default().excludes("xtra/a.md"));
     // Sets as Python's fnmatch reads them: negated, a literal `^`, an unclosed `[`.
+    let fnmatch = |name: &str, pattern: &str| fnmatch(pattern).is_some_and(|r| r.is_match(name));
     assert!(fnmatch("b", "[!a]"));
     assert!(!fnmatch("a", "[!a]"));
     assert!(fnmatch("^", "[^x]"));
