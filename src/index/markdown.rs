@@ -362,11 +362,7 @@ impl Block {
     /// (`{.admonition-title}`).
     fn write_headed(out: &mut String, indent: usize, kind: &str, body: &str, loose: bool) {
         let pad = " ".repeat(indent);
-        let body = match loose {
-            true => raw_html::nested_body(body),
-            false => std::borrow::Cow::Borrowed(body),
-        };
-        let inner = closed(blocks(&body, loose));
+        let inner = nested(body, loose);
         let kind = escape(kind);
         out.push_str(&format!(
             "\n{pad}<div class=\"admonition {kind}\">\n\n{inner}\n\n{pad}</div>\n\n"
@@ -385,11 +381,7 @@ impl Block {
         loose: bool,
     ) {
         let pad = " ".repeat(indent);
-        let body = match loose {
-            true => raw_html::nested_body(body),
-            false => std::borrow::Cow::Borrowed(body),
-        };
-        let inner = closed(blocks(&body, loose));
+        let inner = nested(body, loose);
         let inline = match self {
             Block::Tab => escape(title),
             _ => inline_html(title),
@@ -409,6 +401,15 @@ impl Block {
         out.push('\n');
         out.push_str(&block);
         out.push_str("\n\n");
+    }
+}
+
+/// A block's body read as Markdown of its own, code fences closed; by Python-Markdown
+/// (`loose`), its HTML tags as markup ([`raw_html::nested_body`]).
+fn nested(body: &str, loose: bool) -> String {
+    match loose {
+        true => closed(blocks(&raw_html::nested_body(body), loose)),
+        false => closed(blocks(body, loose)),
     }
 }
 

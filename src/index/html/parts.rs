@@ -103,17 +103,7 @@ fn marked_tex(e: ElementRef<'_>) -> Option<String> {
     }
     let text: String = e.text().collect();
     let t = text.trim();
-    let delimited = [
-        ("\\(", "\\)", false),
-        ("\\[", "\\]", true),
-        ("$$", "$$", true),
-        ("$", "$", false),
-    ]
-    .into_iter()
-    .find_map(|(open, close, display)| {
-        let inner = t.strip_prefix(open)?.strip_suffix(close)?;
-        (!inner.is_empty()).then_some((inner.trim(), display))
-    });
+    let delimited = tex_delimited(t);
     // A `.math` element of another kind (a theme's box named so) holds TeX only between
     // delimiters.
     if delimited.is_none() && !marked {
@@ -139,17 +129,29 @@ pub(super) fn code_span(e: ElementRef<'_>) -> String {
     format!("`{}`", if trimmed.is_empty() { &text } else { trimmed })
 }
 
+/// The TeX between the delimiters `t` is written with (`\\(…\\)`, `$…$` inline; `\\[…\\]`,
+/// `$$…$$` displayed), trimmed, and whether it is displayed; `None` when it has none or
+/// nothing between them.
+fn tex_delimited(t: &str) -> Option<(&str, bool)> {
+    [
+        ("\\(", "\\)", false),
+        ("\\[", "\\]", true),
+        ("$$", "$$", true),
+        ("$", "$", false),
+    ]
+    .into_iter()
+    .find_map(|(open, close, display)| {
+        let inner = t.strip_prefix(open)?.strip_suffix(close)?.trim();
+        (!inner.is_empty()).then_some((inner, display))
+    })
+}
+
 /// Whether a block is only TeX macro definitions (`\[ \def\b#1{\mathbf{#1}} \]`, as Quarto
 /// and Pandoc courses define their macros in a hidden block): MathJax reads them, a student
 /// never sees them.
 pub(super) fn tex_definitions(text: &str) -> bool {
-    let mut t = text.trim();
-    for (open, close) in [("\\[", "\\]"), ("$$", "$$"), ("\\(", "\\)"), ("$", "$")] {
-        if let Some(inner) = t.strip_prefix(open).and_then(|r| r.strip_suffix(close)) {
-            t = inner.trim();
-            break;
-        }
-    }
+    let t = text.trim();
+    let t = tex_delimited(t).map_or(t, |(inner, _)| inner);
     [
         "\\def\\",
         "\\newcommand",

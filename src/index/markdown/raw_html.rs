@@ -1,14 +1,18 @@
-//! Code fences under raw HTML, as Python-Markdown reads them.
+//! Python-Markdown's reading of an MkDocs page where it differs from CommonMark's.
 //!
-//! Python-Markdown takes a page's fenced code blocks out before it reads its raw HTML
-//! (`fenced_code` and `pymdownx.superfences` are preprocessors that run first), so a fence on the
-//! line right under a line of HTML (`<div class="decal1">`, then ```` ```python ````) opens a
-//! code block there. By CommonMark's rules the HTML block runs on over it until a blank line,
-//! and the code would be read as one line of the HTML's text.
-//!
-//! With `md_in_html`, an element marked `markdown="1"` (or `"block"`) holds Markdown: its
-//! content is read as Markdown even on the lines right under its tag (`<center markdown="1">`
-//! then `![Tuto](images/x.png)`), where CommonMark's HTML block would show it as written.
+//! - Whitespace first ([`normalized_whitespace`]): tabs expanded to four columns, lines of
+//!   spaces only emptied, as its first preprocessor does.
+//! - Code fences under raw HTML ([`as_python_markdown`]): Python-Markdown takes a page's fenced
+//!   code blocks out before it reads its raw HTML (`fenced_code` and `pymdownx.superfences` are
+//!   preprocessors that run first), so a fence on the line right under a line of HTML (`<div
+//!   class="decal1">`, then ```` ```python ````) opens a code block there. By CommonMark's rules
+//!   the HTML block runs on over it until a blank line, and the code would be read as one line
+//!   of the HTML's text. A block of raw HTML also ends with the line that closes it.
+//! - With `md_in_html`, an element marked `markdown="1"` (or `"block"`) holds Markdown: its
+//!   content is read as Markdown even on the lines right under its tag (`<center markdown="1">`
+//!   then `![Tuto](images/x.png)`), where CommonMark's HTML block would show it as written.
+//! - Raw HTML is a block only at the page's level ([`nested_body`]): in an admonition, a tag is
+//!   markup in a paragraph.
 
 use super::Fences;
 use std::borrow::Cow;
@@ -42,15 +46,11 @@ pub(super) fn as_python_markdown(md: &str, md_in_html: bool) -> Cow<'_, str> {
         // where CommonMark's HTML block runs on to a blank line.
         let top = bare.len() - bare.trim_start().len() < 4;
         let next_text = lines.peek().is_some_and(|n| !n.trim().is_empty());
-        if in_html && top && !code && next_text && closing_tag(t) {
-            if !line.ends_with('\n') {
-                out.push('\n');
-            }
-            out.push('\n');
-            in_html = false;
-        }
-        if md_in_html && !code && markdown_inside(t) {
-            // Its content is Markdown: the HTML block ends with its tag.
+        let closes = in_html && top && next_text && whole_tag(t).is_some_and(|t| t.closing);
+        // With `md_in_html`, a marked element's content is Markdown: the HTML block ends with
+        // its tag.
+        let marked = md_in_html && whole_tag(t).is_some_and(|t| !t.closing && t.markdown());
+        if !code && (closes || marked) {
             if !line.ends_with('\n') {
                 out.push('\n');
             }
@@ -64,18 +64,21 @@ pub(super) fn as_python_markdown(md: &str, md_in_html: bool) -> Cow<'_, str> {
     }
 }
 
-/// Whether a line is the opening tag of an element `md_in_html` reads as Markdown
-/// (`<div class="x" markdown="1">`, `markdown="block"`, `markdown`).
-fn markdown_inside(t: &str) -> bool {
-    let tag = t
-        .strip_prefix('<')
-        .filter(|r| r.starts_with(|c: char| c.is_ascii_alphabetic()));
-    let Some(tag) = tag.and_then(|r| r.strip_suffix('>')) else {
-        return false;
-    };
-    !tag.contains(['<', '>'])
-        && !tag.ends_with('/')
-        && tag.split_whitespace().skip(1).any(|a| {
+/// A line that is one HTML tag and nothing else (`<div class="x">`, `</center>`).
+struct WholeTag<'a> {
+    /// The element's name.
+    name: &'a str,
+    /// Whether it is a closing tag.
+    closing: bool,
+    /// What follows the name in an opening tag.
+    attrs: &'a str,
+}
+
+impl WholeTag<'_> {
+    /// Whether the element is marked to hold Markdown (`markdown="1"`, `"block"`, or
+    /// `markdown` alone).
+    fn markdown(&self) -> bool {
+        self.attrs.split_whitespace().any(|a| {
             let v = a.strip_prefix("markdown");
             v == Some("")
                 || matches!(
@@ -83,6 +86,33 @@ fn markdown_inside(t: &str) -> bool {
                     Some("=\"1\"" | "='1'" | "=1" | "=\"block\"" | "='block'")
                 )
         })
+    }
+}
+
+/// The tag a trimmed line is, when it is one tag alone (not self-closing).
+fn whole_tag(t: &str) -> Option<WholeTag<'_>> {
+    let inner = t.strip_prefix('<')?.strip_suffix('>')?;
+    let (closing, inner) = match inner.strip_prefix('/') {
+        Some(rest) => (true, rest),
+        None => (false, inner),
+    };
+    if inner.contains(['<', '>']) || inner.ends_with('/') {
+        return None;
+    }
+    let end = inner
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .unwrap_or(inner.len());
+    let (name, attrs) = inner.split_at(end);
+    let named = name.starts_with(|c: char| c.is_ascii_alphabetic());
+    let fits = match closing {
+        true => attrs.trim().is_empty(),
+        false => attrs.is_empty() || attrs.starts_with([' ', '\t']),
+    };
+    (named && fits).then_some(WholeTag {
+        name,
+        closing,
+        attrs,
+    })
 }
 
 /// `md` as Python-Markdown's first step normalises it: tabs expanded to the next multiple of
@@ -120,16 +150,6 @@ pub(super) fn normalized_whitespace(md: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Whether a line is only the closing tag of an element (`</div>`, `</center>`).
-fn closing_tag(t: &str) -> bool {
-    t.strip_prefix("</")
-        .and_then(|r| r.strip_suffix('>'))
-        .is_some_and(|name| {
-            name.starts_with(|c: char| c.is_ascii_alphabetic())
-                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
-        })
-}
-
 /// The body of a block nested in the page (an admonition's, a tab's, a collapsible block's)
 /// as Python-Markdown reads it: a tag at the start of one of its lines is indented, so no block
 /// of raw HTML, only markup in a paragraph, and the Markdown around it is read (a link or an
@@ -141,15 +161,8 @@ pub(super) fn nested_body(body: &str) -> Cow<'_, str> {
     const BARE: &[&str] = &[
         "div", "center", "span", "p", "section", "article", "aside", "font", "header", "footer",
     ];
-    let tag_only = |t: &str| {
-        let inner = t.strip_prefix('<').and_then(|r| r.strip_suffix('>'));
-        let inner = inner.map(|r| r.strip_prefix('/').unwrap_or(r));
-        let name = inner.and_then(|r| r.split([' ', '\t']).next());
-        name.is_some_and(|n| {
-            BARE.iter().any(|b| n.eq_ignore_ascii_case(b))
-                && !inner.unwrap_or("").contains(['<', '>'])
-        })
-    };
+    let tag_only =
+        |t: &str| whole_tag(t).is_some_and(|t| BARE.iter().any(|b| t.name.eq_ignore_ascii_case(b)));
     let mut fences = Fences::default();
     let mut out = String::with_capacity(body.len());
     let mut dropped = false;
