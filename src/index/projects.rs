@@ -378,52 +378,53 @@ fn yaml_false(v: &str) -> bool {
 }
 
 /// The items of the YAML list under key `name` at any indentation (`project:` → `render:` →
-/// `- index.qmd`), quotes and comments removed.
+/// `- index.qmd`), or of its flow list (`exclude: [a.md, b/*]`) or one value, quotes and
+/// comments removed.
 fn yaml_list(text: &str, name: &str) -> Vec<String> {
-    let Some((_, block)) = yaml_block(text, name, false) else {
+    let Some((head, block)) = yaml_block(text, name, false) else {
         return Vec::new();
     };
+    let item = |v: &str| {
+        let v = v.split(" #").next().unwrap_or(v);
+        v.trim().trim_matches(['"', '\'']).to_string()
+    };
+    let inline = item(&head.trim_start()[name.len() + 1..]);
+    // (`|` or `>` opens a block scalar: no list)
+    if !inline.is_empty() && !inline.starts_with(['|', '>']) {
+        let flow = inline.strip_prefix('[').and_then(|f| f.strip_suffix(']'));
+        return match flow {
+            Some(items) => items
+                .split(',')
+                .map(item)
+                .filter(|v| !v.is_empty())
+                .collect(),
+            None => vec![inline],
+        };
+    }
     block
         .iter()
         .filter_map(|l| l.trim().strip_prefix("- "))
-        .map(|v| {
-            let v = v.split(" #").next().unwrap_or(v);
-            v.trim().trim_matches(['"', '\'']).to_string()
-        })
+        .map(item)
         .collect()
 }
 
 /// The pages an MkDocs site's search leaves out, from its `mkdocs-exclude-search` plugin's
-/// `exclude` and `ignore` lists (block or flow lists, or one value).
+/// `exclude` and `ignore` lists.
 fn exclude_search(y: &str) -> Unsearched {
-    let Some((head, _)) = yaml_block(y, "- exclude-search", false) else {
+    let Some((head, block)) = yaml_block(y, "- exclude-search", false) else {
         return Unsearched::default();
     };
+    // The plugin's own lines: those indented under it (the next plugin's `- ` ends them).
     let indent = |l: &str| l.len() - l.trim_start().len();
-    let at = indent(head);
-    // The lines after the plugin's own (`head` is a line of `y`).
-    let after = head.as_ptr() as usize - y.as_ptr() as usize + head.len();
-    let config: Vec<&str> = y[after..]
-        .lines()
-        .skip(1)
-        .filter(|l| !l.trim().is_empty())
-        .take_while(|l| indent(l) > at)
+    let config: Vec<&str> = block
+        .into_iter()
+        .take_while(|l| indent(l) > indent(head))
         .collect();
     let config = config.join("\n");
-    let list = |name: &str| {
-        let items = yaml_list(&config, name);
-        if !items.is_empty() {
-            return items;
-        }
-        let value = nested_key(&config, name).unwrap_or_default();
-        let value = value.trim_start_matches('[').trim_end_matches(']');
-        value
-            .split(',')
-            .map(|v| v.trim().trim_matches(['"', '\'']).to_string())
-            .filter(|v| !v.is_empty())
-            .collect()
-    };
-    Unsearched::new(&list("exclude"), &list("ignore"))
+    Unsearched::new(
+        &yaml_list(&config, "exclude"),
+        &yaml_list(&config, "ignore"),
+    )
 }
 
 /// The collections a Jekyll `_config.yml` outputs as pages (`collections:` → `cours:` →

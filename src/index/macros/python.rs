@@ -516,28 +516,12 @@ pub(super) fn block(lines: &[(usize, String)], at: &mut usize, above: usize) -> 
 }
 
 /// A one-line `if`'s condition and statement (`prem is not None : x = prem`, the text after
-/// `if `): split at its first colon outside strings and brackets, when a statement follows it.
+/// `if `): split at its first colon outside strings (where [`tokens`] stops), when a statement
+/// follows it.
 fn one_line(text: &str) -> Option<(&str, &str)> {
-    let mut depth = 0i32;
-    let mut quote: Option<char> = None;
-    let mut escaped = false;
-    for (i, c) in text.char_indices() {
-        match (quote, c) {
-            (Some(_), _) if escaped => escaped = false,
-            (Some(_), '\\') => escaped = true,
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '"' | '\'') => quote = Some(c),
-            (None, '(' | '[' | '{') => depth += 1,
-            (None, ')' | ']' | '}') => depth -= 1,
-            (None, ':') if depth == 0 => {
-                let then = text[i + 1..].trim();
-                return (!then.is_empty()).then(|| (text[..i].trim(), then));
-            }
-            _ => {}
-        }
-    }
-    None
+    let (_, at) = tokens(text, &|r| r.starts_with(':'), false)?;
+    let then = text[at..].strip_prefix(':')?.trim();
+    (!then.is_empty()).then(|| (text[..at].trim(), then))
 }
 
 /// One simple statement.
